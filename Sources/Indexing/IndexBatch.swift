@@ -1,0 +1,50 @@
+public import Foundation
+public import PluginAPI
+
+/// Operations the index applies together, in order, in one transaction, with an optional client state.
+///
+/// Building a batch touches nothing: a batch that is never committed, or whose commit fails, leaves the
+/// index as it was.
+public struct IndexBatch: Sendable {
+    /// One change to the index.
+    public enum Operation: Sendable {
+        /// Inserts these items, or replaces whole the stored items with the same identifiers.
+        case upsert([SearchableItem])
+        /// Deletes the items with these identifiers.
+        case deleteIdentifiers([String])
+        /// Deletes these domains and every domain under them.
+        case deleteDomains([String])
+        /// Deletes every item and every client state.
+        case deleteAll
+    }
+
+    /// Opaque bytes, such as a resume checkpoint, stored under a name with the batch.
+    public struct ClientState: Sendable, Hashable {
+        public var batchName: String
+        public var data: Data
+        public init(batchName: String, data: Data) {
+            self.batchName = batchName
+            self.data = data
+        }
+    }
+
+    public var operations: [Operation]
+    public var clientState: ClientState?
+
+    public init(operations: [Operation] = [], clientState: ClientState? = nil) {
+        self.operations = operations
+        self.clientState = clientState
+    }
+}
+
+/// What a committed batch changed.
+public struct BatchOutcome: Sendable, Hashable {
+    /// Items inserted or replaced.
+    public var upserted = 0
+    /// Items deleted.
+    public var deleted = 0
+    public init(upserted: Int = 0, deleted: Int = 0) {
+        self.upserted = upserted
+        self.deleted = deleted
+    }
+}

@@ -1,0 +1,21 @@
+/// Failures of the index that a user can act on.
+public enum IndexError: Error, Sendable, CustomStringConvertible {
+    /// The host's SQLite library was built without FTS5.
+    case fullTextSearchUnavailable(sqliteVersion: String)
+    /// The database file cannot be opened or is not an index.
+    case cannotOpen(path: String, reason: String)
+    /// An item or operation was refused before anything was written.
+    case invalidBatch(String)
+
+    public var description: String {
+        switch self {
+        case .fullTextSearchUnavailable(let version):
+            "the SQLite library on this machine (version \(version)) was built without FTS5 full-text search; "
+                + "install a libsqlite3 with FTS5 enabled (Debian's libsqlite3-0 has it)"
+        case .cannotOpen(let path, let reason):
+            "cannot open the index database at \(path): \(reason)"
+        case .invalidBatch(let reason):
+            "batch refused, nothing was written: \(reason)"
+        }
+    }
+}

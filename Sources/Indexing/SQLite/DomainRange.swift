@@ -1,0 +1,16 @@
+import GRDB
+
+/// The SQL condition "this domain or any domain under it", as an index range scan:
+/// every domain under `com.shop` sorts between `com.shop.` and `com.shop/` ('/' follows '.').
+struct DomainRange {
+    let domain: String
+
+    /// `domainIdentifier = ? OR domainIdentifier BETWEEN …`, for the column `column`.
+    func condition(column: String = "domainIdentifier") -> String {
+        "(\(column) = ? OR (\(column) >= ? AND \(column) < ?))"
+    }
+
+    var arguments: StatementArguments {
+        [domain, domain + ".", domain + "/"]
+    }
+}

@@ -1,0 +1,58 @@
+import GRDB
+
+/// The index's tables, created and upgraded by migrations so that every database file reaches the same schema.
+///
+/// `item` holds the items; `item_fts` is an external-content FTS5 table over it (the index code keeps the two
+/// in step inside each transaction); `batch_client_state` holds each batch name's last client state.
+enum IndexSchema {
+    /// The FTS5 columns, in the order of the weights in `SearchRanking`.
+    static let textColumns = "title, displayName, keywords, contentDescription"
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-index") { db in
+            try db.execute(sql: """
+                CREATE TABLE item (
+                    id INTEGER PRIMARY KEY,
+                    uniqueIdentifier TEXT NOT NULL UNIQUE,
+                    domainIdentifier TEXT NOT NULL,
+                    contentType TEXT NOT NULL,
+                    title TEXT,
+                    displayName TEXT,
+                    contentDescription TEXT,
+                    keywords TEXT NOT NULL,
+                    thumbnailURL TEXT,
+                    thumbnailData BLOB,
+                    contentURL TEXT,
+                    rankingHint INTEGER,
+                    expirationDate REAL NOT NULL,
+                    indexedAt REAL NOT NULL
+                );
+                CREATE INDEX item_domain ON item(domainIdentifier);
+                CREATE INDEX item_expiration ON item(expirationDate);
+                CREATE VIRTUAL TABLE item_fts USING fts5(
+                    \(textColumns),
+                    content='item', content_rowid='id',
+                    tokenize='unicode61 remove_diacritics 2',
+                    prefix='2 3'
+                );
+                CREATE TABLE batch_client_state (
+                    batchName TEXT PRIMARY KEY,
+                    state BLOB NOT NULL,
+                    committedAt REAL NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+
+    /// Fails with a clear message when the host's SQLite lacks FTS5.
+    static func requireFullTextSearch(_ db: Database) throws {
+        do {
+            try db.execute(sql: "CREATE VIRTUAL TABLE temp.fts5_probe USING fts5(x); DROP TABLE temp.fts5_probe")
+        } catch {
+            let version = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "unknown"
+            throw IndexError.fullTextSearchUnavailable(sqliteVersion: version)
+        }
+    }
+}

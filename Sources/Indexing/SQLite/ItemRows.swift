@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import PluginAPI
+
+/// Writes and deletes item rows and keeps the FTS5 table in step, inside the caller's transaction.
+struct ItemRows {
+    let db: Database
+
+    private static let ftsDelete = """
+        INSERT INTO item_fts(item_fts, rowid, \(IndexSchema.textColumns))
+        SELECT 'delete', id, \(IndexSchema.textColumns) FROM item
+        """
+
+    /// Inserts `item`, or replaces whole the row with the same identifier.
+    func upsert(_ item: SearchableItem, expiration: Date, now: Date) throws {
+        let keywords = KeywordList.encode(item.keywords)
+        let values: StatementArguments = [
+            item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
+            item.contentDescription, keywords, item.thumbnailURL, item.thumbnailData, item.contentURL,
+            item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970,
+        ]
+        let existing = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM item WHERE uniqueIdentifier = ?"),
+            arguments: [item.uniqueIdentifier]
+        )
+        let id: Int64
+        if let existing {
+            try db.cachedStatement(sql: Self.ftsDelete + " WHERE id = ?").execute(arguments: [existing])
+            try db.cachedStatement(sql: """
+                UPDATE item SET uniqueIdentifier = ?, domainIdentifier = ?, contentType = ?, title = ?,
+                    displayName = ?, contentDescription = ?, keywords = ?, thumbnailURL = ?, thumbnailData = ?,
+                    contentURL = ?, rankingHint = ?, expirationDate = ?, indexedAt = ?
+                WHERE id = ?
+                """).execute(arguments: values + [existing])
+            id = existing
+        } else {
+            try db.cachedStatement(sql: """
+                INSERT INTO item (uniqueIdentifier, domainIdentifier, contentType, title, displayName,
+                    contentDescription, keywords, thumbnailURL, thumbnailData, contentURL, rankingHint,
+                    expirationDate, indexedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: values)
+            id = db.lastInsertedRowID
+        }
+        try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, \(IndexSchema.textColumns)) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [id, item.title, item.displayName, keywords, item.contentDescription])
+    }
+
+    /// Deletes the rows matching `condition`; returns how many.
+    func delete(where condition: String, arguments: StatementArguments) throws -> Int {
+        try db.cachedStatement(sql: Self.ftsDelete + " WHERE " + condition).execute(arguments: arguments)
+        try db.cachedStatement(sql: "DELETE FROM item WHERE " + condition).execute(arguments: arguments)
+        return db.changesCount
+    }
+
+    /// Deletes every row; returns how many.
+    func deleteAll() throws -> Int {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
+        try db.execute(sql: "DELETE FROM item; INSERT INTO item_fts(item_fts) VALUES ('delete-all')")
+        return count
+    }
+}

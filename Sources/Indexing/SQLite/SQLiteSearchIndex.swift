@@ -1,0 +1,178 @@
+public import Foundation
+import GRDB
+public import Logging
+public import PluginAPI
+
+/// The embedded index: one SQLite database file in WAL mode, searched through FTS5.
+///
+/// Every write is one transaction; a process killed mid-write leaves the file as it was before that write.
+public final class SQLiteSearchIndex: SearchIndex {
+    /// Core Spotlight's default lifetime of an item without an expiration date: about a month.
+    public static let defaultTimeToLive: Duration = .seconds(30 * 24 * 3600)
+
+    /// The database file.
+    public let path: String
+    /// How long an item without an expiration date lives after it is indexed.
+    public let timeToLive: Duration
+    let database: DatabasePool
+    let clock: any WallClock
+    let logger: Logger
+
+    /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
+    public init(
+        path: String,
+        timeToLive: Duration = SQLiteSearchIndex.defaultTimeToLive,
+        clock: any WallClock = SystemWallClock(),
+        logger: Logger
+    ) throws {
+        self.path = path
+        self.timeToLive = timeToLive
+        self.clock = clock
+        self.logger = logger
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw IndexError.cannotOpen(path: path, reason: "cannot create the folder \(folder.path)")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            database = try DatabasePool(path: path, configuration: configuration)
+            try database.write(IndexSchema.requireFullTextSearch)
+            try IndexSchema.migrator.migrate(database)
+        } catch let error as IndexError {
+            throw error
+        } catch let error as DatabaseError {
+            throw IndexError.cannotOpen(path: path, reason: error.message ?? error.description)
+        }
+    }
+
+    @discardableResult
+    public func commit(_ batch: IndexBatch) async throws -> BatchOutcome {
+        try Self.check(batch)
+        let now = clock.now()
+        let expiration = now.addingTimeInterval(timeToLive.seconds)
+        return try await database.write { db in
+            let rows = ItemRows(db: db)
+            var outcome = BatchOutcome()
+            for operation in batch.operations {
+                switch operation {
+                case .upsert(let items):
+                    for item in items {
+                        try rows.upsert(item, expiration: item.expirationDate ?? expiration, now: now)
+                    }
+                    outcome.upserted += items.count
+                case .deleteIdentifiers(let identifiers):
+                    for identifier in identifiers {
+                        outcome.deleted += try rows.delete(where: "uniqueIdentifier = ?", arguments: [identifier])
+                    }
+                case .deleteDomains(let domains):
+                    for domain in domains {
+                        let range = DomainRange(domain: domain)
+                        outcome.deleted += try rows.delete(where: range.condition(), arguments: range.arguments)
+                    }
+                case .deleteAll:
+                    outcome.deleted += try rows.deleteAll()
+                    try db.execute(sql: "DELETE FROM batch_client_state")
+                }
+            }
+            if let state = batch.clientState {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO batch_client_state (batchName, state, committedAt) VALUES (?, ?, ?)",
+                    arguments: [state.batchName, state.data, now.timeIntervalSince1970]
+                )
+            }
+            return outcome
+        }
+    }
+
+    public func lastClientState(batchName: String) async throws -> Data? {
+        try await database.read { db in
+            try Data.fetchOne(db, sql: "SELECT state FROM batch_client_state WHERE batchName = ?", arguments: [batchName])
+        }
+    }
+
+    public func itemCountsByDomain() async throws -> [String: Int] {
+        try await database.read { db in
+            var counts: [String: Int] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT domainIdentifier, count(*) FROM item GROUP BY domainIdentifier")
+            while let row = try rows.next() {
+                counts[row[0]] = row[1]
+            }
+            return counts
+        }
+    }
+
+    @discardableResult
+    public func sweepExpired() async throws -> Int {
+        let now = clock.now().timeIntervalSince1970
+        let swept = try await database.write { db in
+            try ItemRows(db: db).delete(where: "expirationDate <= ?", arguments: [now])
+        }
+        if swept > 0 { logger.info("swept expired items", metadata: ["items": "\(swept)"]) }
+        return swept
+    }
+
+    public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM item WHERE uniqueIdentifier = ?", arguments: [identifier]).map { row in
+                SearchableItem(
+                    uniqueIdentifier: row["uniqueIdentifier"],
+                    domainIdentifier: row["domainIdentifier"],
+                    contentType: row["contentType"],
+                    title: row["title"],
+                    displayName: row["displayName"],
+                    contentDescription: row["contentDescription"],
+                    keywords: KeywordList.decode(row["keywords"]),
+                    thumbnailURL: row["thumbnailURL"],
+                    thumbnailData: row["thumbnailData"],
+                    contentURL: row["contentURL"],
+                    rankingHint: row["rankingHint"],
+                    expirationDate: Date(timeIntervalSince1970: row["expirationDate"])
+                )
+            }
+        }
+    }
+
+    /// Bytes the database occupies on disk, write-ahead log included.
+    public func storageSize() -> Int {
+        [path, path + "-wal"].reduce(0) { total, file in
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue
+            return total + (size ?? 0)
+        }
+    }
+
+    /// Refuses, before anything is written, a batch holding an invalid item or domain.
+    private static func check(_ batch: IndexBatch) throws {
+        for operation in batch.operations {
+            switch operation {
+            case .upsert(let items):
+                for item in items {
+                    do {
+                        try item.validate()
+                    } catch {
+                        throw IndexError.invalidBatch("item '\(item.uniqueIdentifier.prefix(80))': \(error)")
+                    }
+                }
+            case .deleteDomains(let domains):
+                if let bad = domains.first(where: { !DomainIdentifier.isValid($0) }) {
+                    throw IndexError.invalidBatch(DomainIdentifier.syntaxProblem(bad))
+                }
+            case .deleteIdentifiers, .deleteAll:
+                break
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,63 @@
+public import Foundation
+
+/// One page of search results and the number of matches in all.
+public struct SearchResults: Sendable, Hashable, Codable {
+    /// How many live items match, across all pages.
+    public var total: Int
+    /// This page's hits, best first.
+    public var hits: [SearchHit]
+
+    public init(total: Int, hits: [SearchHit]) {
+        self.total = total
+        self.hits = hits
+    }
+}
+
+/// An item found by a search: what a caller shows, the deep link to open it, and its score (higher is better).
+public struct SearchHit: Sendable, Hashable, Codable {
+    public var uniqueIdentifier: String
+    public var domainIdentifier: String
+    public var contentType: String
+    public var title: String?
+    public var displayName: String?
+    public var contentDescription: String?
+    public var keywords: [String]
+    public var contentURL: String?
+    public var rankingHint: Int?
+    public var expirationDate: Date
+    public var score: Double
+
+    public init(
+        uniqueIdentifier: String, domainIdentifier: String, contentType: String, title: String?, displayName: String?,
+        contentDescription: String?, keywords: [String], contentURL: String?, rankingHint: Int?, expirationDate: Date,
+        score: Double
+    ) {
+        self.uniqueIdentifier = uniqueIdentifier
+        self.domainIdentifier = domainIdentifier
+        self.contentType = contentType
+        self.title = title
+        self.displayName = displayName
+        self.contentDescription = contentDescription
+        self.keywords = keywords
+        self.contentURL = contentURL
+        self.rankingHint = rankingHint
+        self.expirationDate = expirationDate
+        self.score = score
+    }
+
+    /// Encodes every key, absent values as `null`, so clients always see the same fields.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uniqueIdentifier, forKey: .uniqueIdentifier)
+        try container.encode(domainIdentifier, forKey: .domainIdentifier)
+        try container.encode(contentType, forKey: .contentType)
+        try container.encode(title, forKey: .title)
+        try container.encode(displayName, forKey: .displayName)
+        try container.encode(contentDescription, forKey: .contentDescription)
+        try container.encode(keywords, forKey: .keywords)
+        try container.encode(contentURL, forKey: .contentURL)
+        try container.encode(rankingHint, forKey: .rankingHint)
+        try container.encode(expirationDate, forKey: .expirationDate)
+        try container.encode(score, forKey: .score)
+    }
+}

@@ -1,0 +1,61 @@
+public import Foundation
+public import PluginAPI
+
+/// A searchable index with Core Spotlight's semantics: items upserted by unique identifier, grouped in
+/// hierarchical domains, expiring, written in atomic batches that may carry a client state, and searched
+/// by prefix with ranking.
+public protocol SearchIndex: Sendable {
+    /// Applies every operation of `batch`, and stores its client state, in one transaction:
+    /// either all of it is committed or none of it is.
+    @discardableResult
+    func commit(_ batch: IndexBatch) async throws -> BatchOutcome
+
+    /// The client state last committed under `batchName`, or `nil` if none was.
+    func lastClientState(batchName: String) async throws -> Data?
+
+    /// The live (unexpired) items matching `query`, best first, and how many match in all.
+    func search(_ query: SearchQuery) async throws -> SearchResults
+
+    /// How many items each domain holds, keyed by exact domain identifier.
+    func itemCountsByDomain() async throws -> [String: Int]
+
+    /// Deletes every item whose expiration date has passed; returns how many.
+    @discardableResult
+    func sweepExpired() async throws -> Int
+
+    /// The stored item with this identifier, expired or not.
+    func item(withIdentifier identifier: String) async throws -> SearchableItem?
+}
+
+extension SearchIndex {
+    /// Inserts or replaces `items` in one batch.
+    @discardableResult
+    public func upsert(_ items: [SearchableItem]) async throws -> BatchOutcome {
+        try await commit(IndexBatch(operations: [.upsert(items)]))
+    }
+
+    /// Deletes the items with these identifiers.
+    @discardableResult
+    public func delete(identifiers: [String]) async throws -> BatchOutcome {
+        try await commit(IndexBatch(operations: [.deleteIdentifiers(identifiers)]))
+    }
+
+    /// Deletes these domains and every domain under them.
+    @discardableResult
+    public func delete(domains: [String]) async throws -> BatchOutcome {
+        try await commit(IndexBatch(operations: [.deleteDomains(domains)]))
+    }
+
+    /// Deletes every item and every client state.
+    @discardableResult
+    public func deleteAll() async throws -> BatchOutcome {
+        try await commit(IndexBatch(operations: [.deleteAll]))
+    }
+
+    /// How many items `domain` and the domains under it hold.
+    public func itemCount(inDomain domain: String) async throws -> Int {
+        try await itemCountsByDomain()
+            .filter { DomainIdentifier.isWithin($0.key, domain) }
+            .reduce(0) { $0 + $1.value }
+    }
+}

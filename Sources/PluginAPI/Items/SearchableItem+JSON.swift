@@ -1,0 +1,103 @@
+import Foundation
+
+/// The JSON form of an item: the field names of ``SearchableItem``, dates in ISO 8601, thumbnail data in base64.
+/// Unknown fields are an error, so a misspelt field never goes silently missing.
+extension SearchableItem: Codable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription
+        case keywords, thumbnailURL, thumbnailData, contentURL, rankingHint, expirationDate
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try Self.rejectUnknownKeys(in: decoder)
+        func string(_ key: CodingKeys) throws -> String? {
+            try Self.field(key) { try container.decodeIfPresent(String.self, forKey: key) }
+        }
+        guard let uniqueIdentifier = try string(.uniqueIdentifier) else {
+            throw ItemValidationError(field: "uniqueIdentifier", reason: "is required")
+        }
+        guard let domainIdentifier = try string(.domainIdentifier) else {
+            throw ItemValidationError(field: "domainIdentifier", reason: "is required")
+        }
+        self.init(uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier)
+        contentType = try string(.contentType) ?? Self.defaultContentType
+        title = try string(.title)
+        displayName = try string(.displayName)
+        contentDescription = try string(.contentDescription)
+        keywords = try Self.field(.keywords) { try container.decodeIfPresent([String].self, forKey: .keywords) } ?? []
+        thumbnailURL = try string(.thumbnailURL)
+        if let base64 = try string(.thumbnailData) {
+            guard let data = Data(base64Encoded: base64) else {
+                throw ItemValidationError(field: "thumbnailData", reason: "is not valid base64")
+            }
+            thumbnailData = data
+        }
+        contentURL = try string(.contentURL)
+        rankingHint = try Self.field(.rankingHint) { try container.decodeIfPresent(Int.self, forKey: .rankingHint) }
+        if let text = try string(.expirationDate) {
+            guard let date = ISO8601.date(from: text) else {
+                throw ItemValidationError(
+                    field: "expirationDate",
+                    reason: "'\(text.prefix(40))' is not an ISO 8601 date such as 2027-01-31T00:00:00Z"
+                )
+            }
+            expirationDate = date
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uniqueIdentifier, forKey: .uniqueIdentifier)
+        try container.encode(domainIdentifier, forKey: .domainIdentifier)
+        try container.encode(contentType, forKey: .contentType)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(displayName, forKey: .displayName)
+        try container.encodeIfPresent(contentDescription, forKey: .contentDescription)
+        if !keywords.isEmpty { try container.encode(keywords, forKey: .keywords) }
+        try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
+        try container.encodeIfPresent(thumbnailData?.base64EncodedString(), forKey: .thumbnailData)
+        try container.encodeIfPresent(contentURL, forKey: .contentURL)
+        try container.encodeIfPresent(rankingHint, forKey: .rankingHint)
+        try container.encodeIfPresent(expirationDate.map(ISO8601.string(from:)), forKey: .expirationDate)
+    }
+
+    private static func rejectUnknownKeys(in decoder: any Decoder) throws {
+        let all = try decoder.container(keyedBy: AnyCodingKey.self)
+        let known = Set(CodingKeys.allCases.map(\.stringValue))
+        if let unknown = all.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
+            let suggestion = NearestName.suggestion(for: unknown, among: known)
+            throw ItemValidationError(field: unknown, reason: "unknown field\(suggestion)")
+        }
+    }
+
+    /// Runs `decode`, turning a type mismatch into an error that names the field.
+    private static func field<T>(_ key: CodingKeys, _ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch DecodingError.typeMismatch(let type, _) {
+            throw ItemValidationError(field: key.stringValue, reason: "expected \(describe(type))")
+        } catch DecodingError.valueNotFound(let type, _) {
+            throw ItemValidationError(field: key.stringValue, reason: "expected \(describe(type)), not null")
+        } catch DecodingError.dataCorrupted {
+            throw ItemValidationError(field: key.stringValue, reason: "has a value that does not fit (such as a number too large)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "an integer"
+        case is [String].Type, is [Any].Type: "an array of strings"
+        default: "a value of type \(type)"
+        }
+    }
+}
+
+/// A coding key for any name, used to list the keys an object really has.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

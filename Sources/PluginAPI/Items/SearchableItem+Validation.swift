@@ -1,0 +1,61 @@
+import Foundation
+
+extension SearchableItem {
+    /// Checks every field against `limits`; throws the first problem found, naming its field.
+    public func validate(limits: ItemLimits = .standard) throws(ItemValidationError) {
+        try Self.require(uniqueIdentifier, field: "uniqueIdentifier", maxBytes: limits.maxIdentifierBytes)
+        guard DomainIdentifier.isValid(domainIdentifier) else {
+            if domainIdentifier.isEmpty {
+                throw ItemValidationError(field: "domainIdentifier", reason: "must not be empty")
+            }
+            throw ItemValidationError(field: "domainIdentifier", reason: DomainIdentifier.syntaxProblem(domainIdentifier))
+        }
+        guard domainIdentifier.utf8.count <= limits.maxDomainBytes else {
+            throw ItemValidationError(field: "domainIdentifier", reason: "longer than \(limits.maxDomainBytes) bytes")
+        }
+        try Self.require(contentType, field: "contentType", maxBytes: limits.maxShortTextBytes)
+        try Self.check(title, field: "title", maxBytes: limits.maxShortTextBytes)
+        try Self.check(displayName, field: "displayName", maxBytes: limits.maxShortTextBytes)
+        try Self.check(contentDescription, field: "contentDescription", maxBytes: limits.maxDescriptionBytes)
+        guard keywords.count <= limits.maxKeywords else {
+            throw ItemValidationError(field: "keywords", reason: "more than \(limits.maxKeywords) keywords (got \(keywords.count))")
+        }
+        for keyword in keywords {
+            try Self.check(keyword, field: "keywords", maxBytes: limits.maxKeywordBytes)
+        }
+        try Self.checkURL(thumbnailURL, field: "thumbnailURL", maxBytes: limits.maxURLBytes)
+        try Self.checkURL(contentURL, field: "contentURL", maxBytes: limits.maxURLBytes)
+        if let thumbnailData, thumbnailData.count > limits.maxThumbnailBytes {
+            throw ItemValidationError(
+                field: "thumbnailData",
+                reason: "\(thumbnailData.count) bytes is over the limit of \(limits.maxThumbnailBytes) bytes; send a smaller thumbnail"
+            )
+        }
+        if let rankingHint, !(0...100).contains(rankingHint) {
+            throw ItemValidationError(field: "rankingHint", reason: "must be between 0 and 100 (got \(rankingHint))")
+        }
+    }
+
+    private static func require(_ value: String, field: String, maxBytes: Int) throws(ItemValidationError) {
+        guard !value.isEmpty else { throw ItemValidationError(field: field, reason: "must not be empty") }
+        try check(value, field: field, maxBytes: maxBytes)
+    }
+
+    private static func check(_ value: String?, field: String, maxBytes: Int) throws(ItemValidationError) {
+        guard let value else { return }
+        guard value.utf8.count <= maxBytes else {
+            throw ItemValidationError(field: field, reason: "longer than \(maxBytes) bytes (got \(value.utf8.count))")
+        }
+        guard !value.unicodeScalars.contains(where: { $0.value == 0 }) else {
+            throw ItemValidationError(field: field, reason: "contains a NUL character")
+        }
+    }
+
+    private static func checkURL(_ value: String?, field: String, maxBytes: Int) throws(ItemValidationError) {
+        guard let value else { return }
+        try require(value, field: field, maxBytes: maxBytes)
+        guard let url = URL(string: value), let scheme = url.scheme, !scheme.isEmpty else {
+            throw ItemValidationError(field: field, reason: "'\(value.prefix(80))' is not an absolute URL (such as 'shop://category/42')")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+public import Foundation
+
+/// One searchable thing, named as Core Spotlight names it: what a source plugin produces and the index stores.
+///
+/// Items are upserted by ``uniqueIdentifier``; ``domainIdentifier`` groups them hierarchically
+/// (`com.shop.categories.fr` lies inside `com.shop.categories`), so a whole group can be deleted at once.
+public struct SearchableItem: Sendable, Hashable {
+    /// The content type when an item does not name one.
+    public static let defaultContentType = "public.item"
+
+    /// Identifies the item within the whole index; a later item with the same identifier replaces it.
+    public var uniqueIdentifier: String
+    /// The dot-separated, hierarchical group the item belongs to, such as `com.shop.categories.fr`.
+    public var domainIdentifier: String
+    /// A uniform type identifier such as `public.item` or `public.image`.
+    public var contentType: String
+    /// The main text shown for the item; ranks highest in search.
+    public var title: String?
+    /// An alternative, localized name; ranks below the title.
+    public var displayName: String?
+    /// The longer description; ranks lowest.
+    public var contentDescription: String?
+    /// Extra words the item should be found by; rank above the description.
+    public var keywords: [String]
+    /// Where the thumbnail came from.
+    public var thumbnailURL: String?
+    /// The thumbnail itself (base64 in JSON), at most ``ItemLimits/maxThumbnailBytes``.
+    public var thumbnailData: Data?
+    /// The deep link that opens the item in the app.
+    public var contentURL: String?
+    /// 0 to 100: lifts the item in search results.
+    public var rankingHint: Int?
+    /// After this instant the item is never returned and the next sweep deletes it.
+    /// `nil` means the index's default time to live.
+    public var expirationDate: Date?
+
+    public init(
+        uniqueIdentifier: String,
+        domainIdentifier: String,
+        contentType: String = SearchableItem.defaultContentType,
+        title: String? = nil,
+        displayName: String? = nil,
+        contentDescription: String? = nil,
+        keywords: [String] = [],
+        thumbnailURL: String? = nil,
+        thumbnailData: Data? = nil,
+        contentURL: String? = nil,
+        rankingHint: Int? = nil,
+        expirationDate: Date? = nil
+    ) {
+        self.uniqueIdentifier = uniqueIdentifier
+        self.domainIdentifier = domainIdentifier
+        self.contentType = contentType
+        self.title = title
+        self.displayName = displayName
+        self.contentDescription = contentDescription
+        self.keywords = keywords
+        self.thumbnailURL = thumbnailURL
+        self.thumbnailData = thumbnailData
+        self.contentURL = contentURL
+        self.rankingHint = rankingHint
+        self.expirationDate = expirationDate
+    }
+}

@@ -1,0 +1,20 @@
+public import Foundation
+
+/// Tells the current date. Passed in wherever dates are compared, so tests can move time.
+public protocol WallClock: Sendable {
+    /// The current instant.
+    func now() -> Date
+}
+
+/// The system's real-time clock.
+public struct SystemWallClock: WallClock {
+    public init() {}
+    public func now() -> Date { Date() }
+}
+
+/// A clock stopped at one instant: `run-once --now` and tests use it to evaluate a pass as of a date.
+public struct FixedWallClock: WallClock {
+    public var date: Date
+    public init(_ date: Date) { self.date = date }
+    public func now() -> Date { date }
+}

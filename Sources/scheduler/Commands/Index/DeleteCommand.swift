@@ -1,0 +1,41 @@
+import ArgumentParser
+import Indexing
+import PluginAPI
+
+/// `scheduler index delete`: removes items by identifier, by domain (hierarchically), or all of them.
+struct DeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete items by identifier, by domain (and every domain under it), or all items.",
+        discussion: "Give exactly one of --id, --domain or --all. All deletions of one call are one transaction."
+    )
+
+    @Option(name: .customLong("id"), help: ArgumentHelp("Delete the item with this unique identifier (repeatable).", valueName: "id"))
+    var identifiers: [String] = []
+
+    @Option(name: .customLong("domain"), help: ArgumentHelp("Delete this domain and every domain under it (repeatable).", valueName: "domain"))
+    var domains: [String] = []
+
+    @Flag(help: "Delete every item in the index.")
+    var all = false
+
+    @OptionGroup var store: StoreOptions
+
+    func validate() throws {
+        let kinds = [!identifiers.isEmpty, !domains.isEmpty, all].filter { $0 }.count
+        guard kinds == 1 else {
+            throw ValidationError("give exactly one of --id, --domain or --all")
+        }
+        if let bad = domains.first(where: { !DomainIdentifier.isValid($0) }) {
+            throw ValidationError(DomainIdentifier.syntaxProblem(bad))
+        }
+    }
+
+    func run() async throws {
+        let index = try store.openIndex(logger: CommandLogger.make())
+        let operation: IndexBatch.Operation =
+            all ? .deleteAll : domains.isEmpty ? .deleteIdentifiers(identifiers) : .deleteDomains(domains)
+        let outcome = try await index.commit(IndexBatch(operations: [operation]))
+        print("deleted \(outcome.deleted) items")
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `scheduler index`: write to and inspect the search index directly.
+struct IndexCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Import, delete and count items in the search index.",
+        subcommands: [ImportCommand.self, DeleteCommand.self, StatsCommand.self]
+    )
+}

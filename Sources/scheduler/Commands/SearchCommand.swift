@@ -1,0 +1,51 @@
+import ArgumentParser
+import Indexing
+
+/// `scheduler search TEXT`: what a user typing TEXT would find.
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search the index: every word of TEXT is matched as a prefix, ignoring case and accents.",
+        discussion: "Any text is safe: quotes, operators and punctuation are treated as plain word separators."
+    )
+
+    @Argument(help: ArgumentHelp("What to search for.", valueName: "text"))
+    var text: String
+
+    @Option(help: ArgumentHelp("Only items in this domain or under it.", valueName: "domain"))
+    var domain: String?
+
+    @Option(name: .customLong("type"), help: ArgumentHelp("Only items of this content type.", valueName: "type"))
+    var contentType: String?
+
+    @Option(help: "How many hits to show (1–\(SearchQuery.maxLimit)).")
+    var limit = 20
+
+    @Option(help: "How many hits to skip (0–\(SearchQuery.maxOffset)).")
+    var offset = 0
+
+    @Flag(help: "Print one JSON object {total, hits} instead of text.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let query: SearchQuery
+        do {
+            query = try SearchQuery(text: text, domain: domain, contentType: contentType, limit: limit, offset: offset)
+        } catch {
+            throw ValidationError("--\(error.parameter): \(error.reason)")
+        }
+        let results = try await store.openIndex(logger: CommandLogger.make()).search(query)
+        if json { return try JSONOutput.print(results) }
+        print("\(results.total) \(results.total == 1 ? "match" : "matches")")
+        for (rank, hit) in results.hits.enumerated() {
+            let name = hit.title ?? hit.displayName ?? hit.uniqueIdentifier
+            print("\(offset + rank + 1). \(name)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)]")
+            if let link = hit.contentURL { print("   \(link)") }
+            if let description = hit.contentDescription {
+                print("   \(description.count > 120 ? description.prefix(119) + "…" : description)")
+            }
+        }
+    }
+}

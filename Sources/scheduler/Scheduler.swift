@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `scheduler` command: a feature-flagged reindex scheduler and its search index.
+@main
+struct Scheduler: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scheduler",
+        abstract: "A feature-flagged reindex scheduler that hosts source plugins and keeps a search index.",
+        subcommands: [IndexCommand.self, SearchCommand.self]
+    )
+}
