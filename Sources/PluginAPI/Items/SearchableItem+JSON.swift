@@ -12,7 +12,7 @@ extension SearchableItem: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try Self.rejectUnknownKeys(in: decoder)
         func string(_ key: CodingKeys) throws -> String? {
-            try Self.field(key) { try container.decodeIfPresent(String.self, forKey: key) }
+            try Self.field(key, expected: "a string") { try container.decodeIfPresent(String.self, forKey: key) }
         }
         guard let uniqueIdentifier = try string(.uniqueIdentifier) else {
             throw ItemValidationError(field: "uniqueIdentifier", reason: "is required")
@@ -25,7 +25,7 @@ extension SearchableItem: Codable {
         title = try string(.title)
         displayName = try string(.displayName)
         contentDescription = try string(.contentDescription)
-        keywords = try Self.field(.keywords) { try container.decodeIfPresent([String].self, forKey: .keywords) } ?? []
+        keywords = try Self.field(.keywords, expected: "an array of strings") { try container.decodeIfPresent([String].self, forKey: .keywords) } ?? []
         thumbnailURL = try string(.thumbnailURL)
         if let base64 = try string(.thumbnailData) {
             guard let data = Data(base64Encoded: base64) else {
@@ -34,7 +34,12 @@ extension SearchableItem: Codable {
             thumbnailData = data
         }
         contentURL = try string(.contentURL)
-        rankingHint = try Self.field(.rankingHint) { try container.decodeIfPresent(Int.self, forKey: .rankingHint) }
+        if let hint = try Self.field(.rankingHint, expected: "an integer", { try container.decodeIfPresent(Double.self, forKey: .rankingHint) }) {
+            guard hint == hint.rounded(), abs(hint) < 1e9 else {
+                throw ItemValidationError(field: "rankingHint", reason: "expected an integer between 0 and 100 (got \(hint))")
+            }
+            rankingHint = Int(hint)
+        }
         if let text = try string(.expirationDate) {
             guard let date = ISO8601.date(from: text) else {
                 throw ItemValidationError(
@@ -71,25 +76,12 @@ extension SearchableItem: Codable {
         }
     }
 
-    /// Runs `decode`, turning a type mismatch into an error that names the field.
-    private static func field<T>(_ key: CodingKeys, _ decode: () throws -> T) throws -> T {
+    /// Runs `decode`, turning a type mismatch into an error that names the field and the `expected` type.
+    private static func field<T>(_ key: CodingKeys, expected: String, _ decode: () throws -> T) throws -> T {
         do {
             return try decode()
-        } catch DecodingError.typeMismatch(let type, _) {
-            throw ItemValidationError(field: key.stringValue, reason: "expected \(describe(type))")
-        } catch DecodingError.valueNotFound(let type, _) {
-            throw ItemValidationError(field: key.stringValue, reason: "expected \(describe(type)), not null")
-        } catch DecodingError.dataCorrupted {
-            throw ItemValidationError(field: key.stringValue, reason: "has a value that does not fit (such as a number too large)")
-        }
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Int.Type: "an integer"
-        case is [String].Type, is [Any].Type: "an array of strings"
-        default: "a value of type \(type)"
+        } catch is DecodingError {
+            throw ItemValidationError(field: key.stringValue, reason: "expected \(expected)")
         }
     }
 }

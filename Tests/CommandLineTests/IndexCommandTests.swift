@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@Suite("scheduler index and scheduler search")
+struct IndexCommandTests {
+    @Test func importReportsBadLinesWithTheirNumbersAndExitsOne() throws {
+        let workspace = try Workspace()
+        try workspace.write("items.ndjson", [
+            itemLine("a", title: "Cheetah"),
+            #"{"uniqueIdentifier":"b","domainIdentifier":"com.test","rankingHint":400}"#,
+            "",
+            "{broken",
+            itemLine("c", title: "Lion"),
+        ].joined(separator: "\n"))
+
+        let outcome = try SchedulerProcess.run(["index", "import", workspace.path("items.ndjson")] + workspace.database)
+
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("imported 2 items, rejected 2 lines"))
+        #expect(outcome.stderr.contains("items.ndjson:2: rankingHint: must be between 0 and 100 (got 400)"))
+        #expect(outcome.stderr.contains("items.ndjson:4: not valid JSON"))
+        let search = try SchedulerProcess.run(["search", "lio"] + workspace.database)
+        #expect(search.stdout.contains("Lion"))
+    }
+
+    @Test func importReadsStandardInputAndExitsZeroWhenAllLinesAreGood() throws {
+        let workspace = try Workspace()
+        let input = (1...2500).map { itemLine("i\($0)", title: "Item \($0)") }.joined(separator: "\n")
+        let outcome = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(input.utf8))
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("imported 2500 items, rejected 0 lines"))
+    }
+
+    @Test func importOfAMissingFileFailsClearly() throws {
+        let workspace = try Workspace()
+        let outcome = try SchedulerProcess.run(["index", "import", workspace.path("nope.ndjson")] + workspace.database)
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("cannot open"))
+        #expect(outcome.stderr.contains("nope.ndjson"))
+    }
+
+    @Test func searchPrintsTheDocumentedJSON() throws {
+        let workspace = try Workspace()
+        let line = #"{"uniqueIdentifier":"cat-1","domainIdentifier":"com.shop.categories","title":"Fromages","keywords":["brie"],"contentURL":"shop://category/1","rankingHint":10}"#
+        _ = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(line.utf8))
+
+        let outcome = try SchedulerProcess.run(["search", "from", "--json", "--domain", "com.shop"] + workspace.database)
+
+        #expect(outcome.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["total"] as? Int == 1)
+        let hit = try #require((object["hits"] as? [[String: Any]])?.first)
+        let expectedKeys: Set = [
+            "uniqueIdentifier", "domainIdentifier", "contentType", "title", "displayName", "contentDescription",
+            "keywords", "contentURL", "rankingHint", "expirationDate", "score",
+        ]
+        #expect(Set(hit.keys) == expectedKeys)
+        #expect(hit["contentURL"] as? String == "shop://category/1")
+        #expect(hit["displayName"] is NSNull)
+    }
+
+    @Test(arguments: [["--limit", "0"], ["--limit", "5000"], ["--offset", "-3"], ["--domain", "bad..domain"]])
+    func searchRefusesOutOfRangeOptions(options: [String]) throws {
+        let workspace = try Workspace()
+        let outcome = try SchedulerProcess.run(["search", "x"] + options + workspace.database)
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains(options[0]))
+    }
+
+    @Test func hostileSearchTextIsHarmless() throws {
+        let workspace = try Workspace()
+        _ = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(itemLine("a", title: "Salt and pepper").utf8))
+        let outcome = try SchedulerProcess.run(["search", "\"AND\" (PEP* -* 😀 [", "--json"] + workspace.database)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("\"total\":1"))
+    }
+
+    @Test func deleteTakesExactlyOneKindOfTarget() throws {
+        let workspace = try Workspace()
+        let none = try SchedulerProcess.run(["index", "delete"] + workspace.database)
+        let two = try SchedulerProcess.run(["index", "delete", "--all", "--id", "x"] + workspace.database)
+        #expect(none.status != 0 && two.status != 0)
+        #expect(none.stderr.contains("exactly one of --id, --domain or --all"))
+    }
+
+    @Test func deleteByDomainIsHierarchicalAndStatsShowWhatIsLeft() throws {
+        let workspace = try Workspace()
+        let lines = [
+            itemLine("a", domain: "com.shop", title: "A"), itemLine("b", domain: "com.shop.fr", title: "B"),
+            itemLine("c", domain: "com.shopping", title: "C"),
+        ]
+        _ = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8))
+
+        let delete = try SchedulerProcess.run(["index", "delete", "--domain", "com.shop"] + workspace.database)
+        let stats = try SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
+
+        #expect(delete.stdout.contains("deleted 2 items"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        #expect(object["domains"] as? [String: Int] == ["com.shopping": 1])
+        #expect(object["total"] as? Int == 1)
+        #expect((object["databaseBytes"] as? Int ?? 0) > 0)
+    }
+
+    @Test func theDatabaseComesFromTheConfigRelativeToItsFolder() throws {
+        let workspace = try Workspace()
+        try workspace.write("conf/scheduler.yaml", "store:\n  sqlite: { path: ../var/index.sqlite }\n")
+        let outcome = try SchedulerProcess.run(
+            ["index", "import", "-", "--config", workspace.path("conf")], input: Data(itemLine("a", title: "A").utf8)
+        )
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: workspace.path("var/index.sqlite")))
+    }
+
+    @Test func aMissingConfigSaysWhatToDo() throws {
+        let workspace = try Workspace()
+        let outcome = try SchedulerProcess.run(["index", "stats", "--config", workspace.path("absent")])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("scheduler.yaml"))
+        #expect(outcome.stderr.contains("--database"))
+    }
+
+    /// A process killed in the middle of an import keeps every batch it committed, and only those.
+    @Test func aKilledImportKeepsItsCommittedBatchesWhole() throws {
+        let workspace = try Workspace()
+        let (process, stdin, _, _) = try SchedulerProcess.start(["index", "import", "-", "--batch-size", "1000"] + workspace.database)
+        let lines = (1...2500).map { itemLine("k\($0)", title: "Kept \($0)") }.joined(separator: "\n") + "\n"
+        stdin.fileHandleForWriting.write(Data(lines.utf8))
+
+        // Two batches commit; the last 500 items wait for more input that never comes.
+        var count = 0
+        for _ in 0..<600 where count < 2000 {
+            Thread.sleep(forTimeInterval: 0.05)
+            let stats = try SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
+            count = (try? JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["total"] as? Int ?? 0
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+
+        let stats = try SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
+        let total = (try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["total"] as? Int
+        #expect(total == 2000)
+        let search = try SchedulerProcess.run(["search", "kept", "--json", "--limit", "1"] + workspace.database)
+        #expect(search.stdout.contains("\"total\":2000"), "the full-text index agrees with the items")
+    }
+
+    @Test(arguments: [[], ["index"], ["index", "import"], ["index", "delete"], ["index", "stats"], ["search"]])
+    func everyCommandHasHelp(command: [String]) throws {
+        let outcome = try SchedulerProcess.run(command + ["--help"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("USAGE"))
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// The built `scheduler` executable, run as a user would run it.
+enum SchedulerProcess {
+    /// What a finished run printed and returned.
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The executable beside the test bundle in the build folder.
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["SCHEDULER_BINARY"] { return URL(fileURLWithPath: path) }
+        var folder = Bundle.main.bundleURL
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("scheduler")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return Bundle.main.bundleURL.appendingPathComponent("scheduler")
+    }
+
+    /// Starts `scheduler arguments…` with standard input, output and error on pipes.
+    static func start(_ arguments: [String], directory: URL? = nil) throws -> (Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "SCHEDULER_CONFIG")
+        process.environment = environment
+        let pipes = (Pipe(), Pipe(), Pipe())
+        process.standardInput = pipes.0
+        process.standardOutput = pipes.1
+        process.standardError = pipes.2
+        try process.run()
+        return (process, pipes.0, pipes.1, pipes.2)
+    }
+
+    /// Runs `scheduler arguments…` to completion, feeding it `input`.
+    static func run(_ arguments: [String], input: Data = Data(), directory: URL? = nil) throws -> Outcome {
+        let (process, stdin, stdout, stderr) = try start(arguments, directory: directory)
+        // Drain both outputs while the process runs, so a chatty process never blocks on a full pipe.
+        let output = Drain(stdout), errors = Drain(stderr)
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class Drain: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func text() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A temporary folder for one test's config and database.
+final class Workspace {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    /// `--database` pointing at this workspace's database.
+    var database: [String] { ["--database", path("index.sqlite")] }
+}
+
+/// One NDJSON line for a simple item.
+func itemLine(_ id: String, domain: String = "com.test", title: String) -> String {
+    #"{"uniqueIdentifier":"\#(id)","domainIdentifier":"\#(domain)","title":"\#(title)","contentURL":"test://\#(id)"}"#
+}

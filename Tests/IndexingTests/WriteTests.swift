@@ -1,0 +1,72 @@
+import Foundation
+import Indexing
+import PluginAPI
+import Testing
+
+@Suite("Writing to the index")
+struct WriteTests {
+    @Test func upsertReplacesTheWholeItem() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert([
+            item("a", title: "Cheetah", description: "fast cat", keywords: ["spots"], rankingHint: 10)
+        ])
+        try await fixture.index.upsert([item("a", domain: "com.other", title: "Lion")])
+
+        let stored = try #require(try await fixture.index.item(withIdentifier: "a"))
+        #expect(stored.title == "Lion")
+        #expect(stored.domainIdentifier == "com.other")
+        #expect(stored.contentDescription == nil)
+        #expect(stored.keywords.isEmpty)
+        #expect(stored.rankingHint == nil)
+        #expect(try await fixture.identifiers("chee").isEmpty, "the replaced text is no longer searchable")
+        #expect(try await fixture.identifiers("lio") == ["a"])
+        #expect(try await fixture.index.itemCountsByDomain() == ["com.other": 1])
+    }
+
+    @Test func deletingADomainDeletesEveryDomainUnderItButNotItsNamesakes() async throws {
+        let fixture = try IndexFixture()
+        let domains = ["com.shop", "com.shop.fr", "com.shop.fr.paris", "com.shopping", "com.sho", "com.shop-x", "com"]
+        try await fixture.index.upsert(domains.map { item($0, domain: $0, title: "thing") })
+
+        let outcome = try await fixture.index.delete(domains: ["com.shop"])
+
+        #expect(outcome.deleted == 3)
+        #expect(Set(try await fixture.index.itemCountsByDomain().keys) == ["com.shopping", "com.sho", "com.shop-x", "com"])
+        #expect(Set(try await fixture.identifiers("thing")) == ["com.shopping", "com.sho", "com.shop-x", "com"])
+    }
+
+    @Test func deleteByIdentifiersAndEverything() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert((1...5).map { item("i\($0)", title: "word") })
+
+        #expect(try await fixture.index.delete(identifiers: ["i1", "i3", "missing"]).deleted == 2)
+        #expect(Set(try await fixture.identifiers("word")) == ["i2", "i4", "i5"])
+        #expect(try await fixture.index.deleteAll().deleted == 3)
+        #expect(try await fixture.identifiers("word").isEmpty)
+        #expect(try await fixture.index.itemCountsByDomain().isEmpty)
+    }
+
+    @Test func countsItemsPerDomainAndUnderADomain() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert(
+            [item("a", domain: "com.a"), item("b", domain: "com.a.b"), item("c", domain: "com.a.b"), item("d", domain: "com.ab")]
+        )
+        #expect(try await fixture.index.itemCountsByDomain() == ["com.a": 1, "com.a.b": 2, "com.ab": 1])
+        #expect(try await fixture.index.itemCount(inDomain: "com.a") == 3)
+        #expect(try await fixture.index.itemCount(inDomain: "com.zzz") == 0)
+    }
+
+    @Test func anInvalidDomainInADeleteIsRefused() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert([item("a")])
+        await #expect(throws: IndexError.self) { try await fixture.index.delete(domains: ["com.test", "bad..domain"]) }
+        #expect(try await fixture.index.itemCount(inDomain: "com.test") == 1, "nothing was deleted")
+    }
+
+    @Test func itemsSurviveReopeningTheDatabase() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert([item("kept", title: "Persistent")])
+        let reopened = try SQLiteSearchIndex(path: fixture.index.path, clock: fixture.clock, logger: .init(label: "test"))
+        #expect(try await reopened.item(withIdentifier: "kept")?.title == "Persistent")
+    }
+}
