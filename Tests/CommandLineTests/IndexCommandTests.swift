@@ -31,6 +31,13 @@ struct IndexCommandTests {
         #expect(outcome.stdout.contains("imported 2500 items, rejected 0 lines"))
     }
 
+    @Test func aRunOfBadLinesLongerThanABatchDoesNotEndTheImport() throws {
+        let workspace = try Workspace()
+        let input = (Array(repeating: "garbage", count: 25) + [itemLine("after", title: "After")]).joined(separator: "\n")
+        let outcome = try SchedulerProcess.run(["index", "import", "-", "--batch-size", "10"] + workspace.database, input: Data(input.utf8))
+        #expect(outcome.stdout.contains("imported 1 items, rejected 25 lines"))
+    }
+
     @Test func importOfAMissingFileFailsClearly() throws {
         let workspace = try Workspace()
         let outcome = try SchedulerProcess.run(["index", "import", workspace.path("nope.ndjson")] + workspace.database)
@@ -139,8 +146,10 @@ struct IndexCommandTests {
         let stats = try SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
         let total = (try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["total"] as? Int
         #expect(total == 2000)
-        let search = try SchedulerProcess.run(["search", "kept", "--json", "--limit", "1"] + workspace.database)
-        #expect(search.stdout.contains("\"total\":2000"), "the full-text index agrees with the items")
+        let last = try SchedulerProcess.run(["search", "kept 2000", "--json"] + workspace.database)
+        let uncommitted = try SchedulerProcess.run(["search", "kept 2001", "--json"] + workspace.database)
+        #expect(last.stdout.contains("\"uniqueIdentifier\":\"k2000\""), "the full-text index holds the last committed batch")
+        #expect(uncommitted.stdout.contains("\"total\":0"), "and nothing of the uncommitted one")
     }
 
     @Test(arguments: [[], ["index"], ["index", "import"], ["index", "delete"], ["index", "stats"], ["search"]])

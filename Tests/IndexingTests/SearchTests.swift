@@ -61,12 +61,38 @@ struct SearchTests {
         #expect(try await fixture.identifiers("shoe", domain: "com.shopping", type: "public.image").isEmpty)
     }
 
+    @Test func aWholeWordRanksAboveAPrefixAndAShortFieldAboveALongOne() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert([
+            item("prefix", title: "Cheesecake board"), item("long", title: "Cheese of the mountains of the south west"),
+            item("short", title: "Cheese board"),
+        ])
+        #expect(try await fixture.identifiers("cheese board") == ["short", "prefix"])
+        #expect(try await fixture.identifiers("cheese").first == "short", "the shorter of the two exact titles")
+    }
+
+    @Test func aHighRankingHintIsFoundFirstAmongManyMatches() async throws {
+        let fixture = try IndexFixture()
+        let many = (1...300).map { item("plain-\($0)", title: "Common word") }
+        try await fixture.index.upsert(many + [item("promoted", title: "Common word", rankingHint: 90)])
+        #expect(try await fixture.identifiers("comm", limit: 1) == ["promoted"])
+    }
+
+    @Test func theTotalIsExactUpToAThousandThenALowerBound() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert((1...1200).map { item("i\($0)", domain: $0 <= 900 ? "com.a" : "com.b", title: "Bulk") })
+        let all = try await fixture.index.search(SearchQuery(text: "bulk"))
+        let some = try await fixture.index.search(SearchQuery(text: "bulk", domain: "com.a"))
+        #expect(all.total == 1000 && !all.totalIsExact)
+        #expect(some.total == 900 && some.totalIsExact)
+    }
+
     @Test func limitAndOffsetPageThroughResultsAndTotalCountsAll() async throws {
         let fixture = try IndexFixture()
         try await fixture.index.upsert((1...25).map { item(String(format: "i%02d", $0), title: "Page item") })
         let first = try await fixture.index.search(SearchQuery(text: "page", limit: 10))
         let third = try await fixture.index.search(SearchQuery(text: "page", limit: 10, offset: 20))
-        #expect(first.total == 25)
+        #expect(first.total == 25 && first.totalIsExact)
         #expect(first.hits.count == 10)
         #expect(third.hits.count == 5)
         #expect(Set(first.hits.map(\.uniqueIdentifier)).isDisjoint(with: third.hits.map(\.uniqueIdentifier)))

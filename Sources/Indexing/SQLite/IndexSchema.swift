@@ -4,8 +4,11 @@ import GRDB
 ///
 /// `item` holds the items; `item_fts` is an external-content FTS5 table over it (the index code keeps the two
 /// in step inside each transaction); `batch_client_state` holds each batch name's last client state.
+///
+/// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
+/// take the highest-priority matches first and stop early instead of scoring every match.
 enum IndexSchema {
-    /// The FTS5 columns, in the order of the weights in `SearchRanking`.
+    /// The FTS5 columns, in the order of ``SearchColumn``.
     static let textColumns = "title, displayName, keywords, contentDescription"
 
     static var migrator: DatabaseMigrator {
@@ -34,7 +37,7 @@ enum IndexSchema {
                     \(textColumns),
                     content='item', content_rowid='id',
                     tokenize='unicode61 remove_diacritics 2',
-                    prefix='2 3'
+                    prefix='1 2 3 4 5 6'
                 );
                 CREATE TABLE batch_client_state (
                     batchName TEXT PRIMARY KEY,

@@ -13,35 +13,30 @@ struct ItemRows {
 
     /// Inserts `item`, or replaces whole the row with the same identifier.
     func upsert(_ item: SearchableItem, expiration: Date, now: Date) throws {
-        let keywords = KeywordList.encode(item.keywords)
-        let values: StatementArguments = [
-            item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
-            item.contentDescription, keywords, item.thumbnailURL, item.thumbnailData, item.contentURL,
-            item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970,
-        ]
         let existing = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM item WHERE uniqueIdentifier = ?"),
             arguments: [item.uniqueIdentifier]
         )
-        let id: Int64
         if let existing {
-            try db.cachedStatement(sql: Self.ftsDelete + " WHERE id = ?").execute(arguments: [existing])
-            try db.cachedStatement(sql: """
-                UPDATE item SET uniqueIdentifier = ?, domainIdentifier = ?, contentType = ?, title = ?,
-                    displayName = ?, contentDescription = ?, keywords = ?, thumbnailURL = ?, thumbnailData = ?,
-                    contentURL = ?, rankingHint = ?, expirationDate = ?, indexedAt = ?
-                WHERE id = ?
-                """).execute(arguments: values + [existing])
-            id = existing
-        } else {
-            try db.cachedStatement(sql: """
-                INSERT INTO item (uniqueIdentifier, domainIdentifier, contentType, title, displayName,
-                    contentDescription, keywords, thumbnailURL, thumbnailData, contentURL, rankingHint,
-                    expirationDate, indexedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: values)
-            id = db.lastInsertedRowID
+            _ = try delete(where: "id = ?", arguments: [existing])
         }
+        let band = ItemPriority(rankingHint: item.rankingHint)
+        let last = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT max(id) FROM item WHERE id BETWEEN ? AND ?"),
+            arguments: [band.firstIdentifier, band.lastIdentifier]
+        )
+        let id = (last ?? band.firstIdentifier - 1) + 1
+        let keywords = KeywordList.encode(item.keywords)
+        try db.cachedStatement(sql: """
+            INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, displayName,
+                contentDescription, keywords, thumbnailURL, thumbnailData, contentURL, rankingHint,
+                expirationDate, indexedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                id, item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
+                item.contentDescription, keywords, item.thumbnailURL, item.thumbnailData, item.contentURL,
+                item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970,
+            ])
         try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, \(IndexSchema.textColumns)) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [id, item.title, item.displayName, keywords, item.contentDescription])
     }

@@ -1,24 +1,29 @@
 import Foundation
 import GRDB
 
-/// How matches are ordered: FTS5's bm25 with per-column weights, lifted by the item's ranking hint.
+/// Search without scoring every match: FTS5 walks matches in row-identifier order, which is
+/// ``ItemPriority`` order, so each query below stops after a bounded number of rows.
 ///
-/// Weights put a match in the title well above one in the display name, keywords above the description;
-/// a ranking hint of 100 doubles an item's score.
-enum SearchRanking {
-    /// title, displayName, keywords, contentDescription: the order of `IndexSchema.textColumns`.
-    static let columnWeights = "20.0, 8.0, 4.0, 1.0"
-    /// The score, higher is better: bm25 is negative, lower being better.
-    static let scoreExpression = "(-bm25(item_fts, \(columnWeights)) * (1.0 + coalesce(item.rankingHint, 0) / 100.0))"
-}
-
+/// 1. One scan counts the matches up to ``countedMatches`` (or the page's end; past that, `total` is a lower
+///    bound) and takes the first `k` as candidates, highest ranking hint first, where `k` is
+///    ``candidatesPerScope`` or the page's end.
+/// 2. When there are more than `k` matches, the first `k` matches in the title, in the display name and in the
+///    keywords join the candidates, so the best fields are never crowded out by description matches.
+/// 3. The candidates are scored by ``RelevanceScore`` and sorted; the page is cut from that order.
+///
+/// When a query matches no more than `k` items the ranking is exact; when it matches more, the best items
+/// among the highest-priority `k` of each field are ranked, which is what an as-you-type search needs.
 extension SQLiteSearchIndex {
+    static let candidatesPerScope = 100
+    static let countedMatches = 1000
+
     public func search(_ query: SearchQuery) async throws -> SearchResults {
-        guard let match = SearchTerms(query.text).matchExpression else {
-            return SearchResults(total: 0, hits: [])
+        let terms = SearchTerms(query.text)
+        guard let match = terms.matchExpression else {
+            return SearchResults(total: 0, totalIsExact: true, hits: [])
         }
-        var conditions = ["item_fts MATCH ?", "item.expirationDate > ?"]
-        var arguments: StatementArguments = [match, clock.now().timeIntervalSince1970]
+        var conditions = ["item.expirationDate > ?"]
+        var arguments: StatementArguments = [clock.now().timeIntervalSince1970]
         if let domain = query.domain {
             let range = DomainRange(domain: domain)
             conditions.append(range.condition(column: "item.domainIdentifier"))
@@ -28,38 +33,85 @@ extension SQLiteSearchIndex {
             conditions.append("item.contentType = ?")
             arguments += [contentType]
         }
-        let from = "FROM item_fts JOIN item ON item.id = item_fts.rowid WHERE " + conditions.joined(separator: " AND ")
+        let matches = """
+            FROM item_fts JOIN item ON item.id = item_fts.rowid
+            WHERE item_fts MATCH ? AND \(conditions.joined(separator: " AND "))
+            """
         let filter = arguments
-        let page: StatementArguments = [query.limit, query.offset]
+        let pageEnd = query.offset + query.limit
+        let perScope = max(Self.candidatesPerScope, pageEnd)
+        let countLimit = max(Self.countedMatches, pageEnd)
+        let scorer = RelevanceScore(terms: terms.words)
+
         return try await database.read { db in
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) " + from, arguments: filter) ?? 0
-            let hits = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
-                        item.contentDescription, item.keywords, item.contentURL, item.rankingHint, item.expirationDate,
-                        \(SearchRanking.scoreExpression) AS score
-                    \(from)
-                    ORDER BY score DESC, item.id
-                    LIMIT ? OFFSET ?
-                    """,
-                arguments: filter + page
-            ).map { row in
-                SearchHit(
-                    uniqueIdentifier: row["uniqueIdentifier"],
-                    domainIdentifier: row["domainIdentifier"],
-                    contentType: row["contentType"],
-                    title: row["title"],
-                    displayName: row["displayName"],
-                    contentDescription: row["contentDescription"],
-                    keywords: KeywordList.decode(row["keywords"]),
-                    contentURL: row["contentURL"],
-                    rankingHint: row["rankingHint"],
-                    expirationDate: Date(timeIntervalSince1970: row["expirationDate"]),
-                    score: row["score"]
+            func scan(_ expression: String, limit: Int) throws -> [Int64] {
+                try Int64.fetchAll(
+                    db,
+                    sql: "SELECT item.id \(matches) ORDER BY item_fts.rowid LIMIT ?",
+                    arguments: [expression] + filter + [limit]
                 )
             }
-            return SearchResults(total: total, hits: hits)
+            // One scan counts the matches (up to the limit) and gives the first candidates.
+            let firstMatches = try scan(match, limit: countLimit + 1)
+            var candidates = Array(firstMatches.prefix(perScope))
+            if firstMatches.count > perScope {
+                // More matches than candidates: make sure the best title, name and keyword matches are among them.
+                var seen = Set(candidates)
+                for column in [SearchColumn.title, .displayName, .keywords] {
+                    for id in try scan("{\(column.rawValue)} : (\(match))", limit: perScope) where seen.insert(id).inserted {
+                        candidates.append(id)
+                    }
+                }
+            }
+            let ranked = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, title, displayName, keywords, contentDescription, rankingHint
+                    FROM item WHERE id IN (SELECT value FROM json_each(?))
+                    """,
+                arguments: [Self.jsonArray(candidates)]
+            )
+            .map { row -> (id: Int64, score: Double) in
+                let fields: [(SearchColumn, String?)] = [
+                    (.title, row[1]), (.displayName, row[2]), (.keywords, row[3]), (.contentDescription, row[4]),
+                ]
+                return (row[0], scorer.score(fields: fields, rankingHint: row[5]))
+            }
+            .sorted { $0.score != $1.score ? $0.score > $1.score : $0.id < $1.id }
+
+            return SearchResults(
+                total: min(firstMatches.count, countLimit),
+                totalIsExact: firstMatches.count <= countLimit,
+                hits: try Self.hits(db, for: Array(ranked.dropFirst(query.offset).prefix(query.limit)))
+            )
         }
+    }
+
+    /// The hits for a ranked page of item identifiers and scores, in the same order.
+    private static func hits(_ db: Database, for page: [(id: Int64, score: Double)]) throws -> [SearchHit] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription,
+                    keywords, contentURL, rankingHint, expirationDate
+                FROM item WHERE id IN (SELECT value FROM json_each(?))
+                """,
+            arguments: [jsonArray(page.map(\.id))]
+        )
+        let rowsByID = Dictionary(uniqueKeysWithValues: rows.map { row -> (Int64, Row) in (row[0], row) })
+        return page.compactMap { id, score in
+            rowsByID[id].map { row in
+                SearchHit(
+                    uniqueIdentifier: row[1], domainIdentifier: row[2], contentType: row[3], title: row[4],
+                    displayName: row[5], contentDescription: row[6], keywords: KeywordList.decode(row[7]),
+                    contentURL: row[8], rankingHint: row[9], expirationDate: Date(timeIntervalSince1970: row[10]),
+                    score: score
+                )
+            }
+        }
+    }
+
+    private static func jsonArray(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 }

@@ -2,13 +2,16 @@ public import Foundation
 
 /// One page of search results and the number of matches in all.
 public struct SearchResults: Sendable, Hashable, Codable {
-    /// How many live items match, across all pages.
+    /// How many live items match, across all pages; a lower bound when ``totalIsExact`` is false.
     public var total: Int
+    /// False when matches were counted only up to a limit (a thousand, or the page's end if deeper).
+    public var totalIsExact: Bool
     /// This page's hits, best first.
     public var hits: [SearchHit]
 
-    public init(total: Int, hits: [SearchHit]) {
+    public init(total: Int, totalIsExact: Bool, hits: [SearchHit]) {
         self.total = total
+        self.totalIsExact = totalIsExact
         self.hits = hits
     }
 }

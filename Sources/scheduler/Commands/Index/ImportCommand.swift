@@ -44,8 +44,6 @@ struct ImportCommand: AsyncParsableCommand {
 
         var reader = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: Self.maxLineBytes)
         let decoder = NDJSONItemDecoder()
-        var batch: [SearchableItem] = []
-        var imported = 0
         var rejected = 0
         func reject(_ line: Int, _ reason: String) {
             rejected += 1
@@ -53,23 +51,37 @@ struct ImportCommand: AsyncParsableCommand {
                 printError("\(file == "-" ? "stdin" : file):\(line): \(reason)")
             }
         }
-        while let line = try reader.next() {
-            switch line {
-            case .tooLong(let number, let byteCount):
-                reject(number, "line of \(byteCount) bytes is over the limit of \(Self.maxLineBytes) bytes")
-            case .text(let number, let bytes):
-                do {
-                    if let item = try decoder.decode(bytes) { batch.append(item) }
-                } catch {
-                    reject(number, error.description)
+        /// The valid items among the next lines, up to a batch; `nil` at the end of the input.
+        func nextBatch() throws -> [SearchableItem]? {
+            var batch: [SearchableItem] = []
+            batch.reserveCapacity(batchSize)
+            while batch.count < batchSize {
+                guard let line = try reader.next() else { return batch.isEmpty ? nil : batch }
+                switch line {
+                case .tooLong(let number, let byteCount):
+                    reject(number, "line of \(byteCount) bytes is over the limit of \(Self.maxLineBytes) bytes")
+                case .text(let number, let bytes):
+                    do {
+                        if let item = try decoder.decode(bytes) { batch.append(item) }
+                    } catch {
+                        reject(number, error.description)
+                    }
                 }
             }
-            if batch.count >= batchSize {
-                imported += try await index.upsert(batch).upserted
-                batch.removeAll(keepingCapacity: true)
-            }
+            return batch
         }
-        if !batch.isEmpty { imported += try await index.upsert(batch).upserted }
+        // Decoding the next batch overlaps writing the previous one; batches still commit one at a time, in order.
+        let imported = try await withThrowingTaskGroup(of: Int.self) { group in
+            var imported = 0
+            var writing = false
+            while let batch = try nextBatch() {
+                if writing { imported += try await group.next() ?? 0 }
+                group.addTask { try await index.upsert(batch).upserted }
+                writing = true
+            }
+            for try await count in group { imported += count }
+            return imported
+        }
         if rejected > Self.maxReportedRejections {
             printError("… and \(rejected - Self.maxReportedRejections) more rejected lines")
         }

@@ -1,0 +1,42 @@
+/// How well an item matches the search terms; higher is better.
+///
+/// Each term counts the weight of the best field it matches (``SearchColumn/weight``), times 1 for a whole
+/// word or 0.8 for a prefix, divided by `1 + 0.05 × (words in the field − 1)` so a short field beats a long
+/// one. A term found in no field (the index matched it beyond the scored text) counts as half a description
+/// match. The sum is lifted by the ranking hint: `× (1 + hint / 100)`.
+struct RelevanceScore {
+    /// Only this much of each field is read for scoring.
+    static let scoredBytesPerField = 4096
+
+    private let terms: [[UInt8]]
+
+    init(terms: [String]) {
+        self.terms = terms.map { Array($0.utf8) }
+    }
+
+    /// The score of an item whose searchable fields are `fields`.
+    func score(fields: [(SearchColumn, String?)], rankingHint: Int?) -> Double {
+        var best = [Double](repeating: SearchColumn.contentDescription.weight * 0.5, count: terms.count)
+        var matches = [Double](repeating: 0, count: terms.count)
+        for case let (column, text?) in fields {
+            var wordCount = 0
+            for index in matches.indices { matches[index] = 0 }
+            TextFolding.forEachWord(in: text.utf8.count > Self.scoredBytesPerField ? Self.prefix(of: text) : text) { word in
+                wordCount += 1
+                for (index, term) in terms.enumerated() where matches[index] < 1 && word.starts(with: term) {
+                    matches[index] = word.count == term.count ? 1 : 0.8
+                }
+                return true
+            }
+            let lengthFactor = 1 / (1 + 0.05 * Double(max(0, wordCount - 1)))
+            for index in terms.indices {
+                best[index] = max(best[index], column.weight * matches[index] * lengthFactor)
+            }
+        }
+        return best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100)
+    }
+
+    private static func prefix(of text: String) -> String {
+        String(decoding: text.utf8.prefix(scoredBytesPerField), as: UTF8.self)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Indexing
+import Logging
+import PluginAPI
+
+/// Measures the index at several sizes and prints the figures recorded in BENCHMARKS.md.
+///
+/// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH]
+///        scheduler-bench --search DATABASE      (search latency only, on an existing index)
+/// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
+@main
+struct Benchmark {
+    static func main() async throws {
+        var sizes: [Int] = []
+        var work = FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-bench").path
+        var scheduler = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("scheduler").path
+        var arguments = CommandLine.arguments.dropFirst()
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--work": work = arguments.popFirst() ?? work
+            case "--scheduler": scheduler = arguments.popFirst() ?? scheduler
+            case "--search":
+                let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
+                return try await measureSearch(index)
+            default:
+                guard let n = Int(argument), n > 0 else {
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] | --search DATABASE")
+                    exit(2)
+                }
+                sizes.append(n)
+            }
+        }
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+            + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; \(Date())")
+        for n in sizes.isEmpty ? [100_000, 1_000_000] : sizes {
+            try await run(n: n, work: work, scheduler: scheduler)
+        }
+    }
+
+    static func run(n: Int, work: String, scheduler: String) async throws {
+        print("\n== \(n) items")
+        let ndjson = "\(work)/items-\(n).ndjson", csv = "\(work)/items-\(n).csv"
+        let ours = "\(work)/ours-\(n).sqlite", raw = "\(work)/raw-\(n).sqlite"
+        for file in [ours, raw] { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        try generate(n: n, ndjson: ndjson, csv: csv)
+
+        let imported = try ChildProcess.measure([scheduler, "index", "import", ndjson, "--database", ours])
+        guard imported.status == 0 else { throw BenchmarkError("scheduler index import exited \(imported.status)") }
+        print(String(format: "scheduler index import: %.1f s, %.0f items/s, peak memory %.0f MB",
+            imported.seconds, Double(n) / imported.seconds, Double(imported.peakMemoryBytes) / 1e6))
+
+        // The raw baseline: the same schema (created by the scheduler), loaded by sqlite3 from CSV in one transaction.
+        _ = try ChildProcess.measure([scheduler, "index", "stats", "--database", raw])
+        let script = "\(work)/load.sql"
+        try """
+            PRAGMA journal_mode=WAL;
+            CREATE TEMP TABLE stage(uniqueIdentifier, domainIdentifier, title, contentDescription, keywords);
+            .mode csv
+            .import \(csv) stage
+            BEGIN;
+            INSERT INTO item (uniqueIdentifier, domainIdentifier, contentType, title, contentDescription, keywords, expirationDate, indexedAt)
+              SELECT uniqueIdentifier, domainIdentifier, 'public.item', title, contentDescription, keywords, 4102444800, 0 FROM stage;
+            INSERT INTO item_fts(rowid, title, displayName, keywords, contentDescription)
+              SELECT id, title, displayName, keywords, contentDescription FROM item;
+            COMMIT;
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let baseline = try ChildProcess.measure(["sqlite3", raw], stdinPath: script)
+        guard baseline.status == 0 else { throw BenchmarkError("sqlite3 exited \(baseline.status)") }
+        print(String(format: "raw sqlite3 CSV load:    %.1f s, %.0f items/s (ours is %.2f× raw)",
+            baseline.seconds, Double(n) / baseline.seconds, baseline.seconds / imported.seconds))
+
+        let index = try SQLiteSearchIndex(path: ours, logger: Logger(label: "bench"))
+        print(String(format: "database size: %.0f MB", Double(index.storageSize()) / 1e6))
+        try await measureSearch(index)
+
+        let start = ContinuousClock.now
+        let deleted = try await index.delete(domains: [SyntheticItems.bigDomain]).deleted
+        print("delete domain holding \(deleted) items: \(ContinuousClock.now - start)")
+    }
+
+    /// 1–3 word prefix queries of 2–6 letters, as a user types them.
+    static func measureSearch(_ index: SQLiteSearchIndex) async throws {
+        var words = SyntheticItems(seed: 7)
+        var random = SplitMix64(seed: 99)
+        var latencies: [Duration] = []
+        for _ in 0..<400 {
+            let text = (0...Int(random.next() % 3)).map { _ in
+                let word = words.word()
+                return String(word.prefix(2 + Int(random.next() % 5)))
+            }.joined(separator: " ")
+            let start = ContinuousClock.now
+            _ = try await index.search(SearchQuery(text: text, limit: 20))
+            latencies.append(ContinuousClock.now - start)
+        }
+        latencies.sort()
+        func percentile(_ p: Double) -> String {
+            let d = latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+            return String(format: "%.1f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+        }
+        print("search (400 queries of 1–3 prefixes, top 20): p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))")
+    }
+
+    static func generate(n: Int, ndjson: String, csv: String) throws {
+        guard !FileManager.default.fileExists(atPath: ndjson) || !FileManager.default.fileExists(atPath: csv) else { return }
+        _ = FileManager.default.createFile(atPath: ndjson, contents: nil)
+        _ = FileManager.default.createFile(atPath: csv, contents: nil)
+        let jsonOut = try FileHandle(forWritingTo: URL(fileURLWithPath: ndjson))
+        let csvOut = try FileHandle(forWritingTo: URL(fileURLWithPath: csv))
+        var items = SyntheticItems(seed: 1)
+        let encoder = JSONEncoder()
+        var jsonChunk = Data(), csvChunk = ""
+        for i in 0..<n {
+            let item = items.item(i)
+            let searchable = SearchableItem(
+                uniqueIdentifier: item.id, domainIdentifier: item.domain, title: item.title,
+                contentDescription: item.description, keywords: item.keywords,
+                expirationDate: Date(timeIntervalSince1970: 4_102_444_800)
+            )
+            jsonChunk += try encoder.encode(searchable) + Data("\n".utf8)
+            let keywords = String(decoding: try encoder.encode(item.keywords), as: UTF8.self)
+            csvChunk += [item.id, item.domain, item.title, item.description, keywords]
+                .map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\n"
+            if i % 10_000 == 9_999 || i == n - 1 {
+                jsonOut.write(jsonChunk)
+                csvOut.write(Data(csvChunk.utf8))
+                jsonChunk.removeAll()
+                csvChunk = ""
+            }
+        }
+        try jsonOut.close()
+        try csvOut.close()
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
