@@ -37,15 +37,32 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // YAML configuration, feature gates and A/B experiments: safe loading, validation, evaluation.
+        .target(
+            name: "Configuration",
+            dependencies: [
+                "PluginAPI",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Built-in source plugins: each its own target, depending on the plugin API only.
+        .target(
+            name: "CommandPlugin",
+            dependencies: ["PluginAPI"],
+            path: "plugins/CommandPlugin",
+            swiftSettings: strictSettings
+        ),
         // The `scheduler` command line: thin adapters over the libraries.
         .executableTarget(
             name: "scheduler",
             dependencies: [
                 "PluginAPI",
                 "Indexing",
+                "Configuration",
+                "CommandPlugin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),
@@ -63,6 +80,11 @@ let package = Package(
         .testTarget(
             name: "IndexingTests",
             dependencies: ["Indexing", "PluginAPI"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ConfigurationTests",
+            dependencies: ["Configuration", "PluginAPI", "CommandPlugin"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -6,6 +6,6 @@ struct Scheduler: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scheduler",
         abstract: "A feature-flagged reindex scheduler that hosts source plugins and keeps a search index.",
-        subcommands: [IndexCommand.self, SearchCommand.self]
+        subcommands: [ValidateCommand.self, GatesCommand.self, IndexCommand.self, SearchCommand.self]
     )
 }

@@ -1,0 +1,59 @@
+public import Foundation
+import Yams
+
+/// What the configuration says about one unit at one instant: its gate, its variant, its effective settings
+/// and their fingerprint.
+public struct UnitPlan: Sendable {
+    public var unit: Unit
+    public var plugin: String
+    public var gate: String
+    public var gateDecision: GateDecision
+    /// `nil` when the source takes part in no experiment.
+    public var variant: VariantAssignment?
+    /// The source's settings with the variant's overrides applied.
+    public var settings: SourceSettings
+    /// Changes when anything that shapes the unit's items changes (plugin, domain, expiration, deep link,
+    /// plugin options), so the engine reindexes; schedule and delete ratio are not part of it.
+    public var fingerprint: String
+}
+
+extension SchedulerConfiguration {
+    /// The plan of every unit at `date`, in config order.
+    public func plans(at date: Date) -> [UnitPlan] {
+        scheduler.sources.flatMap { source in
+            source.units.map { plan(for: $0, of: source, at: date) }
+        }
+    }
+
+    func plan(for unit: Unit, of source: Source, at date: Date) -> UnitPlan {
+        let gate = gates[source.gate]!
+        let decision = gate.evaluate(unit: unit.key, environment: scheduler.environment, at: date)
+        let assignment = experiment(forSource: source.name).map { $0.assign(unit: unit.key) }
+        var settings = source.settings
+        if let assignment, let variant = experiment(forSource: source.name)?.variants.first(where: { $0.name == assignment.variant }) {
+            settings = variant.overrides.applied(to: settings)
+        }
+        let expiration = settings.expiration ?? scheduler.defaultExpiration
+        let shape = [
+            "plugin=\(source.plugin)", "domain=\(unit.domain)", "expiration=\(expiration.components.seconds)",
+            "deepLink=\(settings.deepLink ?? "")", "options=\(CanonicalYAML.render(settings.options))",
+        ].joined(separator: "\n")
+        return UnitPlan(
+            unit: unit, plugin: source.plugin, gate: source.gate, gateDecision: decision, variant: assignment,
+            settings: settings, fingerprint: Bucketing.digest(shape)
+        )
+    }
+}
+
+/// A YAML node rendered with mapping keys sorted, so equal options give equal text whatever their order.
+enum CanonicalYAML {
+    static func render(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): "\"\(scalar.string.replacingOccurrences(of: "\"", with: "\\\""))\""
+        case .alias: "*"
+        case .sequence(let sequence): "[" + sequence.map(render).joined(separator: ",") + "]"
+        case .mapping(let mapping):
+            "{" + mapping.map { (render($0.key), render($0.value)) }.sorted { $0.0 < $1.0 }.map { "\($0.0):\($0.1)" }.joined(separator: ",") + "}"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+public import PluginAPI
+import Yams
+
+/// Loads the config folder: `scheduler.yaml`, `gates.yaml` (both required) and `experiments.yaml` (optional).
+///
+/// Loading is all or nothing: any problem in any file, or between them, throws ``InvalidConfiguration``
+/// listing every problem found, and nothing of the files is used.
+public struct ConfigLoader: Sendable {
+    public static let schedulerFile = "scheduler.yaml"
+    public static let gatesFile = "gates.yaml"
+    public static let experimentsFile = "experiments.yaml"
+
+    public let directory: String
+    public let registry: PluginRegistry
+
+    public init(directory: String, registry: PluginRegistry) {
+        self.directory = directory
+        self.registry = registry
+    }
+
+    /// The validated configuration, or every problem with it.
+    public func load() throws(InvalidConfiguration) -> SchedulerConfiguration {
+        let problems = ProblemLog()
+        let folder = URL(fileURLWithPath: directory)
+        func required(_ name: String) -> YAMLFile? {
+            guard let file = YAMLFile.read(folder.appendingPathComponent(name), name: name, problems: problems) else {
+                problems.add(ConfigProblem(file: name, message: "missing: the config folder \(directory) must hold \(name)"))
+                return nil
+            }
+            return file
+        }
+        let schedulerYAML = required(Self.schedulerFile)
+        let gatesYAML = required(Self.gatesFile)
+        let experimentsYAML = YAMLFile.read(folder.appendingPathComponent(Self.experimentsFile), name: Self.experimentsFile, problems: problems)
+
+        // A file that failed to parse is reported once; the others are still checked, without references into it.
+        let gates = gatesYAML.flatMap { $0.failed ? nil : GatesFileParser(reader: NodeReader(file: $0.name, problems: problems)).parse($0.root) }
+        var declaredSources: Set<String> = []
+        let scheduler = schedulerYAML.flatMap { file -> SchedulerSettings? in
+            guard !file.failed else { return nil }
+            return SchedulerFileParser(reader: NodeReader(file: file.name, problems: problems), directory: folder, registry: registry)
+                .parse(file.root, gates: gates?.declared, declaredSources: &declaredSources)
+        }
+        let experiments = experimentsYAML.map { file -> [Experiment] in
+            guard !file.failed else { return [] }
+            return ExperimentsFileParser(reader: NodeReader(file: file.name, problems: problems), registry: registry)
+                .parse(file.root, declaredSources: schedulerYAML?.failed == false ? declaredSources : nil, sources: scheduler?.sources ?? [])
+        } ?? []
+
+        guard problems.isEmpty, let scheduler else {
+            throw InvalidConfiguration(problems: problems.problems)
+        }
+        return SchedulerConfiguration(directory: directory, scheduler: scheduler, gates: gates?.gates ?? [:], experiments: experiments)
+    }
+
+    /// Only the database path from `scheduler.yaml`, read as safely as the whole file: the index commands
+    /// work while a gate or experiment file is being fixed.
+    public static func databasePath(directory: String) throws(InvalidConfiguration) -> String {
+        let problems = ProblemLog()
+        let folder = URL(fileURLWithPath: directory)
+        guard let file = YAMLFile.read(folder.appendingPathComponent(schedulerFile), name: schedulerFile, problems: problems) else {
+            throw InvalidConfiguration(problems: [ConfigProblem(
+                file: schedulerFile,
+                message: "missing: \(directory) holds no \(schedulerFile); pass --config DIR (the folder holding it) or --database PATH"
+            )])
+        }
+        let reader = NodeReader(file: schedulerFile, problems: problems)
+        let path = file.root.flatMap { SchedulerFileParser.databasePath($0, reader: reader, directory: folder) }
+        guard let path, problems.isEmpty else {
+            if problems.isEmpty { reader.problem(file.root, "store.sqlite.path is required: the database file of the index") }
+            throw InvalidConfiguration(problems: problems.problems)
+        }
+        return path
+    }
+}

@@ -1,0 +1,127 @@
+import PluginAPI
+import Yams
+
+/// Reads `experiments.yaml`: `experiments:` mapping each name to `sources`, `salt` and weighted `variants`
+/// whose `overrides` replace source settings.
+struct ExperimentsFileParser {
+    static let experimentKeys = ["sources", "salt", "variants"]
+    static let variantKeys = ["weight", "overrides"]
+
+    let reader: NodeReader
+    let registry: PluginRegistry
+
+    /// The experiments. `declaredSources` holds every source name scheduler.yaml declares, or `nil` when that
+    /// file could not be read (references are then not checked); `sources` the valid ones, for option checks.
+    func parse(_ root: Node?, declaredSources: Set<String>?, sources: [Source]) -> [Experiment] {
+        guard let root else { return [] }
+        guard let top = reader.mapping(root, "experiments.yaml", known: ["experiments"]) else { return [] }
+        guard let node = top.first(where: { $0.key == "experiments" })?.value, let entries = reader.mapping(node, "experiments") else {
+            return []
+        }
+        var experiments: [Experiment] = []
+        for entry in entries {
+            guard let name = reader.name(entry.keyNode, "experiment name"),
+                let experiment = parseExperiment(name, entry.value, declaredSources: declaredSources, sources: sources, taken: experiments)
+            else { continue }
+            experiments.append(experiment)
+        }
+        return experiments
+    }
+
+    private func parseExperiment(
+        _ name: String, _ node: Node, declaredSources: Set<String>?, sources: [Source], taken: [Experiment]
+    ) -> Experiment? {
+        let what = "experiment '\(name)'"
+        guard let fields = reader.mapping(node, what, known: Self.experimentKeys) else { return nil }
+        func value(_ key: String) -> Node? { fields.first { $0.key == key }?.value }
+        guard let sourcesNode = value("sources"), let variantsNode = value("variants") else {
+            reader.problem(node, "\(what) needs 'sources:' and 'variants:'")
+            return nil
+        }
+        var valid = true
+        let sourceNames = reader.stringList(sourcesNode, "\(what): sources") ?? []
+        if sourceNames.isEmpty { valid = false }
+        for sourceName in sourceNames {
+            if let declaredSources, !declaredSources.contains(sourceName) {
+                reader.problem(sourcesNode, "\(what): source '\(sourceName)' is not defined in scheduler.yaml"
+                    + "\(NearestName.suggestion(for: sourceName, among: declaredSources))")
+                valid = false
+            }
+            if let other = taken.first(where: { $0.sources.contains(sourceName) }) {
+                reader.problem(sourcesNode, "\(what): source '\(sourceName)' is already in experiment '\(other.name)'; a source takes part in one experiment at a time")
+                valid = false
+            }
+        }
+        let salt = value("salt").flatMap { reader.string($0, "\(what): salt") }
+        guard let variantEntries = reader.mapping(variantsNode, "\(what): variants"), !variantEntries.isEmpty else {
+            reader.problem(variantsNode, "\(what) needs at least one variant")
+            return nil
+        }
+        var variants: [Variant] = []
+        for entry in variantEntries {
+            guard let variantName = reader.name(entry.keyNode, "variant name"),
+                let variant = parseVariant(variantName, entry.value, experiment: what)
+            else { valid = false; continue }
+            for source in sources where sourceNames.contains(source.name) {
+                checkOptions(of: source, with: variant, at: entry.value, experiment: what)
+            }
+            variants.append(variant)
+        }
+        if valid, variants.reduce(0, { $0 + $1.weight }) <= 0 {
+            reader.problem(variantsNode, "\(what): the variants' weights must add up to more than 0")
+            valid = false
+        }
+        return valid ? Experiment(name: name, sources: sourceNames, salt: salt, variants: variants) : nil
+    }
+
+    private func parseVariant(_ name: String, _ node: Node, experiment: String) -> Variant? {
+        let what = "\(experiment), variant '\(name)'"
+        guard let fields = reader.mapping(node, what, known: Self.variantKeys) else { return nil }
+        guard let weightNode = fields.first(where: { $0.key == "weight" })?.value else {
+            reader.problem(node, "\(what) needs 'weight:' (a whole number; shares are weight / total)")
+            return nil
+        }
+        guard let weight = reader.integer(weightNode, "\(what): weight", in: 0...1_000_000) else { return nil }
+        var overrides = Overrides()
+        if let overridesNode = fields.first(where: { $0.key == "overrides" })?.value {
+            guard let parsed = parseOverrides(overridesNode, what) else { return nil }
+            overrides = parsed
+        }
+        return Variant(name: name, weight: weight, overrides: overrides)
+    }
+
+    private func parseOverrides(_ node: Node, _ what: String) -> Overrides? {
+        guard let entries = reader.mapping(node, "\(what): overrides") else { return nil }
+        let parsers = SettingParsers(reader: reader)
+        var overrides = Overrides()
+        var valid = true
+        for (key, keyNode, value) in entries {
+            switch key {
+            case "schedule": overrides.schedule = parsers.schedule(value, what) ?? { valid = false; return nil }()
+            case "expiration": overrides.expiration = parsers.expiration(value, what) ?? { valid = false; return nil }()
+            case "deepLink": overrides.deepLink = parsers.deepLink(value, what) ?? { valid = false; return nil }()
+            case "maxDeleteRatio": overrides.maxDeleteRatio = parsers.maxDeleteRatio(value, what) ?? { valid = false; return nil }()
+            case "options":
+                guard let options = reader.mapping(value, "\(what): overrides.options") else { valid = false; continue }
+                overrides.options += options
+            case _ where key.hasPrefix("options.") && key.count > 8:
+                overrides.options.append((String(key.dropFirst(8)), keyNode, value))
+            case _ where Overrides.forbidden.contains(key):
+                reader.problem(keyNode, "\(what): '\(key)' cannot be overridden by a variant; it decides which units exist and whether they run")
+                valid = false
+            default:
+                reader.problem(keyNode, "\(what): unknown override '\(key)'\(NearestName.suggestion(for: key, among: Overrides.keys)); "
+                    + "a variant may override \(Overrides.keys.joined(separator: ", ")) or options.KEY")
+                valid = false
+            }
+        }
+        return valid ? overrides : nil
+    }
+
+    /// The source's options with the variant's option overrides must still be valid for its plugin.
+    private func checkOptions(of source: Source, with variant: Variant, at node: Node, experiment: String) {
+        guard !variant.overrides.options.isEmpty, let plugin = registry.plugin(kind: source.plugin) else { return }
+        let merged = variant.overrides.applied(to: source.settings).options
+        PluginOptions.check(plugin, merged, owner: node, reader: reader, context: "\(experiment), variant '\(variant.name)' on source '\(source.name)'")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Yams
+
+/// Reads `gates.yaml`: `gates:` mapping each name to `enabled`, `rollout`, `environments`, `from`, `until`.
+struct GatesFileParser {
+    static let gateKeys = ["enabled", "rollout", "environments", "from", "until"]
+
+    let reader: NodeReader
+
+    /// The valid gates, and the names of every gate the file declares (valid or not), so references to a
+    /// declared gate are not reported twice; `declared` is `nil` when the file defines no gates at all.
+    func parse(_ root: Node?) -> (gates: [String: Gate], declared: Set<String>?) {
+        guard let root, let top = reader.mapping(root, "gates.yaml", known: ["gates"]),
+            let gatesNode = top.first(where: { $0.key == "gates" })?.value
+        else {
+            reader.problem(root, "must define 'gates:' with at least one gate; an empty gates file is not 'all gates off'")
+            return ([:], nil)
+        }
+        guard let entries = reader.mapping(gatesNode, "gates") else { return ([:], nil) }
+        guard !entries.isEmpty else {
+            reader.problem(gatesNode, "'gates:' must define at least one gate; an empty list is not 'all gates off'")
+            return ([:], nil)
+        }
+        var gates: [String: Gate] = [:]
+        var declared: Set<String> = []
+        for entry in entries {
+            guard let name = reader.name(entry.keyNode, "gate name") else { continue }
+            declared.insert(name)
+            if let gate = parseGate(name, entry.value) { gates[name] = gate }
+        }
+        return (gates, declared)
+    }
+
+    private func parseGate(_ name: String, _ node: Node) -> Gate? {
+        guard let fields = reader.mapping(node, "gate '\(name)'", known: Self.gateKeys) else { return nil }
+        var gate = Gate(name: name, enabled: false, rollout: 100, environments: nil, from: nil, until: nil)
+        var valid = true
+        if !fields.contains(where: { $0.key == "enabled" }) {
+            reader.problem(node, "gate '\(name)' needs 'enabled: true' or 'enabled: false'")
+            valid = false
+        }
+        for (key, _, value) in fields {
+            switch key {
+            case "enabled": gate.enabled = reader.bool(value, "enabled") ?? { valid = false; return false }()
+            case "rollout":
+                if let rollout = reader.number(value, "rollout", in: 0...100) {
+                    if (rollout * 100).rounded() != rollout * 100 {
+                        reader.problem(value, "rollout has at most two decimals (the unit bucket has 10,000 values)")
+                        valid = false
+                    }
+                    gate.rollout = rollout
+                } else { valid = false }
+            case "environments": gate.environments = reader.stringList(value, "environments") ?? { valid = false; return nil }()
+            case "from": gate.from = reader.date(value, "from") ?? { valid = false; return nil }()
+            case "until": gate.until = reader.date(value, "until") ?? { valid = false; return nil }()
+            default: break
+            }
+        }
+        if let from = gate.from, let until = gate.until, from >= until {
+            reader.problem(fields.first { $0.key == "until" }?.value, "gate '\(name)': 'until' must be after 'from'")
+            valid = false
+        }
+        return valid ? gate : nil
+    }
+}

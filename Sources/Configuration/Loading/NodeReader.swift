@@ -1,0 +1,138 @@
+import Foundation
+import PluginAPI
+import Yams
+
+/// Reads typed values out of one file's YAML nodes, logging a located problem for each bad value
+/// instead of stopping at the first, so `scheduler validate` can list them all.
+struct NodeReader {
+    let file: String
+    let problems: ProblemLog
+
+    func problem(_ node: Node?, _ message: String) {
+        problems.add(file, node, message)
+    }
+
+    /// The entries of a mapping, in file order; unknown keys are logged with the nearest known key.
+    /// `known` empty means any key is allowed (names chosen by the user).
+    func mapping(_ node: Node, _ what: String, known: [String] = []) -> [(key: String, keyNode: Node, value: Node)]? {
+        guard case .mapping(let mapping) = node else {
+            problem(node, "\(what) must be a mapping of keys to values")
+            return nil
+        }
+        var entries: [(key: String, keyNode: Node, value: Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                problem(keyNode, "keys of \(what) must be plain names")
+                continue
+            }
+            if !known.isEmpty, !known.contains(scalar.string) {
+                problem(keyNode, "unknown key '\(scalar.string)' in \(what)\(NearestName.suggestion(for: scalar.string, among: known))")
+                continue
+            }
+            entries.append((scalar.string, keyNode, value))
+        }
+        return entries
+    }
+
+    func string(_ node: Node, _ what: String) -> String? {
+        guard case .scalar(let scalar) = node, node.null == nil else {
+            problem(node, "\(what) must be a string")
+            return nil
+        }
+        guard !scalar.string.isEmpty else {
+            problem(node, "\(what) must not be empty")
+            return nil
+        }
+        return scalar.string
+    }
+
+    func bool(_ node: Node, _ what: String) -> Bool? {
+        guard case .scalar = node, let value = node.bool else {
+            problem(node, "\(what) must be true or false")
+            return nil
+        }
+        return value
+    }
+
+    /// A number within `range`.
+    func number(_ node: Node, _ what: String, in range: ClosedRange<Double>) -> Double? {
+        guard case .scalar = node, let value = node.float ?? node.int.map(Double.init), value.isFinite else {
+            problem(node, "\(what) must be a number")
+            return nil
+        }
+        guard range.contains(value) else {
+            problem(node, "\(what) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)) (got \(Self.format(value)))")
+            return nil
+        }
+        return value
+    }
+
+    func integer(_ node: Node, _ what: String, in range: ClosedRange<Int>) -> Int? {
+        guard case .scalar = node, let value = node.int else {
+            problem(node, "\(what) must be a whole number")
+            return nil
+        }
+        guard range.contains(value) else {
+            problem(node, "\(what) must be between \(range.lowerBound) and \(range.upperBound) (got \(value))")
+            return nil
+        }
+        return value
+    }
+
+    /// A non-empty list of distinct strings.
+    func stringList(_ node: Node, _ what: String) -> [String]? {
+        guard case .sequence(let sequence) = node else {
+            problem(node, "\(what) must be a list, such as [a, b]")
+            return nil
+        }
+        guard !sequence.isEmpty else {
+            problem(node, "\(what) must not be empty")
+            return nil
+        }
+        var values: [String] = []
+        for element in sequence {
+            guard let value = string(element, "each entry of \(what)") else { continue }
+            if values.contains(value) {
+                problem(element, "'\(value)' appears twice in \(what)")
+            } else {
+                values.append(value)
+            }
+        }
+        return values
+    }
+
+    func duration(_ node: Node, _ what: String, minimum: Duration = .seconds(1)) -> Duration? {
+        guard let text = string(node, what) else { return nil }
+        guard let duration = DurationText.parse(text) else {
+            problem(node, "\(what): '\(text)' is not a duration; write a number and a unit, such as 90s, 15m, 36h, 30d or 2w")
+            return nil
+        }
+        guard duration >= minimum else {
+            problem(node, "\(what) must be at least \(DurationText.format(minimum))")
+            return nil
+        }
+        return duration
+    }
+
+    func date(_ node: Node, _ what: String) -> Date? {
+        guard case .scalar(let scalar) = node, let date = ISO8601.date(from: scalar.string) else {
+            problem(node, "\(what) must be an ISO 8601 date and time with a time zone, such as 2026-12-01T00:00:00Z")
+            return nil
+        }
+        return date
+    }
+
+    /// A name usable in unit keys, URLs and file names: letters, digits, `-`, `_`.
+    func name(_ node: Node, _ what: String) -> String? {
+        guard let text = string(node, what) else { return nil }
+        guard text.count <= 64, text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else {
+            problem(node, "\(what) '\(text.prefix(80))' must be at most 64 letters, digits, '-' or '_'")
+            return nil
+        }
+        return text
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import PluginAPI
+import Yams
+
+/// Reads `scheduler.yaml`: the environment, the store, the service, the defaults and the sources.
+struct SchedulerFileParser {
+    static let topKeys = ["environment", "store", "service", "defaults", "sources"]
+    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "partitions", "expiration", "deepLink", "maxDeleteRatio", "options"]
+
+    let reader: NodeReader
+    let directory: URL
+    let registry: PluginRegistry
+
+    /// The settings, or `nil` when the file is unusable; `gates` holds the gate names gates.yaml declares,
+    /// or `nil` when that file could not be read (references to gates are then not checked: the broken
+    /// file is the problem reported). `declaredSources` receives every source name, valid or not.
+    func parse(_ root: Node?, gates: Set<String>?, declaredSources: inout Set<String>) -> SchedulerSettings? {
+        guard let root, let top = reader.mapping(root, "scheduler.yaml", known: Self.topKeys) else {
+            reader.problem(root, "scheduler.yaml must be a mapping with 'store:' and 'sources:'")
+            return nil
+        }
+        func value(_ key: String) -> Node? { top.first { $0.key == key }?.value }
+        var settings = SchedulerSettings(
+            environment: "production", databasePath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
+            defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, sources: []
+        )
+        if let node = value("environment"), let environment = reader.string(node, "environment") {
+            settings.environment = environment
+        }
+        guard let path = Self.databasePath(root, reader: reader, directory: directory) else {
+            if value("store") == nil { reader.problem(root, "'store: { sqlite: { path: … } }' is required: the database file of the index") }
+            return nil
+        }
+        settings.databasePath = path
+        if let service = value("service"), let fields = reader.mapping(service, "service", known: ["tick", "listen"]) {
+            for (key, _, node) in fields {
+                if key == "tick", let tick = reader.duration(node, "service.tick") { settings.tick = tick }
+                if key == "listen", let text = reader.string(node, "service.listen") {
+                    if let address = ListenAddress(text) { settings.listen = address } else {
+                        reader.problem(node, "service.listen '\(text)' must be host:port, such as 127.0.0.1:8080")
+                    }
+                }
+            }
+        }
+        if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: ["expiration", "maxDeleteRatio"]) {
+            for (key, _, node) in fields {
+                if key == "expiration", let expiration = reader.duration(node, "defaults.expiration") { settings.defaultExpiration = expiration }
+                if key == "maxDeleteRatio", let ratio = reader.number(node, "defaults.maxDeleteRatio", in: 0...1) { settings.defaultMaxDeleteRatio = ratio }
+            }
+        }
+        if let sources = value("sources"), let entries = reader.mapping(sources, "sources") {
+            var domainOwners: [(domain: String, source: String)] = []
+            for entry in entries {
+                guard let name = reader.name(entry.keyNode, "source name") else { continue }
+                declaredSources.insert(name)
+                guard let source = parseSource(name, entry.value, gates: gates) else { continue }
+                if let owner = domainOwners.first(where: { DomainIdentifier.isWithin(source.domain, $0.domain) || DomainIdentifier.isWithin($0.domain, source.domain) }) {
+                    let domainNode = reader.mapping(entry.value, "source '\(name)'")?.first { $0.key == "domain" }?.value
+                    reader.problem(domainNode, "source '\(name)': domain '\(source.domain)' overlaps source '\(owner.source)''s domain "
+                        + "'\(owner.domain)'; purging one would purge the other, so give each source a domain of its own")
+                    continue
+                }
+                domainOwners.append((source.domain, name))
+                settings.sources.append(source)
+            }
+        }
+        return settings
+    }
+
+    /// `store.sqlite.path`, resolved against the config folder.
+    static func databasePath(_ root: Node, reader: NodeReader, directory: URL) -> String? {
+        guard case .mapping(let top) = root, let store = top["store"] else { return nil }
+        guard let storeFields = reader.mapping(store, "store", known: ["sqlite"]),
+            let sqlite = storeFields.first(where: { $0.key == "sqlite" })?.value,
+            let sqliteFields = reader.mapping(sqlite, "store.sqlite", known: ["path"]),
+            let pathNode = sqliteFields.first(where: { $0.key == "path" })?.value,
+            let path = reader.string(pathNode, "store.sqlite.path")
+        else {
+            reader.problem(store, "store.sqlite.path is required: the database file of the index")
+            return nil
+        }
+        return path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    private func parseSource(_ name: String, _ node: Node, gates: Set<String>?) -> Source? {
+        let what = "source '\(name)'"
+        guard let fields = reader.mapping(node, what, known: Self.sourceKeys) else { return nil }
+        func value(_ key: String) -> Node? { fields.first { $0.key == key }?.value }
+        for key in ["plugin", "domain", "gate", "schedule"] where value(key) == nil {
+            reader.problem(node, "\(what) needs '\(key):'")
+        }
+        guard let pluginNode = value("plugin"), let domainNode = value("domain"), let gateNode = value("gate"),
+            let scheduleNode = value("schedule")
+        else { return nil }
+
+        let plugin = reader.string(pluginNode, "\(what): plugin")
+        let pluginType = plugin.flatMap { kind -> (any SourcePlugin.Type)? in
+            guard let type = registry.plugin(kind: kind) else {
+                reader.problem(pluginNode, "\(what): unknown plugin '\(kind)'\(NearestName.suggestion(for: kind, among: registry.kinds)); "
+                    + "known plugins: \(registry.kinds.joined(separator: ", "))")
+                return nil
+            }
+            return type
+        }
+        let domain = reader.string(domainNode, "\(what): domain").flatMap { domain -> String? in
+            guard DomainIdentifier.isValid(domain) else {
+                reader.problem(domainNode, "\(what): \(DomainIdentifier.syntaxProblem(domain))")
+                return nil
+            }
+            return domain
+        }
+        let gate = reader.name(gateNode, "\(what): gate").flatMap { gate -> String? in
+            if let gates, !gates.contains(gate) {
+                reader.problem(gateNode, "\(what): gate '\(gate)' is not defined in gates.yaml"
+                    + "\(NearestName.suggestion(for: gate, among: gates))")
+                return nil
+            }
+            return gate
+        }
+        let schedule = SettingParsers(reader: reader).schedule(scheduleNode, what)
+        var partitions: [String] = []
+        if let node = value("partitions") {
+            partitions = reader.stringList(node, "\(what): partitions") ?? []
+            for partition in partitions where !DomainIdentifier.isValid(partition) || partition.contains(".") {
+                reader.problem(node, "\(what): partition '\(partition)' must be letters, digits, '-' or '_' (it becomes the last part of the domain)")
+            }
+        }
+        let parsers = SettingParsers(reader: reader)
+        var valid = true
+        /// The parsed value of an optional key; an invalid value marks the source invalid.
+        func optional<T>(_ key: String, _ parse: (Node, String) -> T?) -> T? {
+            guard let node = value(key) else { return nil }
+            guard let parsed = parse(node, what) else { valid = false; return nil }
+            return parsed
+        }
+        let expiration = optional("expiration", parsers.expiration)
+        let deepLink = optional("deepLink", parsers.deepLink)
+        let maxDeleteRatio = optional("maxDeleteRatio", parsers.maxDeleteRatio)
+        let options = value("options") ?? .mapping(Node.Mapping([]))
+        if let pluginType {
+            PluginOptions.check(pluginType, options, owner: value("options") ?? pluginNode, reader: reader, context: what)
+        }
+        guard valid, let plugin, pluginType != nil, let domain, let gate, let schedule else { return nil }
+        let settings = SourceSettings(
+            schedule: schedule, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio, options: options
+        )
+        return Source(name: name, plugin: plugin, domain: domain, gate: gate, settings: settings, partitions: partitions)
+    }
+}
+
+/// Parsers for the settings a source and an experiment variant share.
+struct SettingParsers {
+    let reader: NodeReader
+
+    func schedule(_ node: Node, _ what: String) -> Schedule? {
+        guard let text = reader.string(node, "\(what): schedule") else { return nil }
+        do {
+            return try Schedule.parse(text)
+        } catch {
+            reader.problem(node, "\(what): schedule \(error.reason)")
+            return nil
+        }
+    }
+
+    func expiration(_ node: Node, _ what: String) -> Duration? {
+        reader.duration(node, "\(what): expiration", minimum: .seconds(60))
+    }
+
+    func deepLink(_ node: Node, _ what: String) -> String? {
+        guard let text = reader.string(node, "\(what): deepLink") else { return nil }
+        guard text.contains("{id}"), let url = URL(string: text.replacingOccurrences(of: "{id}", with: "x")), url.scheme != nil else {
+            reader.problem(node, "\(what): deepLink '\(text.prefix(80))' must be an absolute URL template with {id}, such as shop://category/{id}")
+            return nil
+        }
+        return text
+    }
+
+    func maxDeleteRatio(_ node: Node, _ what: String) -> Double? {
+        reader.number(node, "\(what): maxDeleteRatio", in: 0...1)
+    }
+}

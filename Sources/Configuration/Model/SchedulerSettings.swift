@@ -1,0 +1,44 @@
+import Foundation
+
+/// What `scheduler.yaml` says: the environment, where the index lives, the service, defaults, and the sources.
+public struct SchedulerSettings: Sendable {
+    /// Matched by gates' `environments`; `production` unless set.
+    public var environment: String
+    /// The SQLite database file, resolved against the config folder.
+    public var databasePath: String
+    /// How often the service runs the pass.
+    public var tick: Duration
+    /// Where the service's HTTP API listens.
+    public var listen: ListenAddress
+    /// Lifetime of items that carry no expiration date.
+    public var defaultExpiration: Duration
+    /// The largest share of a domain one run may delete, unless a source says otherwise.
+    public var defaultMaxDeleteRatio: Double
+    /// The sources, in file order.
+    public var sources: [Source]
+
+    /// The source named `name`.
+    public func source(named name: String) -> Source? {
+        sources.first { $0.name == name }
+    }
+}
+
+/// A host and port to listen on: `127.0.0.1:8080`, `[::1]:8080`.
+public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    /// Parses `host:port`.
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            return nil
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { return nil }
+        self.host = host
+        self.port = port
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

@@ -1,0 +1,62 @@
+import Yams
+
+/// A source of content in `scheduler.yaml`: which plugin produces it, into which domain, under which gate.
+public struct Source: Sendable {
+    /// The name in the config, used in unit keys (`categories/fr`) and commands.
+    public var name: String
+    /// The plugin kind, from the registry.
+    public var plugin: String
+    /// The domain of its items; a partition's items go to `domain.partition`.
+    public var domain: String
+    /// The gate that must be on for a unit of this source to run.
+    public var gate: String
+    /// The source's own settings, which experiment variants may override.
+    public var settings: SourceSettings
+    /// One unit per partition; an empty list means the source is one unit.
+    public var partitions: [String]
+
+    /// The units this source covers.
+    public var units: [Unit] {
+        partitions.isEmpty
+            ? [Unit(source: name, partition: nil, domain: domain)]
+            : partitions.map { Unit(source: name, partition: $0, domain: "\(domain).\($0)") }
+    }
+}
+
+/// The settings of a source that experiment variants may override.
+public struct SourceSettings: Sendable {
+    public var schedule: Schedule
+    /// How long items without their own date stay in the index; the default expiration if unset.
+    public var expiration: Duration?
+    /// The deep-link template, with `{id}` replaced by each item's identifier.
+    public var deepLink: String?
+    /// The largest share of the domain one run may delete; the default if unset.
+    public var maxDeleteRatio: Double?
+    /// The plugin's own options, as written.
+    var options: Node {
+        get { optionsNode.value }
+        set { optionsNode = SendableNode(newValue) }
+    }
+    private var optionsNode: SendableNode<Node>
+
+    init(schedule: Schedule, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?, options: Node) {
+        self.schedule = schedule
+        self.expiration = expiration
+        self.deepLink = deepLink
+        self.maxDeleteRatio = maxDeleteRatio
+        self.optionsNode = SendableNode(options)
+    }
+}
+
+/// One unit of work: a source, or one partition of it.
+public struct Unit: Sendable, Hashable, Comparable {
+    public var source: String
+    public var partition: String?
+    /// The domain this unit's items live in.
+    public var domain: String
+
+    /// `source` or `source/partition`: the key gates and experiments hash.
+    public var key: String { partition.map { "\(source)/\($0)" } ?? source }
+
+    public static func < (lhs: Unit, rhs: Unit) -> Bool { lhs.key < rhs.key }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import PluginAPI
+
+/// `scheduler gates`: every unit's gate state and variant, and why.
+struct GatesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gates",
+        abstract: "Show every unit with its gate state and experiment variant, and the reason for each.",
+        discussion: "Exits 2 when the configuration is invalid, listing its problems."
+    )
+
+    /// The JSON form of one unit's evaluation.
+    struct UnitReport: Encodable {
+        var unit: String
+        var source: String
+        var domain: String
+        var gate: String
+        var state: String
+        var reason: String
+        var experiment: String?
+        var variant: String?
+        var variantReason: String?
+        var fingerprint: String
+    }
+
+    @Option(help: ArgumentHelp("Evaluate as of this instant (ISO 8601) instead of now.", valueName: "date"))
+    var at: String?
+
+    @Flag(help: "Print one JSON object {at, units} instead of text.")
+    var json = false
+
+    @OptionGroup var config: ConfigOptions
+
+    func validate() throws {
+        if let at, ISO8601.date(from: at) == nil {
+            throw ValidationError("--at '\(at)' is not an ISO 8601 date such as 2026-12-01T00:00:00Z")
+        }
+    }
+
+    func run() throws {
+        let date = at.flatMap(ISO8601.date(from:)) ?? Date()
+        let loaded: SchedulerConfiguration
+        do {
+            loaded = try config.loader.load()
+        } catch {
+            error.problems.forEach { printError(config.located($0)) }
+            throw ExitCode(2)
+        }
+        let reports = loaded.plans(at: date).map { plan in
+            UnitReport(
+                unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain, gate: plan.gate,
+                state: plan.gateDecision.isOn ? "on" : "off", reason: plan.gateDecision.reason,
+                experiment: plan.variant?.experiment, variant: plan.variant?.variant, variantReason: plan.variant?.reason,
+                fingerprint: plan.fingerprint
+            )
+        }
+        if json {
+            struct Output: Encodable { var at: String; var units: [UnitReport] }
+            return try JSONOutput.print(Output(at: ISO8601.string(from: date), units: reports))
+        }
+        print("as of \(ISO8601.string(from: date)), environment \(loaded.scheduler.environment)")
+        for report in reports {
+            var line = "\(report.unit)  \(report.domain)  gate \(report.gate) \(report.reason)"
+            if let experiment = report.experiment, let reason = report.variantReason { line += "; \(experiment): \(reason)" }
+            print(line)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import PluginAPI
+
+/// `--config DIR`: the folder holding scheduler.yaml, gates.yaml and experiments.yaml.
+struct ConfigOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The configuration folder holding scheduler.yaml, gates.yaml and experiments.yaml (default: $SCHEDULER_CONFIG, or 'config').",
+            valueName: "dir"
+        )
+    )
+    var config: String?
+
+    /// The configuration folder in force.
+    var directory: String {
+        config ?? ProcessInfo.processInfo.environment["SCHEDULER_CONFIG"] ?? "config"
+    }
+
+    var loader: ConfigLoader {
+        ConfigLoader(directory: directory, registry: BuiltinPlugins.registry)
+    }
+
+    /// `problem` with its file shown as a path under the config folder, ready to open in an editor.
+    func located(_ problem: ConfigProblem) -> String {
+        var shown = problem
+        shown.file = URL(fileURLWithPath: directory).appendingPathComponent(problem.file).relativePath
+        if directory.hasPrefix("/") { shown.file = (directory as NSString).appendingPathComponent(problem.file) }
+        return shown.description
+    }
+}

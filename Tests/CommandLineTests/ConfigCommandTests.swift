@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@Suite("scheduler validate and scheduler gates")
+struct ConfigCommandTests {
+    /// The repository's example config, copied so a test can break it.
+    func exampleConfig(in workspace: Workspace) throws -> String {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let copy = workspace.url.appendingPathComponent("config")
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("config"), to: copy)
+        return copy.path
+    }
+
+    @Test func theExampleConfigValidates() throws {
+        let workspace = try Workspace()
+        let outcome = try SchedulerProcess.run(["validate", "--config", try exampleConfig(in: workspace)])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("is valid: 1 source (2 units), 1 gate, 1 experiment"))
+    }
+
+    @Test func anInvalidConfigExitsTwoWithOneLinePerProblem() throws {
+        let workspace = try Workspace()
+        let config = try exampleConfig(in: workspace)
+        try "gates:\n  spotlight_index:\n    enabeld: true\n    rollout: 150\n".write(toFile: config + "/gates.yaml", atomically: true, encoding: .utf8)
+
+        let outcome = try SchedulerProcess.run(["validate", "--config", config])
+
+        #expect(outcome.status == 2)
+        let lines = outcome.stderr.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.contains { $0.hasSuffix("gates.yaml:3:5: unknown key 'enabeld' in gate 'spotlight_index' (did you mean 'enabled'?)") })
+        #expect(lines.contains { $0.contains("gates.yaml:4:14: rollout must be between 0 and 100 (got 150)") })
+    }
+
+    @Test func validateSpeaksJSON() throws {
+        let workspace = try Workspace()
+        let config = try exampleConfig(in: workspace)
+        try "gates: {}\n".write(toFile: config + "/gates.yaml", atomically: true, encoding: .utf8)
+        let outcome = try SchedulerProcess.run(["validate", "--json", "--config", config])
+        #expect(outcome.status == 2)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["valid"] as? Bool == false)
+        let problem = try #require((object["problems"] as? [[String: Any]])?.first)
+        #expect(problem["file"] as? String == "gates.yaml")
+        #expect(problem["line"] as? Int == 1)
+    }
+
+    @Test func gatesShowsEachUnitWithItsReasons() throws {
+        let workspace = try Workspace()
+        let outcome = try SchedulerProcess.run(["gates", "--json", "--at", "2026-12-01T00:00:00Z", "--config", try exampleConfig(in: workspace)])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let units = try #require(object["units"] as? [[String: Any]])
+        #expect(units.map { $0["unit"] as? String } == ["help/en", "help/fr"])
+        #expect(units[0]["state"] as? String == "on")
+        #expect(units[0]["reason"] as? String == "on: unit bucket 4750 < rollout 100%")
+        #expect(units[1]["variantReason"] as? String == "variant weekly (bucket 5085)")
+    }
+
+    @Test func gatesRefusesAMalformedDate() throws {
+        let workspace = try Workspace()
+        let outcome = try SchedulerProcess.run(["gates", "--at", "next tuesday", "--config", try exampleConfig(in: workspace)])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("--at 'next tuesday' is not an ISO 8601 date"))
+    }
+
+    @Test func indexCommandsStillWorkWhileTheGatesFileIsBroken() throws {
+        let workspace = try Workspace()
+        let config = try exampleConfig(in: workspace)
+        try "gates: [".write(toFile: config + "/gates.yaml", atomically: true, encoding: .utf8)
+        let outcome = try SchedulerProcess.run(["index", "stats", "--config", config])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
+}

@@ -1,0 +1,150 @@
+import Configuration
+import Foundation
+import PluginAPI
+import Testing
+
+@Suite("Evaluating gates and experiments")
+struct EvaluationTests {
+    /// Published vectors: `fmix64(FNV-1a-64(utf8)) mod 10000`, computed by an independent implementation.
+    @Test(arguments: [
+        ("gate/spotlight_index/categories", 9519), ("gate/spotlight_index/categories/fr", 7277),
+        ("gate/spotlight_index/categories/us", 2331), ("experiment/2026-11/categories/fr", 6671),
+        ("experiment/reindex_cadence/categories/fr", 1470), ("", 4342),
+    ])
+    func bucketsMatchThePublishedVectors(text: String, bucket: Int) {
+        #expect(Bucketing.bucket(text) == bucket)
+    }
+
+    func gate(enabled: Bool = true, rollout: Double = 100, environments: [String]? = nil, from: String? = nil, until: String? = nil) throws -> Gate {
+        let folder = try ConfigFolder()
+        var text = "gates:\n  g:\n    enabled: \(enabled)\n    rollout: \(rollout)\n"
+        if let environments { text += "    environments: [\(environments.joined(separator: ", "))]\n" }
+        if let from { text += "    from: \(from)\n" }
+        if let until { text += "    until: \(until)\n" }
+        try folder.write("gates.yaml", text + "  spotlight_index: { enabled: true }\n")
+        return try #require(try folder.load().gates["g"])
+    }
+
+    let now = ISO8601.date(from: "2026-12-15T00:00:00Z")!
+
+    @Test func aGateIsOnOnlyWhenEveryConditionHolds() throws {
+        #expect(try gate().evaluate(unit: "u", environment: "production", at: now).isOn)
+        #expect(try gate(enabled: false).evaluate(unit: "u", environment: "production", at: now).reason == "off: gate 'g' is disabled")
+        #expect(try !gate(environments: ["staging"]).evaluate(unit: "u", environment: "production", at: now).isOn)
+        #expect(try !gate(from: "2027-01-01T00:00:00Z").evaluate(unit: "u", environment: "production", at: now).isOn)
+        #expect(try !gate(until: "2026-12-01T00:00:00Z").evaluate(unit: "u", environment: "production", at: now).isOn)
+        #expect(try gate(from: "2026-12-01T00:00:00Z", until: "2027-01-01T00:00:00Z").evaluate(unit: "u", environment: "production", at: now).isOn)
+    }
+
+    @Test func rolloutComparesTheUnitBucketAndSaysSo() throws {
+        // categories/fr has rollout bucket 7277 for gate spotlight_index (see the vectors above).
+        let folder = try ConfigFolder()
+        try folder.write("gates.yaml", "gates:\n  spotlight_index: { enabled: true, rollout: 72.78 }\n")
+        let at72_78 = try folder.load().gates["spotlight_index"]!
+        try folder.write("gates.yaml", "gates:\n  spotlight_index: { enabled: true, rollout: 50 }\n")
+        let at50 = try folder.load().gates["spotlight_index"]!
+        #expect(at72_78.evaluate(unit: "categories/fr", environment: "production", at: now).reason == "on: unit bucket 7277 < rollout 72.78%")
+        #expect(at50.evaluate(unit: "categories/fr", environment: "production", at: now).reason == "off: unit bucket 7277 ≥ rollout 50%")
+    }
+
+    @Test func variantsFollowTheirBucketAndIgnoreTheRollout() throws {
+        let folder = try ConfigFolder()
+        let before = try folder.load().plans(at: now)
+        try folder.write("gates.yaml", "gates:\n  spotlight_index: { enabled: true, rollout: 10 }\n")
+        let after = try folder.load().plans(at: now)
+        // categories/fr: bucket 6671 with salt 2026-11 falls in the second half: weekly.
+        #expect(before.first { $0.unit.key == "categories/fr" }?.variant?.reason == "variant weekly (bucket 6671)")
+        #expect(before.map(\.variant?.variant) == after.map(\.variant?.variant))
+    }
+
+    @Test func aVariantsOverridesApplyToItsUnitsOnly() throws {
+        let plans = try ConfigFolder().load().plans(at: now)
+        let weekly = try #require(plans.first { $0.variant?.variant == "weekly" })
+        #expect(weekly.settings.schedule == .weekly)
+        let control = plans.first { $0.variant?.variant == "control" }
+        #expect(control == nil || control?.settings.schedule == .monthly)
+    }
+
+    @Test func changingTheSaltReshufflesUnits() throws {
+        let folder = try ConfigFolder()
+        let units = (0..<200).map { "u\($0)" }
+        let experiment = try #require(try folder.load().experiments.first)
+        var resalted = experiment
+        resalted.salt = "2026-12"
+        let moved = units.filter { experiment.assign(unit: $0).variant != resalted.assign(unit: $0).variant }
+        #expect(moved.count > 50 && moved.count < 150)
+    }
+
+    @Test func variantSharesConvergeToTheWeights() throws {
+        let folder = try ConfigFolder()
+        try folder.write("experiments.yaml", """
+            experiments:
+              split:
+                sources: [categories]
+                variants:
+                  a: { weight: 1 }
+                  b: { weight: 3 }
+                  c: { weight: 6 }
+            """)
+        let experiment = try #require(try folder.load().experiments.first)
+        let units = 20_000
+        var counts: [String: Int] = [:]
+        for index in 0..<units { counts[experiment.assign(unit: "store-\(index)/fr").variant, default: 0] += 1 }
+        for (variant, weight) in [("a", 0.1), ("b", 0.3), ("c", 0.6)] {
+            let share = Double(counts[variant] ?? 0) / Double(units)
+            #expect(abs(share - weight) < 0.015, "variant \(variant): \(share) for weight \(weight)")
+        }
+    }
+
+    @Test func rolloutSharesConvergeToTheRollout() throws {
+        let folder = try ConfigFolder()
+        try folder.write("gates.yaml", "gates:\n  spotlight_index: { enabled: true, rollout: 25 }\n")
+        let gate = try #require(try folder.load().gates["spotlight_index"])
+        let on = (0..<20_000).filter { gate.evaluate(unit: "unit-\($0)", environment: "production", at: now).isOn }.count
+        #expect(abs(Double(on) / 20_000 - 0.25) < 0.015)
+    }
+
+    @Test func theFingerprintFollowsWhatShapesTheItems() throws {
+        let folder = try ConfigFolder(experiments: nil)
+        let base = try folder.load().plans(at: now)[0].fingerprint
+        try folder.write("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "schedule: monthly", with: "schedule: weekly"))
+        #expect(try folder.load().plans(at: now)[0].fingerprint == base, "the schedule is not part of it")
+        try folder.write("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "options: { feed:", with: "options: { thumbnails: none, feed:"))
+        #expect(try folder.load().plans(at: now)[0].fingerprint != base, "plugin options are")
+        try folder.write("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "expiration: 45d", with: "expiration: 46d"))
+        #expect(try folder.load().plans(at: now)[0].fingerprint != base, "the expiration is")
+    }
+}
+
+@Suite("Schedules and durations")
+struct ScheduleTests {
+    @Test(arguments: [("90s", 90), ("15m", 900), ("36h", 129_600), ("30d", 2_592_000), ("2w", 1_209_600), ("1h30m", 5400)])
+    func durationsParse(text: String, seconds: Int64) {
+        #expect(DurationText.parse(text) == .seconds(seconds))
+    }
+
+    @Test(arguments: ["", "5", "m", "5 minutes", "1.5h", "-3d", "99999999999999d", "3x"])
+    func malformedDurationsAreRefused(text: String) {
+        #expect(DurationText.parse(text) == nil)
+    }
+
+    @Test func schedulesParse() throws {
+        #expect(try Schedule.parse("monthly") == .monthly)
+        #expect(try Schedule.parse("every 36h") == .every(.seconds(129_600)))
+        #expect(try Schedule.parse("cron \"0 3 1 * *\"").description == "cron \"0 3 1 * *\"")
+        #expect(try Schedule.parse("cron 0 3 1 * *").description == "cron \"0 3 1 * *\"")
+    }
+
+    @Test(arguments: [
+        ("0 3 1 * *", "2026-11-22T10:00:00Z", "2026-12-01T03:00:00Z"),
+        ("*/15 * * * *", "2026-11-22T10:07:30Z", "2026-11-22T10:15:00Z"),
+        ("0 0 * * 1", "2026-11-22T10:00:00Z", "2026-11-23T00:00:00Z"),
+        ("30 2 31 * *", "2026-11-22T10:00:00Z", "2026-12-31T02:30:00Z"),
+        ("0 12 13 * 5", "2026-11-22T10:00:00Z", "2026-11-27T12:00:00Z"),
+        ("0 3 1 * *", "2026-12-01T03:00:00Z", "2027-01-01T03:00:00Z"),
+    ])
+    func cronFindsTheNextInstant(expression: String, after: String, next: String) throws {
+        let cron = try CronExpression(expression)
+        #expect(cron.next(after: ISO8601.date(from: after)!) == ISO8601.date(from: next))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+public import PluginAPI
+
+/// The `command` plugin: runs a program (no shell) that prints items as NDJSON on standard output,
+/// so sources can be written in any language.
+///
+/// The program runs in the config folder with `SCHEDULER_SOURCE`, `SCHEDULER_PARTITION`, `SCHEDULER_UNIT` and
+/// `SCHEDULER_DOMAIN` in its environment. A line that is not a valid item is reported with its number and
+/// skipped; a non-zero exit, a timeout or output over the cap fails the run.
+public struct CommandSource: SourcePlugin {
+    public struct Options: Decodable, Sendable {
+        /// The program and its arguments; a relative program path is resolved against the config folder.
+        public var command: [String]
+        public var timeout: DurationOption?
+        public var maxOutputBytes: Int?
+    }
+
+    public static let kind = "command"
+    public static let summary = "Runs a program (no shell) that prints items as NDJSON on standard output."
+    public static let options = [
+        PluginOption("command", "[program, argument…]: what to run, without a shell", required: true),
+        PluginOption("timeout", "longest run before the program is stopped and the run fails (default 10m)"),
+        PluginOption("maxOutputBytes", "largest standard output accepted (default 1 GiB)"),
+    ]
+    static let defaultTimeout = Duration.seconds(600)
+    static let defaultMaxOutputBytes = 1 << 30
+
+    public static func validate(_ options: Options) throws(PluginOptionError) {
+        guard let program = options.command.first, !program.isEmpty else {
+            throw PluginOptionError(option: "command", reason: "must name a program to run, such as [./bin/export, --all]")
+        }
+        if let timeout = options.timeout, timeout.duration < .seconds(1) {
+            throw PluginOptionError(option: "timeout", reason: "must be at least 1s")
+        }
+        if let cap = options.maxOutputBytes, cap < 1 {
+            throw PluginOptionError(option: "maxOutputBytes", reason: "must be a positive number of bytes")
+        }
+    }
+
+    let options: Options
+    let context: PluginContext
+
+    public init(options: Options, context: PluginContext) throws {
+        try Self.validate(options)
+        self.options = options
+        self.context = context
+    }
+
+    public func items() -> AsyncThrowingStream<SearchableItem, any Error> {
+        let run = CommandRun(
+            command: options.command, context: context,
+            timeout: options.timeout?.duration ?? Self.defaultTimeout,
+            maxOutputBytes: options.maxOutputBytes ?? Self.defaultMaxOutputBytes
+        )
+        return AsyncThrowingStream {
+            try await withTaskCancellationHandler {
+                try await run.next()
+            } onCancel: {
+                run.stop(reason: .cancelled)
+            }
+        }
+    }
+}
