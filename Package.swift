@@ -46,6 +46,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The reindex engine: due decisions, the reconcile pass, locking, backoff, state and history.
+        .target(
+            name: "Engine",
+            dependencies: [
+                "PluginAPI",
+                "Indexing",
+                "Configuration",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Built-in source plugins: each its own target, depending on the plugin API only.
         .target(
             name: "CommandPlugin",
@@ -60,6 +72,7 @@ let package = Package(
                 "PluginAPI",
                 "Indexing",
                 "Configuration",
+                "Engine",
                 "CommandPlugin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -85,6 +98,11 @@ let package = Package(
         .testTarget(
             name: "ConfigurationTests",
             dependencies: ["Configuration", "PluginAPI", "CommandPlugin"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["Engine", "Configuration", "Indexing", "PluginAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

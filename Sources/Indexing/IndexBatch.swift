@@ -16,6 +16,9 @@ public struct IndexBatch: Sendable {
         case deleteDomains([String])
         /// Deletes every item and every client state.
         case deleteAll
+        /// Deletes the items of this domain (and the domains under it) last written by commit `number` or an
+        /// earlier one: after a full reindex that started after commit `number`, the items it did not produce.
+        case deleteStale(domain: String, committedThrough: Int64)
     }
 
     /// Opaque bytes, such as a resume checkpoint, stored under a name with the batch.
@@ -43,8 +46,11 @@ public struct BatchOutcome: Sendable, Hashable {
     public var upserted = 0
     /// Items deleted.
     public var deleted = 0
-    public init(upserted: Int = 0, deleted: Int = 0) {
+    /// The number of this commit; every commit gets the next number.
+    public var commitNumber: Int64 = 0
+    public init(upserted: Int = 0, deleted: Int = 0, commitNumber: Int64 = 0) {
         self.upserted = upserted
         self.deleted = deleted
+        self.commitNumber = commitNumber
     }
 }

@@ -19,6 +19,12 @@ public protocol SearchIndex: Sendable {
     /// How many items each domain holds, keyed by exact domain identifier.
     func itemCountsByDomain() async throws -> [String: Int]
 
+    /// The number of the last commit (0 before the first).
+    func lastCommitNumber() async throws -> Int64
+
+    /// How many items of `domain` (and the domains under it) were last written by commit `number` or earlier.
+    func itemCount(inDomain domain: String, committedThrough number: Int64) async throws -> Int
+
     /// Deletes every item whose expiration date has passed; returns how many.
     @discardableResult
     func sweepExpired() async throws -> Int

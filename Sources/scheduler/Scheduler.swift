@@ -6,6 +6,9 @@ struct Scheduler: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scheduler",
         abstract: "A feature-flagged reindex scheduler that hosts source plugins and keeps a search index.",
-        subcommands: [ValidateCommand.self, GatesCommand.self, IndexCommand.self, SearchCommand.self]
+        subcommands: [
+            RunOnceCommand.self, StatusCommand.self, HistoryCommand.self, PurgeCommand.self, SearchCommand.self, IndexCommand.self,
+            ValidateCommand.self, GatesCommand.self,
+        ]
     )
 }

@@ -22,7 +22,7 @@ struct SchedulerFileParser {
         func value(_ key: String) -> Node? { top.first { $0.key == key }?.value }
         var settings = SchedulerSettings(
             environment: "production", databasePath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
-            defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, sources: []
+            defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, historyLength: 1000, sources: []
         )
         if let node = value("environment"), let environment = reader.string(node, "environment") {
             settings.environment = environment
@@ -32,6 +32,11 @@ struct SchedulerFileParser {
             return nil
         }
         settings.databasePath = path
+        if case .mapping(let top) = root, case .mapping(let store)? = top["store"], let node = store["history"],
+            let length = reader.integer(node, "store.history", in: 1...1_000_000)
+        {
+            settings.historyLength = length
+        }
         if let service = value("service"), let fields = reader.mapping(service, "service", known: ["tick", "listen"]) {
             for (key, _, node) in fields {
                 if key == "tick", let tick = reader.duration(node, "service.tick") { settings.tick = tick }
@@ -70,7 +75,7 @@ struct SchedulerFileParser {
     /// `store.sqlite.path`, resolved against the config folder.
     static func databasePath(_ root: Node, reader: NodeReader, directory: URL) -> String? {
         guard case .mapping(let top) = root, let store = top["store"] else { return nil }
-        guard let storeFields = reader.mapping(store, "store", known: ["sqlite"]),
+        guard let storeFields = reader.mapping(store, "store", known: ["sqlite", "history"]),
             let sqlite = storeFields.first(where: { $0.key == "sqlite" })?.value,
             let sqliteFields = reader.mapping(sqlite, "store.sqlite", known: ["path"]),
             let pathNode = sqliteFields.first(where: { $0.key == "path" })?.value,

@@ -14,6 +14,8 @@ public struct SchedulerSettings: Sendable {
     public var defaultExpiration: Duration
     /// The largest share of a domain one run may delete, unless a source says otherwise.
     public var defaultMaxDeleteRatio: Double
+    /// How many runs `scheduler history` keeps (`store.history`).
+    public var historyLength: Int
     /// The sources, in file order.
     public var sources: [Source]
 

@@ -2,7 +2,8 @@ import GRDB
 
 /// The index's tables, created and upgraded by migrations so that every database file reaches the same schema.
 ///
-/// `item` holds the items; `item_fts` is an external-content FTS5 table over it (the index code keeps the two
+/// `item` holds the items, each stamped with the number of the commit that last wrote it (`index_commit`
+/// counts commits), so "the items of a domain not written since commit N" is exact whatever the clocks do; `item_fts` is an external-content FTS5 table over it (the index code keeps the two
 /// in step inside each transaction); `batch_client_state` holds each batch name's last client state.
 ///
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
@@ -29,7 +30,8 @@ enum IndexSchema {
                     contentURL TEXT,
                     rankingHint INTEGER,
                     expirationDate REAL NOT NULL,
-                    indexedAt REAL NOT NULL
+                    indexedAt REAL NOT NULL,
+                    commitNumber INTEGER NOT NULL
                 );
                 CREATE INDEX item_domain ON item(domainIdentifier);
                 CREATE INDEX item_expiration ON item(expirationDate);
@@ -39,6 +41,11 @@ enum IndexSchema {
                     tokenize='unicode61 remove_diacritics 2',
                     prefix='1 2 3 4 5 6'
                 );
+                CREATE TABLE index_commit (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    lastNumber INTEGER NOT NULL
+                );
+                INSERT INTO index_commit (id, lastNumber) VALUES (1, 0);
                 CREATE TABLE batch_client_state (
                     batchName TEXT PRIMARY KEY,
                     state BLOB NOT NULL,

@@ -11,8 +11,8 @@ struct ItemRows {
         SELECT 'delete', id, \(IndexSchema.textColumns) FROM item
         """
 
-    /// Inserts `item`, or replaces whole the row with the same identifier.
-    func upsert(_ item: SearchableItem, expiration: Date, now: Date) throws {
+    /// Inserts `item`, or replaces whole the row with the same identifier, stamped with `commitNumber`.
+    func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) throws {
         let existing = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM item WHERE uniqueIdentifier = ?"),
             arguments: [item.uniqueIdentifier]
@@ -30,12 +30,12 @@ struct ItemRows {
         try db.cachedStatement(sql: """
             INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, displayName,
                 contentDescription, keywords, thumbnailURL, thumbnailData, contentURL, rankingHint,
-                expirationDate, indexedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                expirationDate, indexedAt, commitNumber)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
                 item.contentDescription, keywords, item.thumbnailURL, item.thumbnailData, item.contentURL,
-                item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970,
+                item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber,
             ])
         try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, \(IndexSchema.textColumns)) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [id, item.title, item.displayName, keywords, item.contentDescription])

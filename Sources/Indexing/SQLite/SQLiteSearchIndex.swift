@@ -1,5 +1,5 @@
 public import Foundation
-import GRDB
+package import GRDB
 public import Logging
 public import PluginAPI
 
@@ -14,7 +14,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     public let path: String
     /// How long an item without an expiration date lives after it is indexed.
     public let timeToLive: Duration
-    let database: DatabasePool
+    /// The database; the scheduler keeps its own tables in the same file.
+    package let database: DatabasePool
     let clock: any WallClock
     let logger: Logger
 
@@ -53,17 +54,27 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     @discardableResult
     public func commit(_ batch: IndexBatch) async throws -> BatchOutcome {
+        try await commit(batch, alongside: { _, _ in })
+    }
+
+    /// Commits `batch` and runs `alongside` in the same transaction, with the commit's number: the scheduler
+    /// records a unit's success there, so the success and the index change it describes are one commit.
+    package func commit(
+        _ batch: IndexBatch, alongside: @escaping @Sendable (Database, Int64) throws -> Void
+    ) async throws -> BatchOutcome {
         try Self.check(batch)
         let now = clock.now()
         let expiration = now.addingTimeInterval(timeToLive.seconds)
         return try await database.write { db in
+            try db.execute(sql: "UPDATE index_commit SET lastNumber = lastNumber + 1")
+            let number = try Int64.fetchOne(db, sql: "SELECT lastNumber FROM index_commit") ?? 0
             let rows = ItemRows(db: db)
-            var outcome = BatchOutcome()
+            var outcome = BatchOutcome(commitNumber: number)
             for operation in batch.operations {
                 switch operation {
                 case .upsert(let items):
                     for item in items {
-                        try rows.upsert(item, expiration: item.expirationDate ?? expiration, now: now)
+                        try rows.upsert(item, expiration: item.expirationDate ?? expiration, now: now, commitNumber: number)
                     }
                     outcome.upserted += items.count
                 case .deleteIdentifiers(let identifiers):
@@ -75,6 +86,11 @@ public final class SQLiteSearchIndex: SearchIndex {
                         let range = DomainRange(domain: domain)
                         outcome.deleted += try rows.delete(where: range.condition(), arguments: range.arguments)
                     }
+                case .deleteStale(let domain, let through):
+                    let range = DomainRange(domain: domain)
+                    outcome.deleted += try rows.delete(
+                        where: range.condition() + " AND commitNumber <= ?", arguments: range.arguments + [through]
+                    )
                 case .deleteAll:
                     outcome.deleted += try rows.deleteAll()
                     try db.execute(sql: "DELETE FROM batch_client_state")
@@ -86,7 +102,43 @@ public final class SQLiteSearchIndex: SearchIndex {
                     arguments: [state.batchName, state.data, now.timeIntervalSince1970]
                 )
             }
+            try alongside(db, number)
             return outcome
+        }
+    }
+
+    public func lastCommitNumber() async throws -> Int64 {
+        try await database.read { db in try Int64.fetchOne(db, sql: "SELECT lastNumber FROM index_commit") ?? 0 }
+    }
+
+    /// Which of `identifiers` are held by items outside `domain`, with the domain holding each: a unit writing
+    /// them would take those items from another unit.
+    package func domainsHolding(_ identifiers: [String], outside domain: String) async throws -> [String: String] {
+        guard !identifiers.isEmpty else { return [:] }
+        let range = DomainRange(domain: domain)
+        return try await database.read { db in
+            var held: [String: String] = [:]
+            // Within SQLite's default limit of 32766 parameters.
+            for chunk in stride(from: 0, to: identifiers.count, by: 10_000).map({ identifiers[$0..<min($0 + 10_000, identifiers.count)] }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: "SELECT uniqueIdentifier, domainIdentifier FROM item WHERE uniqueIdentifier IN (\(marks)) AND NOT \(range.condition())",
+                    arguments: StatementArguments(Array(chunk)) + range.arguments
+                )
+                for row in rows { held[row["uniqueIdentifier"]] = row["domainIdentifier"] }
+            }
+            return held
+        }
+    }
+
+    public func itemCount(inDomain domain: String, committedThrough number: Int64) async throws -> Int {
+        let range = DomainRange(domain: domain)
+        return try await database.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM item WHERE \(range.condition()) AND commitNumber <= ?",
+                arguments: range.arguments + [number]
+            ) ?? 0
         }
     }
 
@@ -162,6 +214,8 @@ public final class SQLiteSearchIndex: SearchIndex {
                 if let bad = domains.first(where: { !DomainIdentifier.isValid($0) }) {
                     throw IndexError.invalidBatch(DomainIdentifier.syntaxProblem(bad))
                 }
+            case .deleteStale(let domain, _):
+                if !DomainIdentifier.isValid(domain) { throw IndexError.invalidBatch(DomainIdentifier.syntaxProblem(domain)) }
             case .deleteIdentifiers, .deleteAll:
                 break
             }

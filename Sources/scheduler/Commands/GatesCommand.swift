@@ -41,13 +41,7 @@ struct GatesCommand: ParsableCommand {
 
     func run() throws {
         let date = at.flatMap(ISO8601.date(from:)) ?? Date()
-        let loaded: SchedulerConfiguration
-        do {
-            loaded = try config.loader.load()
-        } catch {
-            error.problems.forEach { printError(config.located($0)) }
-            throw ExitCode(2)
-        }
+        let loaded = try config.loadOrExit()
         let reports = loaded.plans(at: date).map { plan in
             UnitReport(
                 unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain, gate: plan.gate,

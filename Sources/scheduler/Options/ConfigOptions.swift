@@ -30,4 +30,14 @@ struct ConfigOptions: ParsableArguments {
         if directory.hasPrefix("/") { shown.file = (directory as NSString).appendingPathComponent(problem.file) }
         return shown.description
     }
+
+    /// The configuration; when it is invalid, prints its problems and exits 2.
+    func loadOrExit() throws -> SchedulerConfiguration {
+        do {
+            return try loader.load()
+        } catch {
+            error.problems.forEach { printError(located($0)) }
+            throw ExitCode(2)
+        }
+    }
 }

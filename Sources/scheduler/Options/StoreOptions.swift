@@ -1,8 +1,10 @@
 import ArgumentParser
 import Configuration
+import Engine
 import Foundation
 import Indexing
 import Logging
+import PluginAPI
 
 /// Where the index lives: `--config DIR` (its `scheduler.yaml` names the database) or `--database PATH`.
 struct StoreOptions: ParsableArguments {
@@ -11,16 +13,23 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use this database file instead of the one the config names.", valueName: "path"))
     var database: String?
 
+    /// The database file the options point at.
+    func databasePath() throws -> String {
+        if let database { return database }
+        do {
+            return try ConfigLoader.databasePath(directory: config.directory)
+        } catch {
+            throw UserError(error.problems.map(config.located).joined(separator: "\n"))
+        }
+    }
+
     /// Opens the index the options point at.
     func openIndex(logger: Logger) throws -> SQLiteSearchIndex {
-        var path = database ?? ""
-        if database == nil {
-            do {
-                path = try ConfigLoader.databasePath(directory: config.directory)
-            } catch {
-                throw UserError(error.problems.map(config.located).joined(separator: "\n"))
-            }
-        }
-        return try SQLiteSearchIndex(path: path, logger: logger)
+        try SQLiteSearchIndex(path: databasePath(), logger: logger)
+    }
+
+    /// Opens the index and the scheduler's state the options point at.
+    func openStore(logger: Logger) throws -> SchedulerStore {
+        try SchedulerStore(path: databasePath(), clock: SystemWallClock(), logger: logger)
     }
 }

@@ -1,0 +1,155 @@
+public import Configuration
+import Foundation
+import Indexing
+public import Logging
+public import PluginAPI
+
+/// The reconcile pass: for every unit of every source, purge it when its gate is validly off, reindex it when
+/// it is due, and finally sweep expired items. `scheduler run-once` runs it once; the service on every tick.
+public struct ReconcilePass: Sendable {
+    /// What an operator asks of one pass.
+    public struct Options: Sendable {
+        /// Run every unit whose gate is on, due or not, and allow deletions over `maxDeleteRatio`.
+        public var force = false
+        /// Decide and report only; touch nothing.
+        public var dryRun = false
+        /// Only these sources; all when `nil`.
+        public var sources: Set<String>?
+        /// Items per committed batch.
+        public var batchSize = 500
+
+        public init(force: Bool = false, dryRun: Bool = false, sources: Set<String>? = nil, batchSize: Int = 500) {
+            self.force = force
+            self.dryRun = dryRun
+            self.sources = sources
+            self.batchSize = batchSize
+        }
+    }
+
+    let configuration: SchedulerConfiguration
+    let index: SQLiteSearchIndex
+    let state: SchedulerState
+    let registry: PluginRegistry
+    let clock: any WallClock
+    let logger: Logger
+    let backoff: Backoff
+    let random: @Sendable () -> Double
+
+    public init(
+        configuration: SchedulerConfiguration, store: SchedulerStore, registry: PluginRegistry,
+        clock: any WallClock, logger: Logger, backoff: Backoff = Backoff(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    ) {
+        self.configuration = configuration
+        self.index = store.index
+        self.state = store.state
+        self.registry = registry
+        self.clock = clock
+        self.logger = logger
+        self.backoff = backoff
+        self.random = random
+    }
+
+    /// Runs the pass; a cancelled task starts no new unit and stops a running one at its next batch boundary.
+    public func run(_ options: Options) async throws -> [UnitOutcome] {
+        let now = clock.now()
+        let plans = configuration.plans(at: now).filter { options.sources?.contains($0.unit.source) ?? true }
+        if !options.dryRun {
+            for interrupted in try await state.markInterrupted() {
+                logger.warning("the last run of \(interrupted.unit) was interrupted before its final commit; its previous success stands")
+            }
+        }
+        let states = try await state.units()
+        var outcomes: [UnitOutcome] = []
+        for plan in plans {
+            guard !Task.isCancelled else { break }
+            let itemsInDomain = try await index.itemCount(inDomain: plan.unit.domain)
+            let outcome = try await reconcile(plan, state: states[plan.unit.key], itemsInDomain: itemsInDomain, now: now, options: options)
+            logger.info("\(outcome.decision.rawValue)", metadata: [
+                "unit": "\(outcome.unit)", "reason": "\(outcome.reason)", "indexed": "\(outcome.indexed)",
+                "deleted": "\(outcome.deleted)", "rejected": "\(outcome.rejected)",
+            ])
+            outcomes.append(outcome)
+        }
+        if !options.dryRun, !Task.isCancelled { try await index.sweepExpired() }
+        return outcomes
+    }
+
+    private func reconcile(_ plan: UnitPlan, state unitState: UnitState?, itemsInDomain: Int, now: Date, options: Options) async throws -> UnitOutcome {
+        var outcome = UnitOutcome(
+            source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.isOn ? "on" : "off",
+            variant: plan.variant?.variant, decision: .skipped, reason: plan.gateDecision.reason, lastSuccess: unitState?.lastSuccessAt
+        )
+        guard plan.gateDecision.isOn else {
+            guard itemsInDomain > 0 || unitState?.lastSuccessAt != nil else {
+                outcome.reason += "; nothing indexed"
+                return outcome
+            }
+            guard !options.dryRun else {
+                outcome.decision = .wouldPurge
+                return outcome
+            }
+            outcome.deleted = try await state.purge(domain: plan.unit.domain)
+            outcome.decision = .purged
+            outcome.lastSuccess = nil
+            try await record(outcome, startedAt: now)
+            return outcome
+        }
+        let due = DueDecision.decide(plan: plan, state: unitState, itemsInDomain: itemsInDomain, now: now, force: options.force)
+        outcome.reason = due.reason
+        outcome.nextDue = due.nextDue
+        guard due.isDue else {
+            outcome.decision = .notDue
+            return outcome
+        }
+        guard !options.dryRun else {
+            outcome.decision = .wouldReindex
+            return outcome
+        }
+        var known = unitState ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
+        known.domain = plan.unit.domain
+        let run = UnitReindex(
+            plan: plan, unit: known, configuration: configuration, index: index, state: state, registry: registry,
+            clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: options.force
+        )
+        do {
+            let result = try await run.run()
+            outcome.decision = .reindexed
+            outcome.indexed = result.indexed
+            outcome.deleted = result.deleted
+            outcome.rejected = result.rejected
+            outcome.lastSuccess = result.finishedAt
+            outcome.nextDue = plan.settings.schedule.nextDue(after: result.finishedAt)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let failure as UnitReindex.Failure {
+            let failures = known.failures + 1
+            let retryAt = clock.now().addingTimeInterval(TimeInterval(backoff.delay(afterFailures: failures, random: random()).components.seconds))
+            try await state.recordFailure(known, error: failure.message, failures: failures, retryAt: retryAt)
+            outcome.decision = .failed
+            outcome.error = failure.message
+            outcome.indexed = failure.indexed
+            outcome.rejected = failure.rejected
+            outcome.nextDue = retryAt
+        }
+        try await record(outcome, startedAt: now)
+        return outcome
+    }
+
+    private func record(_ outcome: UnitOutcome, startedAt: Date) async throws {
+        try await state.append(RunRecord(
+            unit: outcome.unit, source: outcome.source, domain: outcome.domain, startedAt: startedAt, finishedAt: clock.now(),
+            decision: outcome.decision.rawValue, reason: outcome.reason, indexed: outcome.indexed, deleted: outcome.deleted,
+            rejected: outcome.rejected, error: outcome.error
+        ))
+    }
+}
+
+extension Logger {
+    /// This logger with `unit` in its metadata.
+    func with(unit: String) -> Logger {
+        var logger = self
+        logger[metadataKey: "unit"] = "\(unit)"
+        return logger
+    }
+}

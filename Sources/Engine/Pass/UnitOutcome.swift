@@ -1,0 +1,42 @@
+public import Foundation
+
+/// What a pass did with one unit: the JSON of `scheduler run-once --json`.
+public struct UnitOutcome: Sendable, Hashable, Codable {
+    /// What happened to the unit.
+    public enum Decision: String, Sendable, Codable {
+        case reindexed, notDue = "not-due", purged, failed, wouldReindex = "would-reindex", wouldPurge = "would-purge", skipped
+    }
+
+    public var source: String
+    public var unit: String
+    public var domain: String
+    /// `on` or `off`.
+    public var gate: String
+    public var variant: String?
+    public var decision: Decision
+    public var reason: String
+    public var indexed: Int = 0
+    public var deleted: Int = 0
+    public var rejected: Int = 0
+    public var lastSuccess: Date?
+    public var nextDue: Date?
+    public var error: String?
+
+    /// Encodes every key, absent values as `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(domain, forKey: .domain)
+        try container.encode(gate, forKey: .gate)
+        try container.encode(variant, forKey: .variant)
+        try container.encode(decision, forKey: .decision)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(indexed, forKey: .indexed)
+        try container.encode(deleted, forKey: .deleted)
+        try container.encode(rejected, forKey: .rejected)
+        try container.encode(lastSuccess, forKey: .lastSuccess)
+        try container.encode(nextDue, forKey: .nextDue)
+        try container.encode(error, forKey: .error)
+    }
+}

@@ -1,0 +1,44 @@
+public import Foundation
+
+/// What the scheduler remembers about one unit, stored beside the index in the same database.
+public struct UnitState: Sendable, Hashable, Codable {
+    public var unit: String
+    public var source: String
+    public var domain: String
+    /// When the last successful run finished: the last-indexed date. It moves only with a successful run.
+    public var lastSuccessAt: Date?
+    /// The fingerprint of the settings of that run.
+    public var fingerprint: String?
+    /// How many items that run produced.
+    public var itemCount: Int?
+    public var lastAttemptAt: Date?
+    /// `running`, `succeeded`, `failed`, `purged`, or `interrupted` (the process stopped during the run; the next pass says so).
+    public var lastResult: String?
+    public var lastError: String?
+    /// Failures since the last success, which set the backoff.
+    public var failures: Int
+    /// No new attempt before this instant, whatever the tick.
+    public var retryAt: Date?
+
+    public init(unit: String, source: String, domain: String) {
+        self.unit = unit
+        self.source = source
+        self.domain = domain
+        self.failures = 0
+    }
+}
+
+/// One run of one unit, as `scheduler history` lists it.
+public struct RunRecord: Sendable, Hashable, Codable {
+    public var unit: String
+    public var source: String
+    public var domain: String
+    public var startedAt: Date
+    public var finishedAt: Date
+    public var decision: String
+    public var reason: String
+    public var indexed: Int
+    public var deleted: Int
+    public var rejected: Int
+    public var error: String?
+}

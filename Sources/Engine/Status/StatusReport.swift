@@ -1,0 +1,103 @@
+public import Configuration
+public import Foundation
+import Indexing
+import PluginAPI
+
+/// What the scheduler knows about every unit at one instant: the JSON of `scheduler status --json` and of the
+/// service's `/status`.
+public struct StatusReport: Sendable, Codable {
+    /// One unit: what the config says of it now, and what the state remembers.
+    public struct UnitStatus: Sendable, Codable {
+        public var source: String
+        public var unit: String
+        public var domain: String
+        /// `on`, `off`, or `unknown` when the config did not load.
+        public var gate: String
+        public var gateReason: String?
+        public var variant: String?
+        /// Items in the unit's domain now.
+        public var items: Int
+        public var lastSuccess: Date?
+        public var lastAttempt: Date?
+        /// `running`, `succeeded`, `failed` or `interrupted`.
+        public var lastResult: String?
+        public var lastError: String?
+        /// Failures in a row since the last success.
+        public var failures: Int
+        /// No attempt before this instant: the backoff after a failure.
+        public var backoffUntil: Date?
+        /// Whether the next pass would reindex it, when the config loaded and its gate is on.
+        public var due: Bool?
+        public var dueReason: String?
+        public var nextDue: Date?
+    }
+
+    /// Items in a domain that no configured unit covers: a source was removed or renamed. They stay until
+    /// `scheduler purge --domain` removes them.
+    public struct OrphanedDomain: Sendable, Codable, Hashable {
+        public var domain: String
+        public var items: Int
+    }
+
+    public var at: Date
+    /// The config folder's problems; when there are any, gates and due dates are `unknown`.
+    public var configValid: Bool
+    public var problems: [ConfigProblem]
+    public var units: [UnitStatus]
+    public var orphanedDomains: [OrphanedDomain]
+    public var totalItems: Int
+
+    /// The report as of `now`, from a configuration that loaded, or from the problems of one that did not.
+    public static func make(
+        configuration: Result<SchedulerConfiguration, InvalidConfiguration>, store: SchedulerStore, now: Date
+    ) async throws -> StatusReport {
+        let counts = try await store.index.itemCountsByDomain()
+        let states = try await store.state.units()
+        func items(in domain: String) -> Int {
+            counts.filter { DomainIdentifier.isWithin($0.key, domain) }.reduce(0) { $0 + $1.value }
+        }
+        func status(_ state: UnitState?, unit: String, source: String, domain: String) -> UnitStatus {
+            UnitStatus(
+                source: source, unit: unit, domain: domain, gate: "unknown", items: items(in: domain),
+                lastSuccess: state?.lastSuccessAt, lastAttempt: state?.lastAttemptAt, lastResult: state?.lastResult,
+                lastError: state?.lastError, failures: state?.failures ?? 0, backoffUntil: state?.retryAt.flatMap { $0 > now ? $0 : nil }
+            )
+        }
+        var report = StatusReport(at: now, configValid: true, problems: [], units: [], orphanedDomains: [], totalItems: counts.values.reduce(0, +))
+        switch configuration {
+        case .failure(let invalid):
+            report.configValid = false
+            report.problems = invalid.problems
+            report.units = states.values.sorted { $0.unit < $1.unit }.map { status($0, unit: $0.unit, source: $0.source, domain: $0.domain) }
+        case .success(let configuration):
+            let plans = configuration.plans(at: now)
+            report.units = plans.map { plan in
+                let state = states[plan.unit.key]
+                var unit = status(state, unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
+                unit.gate = plan.gateDecision.isOn ? "on" : "off"
+                unit.gateReason = plan.gateDecision.reason
+                unit.variant = plan.variant?.variant
+                if plan.gateDecision.isOn {
+                    let due = DueDecision.decide(plan: plan, state: state, itemsInDomain: unit.items, now: now, force: false)
+                    unit.due = due.isDue
+                    unit.dueReason = due.reason
+                    unit.nextDue = due.nextDue
+                }
+                return unit
+            }
+            report.orphanedDomains = orphans(counts: counts, configured: plans.map(\.unit.domain), remembered: states.values.map(\.domain))
+        }
+        return report
+    }
+
+    /// The domains holding items outside every configured unit's domain, each rolled up to the remembered
+    /// unit domain that covers it when there is one.
+    static func orphans(counts: [String: Int], configured: [String], remembered: [String]) -> [OrphanedDomain] {
+        var orphans: [String: Int] = [:]
+        for (domain, count) in counts where !configured.contains(where: { DomainIdentifier.isWithin(domain, $0) }) {
+            let owner = remembered.filter { DomainIdentifier.isWithin(domain, $0) }.min { $0.count < $1.count } ?? domain
+            orphans[owner, default: 0] += count
+        }
+        return orphans.map { OrphanedDomain(domain: $0.key, items: $0.value) }.sorted { $0.domain < $1.domain }
+    }
+}

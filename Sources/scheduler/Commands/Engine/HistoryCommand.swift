@@ -1,0 +1,43 @@
+import ArgumentParser
+import Engine
+import PluginAPI
+
+/// `scheduler history`: the most recent runs, newest first.
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List the most recent runs (reindexed, failed, purged), newest first.",
+        discussion: "The database keeps the last store.history runs (1000 by default)."
+    )
+
+    @Option(help: ArgumentHelp("Only the runs of this source.", valueName: "name"))
+    var source: String?
+
+    @Option(help: "How many runs to show (1–10000).")
+    var limit = 20
+
+    @Flag(help: "Print one JSON object {runs} instead of text.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    func validate() throws {
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000") }
+    }
+
+    func run() async throws {
+        let runs = try await store.openStore(logger: CommandLogger.make()).state.history(source: source, limit: limit)
+        if json {
+            struct Output: Encodable { var runs: [RunRecord] }
+            return try JSONOutput.print(Output(runs: runs))
+        }
+        if runs.isEmpty { print(source.map { "no runs of source '\($0)'" } ?? "no runs yet") }
+        for run in runs {
+            var line = "\(ISO8601.string(from: run.startedAt))  \(run.unit)  \(run.decision)"
+            line += ": \(run.indexed) indexed, \(run.deleted) deleted, \(run.rejected) rejected"
+            line += " in \(Int((run.finishedAt.timeIntervalSince(run.startedAt)).rounded())) s"
+            if let error = run.error { line += "; \(error)" } else { line += " (\(run.reason))" }
+            print(line)
+        }
+    }
+}

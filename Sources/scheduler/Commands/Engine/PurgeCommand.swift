@@ -1,0 +1,33 @@
+import ArgumentParser
+import Engine
+import PluginAPI
+
+/// `scheduler purge --domain D`: an operator's explicit purge of a domain and the success records under it.
+struct PurgeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Delete a domain and every domain under it, and forget the successes of the units there.",
+        discussion: """
+            Use it for orphaned domains (a source removed from the config is never purged on its own). A unit whose \
+            gate is still on is reindexed by the next pass. Works with an invalid gates or experiments file. Exits 3, \
+            without waiting, when a pass holds the database's lock.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The domain to purge, such as com.shop.help.", valueName: "domain"))
+    var domain: String
+
+    @OptionGroup var store: StoreOptions
+
+    func validate() throws {
+        guard DomainIdentifier.isValid(domain) else { throw ValidationError(DomainIdentifier.syntaxProblem(domain)) }
+    }
+
+    func run() async throws {
+        let path = try store.databasePath()
+        let lock = try PassLock.takeOrExit(databasePath: path)
+        let deleted = try await store.openStore(logger: CommandLogger.make()).state.purge(domain: domain)
+        withExtendedLifetime(lock) {}
+        print("purged \(domain): \(deleted) items deleted")
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Configuration
+import Engine
+import Foundation
+import PluginAPI
+
+/// `scheduler run-once`: one reconcile pass over every unit, as the service runs on each tick.
+struct RunOnceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run-once",
+        abstract: "Run one reconcile pass: purge units whose gate is off, reindex the units that are due, sweep expired items.",
+        discussion: """
+            Exit status: 0 when no unit failed; 1 when a unit failed (its previous items and last-indexed date are kept, \
+            and it backs off); 2 when the configuration is invalid (nothing runs, nothing is purged); 3 when another \
+            pass holds the database's lock (busy: this command does not wait).
+            """
+    )
+
+    @Option(name: .customLong("source"), help: ArgumentHelp("Only this source (repeatable); all sources by default.", valueName: "name"))
+    var sources: [String] = []
+
+    @Flag(help: "Reindex every unit whose gate is on, due or not, and allow deleting more than maxDeleteRatio.")
+    var force = false
+
+    @Flag(help: "Decide and report, touching nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Evaluate the pass as of this instant (ISO 8601) instead of now.", valueName: "date"))
+    var now: String?
+
+    @Option(help: ArgumentHelp("Items per committed batch (1–100000).", valueName: "n"))
+    var batchSize = 500
+
+    @Flag(help: "Print one JSON object {units} instead of text.")
+    var json = false
+
+    @OptionGroup var config: ConfigOptions
+
+    func validate() throws {
+        if let now, ISO8601.date(from: now) == nil {
+            throw ValidationError("--now '\(now)' is not an ISO 8601 date such as 2026-12-01T00:00:00Z")
+        }
+        guard (1...100_000).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 100000") }
+    }
+
+    func run() async throws {
+        let configuration = try config.loadOrExit()
+        let known = configuration.scheduler.sources.map(\.name)
+        if let unknown = sources.first(where: { !known.contains($0) }) {
+            throw ValidationError("--source '\(unknown)' is not a source of \(config.directory)\(NearestName.suggestion(for: unknown, among: known)); the sources are \(known.joined(separator: ", "))")
+        }
+        let clock: any WallClock = now.flatMap(ISO8601.date(from:)).map(FixedWallClock.init) ?? SystemWallClock()
+        let logger = CommandLogger.make()
+        let lock = dryRun ? nil : try PassLock.takeOrExit(databasePath: configuration.scheduler.databasePath)
+        let store = try SchedulerStore(settings: configuration.scheduler, clock: clock, logger: logger)
+        let pass = ReconcilePass(configuration: configuration, store: store, registry: BuiltinPlugins.registry, clock: clock, logger: logger)
+        let outcomes = try await pass.run(ReconcilePass.Options(
+            force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize
+        ))
+        withExtendedLifetime(lock) {}
+
+        if json {
+            struct Output: Encodable { var units: [UnitOutcome] }
+            try JSONOutput.print(Output(units: outcomes))
+        } else {
+            outcomes.forEach { print(Self.describe($0)) }
+            if outcomes.isEmpty { print("no unit matched") }
+        }
+        if outcomes.contains(where: { $0.decision == .failed }) { throw ExitCode(1) }
+    }
+
+    /// One line per unit: what was decided and why, and what it did.
+    static func describe(_ outcome: UnitOutcome) -> String {
+        var line = "\(outcome.unit)  \(outcome.decision.rawValue)"
+        switch outcome.decision {
+        case .reindexed: line += ": \(outcome.indexed) indexed, \(outcome.deleted) deleted, \(outcome.rejected) rejected"
+        case .purged: line += ": \(outcome.deleted) deleted"
+        case .failed: line += ": \(outcome.error ?? "")"
+        case .notDue, .wouldReindex, .wouldPurge, .skipped: break
+        }
+        line += " (\(outcome.reason))"
+        if let next = outcome.nextDue { line += "; next \(outcome.decision == .failed ? "attempt" : "due") \(ISO8601.string(from: next))" }
+        return line
+    }
+}

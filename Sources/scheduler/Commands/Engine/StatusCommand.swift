@@ -1,0 +1,49 @@
+import ArgumentParser
+import Configuration
+import Engine
+import Foundation
+import PluginAPI
+
+/// `scheduler status`: every unit's gate, items, last success and attempt, next due date and backoff.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show every unit: gate, variant, items, last success, last attempt, next due, backoff; config problems; orphaned domains.",
+        discussion: """
+            With an invalid configuration the units the database remembers are still shown, their gates as unknown, \
+            with the problems. Orphaned domains hold items no configured source covers; `scheduler purge --domain` \
+            removes them. Exits 0 when the report could be made, whatever it says.
+            """
+    )
+
+    @Flag(help: "Print one JSON object {at, configValid, problems, units, orphanedDomains, totalItems} instead of text.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let configuration = Result { () throws(InvalidConfiguration) in try store.config.loader.load() }
+        let opened = try store.openStore(logger: CommandLogger.make())
+        let report = try await StatusReport.make(configuration: configuration, store: opened, now: Date())
+        if json { return try JSONOutput.print(report) }
+
+        for problem in report.problems { print("config problem: \(store.config.located(problem))") }
+        if !report.configValid { print("the configuration does not load: showing the units the database remembers") }
+        for unit in report.units {
+            var line = "\(unit.unit)  \(unit.domain)  gate \(unit.gate)"
+            if let variant = unit.variant { line += "  variant \(variant)" }
+            line += "  \(unit.items) items"
+            print(line)
+            print("  last success \(Self.date(unit.lastSuccess)); last attempt \(Self.date(unit.lastAttempt)) \(unit.lastResult ?? "")")
+            if let error = unit.lastError { print("  error: \(error)") }
+            if let until = unit.backoffUntil { print("  backing off after \(unit.failures) failure(s) until \(ISO8601.string(from: until))") }
+            if let due = unit.due, let reason = unit.dueReason { print("  \(due ? "due now" : "not due"): \(reason)") }
+        }
+        for orphan in report.orphanedDomains {
+            print("orphaned domain \(orphan.domain): \(orphan.items) items no configured source covers (scheduler purge --domain \(orphan.domain))")
+        }
+        print("total \(report.totalItems) items")
+    }
+
+    private static func date(_ date: Date?) -> String { date.map(ISO8601.string(from:)) ?? "never" }
+}

@@ -1,0 +1,293 @@
+import Configuration
+import Engine
+import Foundation
+import Indexing
+import PluginAPI
+import Testing
+
+@Suite("The reconcile pass")
+struct ReconcilePassTests {
+    let start = EngineFixture.start
+
+    @Test func theFirstRunIndexesTheFeedAndRecordsTheSuccess() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b", "c"])
+
+        let outcomes = try await fixture.pass(at: start)
+
+        #expect(outcomes.map(\.decision) == [.reindexed])
+        #expect(outcomes[0].indexed == 3)
+        #expect(outcomes[0].reason == "never succeeded")
+        #expect(try await fixture.identifiers() == ["a", "b", "c"])
+        let state = try #require(try await fixture.unitState())
+        #expect(state.lastSuccessAt == start)
+        #expect(state.itemCount == 3)
+        #expect(state.lastResult == "succeeded")
+        let item = try #require(try await fixture.store().index.item(withIdentifier: "a"))
+        #expect(item.contentURL == "app://article/a")
+        #expect(item.expirationDate == start.plus(days: 30))
+    }
+
+    @Test func aSecondRunTheSameDayIsNotDueAndTheNextCalendarMonthIsClamped() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b", "c"])
+        try await fixture.pass(at: start)
+        try fixture.setFeed(["a", "b", "c", "d"])
+
+        let later = try await fixture.pass(at: start.plus(seconds: 6 * 3600))
+
+        #expect(later.map(\.decision) == [.notDue])
+        // January 31st plus one calendar month is the last day of February.
+        #expect(later[0].nextDue == ISO8601.date(from: "2026-02-28T10:00:00Z"))
+        #expect(try await fixture.identifiers() == ["a", "b", "c"])
+        #expect(try await fixture.unitState()?.lastSuccessAt == start)
+    }
+
+    @Test func aMonthLaterTheUnitIsDueAndItemsTheFeedDroppedAreDeleted() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b", "c", "d"])
+        try await fixture.pass(at: start)
+        try fixture.setFeed(["a", "b", "c", "e"])
+        let monthLater = ISO8601.date(from: "2026-02-28T10:00:00Z")!
+
+        let outcomes = try await fixture.pass(at: monthLater)
+
+        #expect(outcomes.map(\.decision) == [.reindexed])
+        #expect(outcomes[0].indexed == 4)
+        #expect(outcomes[0].deleted == 1)
+        #expect(try await fixture.identifiers() == ["a", "b", "c", "e"])
+        #expect(try await fixture.unitState()?.lastSuccessAt == monthLater)
+        #expect(try await fixture.pass(at: monthLater.plus(days: 1)).map(\.decision) == [.notDue])
+    }
+
+    @Test func aPluginFailureKeepsTheItemsAndTheDateAndBacksOff() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b", "c"])
+        try await fixture.pass(at: start)
+        try fixture.setFeed(["a", "FAIL"])
+        let due = start.plus(days: 28)
+
+        let failed = try await fixture.pass(at: due)
+
+        #expect(failed.map(\.decision) == [.failed])
+        #expect(failed[0].error?.contains("the feed said FAIL") == true)
+        #expect(failed[0].error?.contains("nothing was deleted") == true)
+        #expect(try await fixture.identifiers() == ["a", "b", "c"])
+        let state = try #require(try await fixture.unitState())
+        #expect(state.lastSuccessAt == start)
+        #expect(state.lastResult == "failed")
+        // One minute after the first failure (the jitter is pinned to its middle here).
+        #expect(state.retryAt == due.plus(seconds: 60))
+
+        #expect(try await fixture.pass(at: due.plus(seconds: 30)).map(\.decision) == [.notDue])
+        #expect(try await fixture.pass(at: due.plus(seconds: 61)).map(\.decision) == [.failed])
+        #expect(try await fixture.unitState()?.retryAt == due.plus(seconds: 61 + 120))
+
+        try fixture.setFeed(["a", "b"])
+        let recovered = try await fixture.pass(at: due.plus(seconds: 200))
+        #expect(recovered.map(\.decision) == [.reindexed])
+        #expect(try await fixture.identifiers() == ["a", "b"])
+        let after = try #require(try await fixture.unitState())
+        #expect(after.failures == 0)
+        #expect(after.retryAt == nil)
+        #expect(after.lastSuccessAt == due.plus(seconds: 200))
+    }
+
+    @Test func aFailureAfterSomeBatchesDeletesNothingAndTheNextRunFinishesTheJob() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b", "c", "d"])
+        try await fixture.pass(at: start)
+        try fixture.setFeed(["a", "b", "x", "FAIL"])
+
+        let failed = try await fixture.pass(at: start.plus(days: 28), .init(batchSize: 1))
+
+        #expect(failed[0].decision == .failed)
+        #expect(failed[0].indexed == 3)
+        // The committed batches stay (they hold fresh items); the stale ones are not deleted.
+        #expect(try await fixture.identifiers() == ["a", "b", "c", "d", "x"])
+        #expect(try await fixture.unitState()?.lastSuccessAt == start)
+
+        try fixture.setFeed(["a", "b", "c", "x"])
+        #expect(try await fixture.pass(at: start.plus(days: 29)).map(\.decision) == [.reindexed])
+        #expect(try await fixture.identifiers() == ["a", "b", "c", "x"])
+    }
+
+    @Test func aGateTurnedOffPurgesAndTurnedOnAgainReindexesAtOnce() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b", "c"])
+        try await fixture.pass(at: start)
+        let canary = SearchableItem(uniqueIdentifier: "other", domainIdentifier: "com.example.articlesarchive", title: "Article other")
+        try await fixture.store().index.upsert([canary])
+
+        try fixture.setGate(on: false)
+        let off = try await fixture.pass(at: start.plus(seconds: 60))
+
+        #expect(off.map(\.decision) == [.purged])
+        #expect(off[0].deleted == 3)
+        #expect(off[0].gate == "off")
+        #expect(try await fixture.identifiers().isEmpty)
+        #expect(try await fixture.identifiers(in: "com.example.articlesarchive") == ["other"])
+        #expect(try await fixture.unitState()?.lastSuccessAt == nil)
+        #expect(try await fixture.pass(at: start.plus(seconds: 90)).map(\.decision) == [.skipped])
+
+        try fixture.setGate(on: true)
+        let on = try await fixture.pass(at: start.plus(seconds: 120))
+        #expect(on.map(\.decision) == [.reindexed])
+        #expect(on[0].reason == "never succeeded")
+        #expect(try await fixture.identifiers() == ["a", "b", "c"])
+    }
+
+    @Test func anUnparsableGatesFileLoadsNothingSoNothingCanBePurged() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b"])
+        try await fixture.pass(at: start)
+        try fixture.write("gates.yaml", "gates:\n  articles_gate: { enabled: false\n")
+
+        await #expect(throws: InvalidConfiguration.self) { try await fixture.pass(at: start.plus(seconds: 60)) }
+        #expect(try await fixture.identifiers() == ["a", "b"])
+        #expect(try await fixture.unitState()?.lastSuccessAt == start)
+    }
+
+    @Test(arguments: [[String](), ["a"]])
+    func anEmptyOrTruncatedFeedDeletesNothing(feed: [String]) async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b", "c", "d"])
+        try await fixture.pass(at: start)
+        try fixture.setFeed(feed)
+
+        let outcomes = try await fixture.pass(at: start.plus(days: 28))
+
+        #expect(outcomes.map(\.decision) == [.failed])
+        let error = try #require(outcomes[0].error)
+        #expect(error.contains("more than maxDeleteRatio 0.5"))
+        #expect(error.contains("--force"))
+        #expect(try await fixture.identifiers() == ["a", "b", "c", "d"])
+        #expect(try await fixture.unitState()?.lastSuccessAt == start)
+
+        let forced = try await fixture.pass(at: start.plus(days: 29), .init(force: true))
+        #expect(forced.map(\.decision) == [.reindexed])
+        #expect(try await fixture.identifiers() == feed)
+    }
+
+    @Test func aWipedIndexIsReindexedThoughTheDateSaysNotDue() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b"])
+        try await fixture.pass(at: start)
+        try await fixture.store().index.deleteAll()
+
+        let outcomes = try await fixture.pass(at: start.plus(days: 1))
+
+        #expect(outcomes.map(\.decision) == [.reindexed])
+        #expect(outcomes[0].reason.contains("index wiped or replaced"))
+        #expect(try await fixture.identifiers() == ["a", "b"])
+    }
+
+    @Test func changedSettingsReindexButAScheduleChangeDoesNot() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a"])
+        try await fixture.pass(at: start)
+
+        fixture.schedule = "weekly"
+        try fixture.writeScheduler()
+        #expect(try await fixture.pass(at: start.plus(days: 1)).map(\.decision) == [.notDue])
+
+        fixture.deepLink = "app://v2/article/{id}"
+        try fixture.writeScheduler()
+        let outcomes = try await fixture.pass(at: start.plus(days: 1))
+        #expect(outcomes.map(\.decision) == [.reindexed])
+        #expect(outcomes[0].reason == "settings changed since the last success")
+        #expect(try await fixture.store().index.item(withIdentifier: "a")?.contentURL == "app://v2/article/a")
+    }
+
+    @Test func aCronScheduleRunsOnceForEveryInstantItMissed() async throws {
+        let fixture = try EngineFixture()
+        fixture.schedule = #"cron "0 3 * * *""#
+        try fixture.writeScheduler()
+        try fixture.setFeed(["a"])
+        try await fixture.pass(at: start)  // 10:00, after today's 03:00
+
+        #expect(try await fixture.pass(at: ISO8601.date(from: "2026-02-01T02:59:00Z")!).map(\.decision) == [.notDue])
+        // Three days of missed instants are caught up by one run.
+        let caughtUp = ISO8601.date(from: "2026-02-03T12:00:00Z")!
+        #expect(try await fixture.pass(at: caughtUp).map(\.decision) == [.reindexed])
+        let next = try await fixture.pass(at: caughtUp.plus(seconds: 60))
+        #expect(next.map(\.decision) == [.notDue])
+        #expect(next[0].nextDue == ISO8601.date(from: "2026-02-04T03:00:00Z"))
+    }
+
+    @Test func aDryRunDecidesAndTouchesNothing() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a"])
+
+        let first = try await fixture.pass(at: start, .init(dryRun: true))
+        #expect(first.map(\.decision) == [.wouldReindex])
+        #expect(try await fixture.identifiers().isEmpty)
+        #expect(try await fixture.unitState() == nil)
+
+        try await fixture.pass(at: start)
+        try fixture.setGate(on: false)
+        #expect(try await fixture.pass(at: start, .init(dryRun: true)).map(\.decision) == [.wouldPurge])
+        #expect(try await fixture.identifiers() == ["a"])
+    }
+
+    @Test func itemsOutsideTheUnitOrTakingAnotherDomainsIdentifierAreRejected() async throws {
+        let fixture = try EngineFixture()
+        try await fixture.store().index.upsert([SearchableItem(uniqueIdentifier: "taken", domainIdentifier: "com.example.news", title: "Article taken")])
+        try fixture.setFeed(["a", "outside:b", "taken"])
+
+        let outcomes = try await fixture.pass(at: start)
+
+        #expect(outcomes.map(\.decision) == [.reindexed])
+        #expect(outcomes[0].indexed == 1)
+        #expect(outcomes[0].rejected == 2)
+        #expect(try await fixture.identifiers() == ["a"])
+        #expect(try await fixture.identifiers(in: "com.example.news") == ["taken"])
+    }
+
+    @Test func partitionsAreUnitsOfTheirOwn() async throws {
+        let fixture = try EngineFixture()
+        fixture.partitions = "[en, fr]"
+        try fixture.writeScheduler()
+        try fixture.setFeed(["en-1", "en-2"], partition: "en")
+        try fixture.setFeed(["fr-1", "FAIL"], partition: "fr")
+
+        let outcomes = try await fixture.pass(at: start)
+
+        #expect(outcomes.map(\.unit) == ["articles/en", "articles/fr"])
+        #expect(outcomes.map(\.decision) == [.reindexed, .failed])
+        #expect(try await fixture.identifiers(in: "com.example.articles.en") == ["en-1", "en-2"])
+        let onlyFrench = try await fixture.pass(at: start.plus(days: 1), .init(sources: ["nothing"]))
+        #expect(onlyFrench.isEmpty)
+    }
+
+    @Test func expiredItemsAreSweptAtTheEndOfAPass() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a"])
+        try await fixture.pass(at: start)
+
+        // Items live 30 days unless reindexed. The source is removed, so nothing refreshes them (and nothing
+        // purges them): a pass after they expired sweeps them.
+        try fixture.write("scheduler.yaml", """
+            store: { sqlite: { path: index.sqlite } }
+            sources: {}
+            """)
+        try await fixture.pass(at: start.plus(days: 29))
+        #expect(try await fixture.store(at: start).index.itemCountsByDomain() == ["com.example.articles": 1])
+        try await fixture.pass(at: start.plus(days: 31))
+        #expect(try await fixture.store(at: start).index.itemCountsByDomain().isEmpty)
+    }
+
+    @Test func theHistoryKeepsTheConfiguredNumberOfRuns() async throws {
+        let fixture = try EngineFixture()
+        fixture.historyLength = 3
+        try fixture.writeScheduler()
+        try fixture.setFeed(["a"])
+        for day in 0..<5 {
+            try await fixture.pass(at: start.plus(days: day), .init(force: true))
+        }
+        let runs = try await fixture.store().state.history(limit: 100)
+        #expect(runs.count == 3)
+        #expect(runs.first?.startedAt == start.plus(days: 4))
+        #expect(runs.allSatisfy { $0.decision == "reindexed" && $0.indexed == 1 })
+    }
+}

@@ -1,0 +1,140 @@
+import Configuration
+import Engine
+import Foundation
+import Indexing
+import Logging
+import PluginAPI
+
+/// A plugin for engine tests that reads its items from a text file the test rewrites between passes: one
+/// identifier per line; a line `FAIL` makes the stream fail there; `outside:ID` produces an item in a domain
+/// outside the unit's.
+struct LinesTestPlugin: SourcePlugin {
+    struct Options: Decodable, Sendable { var feed: String }
+    struct FeedFailure: Error, CustomStringConvertible { var description: String { "the feed said FAIL" } }
+
+    static let kind = "test-lines"
+    static let summary = "Items from a text file, for tests."
+    static let options = [PluginOption("feed", "the file; {partition} is replaced", required: true)]
+
+    let path: String
+    let context: PluginContext
+
+    init(options: Options, context: PluginContext) throws {
+        path = context.resolve(path: options.feed.replacingOccurrences(of: "{partition}", with: context.partition ?? ""))
+        self.context = context
+    }
+
+    func items() -> AsyncThrowingStream<SearchableItem, any Error> {
+        let path = path, context = context
+        return AsyncThrowingStream { continuation in
+            do {
+                let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+                for line in lines {
+                    if line == "FAIL" { throw FeedFailure() }
+                    let outside = line.hasPrefix("outside:")
+                    let id = outside ? String(line.dropFirst(8)) : line
+                    continuation.yield(SearchableItem(
+                        uniqueIdentifier: id, domainIdentifier: outside ? "org.elsewhere" : context.domain, title: "Article \(id)"
+                    ))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+    }
+}
+
+/// A temporary config folder and database driven through the real pass, with time under the test's control.
+final class EngineFixture {
+    static let start = ISO8601.date(from: "2026-01-31T10:00:00Z")!
+
+    let url: URL
+    var schedule = "monthly"
+    var deepLink = "app://article/{id}"
+    var partitions: String?
+    var maxDeleteRatio = "0.5"
+    var historyLength = 1000
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("engine-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try setGate(on: true)
+        try writeScheduler()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    var databasePath: String { url.appendingPathComponent("index.sqlite").path }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    /// Rewrites scheduler.yaml from the fixture's settings.
+    func writeScheduler() throws {
+        try write("scheduler.yaml", """
+            store: { sqlite: { path: index.sqlite }, history: \(historyLength) }
+            defaults: { expiration: 30d, maxDeleteRatio: \(maxDeleteRatio) }
+            sources:
+              articles:
+                plugin: test-lines
+                domain: com.example.articles
+                gate: articles_gate
+                schedule: \(schedule)
+                \(partitions.map { "partitions: \($0)" } ?? "")
+                deepLink: "\(deepLink)"
+                options: { feed: "feed{partition}.txt" }
+            """)
+    }
+
+    func setGate(on: Bool) throws {
+        try write("gates.yaml", "gates:\n  articles_gate: { enabled: \(on) }\n")
+    }
+
+    /// What the plugin produces next, for the unpartitioned source or one partition.
+    func setFeed(_ lines: [String], partition: String = "") throws {
+        try write("feed\(partition).txt", lines.joined(separator: "\n") + "\n")
+    }
+
+    func load() throws(InvalidConfiguration) -> SchedulerConfiguration {
+        try ConfigLoader(directory: url.path, registry: PluginRegistry([LinesTestPlugin.self])).load()
+    }
+
+    /// Opens the database as the command line does, at `date`.
+    func store(at date: Date = EngineFixture.start) throws -> SchedulerStore {
+        try SchedulerStore(path: databasePath, timeToLive: .seconds(30 * 86_400), historyLength: historyLength, clock: FixedWallClock(date), logger: Logger.quiet)
+    }
+
+    /// One pass as `scheduler run-once --now date` runs it: the config read afresh, the database reopened.
+    @discardableResult
+    func pass(at date: Date, _ options: ReconcilePass.Options = .init(), random: Double = 0.5) async throws -> [UnitOutcome] {
+        let clock = FixedWallClock(date)
+        let pass = ReconcilePass(
+            configuration: try load(), store: try store(at: date), registry: PluginRegistry([LinesTestPlugin.self]),
+            clock: clock, logger: Logger.quiet, random: { random }
+        )
+        return try await pass.run(options)
+    }
+
+    /// The identifiers indexed in `domain`, sorted.
+    func identifiers(in domain: String = "com.example.articles") async throws -> [String] {
+        let results = try await store().index.search(SearchQuery(text: "article", domain: domain, limit: 1000))
+        return results.hits.map(\.uniqueIdentifier).sorted()
+    }
+
+    func unitState(_ unit: String = "articles") async throws -> UnitState? {
+        try await store().state.units()[unit]
+    }
+}
+
+extension Date {
+    /// This instant moved by `seconds`.
+    func plus(seconds: Double) -> Date { addingTimeInterval(seconds) }
+    func plus(days: Int) -> Date { addingTimeInterval(Double(days) * 86_400) }
+}
+
+extension Logger {
+    /// A logger that drops everything: the tests assert on outcomes, not on log lines.
+    static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+}
