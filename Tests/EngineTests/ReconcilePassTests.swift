@@ -112,6 +112,32 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == ["a", "b", "c", "x"])
     }
 
+    /// What a shutdown or a crash in the middle of a run leaves: the committed batches, the previous success.
+    @Test func aRunStoppedMidwayKeepsThePreviousSuccessAndIsRedoneAtOnce() async throws {
+        let fixture = try EngineFixture()
+        try fixture.setFeed(["a", "b", "c"])
+        try await fixture.pass(at: start)
+        try fixture.setFeed(["a", "new", "HANG"])
+
+        let pass = try fixture.makePass(at: start.plus(days: 28))
+        let running = Task { try await pass.run(.init(batchSize: 1)) }
+        while try await fixture.identifiers().contains("new") == false { try await Task.sleep(for: .milliseconds(5)) }
+        running.cancel()
+        await #expect(throws: CancellationError.self) { try await running.value }
+
+        #expect(try await fixture.identifiers() == ["a", "b", "c", "new"])
+        let stopped = try #require(try await fixture.unitState())
+        #expect(stopped.lastSuccessAt == start)
+        #expect(stopped.lastResult == "running")
+
+        try fixture.setFeed(["a", "new"])
+        let redone = try await fixture.pass(at: start.plus(days: 28).plus(seconds: 60))
+        #expect(redone.map(\.decision) == [.reindexed])
+        #expect(redone[0].reason == "the last run was interrupted before its final commit")
+        #expect(try await fixture.identifiers() == ["a", "new"])
+        #expect(try await fixture.unitState()?.lastResult == "succeeded")
+    }
+
     @Test func aGateTurnedOffPurgesAndTurnedOnAgainReindexesAtOnce() async throws {
         let fixture = try EngineFixture()
         try fixture.setFeed(["a", "b", "c"])

@@ -6,7 +6,7 @@ import Logging
 import PluginAPI
 
 /// A plugin for engine tests that reads its items from a text file the test rewrites between passes: one
-/// identifier per line; a line `FAIL` makes the stream fail there; `outside:ID` produces an item in a domain
+/// identifier per line; a line `FAIL` makes the stream fail there, `HANG` makes it wait until cancelled; `outside:ID` produces an item in a domain
 /// outside the unit's.
 struct LinesTestPlugin: SourcePlugin {
     struct Options: Decodable, Sendable { var feed: String }
@@ -25,22 +25,32 @@ struct LinesTestPlugin: SourcePlugin {
     }
 
     func items() -> AsyncThrowingStream<SearchableItem, any Error> {
-        let path = path, context = context
-        return AsyncThrowingStream { continuation in
-            do {
-                let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
-                for line in lines {
-                    if line == "FAIL" { throw FeedFailure() }
-                    let outside = line.hasPrefix("outside:")
-                    let id = outside ? String(line.dropFirst(8)) : line
-                    continuation.yield(SearchableItem(
-                        uniqueIdentifier: id, domainIdentifier: outside ? "org.elsewhere" : context.domain, title: "Article \(id)"
-                    ))
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+        let cursor = Cursor(path: path), domain = context.domain
+        return AsyncThrowingStream {
+            guard let line = try await cursor.next() else { return nil }
+            switch line {
+            case "FAIL":
+                throw FeedFailure()
+            case "HANG":
+                while true { try await Task.sleep(for: .milliseconds(5)) }
+            default:
+                let outside = line.hasPrefix("outside:")
+                let id = outside ? String(line.dropFirst(8)) : line
+                return SearchableItem(uniqueIdentifier: id, domainIdentifier: outside ? "org.elsewhere" : domain, title: "Article \(id)")
             }
+        }
+    }
+
+    /// The feed's lines, read when the stream starts.
+    actor Cursor {
+        let path: String
+        var lines: [String]?
+
+        init(path: String) { self.path = path }
+
+        func next() throws -> String? {
+            if lines == nil { lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init).reversed() }
+            return lines?.popLast()
         }
     }
 }
@@ -109,12 +119,15 @@ final class EngineFixture {
     /// One pass as `scheduler run-once --now date` runs it: the config read afresh, the database reopened.
     @discardableResult
     func pass(at date: Date, _ options: ReconcilePass.Options = .init(), random: Double = 0.5) async throws -> [UnitOutcome] {
-        let clock = FixedWallClock(date)
-        let pass = ReconcilePass(
+        try await makePass(at: date, random: random).run(options)
+    }
+
+    /// The pass `pass(at:)` runs, for a test that runs it in a task of its own.
+    func makePass(at date: Date, random: Double = 0.5) throws -> ReconcilePass {
+        ReconcilePass(
             configuration: try load(), store: try store(at: date), registry: PluginRegistry([LinesTestPlugin.self]),
-            clock: clock, logger: Logger.quiet, random: { random }
+            clock: FixedWallClock(date), logger: Logger.quiet, random: { random }
         )
-        return try await pass.run(options)
     }
 
     /// The identifiers indexed in `domain`, sorted.

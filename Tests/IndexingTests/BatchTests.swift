@@ -14,7 +14,7 @@ struct BatchTests {
         )
         let outcome = try await fixture.index.commit(batch)
 
-        #expect(outcome == BatchOutcome(upserted: 1, deleted: 1))
+        #expect(outcome == BatchOutcome(upserted: 1, deleted: 1, commitNumber: 2))
         #expect(try await fixture.identifiers("new") == ["new"])
         #expect(try await fixture.index.lastClientState(batchName: "reindex.a") == Data("checkpoint-1".utf8))
         #expect(try await fixture.index.lastClientState(batchName: "other") == nil)
@@ -63,6 +63,32 @@ struct BatchTests {
         #expect(try await fixture.identifiers("existing") == ["existing"], "the full-text index was rolled back too")
         #expect(try await fixture.identifiers("first").isEmpty)
         #expect(try await fixture.index.lastClientState(batchName: "b") == nil)
+    }
+
+    /// What a reindex relies on: after writing the fresh items, delete the domain's items no later commit wrote.
+    @Test func deleteStaleRemovesOnlyTheDomainsItemsWrittenByEarlierCommits() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert([item("kept", domain: "com.a", title: "Kept"), item("stale", domain: "com.a.sub", title: "Stale")])
+        try await fixture.index.upsert([item("elsewhere", domain: "com.ab", title: "Elsewhere")])
+        let baseline = try await fixture.index.lastCommitNumber()
+        let refreshed = try await fixture.index.upsert([item("kept", domain: "com.a", title: "Kept")])
+        #expect(refreshed.commitNumber == baseline + 1)
+        #expect(try await fixture.index.itemCount(inDomain: "com.a", committedThrough: baseline) == 1)
+
+        let outcome = try await fixture.index.commit(IndexBatch(operations: [.deleteStale(domain: "com.a", committedThrough: baseline)]))
+
+        #expect(outcome.deleted == 1)
+        #expect(try await fixture.index.itemCountsByDomain() == ["com.a": 1, "com.ab": 1])
+    }
+
+    @Test func aFailedBatchDoesNotUseUpACommitNumber() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert([item("a")])
+        await #expect(throws: IndexError.self) { try await fixture.index.upsert([item("bad", rankingHint: 500)]) }
+        await #expect(throws: IndexError.self) {
+            try await fixture.index.commit(IndexBatch(operations: [.deleteStale(domain: "bad..domain", committedThrough: 1)]))
+        }
+        #expect(try await fixture.index.lastCommitNumber() == 1)
     }
 
     @Test func deleteAllAlsoForgetsClientStates() async throws {

@@ -10,7 +10,7 @@ public struct DueDecision: Sendable, Hashable {
     public var nextDue: Date?
 
     /// Due when forced; otherwise not before the backoff deadline of a failure; then due when it never
-    /// succeeded, when its settings changed, when its domain is empty though a success is recorded (the
+    /// succeeded, when its last run was interrupted, when its settings changed, when its domain is empty though a success is recorded (the
     /// index was wiped or replaced), or when the schedule's period has passed since the last success.
     public static func decide(plan: UnitPlan, state: UnitState?, itemsInDomain: Int, now: Date, force: Bool) -> DueDecision {
         let nextDue = state?.lastSuccessAt.map { plan.settings.schedule.nextDue(after: $0) }
@@ -20,6 +20,9 @@ public struct DueDecision: Sendable, Hashable {
         }
         guard let state, let lastSuccess = state.lastSuccessAt, let nextDue else {
             return DueDecision(isDue: true, reason: "never succeeded", nextDue: nil)
+        }
+        if state.lastResult == "interrupted" {
+            return DueDecision(isDue: true, reason: "the last run was interrupted before its final commit", nextDue: nextDue)
         }
         if state.fingerprint != plan.fingerprint {
             return DueDecision(isDue: true, reason: "settings changed since the last success", nextDue: nextDue)

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+@Suite("scheduler run-once, status, history and purge")
+struct EngineCommandTests {
+    /// A workspace whose one source runs `feed.sh`, which prints an item for each word of `ids.txt`; the word
+    /// `WAIT` makes it wait until the file `release` exists.
+    final class Setup {
+        let workspace: Workspace
+        var config: [String] { ["--config", workspace.url.path] }
+
+        init(gate: Bool = true) throws {
+            workspace = try Workspace()
+            try workspace.write("scheduler.yaml", """
+                store: { sqlite: { path: index.sqlite } }
+                sources:
+                  docs:
+                    plugin: command
+                    domain: com.test.docs
+                    gate: docs_gate
+                    schedule: monthly
+                    options: { command: [./feed.sh], timeout: 2m }
+                """)
+            try setGate(on: gate)
+            try writeScript("""
+                #!/bin/sh
+                for id in $(cat ids.txt); do
+                    if [ "$id" = WAIT ]; then
+                        while [ ! -f release ]; do sleep 0.05; done
+                        continue
+                    fi
+                    printf '{"uniqueIdentifier":"%s","domainIdentifier":"%s","title":"Doc %s"}\\n' "$id" "$SCHEDULER_DOMAIN" "$id"
+                done
+                """)
+        }
+
+        /// Replaces `feed.sh`, executable.
+        func writeScript(_ text: String) throws {
+            try workspace.write("feed.sh", text)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.path("feed.sh"))
+        }
+
+        func setGate(on: Bool) throws {
+            try workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: \(on) }\n")
+        }
+
+        func setFeed(_ ids: String) throws { try workspace.write("ids.txt", ids + "\n") }
+
+        func run(_ arguments: [String]) throws -> SchedulerProcess.Outcome {
+            try SchedulerProcess.run(arguments + config)
+        }
+
+        /// The identifiers `scheduler search doc` finds, sorted.
+        func indexed() throws -> [String] {
+            let outcome = try run(["search", "doc", "--json", "--limit", "100"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let hits = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+            return ((hits?["hits"] as? [[String: Any]]) ?? []).compactMap { $0["uniqueIdentifier"] as? String }.sorted()
+        }
+
+        /// The one unit of `scheduler status --json`.
+        func status() throws -> [String: Any] {
+            let outcome = try run(["status", "--json"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+            return ((report?["units"] as? [[String: Any]])?.first) ?? [:]
+        }
+    }
+
+    /// The `units` of `run-once --json`.
+    func units(_ outcome: SchedulerProcess.Outcome) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        return try #require(object?["units"] as? [[String: Any]], "\(outcome.stdout)\n\(outcome.stderr)")
+    }
+
+    @Test func theExampleConfigIndexesAndIsSearchable() throws {
+        let workspace = try Workspace()
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // The example database path (../var/index.sqlite) lands inside the workspace.
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("config"), to: workspace.url.appendingPathComponent("config"))
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("examples"), to: workspace.url.appendingPathComponent("examples"))
+        let config = ["--config", workspace.path("config")]
+
+        let first = try SchedulerProcess.run(["run-once"] + config)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("help/en  reindexed: 3 indexed"))
+        #expect(first.stdout.contains("help/fr  reindexed: 3 indexed"))
+        let search = try SchedulerProcess.run(["search", "livr"] + config)
+        #expect(search.stdout.contains("Délais de livraison"))
+        let again = try SchedulerProcess.run(["run-once"] + config)
+        #expect(again.stdout.contains("help/en  not-due"))
+    }
+
+    @Test func runOnceReportsEveryUnitInJSON() throws {
+        let setup = try Setup()
+        try setup.setFeed("a b c")
+
+        // Items expire 30 days after indexing, and search hides expired ones: pass a date near today.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let outcome = try setup.run(["run-once", "--json", "--now", now.formatted(.iso8601)])
+
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let unit = try #require(try units(outcome).first)
+        #expect(unit["source"] as? String == "docs")
+        #expect(unit["unit"] as? String == "docs")
+        #expect(unit["domain"] as? String == "com.test.docs")
+        #expect(unit["gate"] as? String == "on")
+        #expect(unit["decision"] as? String == "reindexed")
+        #expect(unit["indexed"] as? Int == 3)
+        #expect(unit["lastSuccess"] as? String == now.formatted(.iso8601))
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        #expect(unit["nextDue"] as? String == utc.date(byAdding: .month, value: 1, to: now)?.formatted(.iso8601))
+        #expect(unit["error"] is NSNull)
+        #expect(Set(unit.keys) == ["source", "unit", "domain", "gate", "variant", "decision", "reason", "indexed", "deleted", "rejected", "lastSuccess", "nextDue", "error"])
+        #expect(try setup.indexed() == ["a", "b", "c"])
+    }
+
+    @Test func aFailingSourceExitsOneAndKeepsItsItems() throws {
+        let setup = try Setup()
+        try setup.setFeed("a b c")
+        #expect(try setup.run(["run-once"]).status == 0)
+        let firstSuccess = try setup.status()["lastSuccess"] as? String
+        try setup.writeScript("#!/bin/sh\necho 'source database unreachable' >&2\nexit 7\n")
+
+        let outcome = try setup.run(["run-once", "--force"])
+
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("docs  failed"))
+        #expect(outcome.stdout.contains("exit"))
+        #expect(try setup.indexed() == ["a", "b", "c"])
+        let status = try setup.status()
+        #expect(status["lastSuccess"] as? String == firstSuccess)
+        #expect(status["lastResult"] as? String == "failed")
+        #expect(status["backoffUntil"] is String)
+        let history = try setup.run(["history", "--json", "--source", "docs"])
+        let runs = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any]
+        #expect((runs?["runs"] as? [[String: Any]])?.map { $0["decision"] as? String } == ["failed", "reindexed"])
+    }
+
+    @Test func anInvalidConfigExitsTwoAndPurgesNothing() throws {
+        let setup = try Setup()
+        try setup.setFeed("a b")
+        #expect(try setup.run(["run-once"]).status == 0)
+        try setup.workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: false\n")
+
+        let outcome = try setup.run(["run-once"])
+
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("gates.yaml:"))
+        #expect(try setup.indexed() == ["a", "b"])
+        let status = try SchedulerProcess.run(["status", "--json"] + setup.config)
+        #expect(status.stdout.contains(#""configValid":false"#))
+        #expect(status.stdout.contains(#""gate":"unknown""#))
+    }
+
+    @Test func aGateTurnedOffPurgesAndAnOperatorCanPurgeOrphans() throws {
+        let setup = try Setup()
+        try setup.setFeed("a b")
+        #expect(try setup.run(["run-once"]).status == 0)
+        try setup.setGate(on: false)
+        let off = try setup.run(["run-once"])
+        #expect(off.stdout.contains("docs  purged: 2 deleted"))
+        #expect(try setup.indexed().isEmpty)
+
+        // Items of a domain no source covers any more are reported, and left alone until purged.
+        let orphan = #"{"uniqueIdentifier":"old","domainIdentifier":"com.test.retired","title":"Doc old"}"#
+        #expect(try SchedulerProcess.run(["index", "import", "-"] + setup.config, input: Data((orphan + "\n").utf8)).status == 0)
+        #expect(try setup.run(["run-once"]).status == 0)
+        let status = try setup.run(["status"])
+        #expect(status.stdout.contains("orphaned domain com.test.retired: 1 items"))
+        let purge = try setup.run(["purge", "--domain", "com.test.retired"])
+        #expect(purge.status == 0)
+        #expect(purge.stdout.contains("1 items deleted"))
+        #expect(try setup.indexed().isEmpty)
+    }
+
+    @Test(arguments: [
+        (["run-once", "--source", "doc"], "--source 'doc' is not a source", Int32(64)),
+        (["run-once", "--now", "next tuesday"], "is not an ISO 8601 date", Int32(64)),
+        (["run-once", "--batch-size", "0"], "--batch-size must be between 1 and 100000", Int32(64)),
+        (["history", "--limit", "0"], "--limit must be between 1 and 10000", Int32(64)),
+        (["purge", "--domain", "com..bad"], "domain", Int32(64)),
+    ])
+    func badArgumentsAreRefusedWithAReason(arguments: [String], message: String, status: Int32) throws {
+        let setup = try Setup()
+        try setup.setFeed("a")
+        let outcome = try setup.run(arguments)
+        #expect(outcome.status == status)
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite")))
+    }
+
+    /// A second pass while one runs reports "busy" and exits 3; the SIGKILLed first one leaves the previous
+    /// items and success intact, and the next pass redoes its work.
+    @Test func aKilledRunLosesNothingAndASecondPassMeanwhileIsBusy() throws {
+        let setup = try Setup()
+        try setup.setFeed("a b c")
+        #expect(try setup.run(["run-once"]).status == 0)
+        let firstSuccess = try setup.status()["lastSuccess"] as? String
+        try setup.setFeed("a new WAIT d")
+
+        let (process, _, _, _) = try SchedulerProcess.start(["run-once", "--batch-size", "1", "--force"] + setup.config)
+        defer { try? setup.workspace.write("release", "") }
+        let deadline = Date().addingTimeInterval(60)
+        while try !setup.indexed().contains("new"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try setup.indexed().contains("new"), "the first batch of the run was committed")
+
+        let busy = try setup.run(["run-once"])
+        #expect(busy.status == 3)
+        #expect(busy.stderr.contains("busy"))
+
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try setup.workspace.write("release", "")
+
+        #expect(try setup.indexed() == ["a", "b", "c", "new"])
+        #expect(try setup.status()["lastSuccess"] as? String == firstSuccess)
+
+        try setup.setFeed("a new d")
+        let next = try setup.run(["run-once", "--json"])
+        #expect(next.status == 0, "\(next.stderr)")
+        let unit = try #require(try units(next).first)
+        #expect(unit["decision"] as? String == "reindexed")
+        #expect(unit["reason"] as? String == "the last run was interrupted before its final commit")
+        #expect(try setup.indexed() == ["a", "d", "new"])
+        #expect(try setup.status()["lastResult"] as? String == "succeeded")
+    }
+}
