@@ -19,6 +19,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The plugin API: the item model and the errors plugins see. Depends on nothing heavy.
@@ -39,7 +44,7 @@ let package = Package(
         ),
         // YAML configuration, feature gates and A/B experiments: safe loading, validation, evaluation.
         .target(
-            name: "Configuration",
+            name: "SchedulerConfig",
             dependencies: [
                 "PluginAPI",
                 .product(name: "Yams", package: "Yams"),
@@ -52,8 +57,26 @@ let package = Package(
             dependencies: [
                 "PluginAPI",
                 "Indexing",
-                "Configuration",
+                "SchedulerConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The long-running service: the reconcile loop, config hot reload, the HTTP API and metrics.
+        .target(
+            name: "SchedulerService",
+            dependencies: [
+                "PluginAPI",
+                "Indexing",
+                "SchedulerConfig",
+                "Engine",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -71,11 +94,15 @@ let package = Package(
             dependencies: [
                 "PluginAPI",
                 "Indexing",
-                "Configuration",
+                "SchedulerConfig",
                 "Engine",
+                "SchedulerService",
                 "CommandPlugin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -96,13 +123,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ConfigurationTests",
-            dependencies: ["Configuration", "PluginAPI", "CommandPlugin"],
+            name: "SchedulerConfigTests",
+            dependencies: ["SchedulerConfig", "PluginAPI", "CommandPlugin"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["Engine", "Configuration", "Indexing", "PluginAPI", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Engine", "SchedulerConfig", "Indexing", "PluginAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

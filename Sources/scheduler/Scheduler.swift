@@ -7,7 +7,7 @@ struct Scheduler: AsyncParsableCommand {
         commandName: "scheduler",
         abstract: "A feature-flagged reindex scheduler that hosts source plugins and keeps a search index.",
         subcommands: [
-            RunOnceCommand.self, StatusCommand.self, HistoryCommand.self, PurgeCommand.self, SearchCommand.self, IndexCommand.self,
+            RunCommand.self, RunOnceCommand.self, StatusCommand.self, HistoryCommand.self, PurgeCommand.self, SearchCommand.self, IndexCommand.self,
             ValidateCommand.self, GatesCommand.self,
         ]
     )

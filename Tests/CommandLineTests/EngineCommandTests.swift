@@ -3,70 +3,6 @@ import Testing
 
 @Suite("scheduler run-once, status, history and purge")
 struct EngineCommandTests {
-    /// A workspace whose one source runs `feed.sh`, which prints an item for each word of `ids.txt`; the word
-    /// `WAIT` makes it wait until the file `release` exists.
-    final class Setup {
-        let workspace: Workspace
-        var config: [String] { ["--config", workspace.url.path] }
-
-        init(gate: Bool = true) throws {
-            workspace = try Workspace()
-            try workspace.write("scheduler.yaml", """
-                store: { sqlite: { path: index.sqlite } }
-                sources:
-                  docs:
-                    plugin: command
-                    domain: com.test.docs
-                    gate: docs_gate
-                    schedule: monthly
-                    options: { command: [./feed.sh], timeout: 2m }
-                """)
-            try setGate(on: gate)
-            try writeScript("""
-                #!/bin/sh
-                for id in $(cat ids.txt); do
-                    if [ "$id" = WAIT ]; then
-                        while [ ! -f release ]; do sleep 0.05; done
-                        continue
-                    fi
-                    printf '{"uniqueIdentifier":"%s","domainIdentifier":"%s","title":"Doc %s"}\\n' "$id" "$SCHEDULER_DOMAIN" "$id"
-                done
-                """)
-        }
-
-        /// Replaces `feed.sh`, executable.
-        func writeScript(_ text: String) throws {
-            try workspace.write("feed.sh", text)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.path("feed.sh"))
-        }
-
-        func setGate(on: Bool) throws {
-            try workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: \(on) }\n")
-        }
-
-        func setFeed(_ ids: String) throws { try workspace.write("ids.txt", ids + "\n") }
-
-        func run(_ arguments: [String]) throws -> SchedulerProcess.Outcome {
-            try SchedulerProcess.run(arguments + config)
-        }
-
-        /// The identifiers `scheduler search doc` finds, sorted.
-        func indexed() throws -> [String] {
-            let outcome = try run(["search", "doc", "--json", "--limit", "100"])
-            #expect(outcome.status == 0, "\(outcome.stderr)")
-            let hits = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
-            return ((hits?["hits"] as? [[String: Any]]) ?? []).compactMap { $0["uniqueIdentifier"] as? String }.sorted()
-        }
-
-        /// The one unit of `scheduler status --json`.
-        func status() throws -> [String: Any] {
-            let outcome = try run(["status", "--json"])
-            #expect(outcome.status == 0, "\(outcome.stderr)")
-            let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
-            return ((report?["units"] as? [[String: Any]])?.first) ?? [:]
-        }
-    }
-
     /// The `units` of `run-once --json`.
     func units(_ outcome: SchedulerProcess.Outcome) throws -> [[String: Any]] {
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
@@ -92,7 +28,7 @@ struct EngineCommandTests {
     }
 
     @Test func runOnceReportsEveryUnitInJSON() throws {
-        let setup = try Setup()
+        let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
 
         // Items expire 30 days after indexing, and search hides expired ones: pass a date near today.
@@ -117,7 +53,7 @@ struct EngineCommandTests {
     }
 
     @Test func aFailingSourceExitsOneAndKeepsItsItems() throws {
-        let setup = try Setup()
+        let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
         #expect(try setup.run(["run-once"]).status == 0)
         let firstSuccess = try setup.status()["lastSuccess"] as? String
@@ -139,7 +75,7 @@ struct EngineCommandTests {
     }
 
     @Test func anInvalidConfigExitsTwoAndPurgesNothing() throws {
-        let setup = try Setup()
+        let setup = try SourceWorkspace()
         try setup.setFeed("a b")
         #expect(try setup.run(["run-once"]).status == 0)
         try setup.workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: false\n")
@@ -155,7 +91,7 @@ struct EngineCommandTests {
     }
 
     @Test func aGateTurnedOffPurgesAndAnOperatorCanPurgeOrphans() throws {
-        let setup = try Setup()
+        let setup = try SourceWorkspace()
         try setup.setFeed("a b")
         #expect(try setup.run(["run-once"]).status == 0)
         try setup.setGate(on: false)
@@ -183,7 +119,7 @@ struct EngineCommandTests {
         (["purge", "--domain", "com..bad"], "domain", Int32(64)),
     ])
     func badArgumentsAreRefusedWithAReason(arguments: [String], message: String, status: Int32) throws {
-        let setup = try Setup()
+        let setup = try SourceWorkspace()
         try setup.setFeed("a")
         let outcome = try setup.run(arguments)
         #expect(outcome.status == status)
@@ -194,7 +130,7 @@ struct EngineCommandTests {
     /// A second pass while one runs reports "busy" and exits 3; the SIGKILLed first one leaves the previous
     /// items and success intact, and the next pass redoes its work.
     @Test func aKilledRunLosesNothingAndASecondPassMeanwhileIsBusy() throws {
-        let setup = try Setup()
+        let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
         #expect(try setup.run(["run-once"]).status == 0)
         let firstSuccess = try setup.status()["lastSuccess"] as? String

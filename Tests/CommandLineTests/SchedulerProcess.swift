@@ -23,13 +23,17 @@ enum SchedulerProcess {
     }
 
     /// Starts `scheduler arguments…` with standard input, output and error on pipes.
-    static func start(_ arguments: [String], directory: URL? = nil) throws -> (Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
+    static func start(
+        _ arguments: [String], directory: URL? = nil, environment extra: [String: String] = [:]
+    ) throws -> (Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "SCHEDULER_CONFIG")
+        environment.removeValue(forKey: "SCHEDULER_ADMIN_TOKEN")
+        environment.merge(extra) { $1 }
         process.environment = environment
         let pipes = (Pipe(), Pipe(), Pipe())
         process.standardInput = pipes.0

@@ -1,4 +1,4 @@
-import Configuration
+import SchedulerConfig
 import Engine
 import Foundation
 import Indexing

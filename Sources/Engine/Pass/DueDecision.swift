@@ -1,4 +1,4 @@
-public import Configuration
+public import SchedulerConfig
 public import Foundation
 import PluginAPI
 
@@ -9,20 +9,21 @@ public struct DueDecision: Sendable, Hashable {
     /// When the unit is next due by its schedule, if it has succeeded before.
     public var nextDue: Date?
 
-    /// Due when forced; otherwise not before the backoff deadline of a failure; then due when it never
-    /// succeeded, when its last run was interrupted, when its settings changed, when its domain is empty though a success is recorded (the
-    /// index was wiped or replaced), or when the schedule's period has passed since the last success.
+    /// Due when forced; otherwise not before the backoff deadline of a failure; then due when its last run was
+    /// interrupted, when it never succeeded, when its settings changed, when its domain is empty though a
+    /// success is recorded (the index was wiped or replaced), or when the schedule's period has passed since
+    /// the last success.
     public static func decide(plan: UnitPlan, state: UnitState?, itemsInDomain: Int, now: Date, force: Bool) -> DueDecision {
         let nextDue = state?.lastSuccessAt.map { plan.settings.schedule.nextDue(after: $0) }
         if force { return DueDecision(isDue: true, reason: "forced", nextDue: nextDue) }
         if let retryAt = state?.retryAt, now < retryAt {
             return DueDecision(isDue: false, reason: "backing off after \(state?.failures ?? 0) failure(s) until \(retryAt.iso8601Text)", nextDue: retryAt)
         }
+        if state?.lastResult == "interrupted" {
+            return DueDecision(isDue: true, reason: "the last run was interrupted before its final commit", nextDue: nextDue)
+        }
         guard let state, let lastSuccess = state.lastSuccessAt, let nextDue else {
             return DueDecision(isDue: true, reason: "never succeeded", nextDue: nil)
-        }
-        if state.lastResult == "interrupted" {
-            return DueDecision(isDue: true, reason: "the last run was interrupted before its final commit", nextDue: nextDue)
         }
         if state.fingerprint != plan.fingerprint {
             return DueDecision(isDue: true, reason: "settings changed since the last success", nextDue: nextDue)

@@ -1,4 +1,4 @@
-public import Configuration
+public import SchedulerConfig
 import Foundation
 import Indexing
 public import Logging
@@ -63,8 +63,10 @@ public struct ReconcilePass: Sendable {
         var outcomes: [UnitOutcome] = []
         for plan in plans {
             guard !Task.isCancelled else { break }
+            let started = ContinuousClock.now
             let itemsInDomain = try await index.itemCount(inDomain: plan.unit.domain)
-            let outcome = try await reconcile(plan, state: states[plan.unit.key], itemsInDomain: itemsInDomain, now: now, options: options)
+            var outcome = try await reconcile(plan, state: states[plan.unit.key], itemsInDomain: itemsInDomain, now: now, options: options)
+            outcome.duration = ContinuousClock.now - started
             logger.info("\(outcome.decision.rawValue)", metadata: [
                 "unit": "\(outcome.unit)", "reason": "\(outcome.reason)", "indexed": "\(outcome.indexed)",
                 "deleted": "\(outcome.deleted)", "rejected": "\(outcome.rejected)",

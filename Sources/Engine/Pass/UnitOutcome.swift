@@ -21,6 +21,8 @@ public struct UnitOutcome: Sendable, Hashable, Codable {
     public var lastSuccess: Date?
     public var nextDue: Date?
     public var error: String?
+    /// How long the unit took in this pass; not part of the JSON.
+    public var duration: Duration = .zero
 
     /// Encodes every key, absent values as `null`.
     public func encode(to encoder: any Encoder) throws {

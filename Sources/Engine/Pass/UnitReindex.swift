@@ -1,4 +1,4 @@
-import Configuration
+import SchedulerConfig
 import Foundation
 import Indexing
 import Logging

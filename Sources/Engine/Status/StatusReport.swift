@@ -1,4 +1,4 @@
-public import Configuration
+public import SchedulerConfig
 public import Foundation
 import Indexing
 import PluginAPI

@@ -1,4 +1,4 @@
-public import Configuration
+public import SchedulerConfig
 public import Indexing
 public import Logging
 public import PluginAPI

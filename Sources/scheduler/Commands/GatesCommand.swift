@@ -1,5 +1,5 @@
 import ArgumentParser
-import Configuration
+import SchedulerConfig
 import Foundation
 import PluginAPI
 

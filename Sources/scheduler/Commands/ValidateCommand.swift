@@ -1,5 +1,5 @@
 import ArgumentParser
-import Configuration
+import SchedulerConfig
 
 /// `scheduler validate`: checks the config folder the way the service would load it.
 struct ValidateCommand: ParsableCommand {

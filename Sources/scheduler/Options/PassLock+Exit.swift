@@ -8,7 +8,7 @@ extension PassLock {
     /// Takes the pass lock of `databasePath`, or reports "busy" and exits 3 without waiting.
     static func takeOrExit(databasePath: String) throws -> PassLock {
         do {
-            return try PassLock(databasePath: databasePath)
+            return try PassLock.pass(databasePath: databasePath)
         } catch let busy as PassLock.Busy {
             printError("busy: \(busy); try again when it has finished")
             throw busyExitCode

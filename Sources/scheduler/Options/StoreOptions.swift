@@ -1,5 +1,5 @@
 import ArgumentParser
-import Configuration
+import SchedulerConfig
 import Engine
 import Foundation
 import Indexing

@@ -26,8 +26,8 @@ struct PurgeCommand: AsyncParsableCommand {
     func run() async throws {
         let path = try store.databasePath()
         let lock = try PassLock.takeOrExit(databasePath: path)
+        defer { withExtendedLifetime(lock) {} }
         let deleted = try await store.openStore(logger: CommandLogger.make()).state.purge(domain: domain)
-        withExtendedLifetime(lock) {}
         print("purged \(domain): \(deleted) items deleted")
     }
 }

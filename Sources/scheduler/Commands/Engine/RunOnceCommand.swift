@@ -1,5 +1,5 @@
 import ArgumentParser
-import Configuration
+import SchedulerConfig
 import Engine
 import Foundation
 import PluginAPI
@@ -52,12 +52,12 @@ struct RunOnceCommand: AsyncParsableCommand {
         let clock: any WallClock = now.flatMap(ISO8601.date(from:)).map(FixedWallClock.init) ?? SystemWallClock()
         let logger = CommandLogger.make()
         let lock = dryRun ? nil : try PassLock.takeOrExit(databasePath: configuration.scheduler.databasePath)
+        defer { withExtendedLifetime(lock) {} }
         let store = try SchedulerStore(settings: configuration.scheduler, clock: clock, logger: logger)
         let pass = ReconcilePass(configuration: configuration, store: store, registry: BuiltinPlugins.registry, clock: clock, logger: logger)
         let outcomes = try await pass.run(ReconcilePass.Options(
             force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize
         ))
-        withExtendedLifetime(lock) {}
 
         if json {
             struct Output: Encodable { var units: [UnitOutcome] }

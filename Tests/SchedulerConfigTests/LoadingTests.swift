@@ -1,5 +1,5 @@
 import CommandPlugin
-import Configuration
+import SchedulerConfig
 import Foundation
 import PluginAPI
 import Testing

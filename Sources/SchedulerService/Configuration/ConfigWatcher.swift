@@ -1,0 +1,83 @@
+public import Logging
+public import SchedulerConfig
+public import ServiceLifecycle
+import UnixSignals
+
+/// Watches the config folder and reloads it when its files change (polled) or on SIGHUP.
+///
+/// A change that loads becomes active at once and wakes the reconcile loop, so turning a gate off purges
+/// its domain within seconds. A change that does not load keeps the last good configuration in force,
+/// logs every problem with its file:line:col at warning level, and is shown in `/status`.
+public struct ConfigWatcher: Service {
+    let loader: ConfigLoader
+    let active: ActiveConfiguration
+    let trigger: PassTrigger
+    let pollInterval: Duration
+    let metrics: SchedulerMetrics
+    let logger: Logger
+
+    public init(
+        loader: ConfigLoader, active: ActiveConfiguration, trigger: PassTrigger, pollInterval: Duration = .seconds(2),
+        metrics: SchedulerMetrics, logger: Logger
+    ) {
+        self.loader = loader
+        self.active = active
+        self.trigger = trigger
+        self.pollInterval = pollInterval
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let state = WatchState(snapshot: ConfigFolderSnapshot(directory: loader.directory))
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        try await cancelWhenGracefulShutdown {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in hangups {
+                        logger.info("SIGHUP: reloading the configuration")
+                        await reload(state, force: true)
+                    }
+                }
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: pollInterval)
+                        await reload(state, force: false)
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Reloads when the files changed since the last look, or always when `force`d.
+    func reload(_ state: WatchState, force: Bool) async {
+        let snapshot = ConfigFolderSnapshot(directory: loader.directory)
+        guard await state.update(snapshot) || force else { return }
+        do {
+            let configuration = try loader.load()
+            await active.activate(configuration)
+            logger.notice("configuration reloaded", metadata: ["sources": "\(configuration.scheduler.sources.count)"])
+            trigger.wake(.configurationChanged)
+        } catch {
+            await active.reject(error.problems)
+            metrics.configReloadFailed()
+            for problem in error.problems {
+                logger.warning("configuration change refused, the last good one stays in force: \(problem)")
+            }
+        }
+    }
+
+    /// The snapshot seen last.
+    actor WatchState {
+        var snapshot: ConfigFolderSnapshot
+        init(snapshot: ConfigFolderSnapshot) { self.snapshot = snapshot }
+
+        /// Records `new`; whether it differs from the previous one.
+        func update(_ new: ConfigFolderSnapshot) -> Bool {
+            defer { snapshot = new }
+            return new != snapshot
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Hummingbird
+
+/// Guards the admin endpoints with `Authorization: Bearer <token>`, the token coming from the service's
+/// environment (`SCHEDULER_ADMIN_TOKEN`). Without a configured token the endpoints are closed (403); a
+/// missing or wrong token is refused (401). Tokens are compared in constant time.
+public struct AdminAuthorization: Sendable {
+    let token: String?
+
+    /// `token` is `nil` or empty when admin endpoints are disabled.
+    public init(token: String?) {
+        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `nil` when `request` may proceed, otherwise the refusal to send.
+    func refusal(for request: Request) -> Response? {
+        guard let token else {
+            return JSONResponse.error(.forbidden, "admin endpoints are disabled: start the service with SCHEDULER_ADMIN_TOKEN set")
+        }
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+            Self.constantTimeEquals(Array(header.utf8.dropFirst(7)), Array(token.utf8))
+        else {
+            return JSONResponse.error(.unauthorized, "missing or wrong token: send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>")
+        }
+        return nil
+    }
+
+    /// Whether `a` equals `b`, in a time that depends only on their lengths.
+    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,153 @@
+public import Engine
+import Foundation
+public import Hummingbird
+import Indexing
+public import Logging
+import NIOCore
+import PluginAPI
+public import Prometheus
+public import SchedulerConfig
+public import ServiceLifecycle
+
+/// The service's HTTP API: health, Prometheus metrics, status, search, and two admin actions.
+public struct SchedulerAPI: Sendable {
+    let active: ActiveConfiguration
+    let store: SchedulerStore
+    let trigger: PassTrigger
+    let health: ServiceHealth
+    let metricsRegistry: PrometheusCollectorRegistry
+    let authorization: AdminAuthorization
+
+    public init(
+        active: ActiveConfiguration, store: SchedulerStore, trigger: PassTrigger, health: ServiceHealth,
+        metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization
+    ) {
+        self.active = active
+        self.store = store
+        self.trigger = trigger
+        self.health = health
+        self.metricsRegistry = metricsRegistry
+        self.authorization = authorization
+    }
+
+    /// The routes, ready for an `Application`.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("healthz") { _, _ in await healthz() }
+        router.get("metrics") { _, _ in metrics() }
+        router.get("status") { _, _ in await status() }
+        router.get("search") { request, _ in await search(request) }
+        router.post("sources/{name}/reindex") { request, context in
+            if let refusal = authorization.refusal(for: request) { return refusal }
+            return await reindex(source: context.parameters.get("name") ?? "")
+        }
+        router.post("domains/{domain}/purge") { request, context in
+            if let refusal = authorization.refusal(for: request) { return refusal }
+            return await purge(domain: context.parameters.get("domain") ?? "")
+        }
+        return router
+    }
+
+    func healthz() async -> Response {
+        struct Health: Encodable { var loop: Bool; var database: Bool; var lastPass: Date? }
+        let loop = await health.loopIsAlive
+        let database = (try? await store.index.lastCommitNumber()) != nil
+        let report = Health(loop: loop, database: database, lastPass: await health.lastPassFinishedAt)
+        return JSONResponse.make(report, status: loop && database ? .ok : .serviceUnavailable)
+    }
+
+    func metrics() -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metricsRegistry.emitToBuffer()))
+        )
+    }
+
+    func status() async -> Response {
+        let configuration = await active.current
+        let problems = await active.rejectedProblems
+        do {
+            var report = try await StatusReport.make(configuration: .success(configuration), store: store, now: Date())
+            report.configValid = problems.isEmpty
+            report.problems = problems
+            return JSONResponse.make(report)
+        } catch {
+            return JSONResponse.error(.serviceUnavailable, "the database did not answer: \(error)")
+        }
+    }
+
+    func search(_ request: Request) async -> Response {
+        let parameters = request.uri.queryParameters
+        guard let text = parameters["q"].map(String.init), !text.isEmpty else {
+            return JSONResponse.error(.badRequest, "the query parameter q (the text to search for) is required")
+        }
+        func integer(_ name: String, default value: Int) -> Int? {
+            guard let raw = parameters[Substring(name)] else { return value }
+            return Int(raw)
+        }
+        guard let limit = integer("limit", default: 20), let offset = integer("offset", default: 0) else {
+            return JSONResponse.error(.badRequest, "limit and offset must be whole numbers")
+        }
+        let query: SearchQuery
+        do {
+            query = try SearchQuery(
+                text: text, domain: parameters["domain"].map(String.init), contentType: parameters["type"].map(String.init),
+                limit: limit, offset: offset
+            )
+        } catch {
+            return JSONResponse.error(.badRequest, "\(error.parameter): \(error.reason)")
+        }
+        do {
+            return JSONResponse.make(try await store.index.search(query))
+        } catch {
+            return JSONResponse.error(.serviceUnavailable, "the search failed: \(error)")
+        }
+    }
+
+    func reindex(source: String) async -> Response {
+        let known = await active.current.scheduler.sources.map(\.name)
+        guard known.contains(source) else {
+            return JSONResponse.error(.badRequest, "unknown source '\(source)'; the sources are \(known.joined(separator: ", "))")
+        }
+        trigger.wake(.force(source: source))
+        struct Accepted: Encodable { var source: String; var status: String }
+        return JSONResponse.make(Accepted(source: source, status: "a forced run of every unit of the source was queued"), status: .accepted)
+    }
+
+    func purge(domain: String) async -> Response {
+        guard DomainIdentifier.isValid(domain) else {
+            return JSONResponse.error(.badRequest, DomainIdentifier.syntaxProblem(domain))
+        }
+        let lock: PassLock
+        do {
+            lock = try PassLock.pass(databasePath: store.index.path)
+        } catch {
+            return JSONResponse.error(.conflict, "busy: \(error); try again when the pass has finished")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        do {
+            struct Purged: Encodable { var domain: String; var deleted: Int }
+            return JSONResponse.make(Purged(domain: domain, deleted: try await store.state.purge(domain: domain)))
+        } catch {
+            return JSONResponse.error(.serviceUnavailable, "the purge failed: \(error)")
+        }
+    }
+}
+
+extension SchedulerAPI {
+    /// The HTTP server for these routes on `listen`, as a service; `onListening` receives the address it
+    /// bound (with the port the system chose when `listen` asks for port 0).
+    public func application(
+        listen: ListenAddress, logger: Logger, onListening: @escaping @Sendable (String) -> Void
+    ) -> some Service {
+        Application(
+            router: router(),
+            configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: "scheduler"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? listen.port
+                onListening(ListenAddress("\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(port)")?.description ?? "\(listen)")
+            },
+            logger: logger
+        )
+    }
+}

@@ -1,0 +1,99 @@
+public import Engine
+import Foundation
+public import Logging
+public import PluginAPI
+public import ServiceLifecycle
+
+/// The service's heart: runs the reconcile pass at start, every `service.tick`, and at once when woken by a
+/// config change or an operator.
+///
+/// On graceful shutdown a pass in progress stops at its next batch boundary: committed batches stay, no
+/// success is recorded for the unfinished run, and the next start redoes it. A pass that finds the pass lock
+/// held (an operator's `run-once`) is skipped until the next tick.
+public struct ReconcileLoop: Service {
+    let active: ActiveConfiguration
+    let store: SchedulerStore
+    let registry: PluginRegistry
+    let trigger: PassTrigger
+    let health: ServiceHealth
+    let metrics: SchedulerMetrics
+    let clock: any WallClock
+    let logger: Logger
+
+    public init(
+        active: ActiveConfiguration, store: SchedulerStore, registry: PluginRegistry, trigger: PassTrigger,
+        health: ServiceHealth, metrics: SchedulerMetrics, clock: any WallClock = SystemWallClock(), logger: Logger
+    ) {
+        self.active = active
+        self.store = store
+        self.registry = registry
+        self.trigger = trigger
+        self.health = health
+        self.metrics = metrics
+        self.clock = clock
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await health.loopStarted()
+        do {
+            try await cancelWhenGracefulShutdown { try await loop() }
+        } catch is CancellationError {
+            logger.notice("the reconcile loop stopped")
+        } catch {
+            await health.loopStopped()
+            throw error
+        }
+        await health.loopStopped()
+    }
+
+    private func loop() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: await active.current.scheduler.tick)
+                    trigger.wake(.tick)
+                }
+            }
+            group.addTask {
+                try await pass(.tick)
+                for await reason in trigger.stream {
+                    try Task.checkCancellation()
+                    try await pass(reason)
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// One pass: all sources on a tick or a config change, one source forced when an operator asks.
+    private func pass(_ reason: PassTrigger.Reason) async throws {
+        let configuration = await active.current
+        let lock: PassLock
+        do {
+            lock = try PassLock.pass(databasePath: configuration.scheduler.databasePath)
+        } catch let busy as PassLock.Busy {
+            logger.notice("pass skipped until the next tick: \(busy)")
+            return
+        }
+        defer { withExtendedLifetime(lock) {} }
+        var options = ReconcilePass.Options()
+        if case .force(let source) = reason {
+            options.force = true
+            options.sources = [source]
+        }
+        let pass = ReconcilePass(configuration: configuration, store: store, registry: registry, clock: clock, logger: logger)
+        do {
+            let outcomes = try await pass.run(options)
+            metrics.record(outcomes)
+            try await metrics.recordLevels(store: store, configuration: configuration)
+            await health.passFinished(at: clock.now())
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The database failed under the pass (disk full, file removed…): report it, try again next tick.
+            logger.error("the pass failed: \(error)")
+        }
+    }
+}

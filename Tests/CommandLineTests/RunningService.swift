@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `scheduler run` started as a process on a loopback port the system chose, with an HTTP client for it.
+final class RunningService {
+    let process: Process
+    let base: URL
+    private let errors: Drain
+
+    /// Starts the service and waits until it says where it listens.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let (process, _, stdout, stderr) = try SchedulerProcess.start(["run"] + arguments, environment: environment)
+        self.process = process
+        errors = Drain(stderr)
+        var output = Data()
+        let reader = stdout.fileHandleForReading
+        while !output.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            guard !chunk.isEmpty else { break }
+            output += chunk
+        }
+        let line = String(decoding: output, as: UTF8.self)
+        guard let range = line.range(of: "http://"), let url = URL(string: String(line[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            process.waitUntilExit()
+            throw ServiceDidNotStart(output: line + errors.text())
+        }
+        base = url
+    }
+
+    struct ServiceDidNotStart: Error, CustomStringConvertible {
+        var output: String
+        var description: String { "the service did not start: \(output)" }
+    }
+
+    deinit {
+        if process.isRunning {
+            process.interrupt()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    func terminate() -> Int32 {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Everything the service logged, once it has exited.
+    var log: String { errors.text() }
+
+    /// A request to `path` (with its query); the status and the body.
+    func request(_ path: String, method: String = "GET", token: String? = nil) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: URL(string: path, relativeTo: base)!)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The JSON object answered at `path`.
+    func json(_ path: String) async throws -> [String: Any] {
+        let (_, body) = try await request(path)
+        return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
+    }
+
+    /// How many items `/search?q=doc` finds.
+    func searchTotal() async throws -> Int {
+        try await json("/search?q=doc&limit=1")["total"] as? Int ?? -1
+    }
+}
+
+/// Waits until `condition` holds, checking every 50 ms for at most `seconds`; whether it held.
+func eventually(within seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await condition()
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@Suite("scheduler run: the service")
+struct ServiceTests {
+    @Test func itPassesOnStartAndFollowsGateChangesButNotInvalidFiles() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b c")
+        let service = try RunningService(setup.config)
+
+        #expect(try await eventually { try await service.searchTotal() == 3 }, "the pass ran on start")
+        #expect(try await service.request("/healthz").status == 200)
+
+        // A broken gates file that would turn the gate off: refused, nothing purged, the problem in /status.
+        try setup.workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: false\n")
+        #expect(try await eventually { try await service.json("/status")["configValid"] as? Bool == false })
+        let status = try await service.json("/status")
+        let problems = try #require(status["problems"] as? [[String: Any]])
+        #expect(problems.first?["file"] as? String == "gates.yaml")
+        #expect(problems.first?["line"] as? Int != nil)
+        #expect(try await service.searchTotal() == 3)
+
+        // Valid again, and off: the domain is purged within seconds.
+        try setup.setGate(on: false)
+        #expect(try await eventually { try await service.searchTotal() == 0 }, "turning the gate off purged the domain")
+        #expect(try await service.json("/status")["configValid"] as? Bool == true)
+
+        let metrics = try await service.request("/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.body.contains(#"scheduler_runs_total{source="docs",result="reindexed"} 1"#))
+        #expect(metrics.body.contains(#"scheduler_runs_total{source="docs",result="purged"} 1"#))
+        #expect(metrics.body.contains("scheduler_config_reload_failures_total 1"))
+        #expect(metrics.body.contains("scheduler_run_duration_seconds_count"))
+        let sample = #/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"]*",?)*\})? (-?[0-9.e+-]+|\+Inf|-Inf|NaN)$/#
+        for line in metrics.body.split(separator: "\n") where !line.hasPrefix("#") {
+            #expect(line.wholeMatch(of: sample) != nil, "not Prometheus text: \(line)")
+        }
+
+        #expect(service.terminate() == 0)
+    }
+
+    @Test func badRequestsGetFourHundredWithAJSONReason() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a")
+        let service = try RunningService(setup.config)
+        for path in ["/search", "/search?q=", "/search?q=a&limit=0", "/search?q=a&limit=abc", "/search?q=a&offset=-1", "/search?q=a&domain=bad..domain"] {
+            let (status, body) = try await service.request(path)
+            #expect(status == 400, "\(path)")
+            #expect(body.hasPrefix(#"{"error":"#), "\(path): \(body)")
+        }
+        let hostile = try await service.request("/search?q=%22%20OR%20*%20NEAR(%27%3B%20DROP%20TABLE%20item")
+        #expect(hostile.status == 200)
+        #expect(try await service.request("/nowhere").status == 404)
+        #expect(service.terminate() == 0)
+    }
+
+    @Test func adminEndpointsAreClosedWithoutATokenAndRefuseAWrongOne() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b")
+        let closed = try RunningService(setup.config)
+        #expect(try await closed.request("/sources/docs/reindex", method: "POST").status == 403)
+        #expect(try await closed.request("/domains/com.test.docs/purge", method: "POST", token: "anything").status == 403)
+        #expect(closed.terminate() == 0)
+
+        let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "s3cret-token"])
+        #expect(try await eventually { try await service.searchTotal() == 2 })
+        #expect(try await service.request("/sources/docs/reindex", method: "POST").status == 401)
+        #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "s3cret-tokem").status == 401)
+        #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "s3cret").status == 401)
+        #expect(try await service.request("/sources/nothing/reindex", method: "POST", token: "s3cret-token").status == 400)
+
+        try setup.setFeed("a b c")
+        #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "s3cret-token").status == 202)
+        #expect(try await eventually { try await service.searchTotal() == 3 }, "the forced run indexed the new item")
+
+        #expect(try await service.request("/domains/com..bad/purge", method: "POST", token: "s3cret-token").status == 400)
+        let purged = try await service.request("/domains/com.test.docs/purge", method: "POST", token: "s3cret-token")
+        #expect(purged.status == 200)
+        #expect(purged.body.contains(#""deleted":3"#))
+        #expect(try await service.searchTotal() == 0)
+        #expect(service.terminate() == 0)
+    }
+
+    @Test func aSecondServiceOnTheSameDatabaseRefusesToStart() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a")
+        let first = try RunningService(setup.config)
+        let second = try SchedulerProcess.run(["run"] + setup.config)
+        #expect(second.status == 3)
+        #expect(second.stderr.contains("already serving this database"))
+        #expect(first.terminate() == 0)
+    }
+
+    /// SIGTERM in the middle of a run: the process exits 0, the committed batch stays, no success is
+    /// recorded, and the next pass redoes the run.
+    @Test func sigtermDuringARunExitsZeroAndLosesNoCommittedItem() async throws {
+        let setup = try SourceWorkspace()
+        // A first batch of 500 items is committed, then the feed waits.
+        try setup.setFeed((1...600).map { "i\($0)" }.joined(separator: " ") + " WAIT last")
+        defer { try? setup.workspace.write("release", "") }
+        let service = try RunningService(setup.config)
+        #expect(try await eventually { try await service.searchTotal() >= 500 }, "the first batch was committed")
+
+        #expect(service.terminate() == 0)
+        #expect(service.log.contains("stopped"))
+        let committed = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
+        #expect(committed.stdout.contains(#""total":500"#), "\(committed.stdout)")
+        let status = try SchedulerProcess.run(["status", "--json"] + setup.config)
+        #expect(!status.stdout.contains("lastSuccess"), "no success was recorded: \(status.stdout)")
+
+        try setup.workspace.write("release", "")
+        let next = try SchedulerProcess.run(["run-once"] + setup.config)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stdout.contains("the last run was interrupted"))
+        let after = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
+        #expect(after.stdout.contains(#""total":601"#), "\(after.stdout)")
+    }
+}

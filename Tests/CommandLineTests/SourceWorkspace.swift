@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// A workspace whose one source runs `feed.sh`, which prints an item for each word of `ids.txt`; the word
+/// `WAIT` makes it wait until the file `release` exists.
+final class SourceWorkspace {
+    let workspace: Workspace
+    var config: [String] { ["--config", workspace.url.path] }
+
+    init(gate: Bool = true) throws {
+        workspace = try Workspace()
+        try workspace.write("scheduler.yaml", """
+            store: { sqlite: { path: index.sqlite } }
+            service: { tick: 1h, listen: 127.0.0.1:0 }
+            sources:
+              docs:
+                plugin: command
+                domain: com.test.docs
+                gate: docs_gate
+                schedule: monthly
+                options: { command: [./feed.sh], timeout: 2m }
+            """)
+        try setGate(on: gate)
+        try writeScript("""
+            #!/bin/sh
+            for id in $(cat ids.txt); do
+                if [ "$id" = WAIT ]; then
+                    while [ ! -f release ]; do sleep 0.05; done
+                    continue
+                fi
+                printf '{"uniqueIdentifier":"%s","domainIdentifier":"%s","title":"Doc %s"}\\n' "$id" "$SCHEDULER_DOMAIN" "$id"
+            done
+            """)
+    }
+
+    /// Replaces `feed.sh`, executable.
+    func writeScript(_ text: String) throws {
+        try workspace.write("feed.sh", text)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.path("feed.sh"))
+    }
+
+    func setGate(on: Bool) throws {
+        try workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: \(on) }\n")
+    }
+
+    func setFeed(_ ids: String) throws { try workspace.write("ids.txt", ids + "\n") }
+
+    func run(_ arguments: [String]) throws -> SchedulerProcess.Outcome {
+        try SchedulerProcess.run(arguments + config)
+    }
+
+    /// The identifiers `scheduler search doc` finds, sorted.
+    func indexed() throws -> [String] {
+        let outcome = try run(["search", "doc", "--json", "--limit", "100"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let hits = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        return ((hits?["hits"] as? [[String: Any]]) ?? []).compactMap { $0["uniqueIdentifier"] as? String }.sorted()
+    }
+
+    /// The one unit of `scheduler status --json`.
+    func status() throws -> [String: Any] {
+        let outcome = try run(["status", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        return ((report?["units"] as? [[String: Any]])?.first) ?? [:]
+    }
+}
