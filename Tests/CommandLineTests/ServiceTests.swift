@@ -39,6 +39,36 @@ struct ServiceTests {
         #expect(service.terminate() == 0)
     }
 
+    /// Kubernetes mounts a ConfigMap as links to `..data/FILE`, and updates it by pointing `..data` at a
+    /// new folder: the watcher must see the new contents.
+    @Test func aConfigMapStyleSymbolicLinkSwapIsSeenAndSIGHUPReloads() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b")
+        let files = FileManager.default, folder = setup.workspace.url
+        try files.createDirectory(at: folder.appendingPathComponent("..v1"), withIntermediateDirectories: true)
+        try files.moveItem(at: folder.appendingPathComponent("gates.yaml"), to: folder.appendingPathComponent("..v1/gates.yaml"))
+        try files.createSymbolicLink(atPath: setup.workspace.path("..data"), withDestinationPath: "..v1")
+        try files.createSymbolicLink(atPath: setup.workspace.path("gates.yaml"), withDestinationPath: "..data/gates.yaml")
+        let service = try RunningService(setup.config + ["--log-format", "json"])
+        #expect(try await eventually { try await service.searchTotal() == 2 })
+
+        try setup.workspace.write("..v2/gates.yaml", "gates:\n  docs_gate: { enabled: false }\n")
+        try files.createSymbolicLink(atPath: setup.workspace.path("..data.new"), withDestinationPath: "..v2")
+        #expect(rename(setup.workspace.path("..data.new"), setup.workspace.path("..data")) == 0)
+        #expect(try await eventually { try await service.searchTotal() == 0 }, "the swapped gates file turned the gate off")
+
+        let generation = try #require(try await service.json("/status")["configGeneration"] as? Int)
+        kill(service.process.processIdentifier, SIGHUP)
+        #expect(try await eventually { try await service.json("/status")["configGeneration"] as? Int == generation + 1 })
+        #expect(service.terminate() == 0)
+        let lines = service.log.split(separator: "\n")
+        #expect(lines.contains { $0.contains("SIGHUP") })
+        for line in lines {
+            let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(record?["level"] is String && record?["message"] is String, "not a JSON log line: \(line)")
+        }
+    }
+
     @Test func badRequestsGetFourHundredWithAJSONReason() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")

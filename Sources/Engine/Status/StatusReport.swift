@@ -43,6 +43,9 @@ public struct StatusReport: Sendable, Codable {
     /// The config folder's problems; when there are any, gates and due dates are `unknown`.
     public var configValid: Bool
     public var problems: [ConfigProblem]
+    /// In the service: how many times a configuration was loaded and activated (SIGHUP and file changes
+    /// increase it); absent from `scheduler status`.
+    public var configGeneration: Int?
     public var units: [UnitStatus]
     public var orphanedDomains: [OrphanedDomain]
     public var totalItems: Int

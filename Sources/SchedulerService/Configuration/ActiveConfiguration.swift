@@ -8,6 +8,8 @@ public actor ActiveConfiguration {
     public private(set) var current: SchedulerConfiguration
     /// The problems of the files on disk when they do not load; empty when the active config is what they say.
     public private(set) var rejectedProblems: [ConfigProblem] = []
+    /// How many times a configuration was loaded and activated, the first included.
+    public private(set) var generation = 1
 
     public init(_ configuration: SchedulerConfiguration) {
         current = configuration
@@ -16,6 +18,7 @@ public actor ActiveConfiguration {
     func activate(_ configuration: SchedulerConfiguration) {
         current = configuration
         rejectedProblems = []
+        generation += 1
     }
 
     func reject(_ problems: [ConfigProblem]) {

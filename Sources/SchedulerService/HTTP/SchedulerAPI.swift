@@ -70,6 +70,7 @@ public struct SchedulerAPI: Sendable {
             var report = try await StatusReport.make(configuration: .success(configuration), store: store, now: Date())
             report.configValid = problems.isEmpty
             report.problems = problems
+            report.configGeneration = await active.generation
             return JSONResponse.make(report)
         } catch {
             return JSONResponse.error(.serviceUnavailable, "the database did not answer: \(error)")
