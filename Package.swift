@@ -88,6 +88,18 @@ let package = Package(
             path: "plugins/CommandPlugin",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "PostsPlugin",
+            dependencies: ["PluginAPI"],
+            path: "plugins/PostsPlugin",
+            swiftSettings: strictSettings
+        ),
+        // Checks any source plugin's tests can run: declaration, option refusals, valid items, cancellation.
+        .target(
+            name: "PluginConformance",
+            dependencies: ["PluginAPI"],
+            swiftSettings: strictSettings
+        ),
         // The `scheduler` command line: thin adapters over the libraries.
         .executableTarget(
             name: "scheduler",
@@ -98,6 +110,7 @@ let package = Package(
                 "Engine",
                 "SchedulerService",
                 "CommandPlugin",
+                "PostsPlugin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -124,12 +137,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SchedulerConfigTests",
-            dependencies: ["SchedulerConfig", "PluginAPI", "CommandPlugin"],
+            dependencies: ["SchedulerConfig", "PluginAPI", "CommandPlugin", "PostsPlugin"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EngineTests",
             dependencies: ["Engine", "SchedulerConfig", "Indexing", "PluginAPI", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PluginTests",
+            dependencies: ["PluginAPI", "PluginConformance", "CommandPlugin", "PostsPlugin", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -8,7 +8,7 @@ struct Scheduler: AsyncParsableCommand {
         abstract: "A feature-flagged reindex scheduler that hosts source plugins and keeps a search index.",
         subcommands: [
             RunCommand.self, RunOnceCommand.self, StatusCommand.self, HistoryCommand.self, PurgeCommand.self, SearchCommand.self, IndexCommand.self,
-            ValidateCommand.self, GatesCommand.self,
+            ValidateCommand.self, GatesCommand.self, PluginsCommand.self,
         ]
     )
 }

@@ -21,10 +21,24 @@ struct EngineCommandTests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("help/en  reindexed: 3 indexed"))
         #expect(first.stdout.contains("help/fr  reindexed: 3 indexed"))
+        #expect(first.stdout.contains("blog  reindexed: 3 indexed, 0 deleted, 0 rejected"), "the draft is skipped")
         let search = try SchedulerProcess.run(["search", "livr"] + config)
         #expect(search.stdout.contains("Délais de livraison"))
+        let posts = try SchedulerProcess.run(["search", "comt", "--domain", "com.shop.blog"] + config)
+        #expect(posts.stdout.contains("Cheese of the month: Comté"))
+        #expect(posts.stdout.contains("shop://blog/cheese-of-the-month-comte"))
         let again = try SchedulerProcess.run(["run-once"] + config)
         #expect(again.stdout.contains("help/en  not-due"))
+    }
+
+    @Test func pluginsListsTheKindsAndTheirOptions() throws {
+        let outcome = try SchedulerProcess.run(["plugins", "--json"])
+        #expect(outcome.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        let plugins = try #require(object?["plugins"] as? [[String: Any]])
+        #expect(plugins.compactMap { $0["kind"] as? String } == ["command", "posts"])
+        let posts = try #require(plugins.last?["options"] as? [[String: Any]])
+        #expect(posts.contains { $0["name"] as? String == "directory" && $0["isRequired"] as? Bool == true })
     }
 
     @Test func runOnceReportsEveryUnitInJSON() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A workspace whose one source runs `feed.sh`, which prints an item for each word of `ids.txt`; the word
-/// `WAIT` makes it wait until the file `release` exists.
+/// `WAIT` makes it wait until the file `release` exists (or the workspace is gone).
 final class SourceWorkspace {
     let workspace: Workspace
     var config: [String] { ["--config", workspace.url.path] }
@@ -25,7 +25,7 @@ final class SourceWorkspace {
             #!/bin/sh
             for id in $(cat ids.txt); do
                 if [ "$id" = WAIT ]; then
-                    while [ ! -f release ]; do sleep 0.05; done
+                    while [ ! -f release ] && [ -f ids.txt ]; do sleep 0.05; done
                     continue
                 fi
                 printf '{"uniqueIdentifier":"%s","domainIdentifier":"%s","title":"Doc %s"}\\n' "$id" "$SCHEDULER_DOMAIN" "$id"

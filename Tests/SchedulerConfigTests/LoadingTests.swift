@@ -1,4 +1,5 @@
 import CommandPlugin
+import PostsPlugin
 import SchedulerConfig
 import Foundation
 import PluginAPI
@@ -112,5 +113,5 @@ struct LoadingTests {
 
 /// The plugins the example config uses.
 enum ExamplePlugins {
-    static let registry = PluginRegistry([CommandSource.self])
+    static let registry = PluginRegistry([CommandSource.self, PostsSource.self])
 }

@@ -27,7 +27,7 @@ final class CommandRun: @unchecked Sendable {
     private let decoder = NDJSONItemDecoder()
 
     // Touched only on `queue`.
-    private var process: Process?
+    private var process: SpawnedProcess?
     private var reader: LineReaderBox?
     private var outputBytes = 0
 
@@ -36,6 +36,16 @@ final class CommandRun: @unchecked Sendable {
         self.context = context
         self.timeout = timeout
         self.maxOutputBytes = maxOutputBytes
+    }
+
+    /// A run abandoned before its end (its consumer went away) stops the program and reaps it.
+    deinit {
+        guard let process, processIdentifier.withLock({ $0 }) != nil else { return }
+        process.signalGroup(SIGKILL)
+        Thread.detachNewThread {
+            _ = process.waitForExit()
+            close(process.output)
+        }
     }
 
     /// The next item the program printed, or `nil` once it exited successfully.
@@ -50,8 +60,9 @@ final class CommandRun: @unchecked Sendable {
     /// Stops the program; the pending read then ends and reports `reason`.
     func stop(reason: StopReason) {
         stopReason.withLock { if $0 == nil { $0 = reason } }
-        // Signalled directly, not through the queue, which may be blocked reading the program's output.
-        if let pid = processIdentifier.withLock({ $0 }) { kill(pid, SIGKILL) }
+        // Signalled directly, not through the queue, which may be blocked reading the program's output; the
+        // whole process group, so nothing the program started keeps the output pipe open.
+        if let pid = processIdentifier.withLock({ $0 }) { kill(-pid, SIGKILL) }
     }
 
     private let processIdentifier = Mutex<Int32?>(nil)
@@ -79,34 +90,29 @@ final class CommandRun: @unchecked Sendable {
     }
 
     private func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: context.resolve(path: command[0]))
-        process.arguments = Array(command.dropFirst())
-        process.currentDirectoryURL = URL(fileURLWithPath: context.baseDirectory)
         var environment = ProcessInfo.processInfo.environment
         environment["SCHEDULER_SOURCE"] = context.source
         environment["SCHEDULER_PARTITION"] = context.partition ?? ""
         environment["SCHEDULER_UNIT"] = context.unit
         environment["SCHEDULER_DOMAIN"] = context.domain
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let process: SpawnedProcess
         do {
-            try process.run()
+            process = try SpawnedProcess(
+                executable: context.resolve(path: command[0]), arguments: Array(command.dropFirst()),
+                directory: context.baseDirectory, environment: environment
+            )
         } catch {
-            throw Failure(description: "cannot start \(command[0]): \(error.localizedDescription)")
+            throw Failure(description: "cannot start \(command[0]): \(error)")
         }
         self.process = process
-        processIdentifier.withLock { $0 = process.processIdentifier }
-        reader = LineReaderBox(fileDescriptor: output.fileHandleForReading.fileDescriptor, maxLineBytes: Self.maxLineBytes)
-        forwardStandardError(errors.fileHandleForReading)
+        processIdentifier.withLock { $0 = process.pid }
+        reader = LineReaderBox(fileDescriptor: process.output, maxLineBytes: Self.maxLineBytes)
+        forwardStandardError(process.errors)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) { [weak self] in
             guard let self, self.processIdentifier.withLock({ $0 }) != nil else { return }
             self.stop(reason: .timedOut)
         }
-        context.logger.info("started", metadata: ["command": "\(command)", "pid": "\(process.processIdentifier)"])
+        context.logger.info("started", metadata: ["command": "\(command)", "pid": "\(process.pid)"])
     }
 
     private func checkOutputSize() throws {
@@ -118,28 +124,31 @@ final class CommandRun: @unchecked Sendable {
 
     private func finish() throws -> SearchableItem? {
         guard let process else { return nil }
-        process.waitUntilExit()
+        let termination = process.waitForExit()
         processIdentifier.withLock { $0 = nil }
         reader = nil
+        close(process.output)
         switch stopReason.withLock({ $0 }) {
         case .cancelled?: throw CancellationError()
         case .timedOut?: throw Failure(description: "\(command[0]) did not finish within \(DurationText.format(timeout)) (timeout); stopped it")
         case .outputTooLarge?: throw Failure(description: "\(command[0]) printed more than \(maxOutputBytes) bytes (maxOutputBytes)")
         case nil: break
         }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how = process.terminationReason == .exit ? "exited with status \(process.terminationStatus)" : "was killed by signal \(process.terminationStatus)"
-            throw Failure(description: "\(command[0]) \(how); see its standard error in the log")
+        switch termination {
+        case .exited(0): break
+        case .exited(let status): throw Failure(description: "\(command[0]) exited with status \(status); see its standard error in the log")
+        case .signalled(let signal): throw Failure(description: "\(command[0]) was killed by signal \(signal); see its standard error in the log")
         }
         return nil
     }
 
-    /// Logs each line the program writes on standard error.
-    private func forwardStandardError(_ handle: FileHandle) {
+    /// Logs each line the program writes on standard error, and closes the pipe at its end.
+    private func forwardStandardError(_ descriptor: Int32) {
         let logger = context.logger
         let program = command[0]
         Thread.detachNewThread {
-            var reader = LineReader(fileDescriptor: handle.fileDescriptor, maxLineBytes: 64 * 1024)
+            defer { close(descriptor) }
+            var reader = LineReader(fileDescriptor: descriptor, maxLineBytes: 64 * 1024)
             while let line = try? reader.next() {
                 if case .text(_, let bytes) = line {
                     logger.warning("stderr", metadata: ["command": "\(program)", "line": "\(String(decoding: bytes, as: UTF8.self))"])

@@ -13,6 +13,12 @@ public struct CommandSource: SourcePlugin {
         public var command: [String]
         public var timeout: DurationOption?
         public var maxOutputBytes: Int?
+
+        public init(command: [String], timeout: DurationOption? = nil, maxOutputBytes: Int? = nil) {
+            self.command = command
+            self.timeout = timeout
+            self.maxOutputBytes = maxOutputBytes
+        }
     }
 
     public static let kind = "command"

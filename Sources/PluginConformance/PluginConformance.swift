@@ -1,0 +1,92 @@
+import Foundation
+public import PluginAPI
+
+/// Checks every source plugin should pass, for any plugin's own tests: its declaration is well formed,
+/// the options it should refuse are refused, its items are valid and in the unit's domain, and it stops
+/// when its consumer is cancelled.
+///
+/// Each check returns the violations it found, in words; an empty list means the plugin conforms.
+public enum PluginConformance {
+    /// The kind, summary and option list: a lowercase kind, a summary, uniquely named options.
+    public static func declaration<P: SourcePlugin>(of plugin: P.Type) -> [String] {
+        var violations: [String] = []
+        if P.kind.isEmpty || !P.kind.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) {
+            violations.append("kind '\(P.kind)' must be lowercase letters, digits and dashes")
+        }
+        if P.summary.isEmpty { violations.append("the summary is empty") }
+        let names = P.options.map(\.name)
+        if Set(names).count != names.count { violations.append("an option is declared twice: \(names)") }
+        if P.options.contains(where: { $0.summary.isEmpty }) { violations.append("every option needs a summary") }
+        return violations
+    }
+
+    /// Each of `invalid` must be refused by `validate(_:)` with the name of a declared option.
+    public static func refuses<P: SourcePlugin>(_ plugin: P.Type, invalid: [P.Options]) -> [String] {
+        var violations: [String] = []
+        for (index, options) in invalid.enumerated() {
+            do throws(PluginOptionError) {
+                try P.validate(options)
+                violations.append("invalid options #\(index) were accepted")
+            } catch where !P.options.contains(where: { $0.name == error.option }) {
+                violations.append("the refusal names '\(error.option)', which is not a declared option")
+            } catch {}
+        }
+        return violations
+    }
+
+    /// Runs the plugin to its end: every item must be valid and within the context's domain. Returns the
+    /// items, and the violations.
+    public static func items<P: SourcePlugin>(of plugin: P) async -> (items: [SearchableItem], violations: [String], error: (any Error)?) {
+        var items: [SearchableItem] = []
+        var violations: [String] = []
+        do {
+            for try await item in plugin.items() {
+                items.append(item)
+            }
+        } catch {
+            return (items, violations, error)
+        }
+        for item in items {
+            do {
+                try item.validate()
+            } catch {
+                violations.append("item '\(item.uniqueIdentifier)' is invalid: \(error)")
+            }
+        }
+        return (items, violations, nil)
+    }
+
+    /// Cancels a consumer of the plugin's items once it has received `afterItems` items (0: at once) and
+    /// checks that the stream ends within `bound`, rather than running on or hanging.
+    public static func honoursCancellation<P: SourcePlugin>(_ plugin: P, afterItems: Int = 0, bound: Duration = .seconds(30)) async -> [String] {
+        let stopped = await withTaskGroup(of: Bool.self) { outer in
+            outer.addTask {
+                await withTaskGroup(of: Void.self) { inner in
+                    let (reached, signal) = AsyncStream.makeStream(of: Void.self)
+                    inner.addTask {
+                        var count = 0
+                        if afterItems == 0 { signal.yield() }
+                        do {
+                            for try await _ in plugin.items() {
+                                count += 1
+                                if count == afterItems { signal.yield() }
+                            }
+                        } catch {}
+                        signal.finish()
+                    }
+                    for await _ in reached { break }
+                    inner.cancelAll()
+                }
+                return true
+            }
+            outer.addTask {
+                try? await Task.sleep(for: bound)
+                return false
+            }
+            let first = await outer.next() ?? false
+            outer.cancelAll()
+            return first
+        }
+        return stopped ? [] : ["the item stream did not stop within \(bound) of its consumer being cancelled"]
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import PluginAPI
+import PluginConformance
+@testable import PostsPlugin
+import Testing
+
+@Suite("The posts plugin")
+struct PostsPluginTests {
+    /// A folder of posts, good and bad, and a folder outside it that must never be read; the folders live as
+    /// long as this value.
+    struct Blog {
+        var folder: Folder
+        var outside: Folder
+        var plugin: PostsSource
+        var context: PluginContext
+    }
+
+    func blog() throws -> Blog {
+        let folder = try Folder(), outside = try Folder()
+        try folder.write("posts/hello.md", """
+            ---
+            title: "Hello, cheese lovers"
+            summary: Our first post.
+            slug: hello-cheese
+            date: 2026-11-01
+            expires: 2027-06-30T00:00:00Z
+            tags:
+              - cheese
+              - 'news'
+            ---
+            # Hello
+
+            The body.
+            """)
+        try folder.write("posts/2026/aged.markdown", """
+            ---
+            title: Aged cheddar
+            tags: [cheddar, aged, "uk"]
+            ---
+            # Aged cheddar
+
+            ![a photo](cheddar.jpg)
+
+            A *sharp* cheese from [Somerset](https://example.com/somerset), aged `18` months
+            in caves.
+
+            Second paragraph.
+            """)
+        try folder.write("posts/draft.md", "---\ntitle: Not yet\ndraft: true\n---\nSoon.\n")
+        try folder.write("posts/plain.md", "Just a paragraph, no front matter.\n")
+        try folder.write("posts/unclosed.md", "---\ntitle: Broken\n\nNo closing line.\n")
+        try folder.write("posts/bad-date.md", "---\ntitle: Bad date\ndate: tomorrow\n---\nBody.\n")
+        try folder.write("posts/bad-line.md", "---\ntitle: Bad\n  indented: nonsense\n---\nBody.\n")
+        try folder.write("posts/notes.txt", "not a post")
+        try folder.write("posts/huge.md", "---\ntitle: Huge\n---\n" + String(repeating: "x", count: 5000))
+        try outside.write("secret.md", "---\ntitle: SECRET\n---\nSecret.\n")
+        try outside.write("dir/inside.md", "---\ntitle: SECRET TOO\n---\nSecret.\n")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("posts/escape.md"), withDestinationPath: outside.path("secret.md"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("posts/linked"), withDestinationPath: outside.path("dir"))
+        let context = folder.context(domain: "com.example.blog", source: "blog")
+        let options = PostsSource.Options(directory: "posts", extensions: nil, maxFileBytes: 4096)
+        return Blog(folder: folder, outside: outside, plugin: try PostsSource(options: options, context: context), context: context)
+    }
+
+    @Test func publishedPostsBecomeItemsAndBrokenOnesAreReportedAndSkipped() async throws {
+        let blog = try blog()
+
+        let run = await PluginConformance.items(of: blog.plugin)
+
+        #expect(run.error == nil)
+        #expect(run.violations.isEmpty, "\(run.violations)")
+        #expect(run.items.map(\.uniqueIdentifier) == ["2026/aged", "hello-cheese", "plain"])
+        let hello = try #require(run.items.first { $0.uniqueIdentifier == "hello-cheese" })
+        #expect(hello.title == "Hello, cheese lovers")
+        #expect(hello.contentDescription == "Our first post.")
+        #expect(hello.keywords == ["cheese", "news"])
+        #expect(hello.expirationDate == ISO8601.date(from: "2027-06-30T00:00:00Z"))
+        #expect(hello.domainIdentifier == "com.example.blog")
+        let aged = try #require(run.items.first { $0.uniqueIdentifier == "2026/aged" })
+        #expect(aged.contentDescription == "A sharp cheese from Somerset, aged 18 months in caves.")
+        #expect(aged.keywords == ["cheddar", "aged", "uk"])
+        let plain = try #require(run.items.first { $0.uniqueIdentifier == "plain" })
+        #expect(plain.title == "plain")
+        #expect(plain.contentDescription == "Just a paragraph, no front matter.")
+        // unclosed, bad-date, bad-line, huge and the escaping link; the linked folder is not entered.
+        #expect(blog.context.rejections.count == 5)
+        #expect(!run.items.contains { $0.title?.contains("SECRET") == true })
+    }
+
+    @Test func brokenFrontMatterIsReportedWithItsLine() throws {
+        let folder = try Folder()
+        try folder.write("posts/bad-date.md", "---\ntitle: Bad date\ndate: tomorrow\n---\nBody.\n")
+        try folder.write("posts/twice.md", "---\ntitle: A\ntitle: B\n---\n")
+        try folder.write("posts/open-quote.md", "---\ntitle: \"never closed\n---\n")
+        let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: folder.context())
+        #expect(throws: (any Error).self) { try plugin.item(at: "bad-date.md") }
+        do { _ = try plugin.item(at: "bad-date.md") } catch { #expect("\(error)".hasPrefix("line 3: 'date' must be a date")) }
+        do { _ = try plugin.item(at: "twice.md") } catch { #expect("\(error)" == "line 3: 'title' is given twice") }
+        do { _ = try plugin.item(at: "open-quote.md") } catch { #expect("\(error)".hasPrefix("line 2: the quoted value")) }
+    }
+
+    @Test func aMissingFolderFailsTheRun() async throws {
+        let folder = try Folder()
+        let plugin = try PostsSource(options: .init(directory: "nowhere", extensions: nil, maxFileBytes: nil), context: folder.context())
+        let run = await PluginConformance.items(of: plugin)
+        #expect("\(run.error.map { "\($0)" } ?? "")".contains("cannot read the posts folder"))
+    }
+
+    @Test func itConforms() async throws {
+        let blog = try blog()
+        #expect(PluginConformance.declaration(of: PostsSource.self).isEmpty)
+        #expect(PluginConformance.refuses(PostsSource.self, invalid: [
+            .init(directory: "", extensions: nil, maxFileBytes: nil),
+            .init(directory: "posts", extensions: [], maxFileBytes: nil),
+            .init(directory: "posts", extensions: ["../md"], maxFileBytes: nil),
+            .init(directory: "posts", extensions: nil, maxFileBytes: 0),
+        ]).isEmpty)
+        #expect(await PluginConformance.honoursCancellation(blog.plugin).isEmpty)
+        #expect(await PluginConformance.honoursCancellation(blog.plugin, afterItems: 1).isEmpty)
+    }
+}
