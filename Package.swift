@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -89,6 +90,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "CategoryFeedPlugin",
+            dependencies: [
+                "PluginAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "plugins/CategoryFeedPlugin",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "PostsPlugin",
             dependencies: ["PluginAPI"],
             path: "plugins/PostsPlugin",
@@ -111,6 +122,7 @@ let package = Package(
                 "SchedulerService",
                 "CommandPlugin",
                 "PostsPlugin",
+                "CategoryFeedPlugin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -137,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SchedulerConfigTests",
-            dependencies: ["SchedulerConfig", "PluginAPI", "CommandPlugin", "PostsPlugin"],
+            dependencies: ["SchedulerConfig", "PluginAPI", "CategoryFeedPlugin", "CommandPlugin", "PostsPlugin"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -147,7 +159,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginTests",
-            dependencies: ["PluginAPI", "PluginConformance", "CommandPlugin", "PostsPlugin", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PluginAPI", "PluginConformance", "CommandPlugin", "PostsPlugin", "CategoryFeedPlugin",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,8 +1,9 @@
+import CategoryFeedPlugin
 import CommandPlugin
 import PluginAPI
 import PostsPlugin
 
 /// The plugins this build of the scheduler hosts.
 enum BuiltinPlugins {
-    static let registry = PluginRegistry([CommandSource.self, PostsSource.self])
+    static let registry = PluginRegistry([CategoryFeedSource.self, CommandSource.self, PostsSource.self])
 }

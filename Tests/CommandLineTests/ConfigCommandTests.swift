@@ -15,7 +15,7 @@ struct ConfigCommandTests {
         let workspace = try Workspace()
         let outcome = try SchedulerProcess.run(["validate", "--config", try exampleConfig(in: workspace)])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains("is valid: 2 sources (3 units), 1 gate, 1 experiment"))
+        #expect(outcome.stdout.contains("is valid: 3 sources (5 units), 1 gate, 1 experiment"))
     }
 
     @Test func anInvalidConfigExitsTwoWithOneLinePerProblem() throws {
@@ -51,10 +51,10 @@ struct ConfigCommandTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let units = try #require(object["units"] as? [[String: Any]])
-        #expect(units.map { $0["unit"] as? String } == ["help/en", "help/fr", "blog"])
-        #expect(units[0]["state"] as? String == "on")
-        #expect(units[0]["reason"] as? String == "on: unit bucket 4750 < rollout 100%")
-        #expect(units[1]["variantReason"] as? String == "variant weekly (bucket 5085)")
+        #expect(units.map { $0["unit"] as? String } == ["categories/us", "categories/fr", "help/en", "help/fr", "blog"])
+        #expect(units[2]["state"] as? String == "on")
+        #expect(units[2]["reason"] as? String == "on: unit bucket 4750 < rollout 100%")
+        #expect(units[3]["variantReason"] as? String == "variant weekly (bucket 5085)")
     }
 
     @Test func gatesRefusesAMalformedDate() throws {

@@ -22,6 +22,11 @@ struct EngineCommandTests {
         #expect(first.stdout.contains("help/en  reindexed: 3 indexed"))
         #expect(first.stdout.contains("help/fr  reindexed: 3 indexed"))
         #expect(first.stdout.contains("blog  reindexed: 3 indexed, 0 deleted, 0 rejected"), "the draft is skipped")
+        #expect(first.stdout.contains("categories/us  reindexed: 3 indexed"))
+        #expect(first.stdout.contains("categories/fr  reindexed: 2 indexed"))
+        let categories = try SchedulerProcess.run(["search", "plateau", "--json"] + config)
+        #expect(categories.stdout.contains(#""contentURL":"shop://category/14""#))
+        #expect(categories.stdout.contains(#""uniqueIdentifier":"fr/14""#))
         let search = try SchedulerProcess.run(["search", "livr"] + config)
         #expect(search.stdout.contains("Délais de livraison"))
         let posts = try SchedulerProcess.run(["search", "comt", "--domain", "com.shop.blog"] + config)
@@ -36,7 +41,7 @@ struct EngineCommandTests {
         #expect(outcome.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         let plugins = try #require(object?["plugins"] as? [[String: Any]])
-        #expect(plugins.compactMap { $0["kind"] as? String } == ["command", "posts"])
+        #expect(plugins.compactMap { $0["kind"] as? String } == ["category-feed", "command", "posts"])
         let posts = try #require(plugins.last?["options"] as? [[String: Any]])
         #expect(posts.contains { $0["name"] as? String == "directory" && $0["isRequired"] as? Bool == true })
     }

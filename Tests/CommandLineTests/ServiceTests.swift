@@ -36,7 +36,7 @@ struct ServiceTests {
             #expect(line.wholeMatch(of: sample) != nil, "not Prometheus text: \(line)")
         }
 
-        #expect(service.terminate() == 0)
+        #expect(service.terminate() == 0, "\(service.log)")
     }
 
     /// Kubernetes mounts a ConfigMap as links to `..data/FILE`, and updates it by pointing `..data` at a
@@ -60,7 +60,7 @@ struct ServiceTests {
         let generation = try #require(try await service.json("/status")["configGeneration"] as? Int)
         kill(service.process.processIdentifier, SIGHUP)
         #expect(try await eventually { try await service.json("/status")["configGeneration"] as? Int == generation + 1 })
-        #expect(service.terminate() == 0)
+        #expect(service.terminate() == 0, "\(service.log)")
         let lines = service.log.split(separator: "\n")
         #expect(lines.contains { $0.contains("SIGHUP") })
         for line in lines {
@@ -81,7 +81,7 @@ struct ServiceTests {
         let hostile = try await service.request("/search?q=%22%20OR%20*%20NEAR(%27%3B%20DROP%20TABLE%20item")
         #expect(hostile.status == 200)
         #expect(try await service.request("/nowhere").status == 404)
-        #expect(service.terminate() == 0)
+        #expect(service.terminate() == 0, "\(service.log)")
     }
 
     @Test func adminEndpointsAreClosedWithoutATokenAndRefuseAWrongOne() async throws {
@@ -90,7 +90,7 @@ struct ServiceTests {
         let closed = try RunningService(setup.config)
         #expect(try await closed.request("/sources/docs/reindex", method: "POST").status == 403)
         #expect(try await closed.request("/domains/com.test.docs/purge", method: "POST", token: "anything").status == 403)
-        #expect(closed.terminate() == 0)
+        #expect(closed.terminate() == 0, "\(closed.log)")
 
         let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "s3cret-token"])
         #expect(try await eventually { try await service.searchTotal() == 2 })
@@ -108,7 +108,7 @@ struct ServiceTests {
         #expect(purged.status == 200)
         #expect(purged.body.contains(#""deleted":3"#))
         #expect(try await service.searchTotal() == 0)
-        #expect(service.terminate() == 0)
+        #expect(service.terminate() == 0, "\(service.log)")
     }
 
     @Test func aSecondServiceOnTheSameDatabaseRefusesToStart() async throws {
@@ -118,7 +118,7 @@ struct ServiceTests {
         let second = try SchedulerProcess.run(["run"] + setup.config)
         #expect(second.status == 3)
         #expect(second.stderr.contains("already serving this database"))
-        #expect(first.terminate() == 0)
+        #expect(first.terminate() == 0, "\(first.log)")
     }
 
     /// SIGTERM in the middle of a run: the process exits 0, the committed batch stays, no success is
@@ -131,7 +131,7 @@ struct ServiceTests {
         let service = try RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() >= 500 }, "the first batch was committed")
 
-        #expect(service.terminate() == 0)
+        #expect(service.terminate() == 0, "\(service.log)")
         #expect(service.log.contains("stopped"))
         let committed = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
         #expect(committed.stdout.contains(#""total":500"#), "\(committed.stdout)")

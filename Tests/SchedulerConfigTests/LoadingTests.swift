@@ -1,3 +1,4 @@
+import CategoryFeedPlugin
 import CommandPlugin
 import PostsPlugin
 import SchedulerConfig
@@ -113,5 +114,5 @@ struct LoadingTests {
 
 /// The plugins the example config uses.
 enum ExamplePlugins {
-    static let registry = PluginRegistry([CommandSource.self, PostsSource.self])
+    static let registry = PluginRegistry([CategoryFeedSource.self, CommandSource.self, PostsSource.self])
 }

@@ -31,6 +31,13 @@ public struct ConfigWatcher: Service {
     public func run() async throws {
         let state = WatchState(snapshot: ConfigFolderSnapshot(directory: loader.directory))
         let hangups = await UnixSignalsSequence(trapping: .sighup)
+        // Watching ends with the service: a graceful shutdown cancels it, which is its normal end.
+        do {
+            try await watch(state, hangups: hangups)
+        } catch is CancellationError {}
+    }
+
+    private func watch(_ state: WatchState, hangups: UnixSignalsSequence) async throws {
         try await cancelWhenGracefulShutdown {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {

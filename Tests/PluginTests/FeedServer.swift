@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A real HTTP server on 127.0.0.1 serving category feeds and images, good and bad, for the category-feed
+/// plugin's tests. It counts image requests and the most that were in flight at once.
+final class FeedServer: Sendable {
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 120))
+
+    private let counters = Mutex((imageRequests: 0, inFlight: 0, maxInFlight: 0, flakyFailures: 0))
+
+    var imageRequests: Int { counters.withLock { $0.imageRequests } }
+    var maxInFlight: Int { counters.withLock { $0.maxInFlight } }
+
+    /// Runs `body` with the server's base URL, then stops the server.
+    func run(_ body: (URL) async throws -> Void) async throws {
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router(),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { portSink.yield($0.localAddress?.port ?? 0) },
+            logger: Logger(label: "feed-server") { _ in SwiftLogNoOpLogHandler() }
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = await iterator.next() ?? 0
+            defer { group.cancelAll() }
+            try await body(URL(string: "http://127.0.0.1:\(port)")!)
+        }
+    }
+
+    /// The feed: one good category, and one of every way a category can fail; `BASE` is the server's URL.
+    static let feed = """
+        [
+          {"id": 1, "name": "Cheese", "keywords": "brie, comté camembert", "metaDescription": "Soft and hard.", "imageURL": "BASE/images/good.png", "extra": true},
+          {"id": "2", "name": "Wine", "keywords": ["red", "white"], "imageURL": "ht!tp://not a url"},
+          {"id": 3, "name": "Bread", "imageURL": "BASE/images/missing.png"},
+          {"id": 4, "name": "Butter", "imageURL": "BASE/images/huge.png"},
+          {"id": 5, "name": "Honey", "imageURL": "BASE/images/slow.png"},
+          {"id": 6, "name": "Jam", "imageURL": "BASE/images/page.html"},
+          {"id": 7, "name": "Olives"},
+          {"name": "No identifier"},
+          {"id": 8, "name": "Tea", "imageURL": "file:///etc/passwd"},
+          {"id": 9, "name": "Salt", "imageURL": "BASE/images/redirect.png"}
+        ]
+        """
+
+    private func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("feed.json") { request, _ in Self.feedResponse(request) }
+        router.get("flaky/feed.json") { request, _ in
+            let fail = self.counters.withLock { counters in
+                counters.flakyFailures += 1
+                return counters.flakyFailures <= 2
+            }
+            return fail ? Response(status: .serviceUnavailable) : Self.feedResponse(request)
+        }
+        router.get("down/feed.json") { _, _ in Response(status: .internalServerError) }
+        router.get("notjson/feed.json") { _, _ in Self.body("<html>maintenance</html>", type: "text/html") }
+        router.get("many/feed.json") { request, _ in
+            let entries = (1...12).map { #"{"id": \#($0), "name": "Item \#($0)", "imageURL": "BASE/images/delayed.png"}"# }
+            return Self.json("[" + entries.joined(separator: ",") + "]", for: request)
+        }
+        router.get("images/{name}") { request, context in
+            self.counters.withLock { counters in
+                counters.imageRequests += 1
+                counters.inFlight += 1
+                counters.maxInFlight = max(counters.maxInFlight, counters.inFlight)
+            }
+            defer { self.counters.withLock { $0.inFlight -= 1 } }
+            switch context.parameters.get("name") ?? "" {
+            case "good.png": return Self.body(Self.png, type: "image/png")
+            case "huge.png": return Self.body(Data(repeating: 1, count: 2 << 20), type: "image/png")
+            case "slow.png":
+                try await Task.sleep(for: .seconds(5))
+                return Self.body(Self.png, type: "image/png")
+            case "delayed.png":
+                try await Task.sleep(for: .milliseconds(100))
+                return Self.body(Self.png, type: "image/png")
+            case "page.html": return Self.body("<html></html>", type: "text/html")
+            case "redirect.png": return Response(status: .found, headers: [.location: "/images/good.png"])
+            default: return Response(status: .notFound)
+            }
+        }
+        return router
+    }
+
+    private static func feedResponse(_ request: Request) -> Response {
+        json(feed, for: request)
+    }
+
+    /// `text` as JSON, with `BASE` replaced by the server's URL as the request reached it.
+    private static func json(_ text: String, for request: Request) -> Response {
+        let base = "http://\(request.head.authority ?? "127.0.0.1")"
+        return body(text.replacingOccurrences(of: "BASE", with: base), type: "application/json")
+    }
+
+    private static func body(_ text: String, type: String) -> Response {
+        body(Data(text.utf8), type: type)
+    }
+
+    private static func body(_ data: Data, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

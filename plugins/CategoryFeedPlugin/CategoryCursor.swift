@@ -1,0 +1,143 @@
+import Foundation
+import PluginAPI
+
+/// Reads the feed on first demand, then turns its categories into items a window of `concurrency` at a
+/// time: the window's thumbnails download concurrently, in the consumer's task, so cancelling the consumer
+/// cancels the downloads.
+actor CategoryCursor {
+    let source: CategoryFeedSource
+    private var pending: [Result<Category, any Error>]?
+    private var ready: [SearchableItem] = []
+
+    init(source: CategoryFeedSource) { self.source = source }
+
+    func next() async throws -> SearchableItem? {
+        if pending == nil { pending = try await loadFeed().entries.reversed() }
+        while ready.isEmpty, let pending, !pending.isEmpty {
+            try Task.checkCancellation()
+            let window = pending.suffix(source.concurrency).reversed()
+            self.pending?.removeLast(window.count)
+            ready = try await items(for: Array(window)).reversed()
+        }
+        return ready.popLast()
+    }
+
+    // MARK: The feed
+
+    /// Reads and decodes the feed, retrying a transient HTTP failure with backoff.
+    private func loadFeed() async throws -> CategoryFeed {
+        let data = try await feedData()
+        do {
+            return try JSONDecoder().decode(CategoryFeed.self, from: data)
+        } catch {
+            throw FeedFailure(description: "the feed \(source.feed) is not a JSON array of categories (or {\"categories\": [...]}): \(error)")
+        }
+    }
+
+    private func feedData() async throws -> Data {
+        guard source.feed.hasPrefix("http://") || source.feed.hasPrefix("https://") else {
+            let path = source.context.resolve(path: source.feed)
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            guard size <= CategoryFeedSource.maxFeedBytes, let data = FileManager.default.contents(atPath: path) else {
+                throw FeedFailure(description: "cannot read the feed file \(path) (missing, unreadable or over \(CategoryFeedSource.maxFeedBytes) bytes)")
+            }
+            return data
+        }
+        guard let url = URL(string: source.feed) else { throw FeedFailure(description: "the feed URL \(source.feed) is not a URL") }
+        let fetcher = HTTPFetcher(client: HTTPFetcher.following, timeout: source.timeout)
+        let attempts = (source.options.retries ?? 3) + 1
+        for attempt in 1...attempts {
+            do {
+                return try await fetcher.fetch(url, maxBytes: CategoryFeedSource.maxFeedBytes).body
+            } catch let failure as HTTPFetcher.Failure where failure.isTransient && attempt < attempts {
+                let delay = Duration.milliseconds(250 << (attempt - 1))
+                source.context.logger.warning("the feed failed, retrying", metadata: ["error": "\(failure)", "attempt": "\(attempt)", "in": "\(delay)"])
+                try await Task.sleep(for: delay)
+            } catch let failure as HTTPFetcher.Failure {
+                throw FeedFailure(description: "the feed failed after \(attempt) attempt(s): \(failure)")
+            }
+        }
+        throw FeedFailure(description: "the feed failed")
+    }
+
+    /// The feed could not be read: the run fails and nothing is deleted.
+    struct FeedFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    // MARK: Items and thumbnails
+
+    /// The items of `window`, in order, without the rejected ones.
+    private func items(for window: [Result<Category, any Error>]) async throws -> [SearchableItem] {
+        let source = source
+        return try await withThrowingTaskGroup(of: (Int, SearchableItem?).self) { group in
+            for (index, entry) in window.enumerated() {
+                group.addTask { (index, try await source.item(for: entry)) }
+            }
+            var items = [SearchableItem?](repeating: nil, count: window.count)
+            for try await (index, item) in group { items[index] = item }
+            return items.compactMap { $0 }
+        }
+    }
+}
+
+extension CategoryFeedSource {
+    /// The item of one feed entry, or `nil` (reported as rejected) when it cannot be indexed.
+    func item(for entry: Result<Category, any Error>) async throws -> SearchableItem? {
+        let category: Category
+        switch entry {
+        case .success(let decoded): category = decoded
+        case .failure(let error):
+            context.rejections.reject("a category", reason: "does not decode: \(error)")
+            return nil
+        }
+        var item = SearchableItem(
+            uniqueIdentifier: context.partition.map { "\($0)/\(category.id)" } ?? category.id,
+            domainIdentifier: context.domain, title: category.name
+        )
+        item.keywords = category.keywords
+        item.contentDescription = category.metaDescription
+        item.contentURL = context.contentURL(for: category.id)
+        let mode = options.thumbnails ?? .required
+        guard mode != .none else {
+            item.thumbnailURL = category.imageURL.flatMap { URL(string: $0)?.scheme != nil ? $0 : nil }
+            return item
+        }
+        do {
+            let (url, data) = try await thumbnail(category.imageURL)
+            item.thumbnailURL = url.absoluteString
+            item.thumbnailData = data
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            if mode == .required {
+                context.rejections.reject(item.uniqueIdentifier, reason: "no thumbnail: \(error)")
+                return nil
+            }
+            context.logger.info("indexed without thumbnail", metadata: ["category": "\(category.id)", "reason": "\(error)"])
+        }
+        return item
+    }
+
+    /// Downloads the image at `address`, if it is an allowed http(s) URL answering with an image.
+    func thumbnail(_ address: String?) async throws -> (URL, Data) {
+        guard let address, !address.isEmpty else { throw ThumbnailProblem(description: "the category has no imageURL") }
+        guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host else {
+            throw ThumbnailProblem(description: "imageURL '\(address.prefix(200))' is not an http(s) URL")
+        }
+        if let allowed = options.allowedHosts, !allowed.contains(where: { $0.caseInsensitiveCompare(host) == .orderedSame }) {
+            throw ThumbnailProblem(description: "host \(host) is not in allowedHosts")
+        }
+        let fetcher = HTTPFetcher(client: HTTPFetcher.direct, timeout: timeout)
+        let (data, contentType) = try await fetcher.fetch(url, maxBytes: options.maxImageBytes ?? ItemLimits.standard.maxThumbnailBytes)
+        guard let contentType, contentType.lowercased().hasPrefix("image/") else {
+            throw ThumbnailProblem(description: "\(url.absoluteString.prefix(200)) is \(contentType ?? "of no content type"), not an image")
+        }
+        return (url, data)
+    }
+
+    /// Why a category has no thumbnail.
+    struct ThumbnailProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+}
