@@ -6,6 +6,7 @@ import PluginAPI
 /// Measures the index at several sizes and prints the figures recorded in BENCHMARKS.md.
 ///
 /// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH]
+///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
 ///        scheduler-bench --search DATABASE      (search latency only, on an existing index)
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
 @main
@@ -16,16 +17,23 @@ struct Benchmark {
         var scheduler = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("scheduler").path
         var arguments = CommandLine.arguments.dropFirst()
+        var passSizes: [Int] = []
         while let argument = arguments.popFirst() {
             switch argument {
             case "--work": work = arguments.popFirst() ?? work
             case "--scheduler": scheduler = arguments.popFirst() ?? scheduler
+            case "--pass":
+                guard let n = arguments.popFirst().flatMap(Int.init), n > 0 else {
+                    print("usage: scheduler-bench --pass N")
+                    exit(2)
+                }
+                passSizes.append(n)
             case "--search":
                 let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] | --search DATABASE")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] | --pass N | --search DATABASE")
                     exit(2)
                 }
                 sizes.append(n)
@@ -34,6 +42,9 @@ struct Benchmark {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
             + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; \(Date())")
+        guard passSizes.isEmpty else {
+            return try passSizes.forEach { try PassBenchmark.run(n: $0, work: work, scheduler: scheduler) }
+        }
         for n in sizes.isEmpty ? [100_000, 1_000_000] : sizes {
             try await run(n: n, work: work, scheduler: scheduler)
         }

@@ -71,6 +71,21 @@ struct EngineCommandTests {
         #expect(try setup.indexed() == ["a", "b", "c"])
     }
 
+    @Test func aDryRunDecidesWithoutCreatingOrChangingAnything() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b")
+        let dry = try setup.run(["run-once", "--dry-run", "--json"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(try units(dry).first?["decision"] as? String == "would-reindex")
+        #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite")), "no database was created")
+
+        #expect(try setup.run(["run-once"]).status == 0)
+        try setup.setGate(on: false)
+        let wouldPurge = try setup.run(["run-once", "--dry-run"])
+        #expect(wouldPurge.stdout.contains("docs  would-purge"))
+        #expect(try setup.indexed() == ["a", "b"])
+    }
+
     @Test func aFailingSourceExitsOneAndKeepsItsItems() throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")

@@ -23,6 +23,26 @@ struct WriteTests {
         #expect(try await fixture.index.itemCountsByDomain() == ["com.other": 1])
     }
 
+    /// What a periodic reindex mostly writes: the same items again, with a later expiration.
+    @Test func upsertingUnchangedContentRenewsTheItemAndKeepsItSearchable() async throws {
+        let fixture = try IndexFixture()
+        let soon = fixture.clock.now().addingTimeInterval(3600), later = fixture.clock.now().addingTimeInterval(86_400)
+        try await fixture.index.upsert([item("a", title: "Cheetah", keywords: ["spots"], expires: soon), item("b", title: "Cheetah cub")])
+        let baseline = try await fixture.index.lastCommitNumber()
+
+        try await fixture.index.upsert([item("a", title: "Cheetah", keywords: ["spots"], expires: later)])
+
+        #expect(try await fixture.index.item(withIdentifier: "a")?.expirationDate == later)
+        #expect(try await fixture.index.itemCount(inDomain: "com.test", committedThrough: baseline) == 1, "only b is older than the baseline")
+        #expect(try await fixture.identifiers("chee") == ["a", "b"])
+        #expect(try await fixture.identifiers("spots") == ["a"])
+
+        // A change to any field replaces the words too.
+        try await fixture.index.upsert([item("a", title: "Leopard", keywords: ["spots"], expires: later)])
+        #expect(try await fixture.identifiers("chee") == ["b"])
+        #expect(try await fixture.identifiers("leop") == ["a"])
+    }
+
     @Test func deletingADomainDeletesEveryDomainUnderItButNotItsNamesakes() async throws {
         let fixture = try IndexFixture()
         let domains = ["com.shop", "com.shop.fr", "com.shop.fr.paris", "com.shopping", "com.sho", "com.shop-x", "com"]

@@ -12,13 +12,27 @@ struct ItemRows {
         """
 
     /// Inserts `item`, or replaces whole the row with the same identifier, stamped with `commitNumber`.
+    ///
+    /// An item whose content equals the stored one (what a periodic reindex mostly writes) only renews its
+    /// expiration, date and commit number: the full-text index, costly to rewrite, already holds its words.
     func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) throws {
-        let existing = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM item WHERE uniqueIdentifier = ?"),
+        let keywords = KeywordList.encode(item.keywords)
+        let existing = try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT id, domainIdentifier, contentType, title, displayName, contentDescription, keywords,
+                    thumbnailURL, thumbnailData, contentURL, rankingHint
+                FROM item WHERE uniqueIdentifier = ?
+                """),
             arguments: [item.uniqueIdentifier]
         )
         if let existing {
-            _ = try delete(where: "id = ?", arguments: [existing])
+            let id: Int64 = existing["id"]
+            if Self.hasSameContent(existing, as: item, keywords: keywords) {
+                try db.cachedStatement(sql: "UPDATE item SET expirationDate = ?, indexedAt = ?, commitNumber = ? WHERE id = ?")
+                    .execute(arguments: [expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber, id])
+                return
+            }
+            _ = try delete(where: "id = ?", arguments: [id])
         }
         let band = ItemPriority(rankingHint: item.rankingHint)
         let last = try Int64.fetchOne(
@@ -26,7 +40,6 @@ struct ItemRows {
             arguments: [band.firstIdentifier, band.lastIdentifier]
         )
         let id = (last ?? band.firstIdentifier - 1) + 1
-        let keywords = KeywordList.encode(item.keywords)
         try db.cachedStatement(sql: """
             INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, displayName,
                 contentDescription, keywords, thumbnailURL, thumbnailData, contentURL, rankingHint,
@@ -39,6 +52,15 @@ struct ItemRows {
             ])
         try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, \(IndexSchema.textColumns)) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [id, item.title, item.displayName, keywords, item.contentDescription])
+    }
+
+    /// Whether the stored row holds exactly `item`'s content (everything but its dates).
+    private static func hasSameContent(_ row: Row, as item: SearchableItem, keywords: String) -> Bool {
+        row["domainIdentifier"] == item.domainIdentifier && row["contentType"] == item.contentType
+            && row["title"] == item.title && row["displayName"] == item.displayName
+            && row["contentDescription"] == item.contentDescription && row["keywords"] == keywords
+            && row["thumbnailURL"] == item.thumbnailURL && row["thumbnailData"] == item.thumbnailData
+            && row["contentURL"] == item.contentURL && row["rankingHint"] == item.rankingHint
     }
 
     /// Deletes the rows matching `condition`; returns how many.

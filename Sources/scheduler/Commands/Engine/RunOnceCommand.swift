@@ -53,7 +53,13 @@ struct RunOnceCommand: AsyncParsableCommand {
         let logger = CommandLogger.make()
         let lock = dryRun ? nil : try PassLock.takeOrExit(databasePath: configuration.scheduler.databasePath)
         defer { withExtendedLifetime(lock) {} }
-        let store = try SchedulerStore(settings: configuration.scheduler, clock: clock, logger: logger)
+        var settings = configuration.scheduler
+        // A dry run touches nothing, not even to create a missing database: it decides against an empty one.
+        let scratch = dryRun && !FileManager.default.fileExists(atPath: settings.databasePath)
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-dry-run-\(UUID().uuidString)") : nil
+        if let scratch { settings.databasePath = scratch.appendingPathComponent("index.sqlite").path }
+        defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
+        let store = try SchedulerStore(settings: settings, clock: clock, logger: logger)
         let pass = ReconcilePass(configuration: configuration, store: store, registry: BuiltinPlugins.registry, clock: clock, logger: logger)
         let outcomes = try await pass.run(ReconcilePass.Options(
             force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize

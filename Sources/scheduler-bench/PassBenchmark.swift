@@ -1,0 +1,44 @@
+import Foundation
+
+/// Measures whole reconcile passes: `scheduler run-once` over a `command` source that prints N items, as the
+/// first run, as a forced full reindex over the same items, and as a run whose feed lost a tenth of them.
+enum PassBenchmark {
+    static func run(n: Int, work: String, scheduler: String) throws {
+        print("\n== reconcile pass, \(n) items")
+        let ndjson = "\(work)/items-\(n).ndjson"
+        try Benchmark.generate(n: n, ndjson: ndjson, csv: "\(work)/items-\(n).csv")
+        let config = "\(work)/pass-config-\(n)"
+        try? FileManager.default.removeItem(atPath: config)
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: "\(work)/pass-\(n).sqlite" + suffix) }
+        try "gates:\n  bench: { enabled: true }\n".write(toFile: "\(config)/gates.yaml", atomically: true, encoding: .utf8)
+        func writeSource(_ command: [String]) throws {
+            let quoted = command.map { "\"\($0)\"" }.joined(separator: ", ")
+            try """
+                store: { sqlite: { path: ../pass-\(n).sqlite } }
+                sources:
+                  bench:
+                    plugin: command
+                    domain: com.bench
+                    gate: bench
+                    schedule: monthly
+                    maxDeleteRatio: 0.5
+                    options: { command: [\(quoted)], timeout: 2h }
+                """.write(toFile: "\(config)/scheduler.yaml", atomically: true, encoding: .utf8)
+        }
+
+        try writeSource(["/bin/cat", ndjson])
+        try measure("first run (empty index)", n: n, [scheduler, "run-once", "--config", config])
+        try measure("forced full reindex (same items)", n: n, [scheduler, "run-once", "--force", "--config", config])
+        let kept = n - n / 10
+        try writeSource(["/usr/bin/head", "-n", "\(kept)", ndjson])
+        try measure("reindex whose feed lost 10% (deleted as stale)", n: kept, [scheduler, "run-once", "--config", config])
+    }
+
+    private static func measure(_ label: String, n: Int, _ arguments: [String]) throws {
+        let result = try ChildProcess.measure(arguments)
+        guard result.status == 0 else { throw BenchmarkError("\(arguments.joined(separator: " ")) exited \(result.status)") }
+        print(String(format: "%@: %.1f s, %.0f items/s, peak memory %.0f MB",
+            label, result.seconds, Double(n) / result.seconds, Double(result.peakMemoryBytes) / 1e6))
+    }
+}
