@@ -144,12 +144,15 @@ let package = Package(
         ),
         .testTarget(
             name: "IndexingTests",
-            dependencies: ["Indexing", "PluginAPI"],
+            dependencies: ["Indexing", "PluginAPI", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SchedulerConfigTests",
-            dependencies: ["SchedulerConfig", "PluginAPI", "CategoryFeedPlugin", "CommandPlugin", "PostsPlugin"],
+            dependencies: [
+                "SchedulerConfig", "SchedulerService", "PluginAPI", "CategoryFeedPlugin", "CommandPlugin", "PostsPlugin",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

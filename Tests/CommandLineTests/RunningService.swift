@@ -69,9 +69,9 @@ final class RunningService {
         return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
     }
 
-    /// How many items `/search?q=doc` finds.
+    /// How many items match "doc", counted exactly up to 1000 (the page's end).
     func searchTotal() async throws -> Int {
-        try await json("/search?q=doc&limit=1")["total"] as? Int ?? -1
+        try await json("/search?q=doc&limit=1000")["total"] as? Int ?? -1
     }
 }
 

@@ -78,13 +78,28 @@ struct SearchTests {
         #expect(try await fixture.identifiers("comm", limit: 1) == ["promoted"])
     }
 
-    @Test func theTotalIsExactUpToAThousandThenALowerBound() async throws {
+    @Test func bestFieldMatchesAreFoundBehindHundredsOfEarlierMatchesInOtherFields() async throws {
         let fixture = try IndexFixture()
-        try await fixture.index.upsert((1...1200).map { item("i\($0)", domain: $0 <= 900 ? "com.a" : "com.b", title: "Bulk") })
+        try await fixture.index.upsert(
+            (1...300).map { item("description-\($0)", title: "Item \($0)", description: "a zebra in the text") }
+                + (1...150).map { item("keywords-\($0)", title: "Item k\($0)", keywords: ["zebra"]) }
+                + [item("name", title: "Item n", displayName: "Zebra"), item("title", title: "Zebra")]
+        )
+        let found = try await fixture.identifiers("zebr", limit: 3)
+        #expect(found == ["title", "name", "keywords-1"])
+    }
+
+    @Test func theTotalIsExactUpToAHundredOrThePagesEndThenALowerBound() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert((1...300).map { item("i\($0)", domain: $0 <= 90 ? "com.a" : "com.b", title: "Bulk") })
         let all = try await fixture.index.search(SearchQuery(text: "bulk"))
         let some = try await fixture.index.search(SearchQuery(text: "bulk", domain: "com.a"))
-        #expect(all.total == 1000 && !all.totalIsExact)
-        #expect(some.total == 900 && some.totalIsExact)
+        let deep = try await fixture.index.search(SearchQuery(text: "bulk", limit: 50, offset: 200))
+        let last = try await fixture.index.search(SearchQuery(text: "bulk", limit: 100, offset: 250))
+        #expect(all.total == 100 && !all.totalIsExact)
+        #expect(some.total == 90 && some.totalIsExact)
+        #expect(deep.total == 250 && !deep.totalIsExact && deep.hits.count == 50)
+        #expect(last.total == 300 && last.totalIsExact && last.hits.count == 50)
     }
 
     @Test func limitAndOffsetPageThroughResultsAndTotalCountsAll() async throws {

@@ -1,5 +1,5 @@
 import Foundation
-import Indexing
+@testable import Indexing
 import Logging
 import PluginAPI
 import Synchronization
@@ -46,6 +46,15 @@ struct IndexFixture {
     ) async throws -> [String] {
         try await index.search(SearchQuery(text: text, domain: domain, contentType: type, limit: limit, offset: offset))
             .hits.map(\.uniqueIdentifier)
+    }
+}
+
+/// Fails when one of the index's full-text tables disagrees with the items it indexes.
+func checkFullTextTables(of index: SQLiteSearchIndex) async throws {
+    try await index.database.write { db in
+        for table in FullTextTable.tables {
+            try db.execute(sql: "INSERT INTO \(table.name)(\(table.name), rank) VALUES ('integrity-check', 1)")
+        }
     }
 }
 

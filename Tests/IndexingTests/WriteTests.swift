@@ -21,6 +21,7 @@ struct WriteTests {
         #expect(try await fixture.identifiers("chee").isEmpty, "the replaced text is no longer searchable")
         #expect(try await fixture.identifiers("lio") == ["a"])
         #expect(try await fixture.index.itemCountsByDomain() == ["com.other": 1])
+        try await checkFullTextTables(of: fixture.index)
     }
 
     /// What a periodic reindex mostly writes: the same items again, with a later expiration.
@@ -41,6 +42,7 @@ struct WriteTests {
         try await fixture.index.upsert([item("a", title: "Leopard", keywords: ["spots"], expires: later)])
         #expect(try await fixture.identifiers("chee") == ["b"])
         #expect(try await fixture.identifiers("leop") == ["a"])
+        try await checkFullTextTables(of: fixture.index)
     }
 
     @Test func deletingADomainDeletesEveryDomainUnderItButNotItsNamesakes() async throws {
@@ -53,6 +55,7 @@ struct WriteTests {
         #expect(outcome.deleted == 3)
         #expect(Set(try await fixture.index.itemCountsByDomain().keys) == ["com.shopping", "com.sho", "com.shop-x", "com"])
         #expect(Set(try await fixture.identifiers("thing")) == ["com.shopping", "com.sho", "com.shop-x", "com"])
+        try await checkFullTextTables(of: fixture.index)
     }
 
     @Test func deleteByIdentifiersAndEverything() async throws {
@@ -64,6 +67,7 @@ struct WriteTests {
         #expect(try await fixture.index.deleteAll().deleted == 3)
         #expect(try await fixture.identifiers("word").isEmpty)
         #expect(try await fixture.index.itemCountsByDomain().isEmpty)
+        try await checkFullTextTables(of: fixture.index)
     }
 
     @Test func countsItemsPerDomainAndUnderADomain() async throws {

@@ -4,14 +4,12 @@ import GRDB
 ///
 /// `item` holds the items, each stamped with the number of the commit that last wrote it (`index_commit`
 /// counts commits), so "the items of a domain not written since commit N" is exact whatever the clocks do; `item_fts` is an external-content FTS5 table over it (the index code keeps the two
-/// in step inside each transaction); `batch_client_state` holds each batch name's last client state.
+/// in step inside each transaction), with two smaller ones over its best fields (see ``FullTextTable``);
+/// `batch_client_state` holds each batch name's last client state.
 ///
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
 /// take the highest-priority matches first and stop early instead of scoring every match.
 enum IndexSchema {
-    /// The FTS5 columns, in the order of ``SearchColumn``.
-    static let textColumns = "title, displayName, keywords, contentDescription"
-
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-index") { db in
@@ -35,12 +33,7 @@ enum IndexSchema {
                 );
                 CREATE INDEX item_domain ON item(domainIdentifier);
                 CREATE INDEX item_expiration ON item(expirationDate);
-                CREATE VIRTUAL TABLE item_fts USING fts5(
-                    \(textColumns),
-                    content='item', content_rowid='id',
-                    tokenize='unicode61 remove_diacritics 2',
-                    prefix='1 2 3 4 5 6'
-                );
+                \(FullTextTable.all.createStatement);
                 CREATE TABLE index_commit (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     lastNumber INTEGER NOT NULL
@@ -52,6 +45,12 @@ enum IndexSchema {
                     committedAt REAL NOT NULL
                 );
                 """)
+        }
+        migrator.registerMigration("v2-best-field-tables") { db in
+            for table in [FullTextTable.bestFields, .names] {
+                try db.execute(sql: table.createStatement)
+                try db.execute(sql: table.indexAllRowsStatement)
+            }
         }
         return migrator
     }

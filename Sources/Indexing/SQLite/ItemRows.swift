@@ -2,14 +2,9 @@ import Foundation
 import GRDB
 import PluginAPI
 
-/// Writes and deletes item rows and keeps the FTS5 table in step, inside the caller's transaction.
+/// Writes and deletes item rows and keeps the FTS5 tables in step, inside the caller's transaction.
 struct ItemRows {
     let db: Database
-
-    private static let ftsDelete = """
-        INSERT INTO item_fts(item_fts, rowid, \(IndexSchema.textColumns))
-        SELECT 'delete', id, \(IndexSchema.textColumns) FROM item
-        """
 
     /// Inserts `item`, or replaces whole the row with the same identifier, stamped with `commitNumber`.
     ///
@@ -17,22 +12,14 @@ struct ItemRows {
     /// expiration, date and commit number: the full-text index, costly to rewrite, already holds its words.
     func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) throws {
         let keywords = KeywordList.encode(item.keywords)
-        let existing = try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT id, domainIdentifier, contentType, title, displayName, contentDescription, keywords,
-                    thumbnailURL, thumbnailData, contentURL, rankingHint
-                FROM item WHERE uniqueIdentifier = ?
-                """),
-            arguments: [item.uniqueIdentifier]
-        )
-        if let existing {
+        if let existing = try storedRow(identifier: item.uniqueIdentifier) {
             let id: Int64 = existing["id"]
             if Self.hasSameContent(existing, as: item, keywords: keywords) {
                 try db.cachedStatement(sql: "UPDATE item SET expirationDate = ?, indexedAt = ?, commitNumber = ? WHERE id = ?")
                     .execute(arguments: [expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber, id])
                 return
             }
-            _ = try delete(where: "id = ?", arguments: [id])
+            try delete(existing)
         }
         let band = ItemPriority(rankingHint: item.rankingHint)
         let last = try Int64.fetchOne(
@@ -50,8 +37,45 @@ struct ItemRows {
                 item.contentDescription, keywords, item.thumbnailURL, item.thumbnailData, item.contentURL,
                 item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber,
             ])
-        try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, \(IndexSchema.textColumns)) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [id, item.title, item.displayName, keywords, item.contentDescription])
+        let text: [SearchColumn: String?] = [
+            .title: item.title, .displayName: item.displayName, .keywords: keywords,
+            .contentDescription: item.contentDescription,
+        ]
+        try changeFullText(.add, id: id) { text[$0] ?? nil }
+    }
+
+    /// Deletes the item with `identifier`, if any; returns how many (0 or 1).
+    func delete(identifier: String) throws -> Int {
+        guard let row = try storedRow(identifier: identifier) else { return 0 }
+        try delete(row)
+        return 1
+    }
+
+    /// The stored row of the item with `identifier`: its id and content.
+    private func storedRow(identifier: String) throws -> Row? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT id, domainIdentifier, contentType, title, displayName, contentDescription, keywords,
+                    thumbnailURL, thumbnailData, contentURL, rankingHint
+                FROM item WHERE uniqueIdentifier = ?
+                """),
+            arguments: [identifier]
+        )
+    }
+
+    /// Deletes a row read by ``storedRow(identifier:)``, and its words.
+    private func delete(_ row: Row) throws {
+        let id: Int64 = row["id"]
+        try changeFullText(.remove, id: id) { row[$0.rawValue] }
+        try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id])
+    }
+
+    /// Adds or removes the words of the row `id`, whose searchable fields hold `text`, in every full-text table.
+    private func changeFullText(_ change: FullTextTable.RowChange, id: Int64, text: (SearchColumn) -> String?) throws {
+        for table in FullTextTable.tables {
+            try db.cachedStatement(sql: table.statement(change))
+                .execute(arguments: StatementArguments([id] + table.columns.map(text)))
+        }
     }
 
     /// Whether the stored row holds exactly `item`'s content (everything but its dates).
@@ -63,9 +87,11 @@ struct ItemRows {
             && row["contentURL"] == item.contentURL && row["rankingHint"] == item.rankingHint
     }
 
-    /// Deletes the rows matching `condition`; returns how many.
+    /// Deletes the rows matching `condition` (one statement per table, however many rows); returns how many.
     func delete(where condition: String, arguments: StatementArguments) throws -> Int {
-        try db.cachedStatement(sql: Self.ftsDelete + " WHERE " + condition).execute(arguments: arguments)
+        for table in FullTextTable.tables {
+            try db.cachedStatement(sql: table.unindexRowsStatement + " WHERE " + condition).execute(arguments: arguments)
+        }
         try db.cachedStatement(sql: "DELETE FROM item WHERE " + condition).execute(arguments: arguments)
         return db.changesCount
     }
@@ -73,7 +99,10 @@ struct ItemRows {
     /// Deletes every row; returns how many.
     func deleteAll() throws -> Int {
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
-        try db.execute(sql: "DELETE FROM item; INSERT INTO item_fts(item_fts) VALUES ('delete-all')")
+        try db.execute(sql: "DELETE FROM item")
+        for table in FullTextTable.tables {
+            try db.execute(sql: table.unindexEverythingStatement)
+        }
         return count
     }
 }

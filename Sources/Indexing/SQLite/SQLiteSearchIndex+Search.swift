@@ -7,15 +7,18 @@ import GRDB
 /// 1. One scan counts the matches up to ``countedMatches`` (or the page's end; past that, `total` is a lower
 ///    bound) and takes the first `k` as candidates, highest ranking hint first, where `k` is
 ///    ``candidatesPerScope`` or the page's end.
-/// 2. When there are more than `k` matches, the first `k` matches in the title, in the display name and in the
-///    keywords join the candidates, so the best fields are never crowded out by description matches.
+/// 2. When there are more than `k` matches, the first `k` items matching in their title, display name and
+///    keywords (``FullTextTable/bestFields``) join the candidates, then, if there were `k` of those, the first
+///    `k` matching in their title and display name (``FullTextTable/names``): the best fields are never
+///    crowded out by matches in the others. Each scan reads its own FTS5 table, so it stops after `k` matches
+///    whatever the other fields hold (a column filter on one table walks every match when the title holds few).
 /// 3. The candidates are scored by ``RelevanceScore`` and sorted; the page is cut from that order.
 ///
 /// When a query matches no more than `k` items the ranking is exact; when it matches more, the best items
-/// among the highest-priority `k` of each field are ranked, which is what an as-you-type search needs.
+/// among the highest-priority `k` of each scan are ranked, which is what an as-you-type search needs.
 extension SQLiteSearchIndex {
     static let candidatesPerScope = 100
-    static let countedMatches = 1000
+    static let countedMatches = 100
 
     public func search(_ query: SearchQuery) async throws -> SearchResults {
         let terms = SearchTerms(query.text)
@@ -33,34 +36,35 @@ extension SQLiteSearchIndex {
             conditions.append("item.contentType = ?")
             arguments += [contentType]
         }
-        let matches = """
-            FROM item_fts JOIN item ON item.id = item_fts.rowid
-            WHERE item_fts MATCH ? AND \(conditions.joined(separator: " AND "))
-            """
-        let filter = arguments
+        let filter = conditions.joined(separator: " AND ")
+        let filterArguments = arguments
         let pageEnd = query.offset + query.limit
         let perScope = max(Self.candidatesPerScope, pageEnd)
         let countLimit = max(Self.countedMatches, pageEnd)
         let scorer = RelevanceScore(terms: terms.words)
 
         return try await database.read { db in
-            func scan(_ expression: String, limit: Int) throws -> [Int64] {
+            /// The first `limit` matches in `table`, in priority order.
+            func scan(_ table: FullTextTable, limit: Int) throws -> [Int64] {
                 try Int64.fetchAll(
-                    db,
-                    sql: "SELECT item.id \(matches) ORDER BY item_fts.rowid LIMIT ?",
-                    arguments: [expression] + filter + [limit]
+                    db.cachedStatement(sql: """
+                        SELECT item.id FROM \(table.name) JOIN item ON item.id = \(table.name).rowid
+                        WHERE \(table.name) MATCH ? AND \(filter) ORDER BY \(table.name).rowid LIMIT ?
+                        """),
+                    arguments: [match] + filterArguments + [limit]
                 )
             }
             // One scan counts the matches (up to the limit) and gives the first candidates.
-            let firstMatches = try scan(match, limit: countLimit + 1)
+            let firstMatches = try scan(.all, limit: countLimit + 1)
             var candidates = Array(firstMatches.prefix(perScope))
             if firstMatches.count > perScope {
                 // More matches than candidates: make sure the best title, name and keyword matches are among them.
                 var seen = Set(candidates)
-                for column in [SearchColumn.title, .displayName, .keywords] {
-                    for id in try scan("{\(column.rawValue)} : (\(match))", limit: perScope) where seen.insert(id).inserted {
-                        candidates.append(id)
-                    }
+                for table in [FullTextTable.bestFields, .names] {
+                    let found = try scan(table, limit: perScope)
+                    candidates += found.filter { seen.insert($0).inserted }
+                    // Fewer than asked: every best-field match is a candidate now, the name matches included.
+                    if found.count < perScope { break }
                 }
             }
             let ranked = try Row.fetchAll(

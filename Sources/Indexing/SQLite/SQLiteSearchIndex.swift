@@ -79,7 +79,7 @@ public final class SQLiteSearchIndex: SearchIndex {
                     outcome.upserted += items.count
                 case .deleteIdentifiers(let identifiers):
                     for identifier in identifiers {
-                        outcome.deleted += try rows.delete(where: "uniqueIdentifier = ?", arguments: [identifier])
+                        outcome.deleted += try rows.delete(identifier: identifier)
                     }
                 case .deleteDomains(let domains):
                     for domain in domains {

@@ -18,7 +18,8 @@ struct RelevanceScore {
     func score(fields: [(SearchColumn, String?)], rankingHint: Int?) -> Double {
         var best = [Double](repeating: SearchColumn.contentDescription.weight * 0.5, count: terms.count)
         var matches = [Double](repeating: 0, count: terms.count)
-        for case let (column, text?) in fields {
+        for case let (column, text?) in fields where best.contains(where: { $0 < column.weight }) {
+            // (A field counts at most its weight for a term: once every term does as well, it is not read.)
             var wordCount = 0
             for index in matches.indices { matches[index] = 0 }
             TextFolding.forEachWord(in: text.utf8.count > Self.scoredBytesPerField ? Self.prefix(of: text) : text) { word in

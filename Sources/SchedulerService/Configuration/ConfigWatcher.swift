@@ -10,17 +10,20 @@ import UnixSignals
 /// logs every problem with its file:line:col at warning level, and is shown in `/status`.
 public struct ConfigWatcher: Service {
     let loader: ConfigLoader
+    let loadedFrom: ConfigFolderSnapshot
     let active: ActiveConfiguration
     let trigger: PassTrigger
     let pollInterval: Duration
     let metrics: SchedulerMetrics
     let logger: Logger
 
+    /// Watches the folder of `loader`, whose active configuration was loaded after `loadedFrom` was taken.
     public init(
-        loader: ConfigLoader, active: ActiveConfiguration, trigger: PassTrigger, pollInterval: Duration = .seconds(2),
-        metrics: SchedulerMetrics, logger: Logger
+        loader: ConfigLoader, loadedFrom: ConfigFolderSnapshot, active: ActiveConfiguration, trigger: PassTrigger,
+        pollInterval: Duration = .seconds(2), metrics: SchedulerMetrics, logger: Logger
     ) {
         self.loader = loader
+        self.loadedFrom = loadedFrom
         self.active = active
         self.trigger = trigger
         self.pollInterval = pollInterval
@@ -29,7 +32,7 @@ public struct ConfigWatcher: Service {
     }
 
     public func run() async throws {
-        let state = WatchState(snapshot: ConfigFolderSnapshot(directory: loader.directory))
+        let state = WatchState(snapshot: loadedFrom)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         // Watching ends with the service: a graceful shutdown cancels it, which is its normal end.
         do {

@@ -39,6 +39,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = CommandLogger.make(format: logFormat, level: Logger.Level(rawValue: logLevel) ?? .info)
+        let loadedFrom = ConfigFolderSnapshot(directory: config.loader.directory)
         let configuration = try config.loadOrExit()
         let serviceLock: PassLock
         do {
@@ -57,7 +58,9 @@ struct RunCommand: AsyncParsableCommand {
         let loop = ReconcileLoop(
             active: active, store: store, registry: BuiltinPlugins.registry, trigger: trigger, health: health, metrics: metrics, logger: logger
         )
-        let watcher = ConfigWatcher(loader: config.loader, active: active, trigger: trigger, metrics: metrics, logger: logger)
+        let watcher = ConfigWatcher(
+            loader: config.loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger
+        )
         let api = SchedulerAPI(
             active: active, store: store, trigger: trigger, health: health, metricsRegistry: metricsRegistry,
             authorization: AdminAuthorization(token: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"])

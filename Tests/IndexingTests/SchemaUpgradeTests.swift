@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+@testable import Indexing
+import Testing
+
+@Suite("Upgrading an index file")
+struct SchemaUpgradeTests {
+    @Test func anIndexWrittenByTheFirstSchemaIsUpgradedAndRanksItsBestFields() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("index.sqlite")
+        do {
+            // The file as the first version of the index left it: items in `item` and `item_fts` only.
+            let database = try DatabasePool(path: path)
+            try IndexSchema.migrator.migrate(database, upTo: "v1-index")
+            try await database.write { db in
+                for number in 0...150 {
+                    let title = number == 150 ? "Zebra" : "Item \(number)"
+                    let description = number == 150 ? nil : "a zebra in the text"
+                    try db.execute(
+                        sql: """
+                            INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title,
+                                contentDescription, keywords, expirationDate, indexedAt, commitNumber)
+                            VALUES (?, ?, 'com.test', 'public.item', ?, ?, '[]', 4102444800, 0, 1)
+                            """,
+                        arguments: [number + 1, "item-\(number)", title, description]
+                    )
+                    try db.execute(
+                        sql: "INSERT INTO item_fts(rowid, title, keywords, contentDescription) VALUES (?, ?, '[]', ?)",
+                        arguments: [number + 1, title, description]
+                    )
+                }
+            }
+            try database.close()
+        }
+
+        let index = try SQLiteSearchIndex(path: path, clock: ManualClock(), logger: .init(label: "test"))
+        let results = try await index.search(SearchQuery(text: "zeb", limit: 1))
+        #expect(results.hits.map(\.uniqueIdentifier) == ["item-150"], "the title match behind 150 others ranks first")
+        try await index.delete(identifiers: ["item-150"])
+        #expect(try await index.search(SearchQuery(text: "zebra", limit: 1)).hits.map(\.uniqueIdentifier) == ["item-0"])
+        try await checkFullTextTables(of: index)
+    }
+}
