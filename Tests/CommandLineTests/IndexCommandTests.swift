@@ -29,6 +29,10 @@ struct IndexCommandTests {
         let outcome = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(input.utf8))
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("imported 2500 items, rejected 0 lines"))
+        let broad = try SchedulerProcess.run(["search", "item"] + workspace.database)
+        #expect(broad.stdout.hasPrefix("100+ matches\n"), "counted up to 100: \(broad.stdout.prefix(80))")
+        let narrow = try SchedulerProcess.run(["search", "item 2500"] + workspace.database)
+        #expect(narrow.stdout.hasPrefix("1 match\n"), "\(narrow.stdout)")
     }
 
     @Test func aRunOfBadLinesLongerThanABatchDoesNotEndTheImport() throws {

@@ -38,7 +38,8 @@ struct SearchCommand: AsyncParsableCommand {
         }
         let results = try await store.openIndex(logger: CommandLogger.make()).search(query)
         if json { return try JSONOutput.print(results) }
-        print("\(results.total) \(results.total == 1 ? "match" : "matches")")
+        // Past the counted matches, the total is a lower bound: "100+ matches".
+        print("\(results.total)\(results.totalIsExact ? "" : "+") \(results.total == 1 ? "match" : "matches")")
         for (rank, hit) in results.hits.enumerated() {
             let name = hit.title ?? hit.displayName ?? hit.uniqueIdentifier
             print("\(offset + rank + 1). \(name)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)]")
