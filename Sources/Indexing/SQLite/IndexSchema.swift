@@ -3,9 +3,10 @@ import GRDB
 /// The index's tables, created and upgraded by migrations so that every database file reaches the same schema.
 ///
 /// `item` holds the items, each stamped with the number of the commit that last wrote it (`index_commit`
-/// counts commits), so "the items of a domain not written since commit N" is exact whatever the clocks do; `item_fts` is an external-content FTS5 table over it (the index code keeps the two
-/// in step inside each transaction), with two smaller ones over its best fields (see ``FullTextTable``);
-/// `batch_client_state` holds each batch name's last client state.
+/// counts commits), so "the items of a domain not written since commit N" is exact whatever the clocks do.
+/// `item_fts` is an external-content FTS5 table over it, with two smaller ones over its best fields (see
+/// ``FullTextTable``); the index code keeps them in step inside each transaction. `batch_client_state` holds
+/// each batch name's last client state.
 ///
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
 /// take the highest-priority matches first and stop early instead of scoring every match.

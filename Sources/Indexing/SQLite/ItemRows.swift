@@ -37,11 +37,14 @@ struct ItemRows {
                 item.contentDescription, keywords, item.thumbnailURL, item.thumbnailData, item.contentURL,
                 item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber,
             ])
-        let text: [SearchColumn: String?] = [
-            .title: item.title, .displayName: item.displayName, .keywords: keywords,
-            .contentDescription: item.contentDescription,
-        ]
-        try changeFullText(.add, id: id) { text[$0] ?? nil }
+        try changeFullText(.add, id: id) { column in
+            switch column {
+            case .title: item.title
+            case .displayName: item.displayName
+            case .keywords: keywords
+            case .contentDescription: item.contentDescription
+            }
+        }
     }
 
     /// Deletes the item with `identifier`, if any; returns how many (0 or 1).
