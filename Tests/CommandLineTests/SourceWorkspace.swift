@@ -7,7 +7,8 @@ final class SourceWorkspace {
     let workspace: Workspace
     var config: [String] { ["--config", workspace.url.path] }
 
-    init(gate: Bool = true) throws {
+    /// `schedule` and `expiration` are the source's; `extraLines` end scheduler.yaml (indented by four spaces, they are keys of the source).
+    init(gate: Bool = true, schedule: String = "monthly", expiration: String = "30d", extraLines: String = "") throws {
         workspace = try Workspace()
         try workspace.write("scheduler.yaml", """
             store: { sqlite: { path: index.sqlite } }
@@ -17,8 +18,10 @@ final class SourceWorkspace {
                 plugin: command
                 domain: com.test.docs
                 gate: docs_gate
-                schedule: monthly
+                schedule: \(schedule)
                 options: { command: [./feed.sh], timeout: 2m }
+                expiration: \(expiration)
+            \(extraLines)
             """)
         try setGate(on: gate)
         try writeScript("""

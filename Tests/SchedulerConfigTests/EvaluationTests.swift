@@ -115,36 +115,3 @@ struct EvaluationTests {
         #expect(try folder.load().plans(at: now)[0].fingerprint != base, "the expiration is")
     }
 }
-
-@Suite("Schedules and durations")
-struct ScheduleTests {
-    @Test(arguments: [("90s", 90), ("15m", 900), ("36h", 129_600), ("30d", 2_592_000), ("2w", 1_209_600), ("1h30m", 5400)])
-    func durationsParse(text: String, seconds: Int64) {
-        #expect(DurationText.parse(text) == .seconds(seconds))
-    }
-
-    @Test(arguments: ["", "5", "m", "5 minutes", "1.5h", "-3d", "99999999999999d", "3x"])
-    func malformedDurationsAreRefused(text: String) {
-        #expect(DurationText.parse(text) == nil)
-    }
-
-    @Test func schedulesParse() throws {
-        #expect(try Schedule.parse("monthly") == .monthly)
-        #expect(try Schedule.parse("every 36h") == .every(.seconds(129_600)))
-        #expect(try Schedule.parse("cron \"0 3 1 * *\"").description == "cron \"0 3 1 * *\"")
-        #expect(try Schedule.parse("cron 0 3 1 * *").description == "cron \"0 3 1 * *\"")
-    }
-
-    @Test(arguments: [
-        ("0 3 1 * *", "2026-11-22T10:00:00Z", "2026-12-01T03:00:00Z"),
-        ("*/15 * * * *", "2026-11-22T10:07:30Z", "2026-11-22T10:15:00Z"),
-        ("0 0 * * 1", "2026-11-22T10:00:00Z", "2026-11-23T00:00:00Z"),
-        ("30 2 31 * *", "2026-11-22T10:00:00Z", "2026-12-31T02:30:00Z"),
-        ("0 12 13 * 5", "2026-11-22T10:00:00Z", "2026-11-27T12:00:00Z"),
-        ("0 3 1 * *", "2026-12-01T03:00:00Z", "2027-01-01T03:00:00Z"),
-    ])
-    func cronFindsTheNextInstant(expression: String, after: String, next: String) throws {
-        let cron = try CronExpression(expression)
-        #expect(cron.next(after: ISO8601.date(from: after)!) == ISO8601.date(from: next))
-    }
-}

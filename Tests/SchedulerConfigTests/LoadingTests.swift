@@ -45,7 +45,7 @@ struct LoadingTests {
         ("gates.yaml", "", "gates.yaml", "an empty gates file is not 'all gates off'"),
         ("gates.yaml", "gates: {}\n", "gates.yaml:1:8", "an empty list is not 'all gates off'"),
         ("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "tick: 60s", with: "tick: 5 minutes"), "scheduler.yaml:4:18", "'5 minutes' is not a duration"),
-        ("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "schedule: monthly", with: "schedule: cron \"61 * * * *\""), "scheduler.yaml:11:15", "minute field '61': values must be between 0 and 59"),
+        ("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "schedule: monthly", with: "schedule: cron \"61 * * * *\""), "scheduler.yaml:11:15", "minute field '61': 61 is out of range; values are 0–59"),
         ("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "schedule: monthly", with: "schedule: cron \"0 3 1 *\""), "scheduler.yaml:11:15", "a cron expression has 5 fields"),
         ("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "schedule: monthly", with: "schedule: fortnightly"), "scheduler.yaml:11:15", "is not a schedule"),
         ("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "gate: spotlight_index", with: "gate: spotlight_idx"), "scheduler.yaml:10:11", "gate 'spotlight_idx' is not defined in gates.yaml (did you mean 'spotlight_index'?)"),

@@ -14,7 +14,7 @@ public struct DueDecision: Sendable, Hashable {
     /// success is recorded (the index was wiped or replaced), or when the schedule's period has passed since
     /// the last success.
     public static func decide(plan: UnitPlan, state: UnitState?, itemsInDomain: Int, now: Date, force: Bool) -> DueDecision {
-        let nextDue = state?.lastSuccessAt.map { plan.settings.schedule.nextDue(after: $0) }
+        let nextDue = state?.lastSuccessAt.map { plan.settings.nextDue(after: $0) }
         if force { return DueDecision(isDue: true, reason: "forced", nextDue: nextDue) }
         if let retryAt = state?.retryAt, now < retryAt {
             return DueDecision(isDue: false, reason: "backing off after \(state?.failures ?? 0) failure(s) until \(retryAt.iso8601Text)", nextDue: retryAt)

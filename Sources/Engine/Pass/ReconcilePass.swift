@@ -121,7 +121,7 @@ public struct ReconcilePass: Sendable {
             outcome.deleted = result.deleted
             outcome.rejected = result.rejected
             outcome.lastSuccess = result.finishedAt
-            outcome.nextDue = plan.settings.schedule.nextDue(after: result.finishedAt)
+            outcome.nextDue = plan.settings.nextDue(after: result.finishedAt)
         } catch is CancellationError {
             throw CancellationError()
         } catch let failure as UnitReindex.Failure {

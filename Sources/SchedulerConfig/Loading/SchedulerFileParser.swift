@@ -5,7 +5,7 @@ import Yams
 /// Reads `scheduler.yaml`: the environment, the store, the service, the defaults and the sources.
 struct SchedulerFileParser {
     static let topKeys = ["environment", "store", "service", "defaults", "sources"]
-    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "partitions", "expiration", "deepLink", "maxDeleteRatio", "options"]
+    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "partitions", "expiration", "deepLink", "maxDeleteRatio", "timeZone", "options"]
 
     let reader: NodeReader
     let directory: URL
@@ -22,7 +22,8 @@ struct SchedulerFileParser {
         func value(_ key: String) -> Node? { top.first { $0.key == key }?.value }
         var settings = SchedulerSettings(
             environment: "production", databasePath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
-            defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, historyLength: 1000, sources: []
+            defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, defaultTimeZone: .utc, historyLength: 1000,
+            sources: []
         )
         if let node = value("environment"), let environment = reader.string(node, "environment") {
             settings.environment = environment
@@ -47,8 +48,9 @@ struct SchedulerFileParser {
                 }
             }
         }
-        if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: ["expiration", "maxDeleteRatio"]) {
+        if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: ["expiration", "maxDeleteRatio", "timeZone"]) {
             for (key, _, node) in fields {
+                if key == "timeZone", let zone = SettingParsers(reader: reader).timeZone(node, "defaults") { settings.defaultTimeZone = zone }
                 if key == "expiration", let expiration = reader.duration(node, "defaults.expiration") { settings.defaultExpiration = expiration }
                 if key == "maxDeleteRatio", let ratio = reader.number(node, "defaults.maxDeleteRatio", in: 0...1) { settings.defaultMaxDeleteRatio = ratio }
             }
@@ -58,7 +60,7 @@ struct SchedulerFileParser {
             for entry in entries {
                 guard let name = reader.name(entry.keyNode, "source name") else { continue }
                 declaredSources.insert(name)
-                guard let source = parseSource(name, entry.value, gates: gates) else { continue }
+                guard let source = parseSource(name, entry.value, gates: gates, defaultTimeZone: settings.defaultTimeZone) else { continue }
                 if let owner = domainOwners.first(where: { DomainIdentifier.isWithin(source.domain, $0.domain) || DomainIdentifier.isWithin($0.domain, source.domain) }) {
                     let domainNode = reader.mapping(entry.value, "source '\(name)'")?.first { $0.key == "domain" }?.value
                     reader.problem(domainNode, "source '\(name)': domain '\(source.domain)' overlaps source '\(owner.source)''s domain "
@@ -87,7 +89,7 @@ struct SchedulerFileParser {
         return path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
     }
 
-    private func parseSource(_ name: String, _ node: Node, gates: Set<String>?) -> Source? {
+    private func parseSource(_ name: String, _ node: Node, gates: Set<String>?, defaultTimeZone: TimeZone) -> Source? {
         let what = "source '\(name)'"
         guard let fields = reader.mapping(node, what, known: Self.sourceKeys) else { return nil }
         func value(_ key: String) -> Node? { fields.first { $0.key == key }?.value }
@@ -141,13 +143,15 @@ struct SchedulerFileParser {
         let expiration = optional("expiration", parsers.expiration)
         let deepLink = optional("deepLink", parsers.deepLink)
         let maxDeleteRatio = optional("maxDeleteRatio", parsers.maxDeleteRatio)
+        let timeZone = optional("timeZone", parsers.timeZone) ?? defaultTimeZone
         let options = value("options") ?? .mapping(Node.Mapping([]))
         if let pluginType {
             PluginOptions.check(pluginType, options, owner: value("options") ?? pluginNode, reader: reader, context: what)
         }
         guard valid, let plugin, pluginType != nil, let domain, let gate, let schedule else { return nil }
         let settings = SourceSettings(
-            schedule: schedule, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio, options: options
+            schedule: schedule, timeZone: timeZone, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio,
+            options: options
         )
         return Source(name: name, plugin: plugin, domain: domain, gate: gate, settings: settings, partitions: partitions)
     }
@@ -178,6 +182,18 @@ struct SettingParsers {
             return nil
         }
         return text
+    }
+
+    /// An IANA time zone name (`Europe/Paris`, `UTC`).
+    func timeZone(_ node: Node, _ what: String) -> TimeZone? {
+        guard let name = reader.string(node, "\(what): timeZone") else { return nil }
+        let known = TimeZone.knownTimeZoneIdentifiers
+        guard name == "UTC" || known.contains(name), let zone = TimeZone(identifier: name) else {
+            reader.problem(node, "\(what): unknown time zone '\(name.prefix(80))'\(NearestName.suggestion(for: name, among: known)); "
+                + "write an IANA name such as Europe/Paris, America/New_York or UTC")
+            return nil
+        }
+        return zone
     }
 
     func maxDeleteRatio(_ node: Node, _ what: String) -> Double? {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What `scheduler.yaml` says: the environment, where the index lives, the service, defaults, and the sources.
 public struct SchedulerSettings: Sendable {
@@ -14,6 +14,8 @@ public struct SchedulerSettings: Sendable {
     public var defaultExpiration: Duration
     /// The largest share of a domain one run may delete, unless a source says otherwise.
     public var defaultMaxDeleteRatio: Double
+    /// The time zone of calendar schedules for sources that do not name one (`defaults.timeZone`, else UTC).
+    public var defaultTimeZone: TimeZone
     /// How many runs `scheduler history` keeps (`store.history`).
     public var historyLength: Int
     /// The sources, in file order.

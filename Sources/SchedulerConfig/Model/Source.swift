@@ -1,3 +1,4 @@
+public import Foundation
 import Yams
 
 /// A source of content in `scheduler.yaml`: which plugin produces it, into which domain, under which gate.
@@ -26,6 +27,8 @@ public struct Source: Sendable {
 /// The settings of a source that experiment variants may override.
 public struct SourceSettings: Sendable {
     public var schedule: Schedule
+    /// The zone whose wall-clock time the schedule is written in (`timeZone`, else `defaults.timeZone`, else UTC).
+    public var timeZone: TimeZone
     /// How long items without their own date stay in the index; the default expiration if unset.
     public var expiration: Duration?
     /// The deep-link template, with `{id}` replaced by each item's identifier.
@@ -39,12 +42,20 @@ public struct SourceSettings: Sendable {
     }
     private var optionsNode: SendableNode<Node>
 
-    init(schedule: Schedule, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?, options: Node) {
+    init(schedule: Schedule, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?, options: Node) {
         self.schedule = schedule
+        self.timeZone = timeZone
         self.expiration = expiration
         self.deepLink = deepLink
         self.maxDeleteRatio = maxDeleteRatio
         self.optionsNode = SendableNode(options)
+    }
+}
+
+extension SourceSettings {
+    /// When a unit with these settings whose last success was at `lastSuccess` is due again.
+    public func nextDue(after lastSuccess: Date) -> Date {
+        schedule.nextDue(after: lastSuccess, in: timeZone)
     }
 }
 

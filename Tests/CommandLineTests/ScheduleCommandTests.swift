@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// A schedule as an operator writes it, and the instants it makes a unit due: the first run succeeds at
+/// `instants[0]`; each following instant is when the previous success makes the unit due again.
+struct ScheduleCase: CustomTestStringConvertible, Sendable {
+    var schedule: String
+    var extraLines = ""
+    var instants: [String]
+    var testDescription: String { "\(schedule) \(extraLines)" }
+}
+
+@Suite("Schedules through scheduler run-once")
+struct ScheduleCommandTests {
+    static let cases: [ScheduleCase] = [
+        // A success seconds past the minute does not skip the next fire time.
+        ScheduleCase(schedule: #"cron "*/15 * * * *""#, instants: ["2027-12-31T23:59:01Z", "2028-01-01T00:00:00Z", "2028-01-01T00:15:00Z"]),
+        ScheduleCase(schedule: #"cron "0 0 1 1 *""#, instants: ["2027-12-31T23:59:30Z", "2028-01-01T00:00:00Z", "2029-01-01T00:00:00Z"]),
+        // Names, macros, steps from a value, Sunday as 7.
+        ScheduleCase(schedule: #"cron "0 9 * * MON-FRI""#, instants: ["2026-11-27T09:00:00Z", "2026-11-30T09:00:00Z", "2026-12-01T09:00:00Z"]),
+        ScheduleCase(schedule: #"cron "0 0 1 JAN,jul *""#, instants: ["2027-01-01T00:00:00Z", "2027-07-01T00:00:00Z", "2028-01-01T00:00:00Z"]),
+        ScheduleCase(schedule: #"cron "@weekly""#, instants: ["2026-11-23T10:00:00Z", "2026-11-29T00:00:00Z", "2026-12-06T00:00:00Z"]),
+        ScheduleCase(schedule: #"cron "0 9 * * 1/2""#, instants: ["2026-11-27T10:00:00Z", "2026-11-30T09:00:00Z"]),
+        ScheduleCase(schedule: #"cron "0 9 * * 7""#, instants: ["2026-11-20T09:00:00Z", "2026-11-22T09:00:00Z"]),
+        // 03:00 in Paris: 02:00Z in winter, 01:00Z in summer; the zone from the source or from defaults.
+        ScheduleCase(schedule: #"cron "0 3 * * *""#, extraLines: "    timeZone: Europe/Paris",
+                     instants: ["2027-03-26T12:00:00Z", "2027-03-27T02:00:00Z", "2027-03-28T01:00:00Z", "2027-03-29T01:00:00Z"]),
+        ScheduleCase(schedule: #"cron "0 3 * * *""#, extraLines: "defaults: { timeZone: Europe/Paris }",
+                     instants: ["2027-10-29T12:00:00Z", "2027-10-30T01:00:00Z", "2027-10-31T02:00:00Z"]),
+        // 02:30 does not exist on 2027-03-28 in Paris: it fires when the gap ends. On 2027-10-31 it happens twice: once.
+        ScheduleCase(schedule: #"cron "30 2 * * *""#, extraLines: "    timeZone: Europe/Paris",
+                     instants: ["2027-03-27T12:00:00Z", "2027-03-28T01:00:00Z", "2027-03-29T00:30:00Z"]),
+        ScheduleCase(schedule: #"cron "30 2 * * *""#, extraLines: "    timeZone: Europe/Paris",
+                     instants: ["2027-10-30T12:00:00Z", "2027-10-31T00:30:00Z", "2027-11-01T01:30:00Z"]),
+        // Daily keeps the wall-clock time across a change of daylight-saving time.
+        ScheduleCase(schedule: "daily", extraLines: "    timeZone: Europe/Paris",
+                     instants: ["2027-03-27T09:00:00Z", "2027-03-28T08:00:00Z"]),
+        // Monthly drifts from the 31st; monthly on 31 comes back to it.
+        ScheduleCase(schedule: "monthly", instants: ["2027-01-31T10:00:00Z", "2027-02-28T10:00:00Z", "2027-03-28T10:00:00Z"]),
+        ScheduleCase(schedule: #""monthly on 31""#,
+                     instants: ["2027-01-31T10:00:00Z", "2027-02-28T00:00:00Z", "2027-03-31T00:00:00Z", "2027-04-30T00:00:00Z"]),
+        ScheduleCase(schedule: #""monthly on 31 at 03:00""#, extraLines: "    timeZone: Europe/Paris",
+                     instants: ["2027-03-01T00:00:00Z", "2027-03-31T01:00:00Z", "2027-04-30T01:00:00Z"]),
+    ]
+
+    @Test(arguments: cases)
+    func theUnitIsDueExactlyWhenItsScheduleSays(_ schedule: ScheduleCase) throws {
+        // Items outlive the months the test jumps across, so the domain never looks wiped.
+        let setup = try SourceWorkspace(schedule: schedule.schedule, expiration: "1000d", extraLines: schedule.extraLines)
+        try setup.setFeed("a b")
+        for (index, instant) in schedule.instants.enumerated() {
+            let date = try #require(ISO8601DateFormatter().date(from: instant))
+            if index > 0 {
+                let before = try runOnce(setup, at: date.addingTimeInterval(-1))
+                #expect(before["decision"] as? String == "not-due", "one second before \(instant): \(before)")
+            }
+            let unit = try runOnce(setup, at: date)
+            #expect(unit["decision"] as? String == "reindexed", "at \(instant): \(unit)")
+            #expect(unit["lastSuccess"] as? String == instant)
+            if index + 1 < schedule.instants.count {
+                #expect(unit["nextDue"] as? String == schedule.instants[index + 1], "after a success at \(instant)")
+            }
+        }
+    }
+
+    func runOnce(_ setup: SourceWorkspace, at date: Date) throws -> [String: Any] {
+        let outcome = try setup.run(["run-once", "--json", "--now", ISO8601DateFormatter().string(from: date)])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        return try #require((object?["units"] as? [[String: Any]])?.first, "\(outcome.stdout)")
+    }
+
+    @Test(arguments: [
+        (#"cron "0 0 30 2 *""#, "", "scheduler.yaml:8:15: source 'docs': schedule 'cron \"0 0 30 2 *\"': '0 0 30 2 *' never fires: February never has day 30"),
+        (#"cron "0 0 31 4,6,9,11 *""#, "", "never fires: April, June, September, November never have day 31"),
+        (#"cron "@reboot""#, "", "scheduler.yaml:8:15: source 'docs': schedule 'cron \"@reboot\"': @reboot runs when a machine boots"),
+        (#"cron "0 0 L * *""#, "", "L and W (last day, nearest weekday) are Quartz extensions that are not supported"),
+        (#"cron "0 0 0 * * *""#, "", "seconds and years are not supported"),
+        ("daily", "    timeZone: Europe/Pariss", "scheduler.yaml:11:15: source 'docs': unknown time zone 'Europe/Pariss' (did you mean 'Europe/Paris'?)"),
+        ("daily", "defaults: { timeZone: CEST }", "scheduler.yaml:11:23: defaults: unknown time zone 'CEST'"),
+    ])
+    func aScheduleThatCannotWorkIsRefusedWithItsLocation(schedule: String, extraLines: String, message: String) throws {
+        let setup = try SourceWorkspace(schedule: schedule, extraLines: extraLines)
+        let outcome = try setup.run(["validate"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+        let runOnce = try setup.run(["run-once"])
+        #expect(runOnce.status == 2, "nothing runs on a config that does not validate")
+    }
+}
