@@ -39,6 +39,21 @@ struct ServiceTests {
         #expect(service.terminate() == 0, "\(service.log)")
     }
 
+    @Test func aHugeNumberOnHotReloadKeepsTheServiceAndItsLastGoodConfig() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b c")
+        let service = try RunningService(setup.config)
+        #expect(try await eventually { try await service.searchTotal() == 3 })
+
+        try setup.workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: true, rollout: 1e19 }\n")
+        #expect(try await eventually { try await service.json("/status")["configValid"] as? Bool == false })
+        let problems = try #require(try await service.json("/status")["problems"] as? [[String: Any]])
+        #expect((problems.first?["message"] as? String)?.contains("rollout must be between 0 and 100 (got 1e+19)") == true, "\(problems)")
+        #expect(try await service.request("/healthz").status == 200)
+        #expect(try await service.searchTotal() == 3)
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
     /// Kubernetes mounts a ConfigMap as links to `..data/FILE`, and updates it by pointing `..data` at a
     /// new folder: the watcher must see the new contents.
     @Test func aConfigMapStyleSymbolicLinkSwapIsSeenAndSIGHUPReloads() async throws {

@@ -132,7 +132,9 @@ struct NodeReader {
         return text
     }
 
+    /// `value` as an operator wrote it: whole numbers without a fraction. Never converts a value that does not
+    /// fit an integer exactly (`1e19` stays `1e+19`): such a conversion traps.
     private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

@@ -58,8 +58,32 @@ struct YAMLFile {
                     + "(aliases repeated too often?); write it out plainly")
                 return YAMLFile(name: name, root: nil, failed: true)
             }
+            if let tagged = firstUnsupportedTag(root) {
+                problems.add(name, tagged, "the tag '\(tagged.tag.description.prefix(80))' is not supported: config values take no custom "
+                    + "tags; remove it")
+                return YAMLFile(name: name, root: nil, failed: true)
+            }
         }
         return YAMLFile(name: name, root: root)
+    }
+
+    /// Tags of the YAML core schema, and those the parser gives untagged values (`2026-01-01` reads as a timestamp).
+    static let allowedTags = Set(["str", "int", "float", "bool", "null", "seq", "map", "timestamp", "merge", "value"]
+        .map { "tag:yaml.org,2002:\($0)" })
+
+    /// The first node, in document order, whose tag is outside `allowedTags` (`!custom`, `!!python/object`).
+    /// Called once the budget walk has bounded the tree.
+    private static func firstUnsupportedTag(_ node: Node) -> Node? {
+        if case .alias = node { return nil }
+        if !allowedTags.contains(node.tag.description) { return node }
+        switch node {
+        case .scalar, .alias:
+            return nil
+        case .sequence(let sequence):
+            return sequence.lazy.compactMap(firstUnsupportedTag).first
+        case .mapping(let mapping):
+            return mapping.lazy.compactMap { firstUnsupportedTag($0.key) ?? firstUnsupportedTag($0.value) }.first
+        }
     }
 
     private static func withinBudget(_ node: Node, budget: inout Int, depth: Int) -> Bool {

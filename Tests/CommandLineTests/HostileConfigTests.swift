@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Config written carelessly: every command refuses it with `file:line:col` and exit 2, never a crash.
+@Suite("Careless config through the real binary")
+struct HostileConfigTests {
+    /// A copy of the repository's example config with one replacement made in `file`.
+    static func exampleConfig(in workspace: Workspace, file: String, replacing old: String, with new: String) throws -> String {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let copy = workspace.url.appendingPathComponent("config")
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("config"), to: copy)
+        let path = copy.appendingPathComponent(file).path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(old), "the example config changed: '\(old)' is gone from \(file)")
+        try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+        return copy.path
+    }
+
+    @Test(arguments: [
+        ("gates.yaml", "rollout: 100", "rollout: 1e19", "gates.yaml:5:14: rollout must be between 0 and 100 (got 1e+19)"),
+        ("gates.yaml", "rollout: 100", "rollout: -1e19", "gates.yaml:5:14: rollout must be between 0 and 100 (got -1e+19)"),
+        ("gates.yaml", "rollout: 100", "rollout: 99999999999999999999", "gates.yaml:5:14: rollout must be between 0 and 100"),
+        ("gates.yaml", "rollout: 100", "rollout: .nan", "gates.yaml:5:14: rollout must be a number"),
+        ("scheduler.yaml", "maxDeleteRatio: 0.5", "maxDeleteRatio: 1e19", "scheduler.yaml:9:46: defaults.maxDeleteRatio must be between 0 and 1 (got 1e+19)"),
+        ("scheduler.yaml", "maxDeleteRatio: 0.3", "maxDeleteRatio: -9.3e18", "source 'help': maxDeleteRatio must be between 0 and 1 (got -9.3e+18)"),
+        ("experiments.yaml", "control: { weight: 50 }", "control: { weight: 1e19 }", "experiments.yaml:7:26: experiment 'reindex_cadence', variant 'control': weight must be a whole number"),
+        ("scheduler.yaml", "thumbnails: none", "thumbnails: none\n      concurrency: 99999999999999999999", "option 'concurrency' must be a whole number"),
+        ("scheduler.yaml", "timeout: 2m", "timeout: 2m\n      maxOutputBytes: 1e19", "option 'maxOutputBytes' must be a whole number"),
+    ])
+    func aHugeNumberIsRefusedByEveryCommand(file: String, old: String, new: String, message: String) throws {
+        let workspace = try Workspace()
+        let config = try Self.exampleConfig(in: workspace, file: file, replacing: old, with: new)
+        for command in [["validate"], ["run-once"], ["gates"]] {
+            let outcome = try SchedulerProcess.run(command + ["--config", config])
+            #expect(outcome.status == 2, "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(message), "\(command): \(outcome.stderr)")
+        }
+        // status shows what the database remembers, and the problem.
+        let status = try SchedulerProcess.run(["status", "--config", config])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("config problem: ") && status.stdout.contains(message), "\(status.stdout)")
+    }
+
+    @Test(arguments: [
+        ("gates.yaml", "enabled: true", "enabled: !custom true", "gates.yaml:4:14: the tag '!custom' is not supported"),
+        ("gates.yaml", "rollout: 100", "rollout: !!python/object:os.system 100", "gates.yaml:5:14: the tag 'tag:yaml.org,2002:python/object:os.system' is not supported"),
+        ("scheduler.yaml", "schedule: daily", "schedule: !!binary ZGFpbHk=", "scheduler.yaml:40:15: the tag 'tag:yaml.org,2002:binary' is not supported"),
+        ("experiments.yaml", "sources: [help]", "sources: !tagged [help]", "experiments.yaml:4:14: the tag '!tagged' is not supported"),
+    ])
+    func aCustomTagIsRefusedWithItsLocation(file: String, old: String, new: String, message: String) throws {
+        let workspace = try Workspace()
+        let config = try Self.exampleConfig(in: workspace, file: file, replacing: old, with: new)
+        let outcome = try SchedulerProcess.run(["validate", "--config", config])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+}
