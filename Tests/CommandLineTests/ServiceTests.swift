@@ -54,6 +54,31 @@ struct ServiceTests {
         #expect(service.terminate() == 0, "\(service.log)")
     }
 
+    @Test func idleConnectionsAreClosedAndCannotCrowdOutTheService() async throws {
+        let setup = try SourceWorkspace()
+        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "service: { tick: 1h, listen: 127.0.0.1:0 }",
+                                  with: "service: { tick: 1h, listen: 127.0.0.1:0, idleTimeout: 1s, maxConnections: 4 }"))
+        try setup.setFeed("a b c")
+        let service = try RunningService(setup.config)
+        let port = try #require(service.base.port)
+        #expect(try await eventually { try await service.searchTotal() == 3 })
+
+        // Twenty clients that connect and send nothing, and one that trickles half a request head.
+        let idle = try (0..<20).map { _ in try RawConnection(port: port) }
+        let trickle = try RawConnection(port: port)
+        trickle.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+
+        // Four at a time are served; each is closed after a second of silence, so all are gone within seconds.
+        let deadline = Date().addingTimeInterval(30)
+        for connection in idle + [trickle] {
+            #expect(connection.isClosedByServer(within: max(1, Int(deadline.timeIntervalSinceNow.rounded(.up)))))
+        }
+        #expect(try await service.request("/healthz").status == 200)
+        #expect(try await service.searchTotal() == 3)
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
     /// Kubernetes mounts a ConfigMap as links to `..data/FILE`, and updates it by pointing `..data` at a
     /// new folder: the watcher must see the new contents.
     @Test func aConfigMapStyleSymbolicLinkSwapIsSeenAndSIGHUPReloads() async throws {
@@ -119,6 +144,10 @@ struct ServiceTests {
         #expect(try await eventually { try await service.searchTotal() == 3 }, "the forced run indexed the new item")
 
         #expect(try await service.request("/domains/com..bad/purge", method: "POST", token: "s3cret-token").status == 400)
+        let long = try await service.request("/domains/com.\(String(repeating: "a", count: 10_000))/purge", method: "POST", token: "s3cret-token")
+        #expect(long.status == 400)
+        #expect(long.body.contains("is 10004 bytes long, over the limit of 255"), "\(long.body)")
+        #expect(long.body.utf8.count < 500, "the error does not echo the whole name")
         let purged = try await service.request("/domains/com.test.docs/purge", method: "POST", token: "s3cret-token")
         #expect(purged.status == 200)
         #expect(purged.body.contains(#""deleted":3"#))

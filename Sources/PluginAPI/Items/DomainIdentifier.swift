@@ -2,9 +2,13 @@
 ///
 /// `com.shop` contains `com.shop.fr` and everything under it, but not `com.shopping`.
 public enum DomainIdentifier {
-    /// Whether `domain` is well formed: non-empty segments of ASCII letters, digits, `-` or `_`, joined by dots.
+    /// The longest domain identifier, in bytes.
+    public static let maxBytes = 255
+
+    /// Whether `domain` is well formed: non-empty segments of ASCII letters, digits, `-` or `_`, joined by dots,
+    /// at most `maxBytes` long.
     public static func isValid(_ domain: String) -> Bool {
-        guard !domain.isEmpty else { return false }
+        guard !domain.isEmpty, domain.utf8.count <= maxBytes else { return false }
         var segmentLength = 0
         for byte in domain.utf8 {
             switch byte {
@@ -28,6 +32,10 @@ public enum DomainIdentifier {
 
     /// The reason `domain` is not valid, for error messages.
     public static func syntaxProblem(_ domain: String) -> String {
-        "'\(domain)' is not a domain identifier: use dot-separated segments of letters, digits, '-' or '_', such as 'com.shop.categories'"
+        let shown = domain.utf8.count > 80 ? "\(domain.prefix(60))…" : domain
+        if domain.utf8.count > maxBytes {
+            return "'\(shown)' is not a domain identifier: it is \(domain.utf8.count) bytes long, over the limit of \(maxBytes)"
+        }
+        return "'\(shown)' is not a domain identifier: use dot-separated segments of letters, digits, '-' or '_', such as 'com.shop.categories'"
     }
 }

@@ -22,6 +22,7 @@ struct SchedulerFileParser {
         func value(_ key: String) -> Node? { top.first { $0.key == key }?.value }
         var settings = SchedulerSettings(
             environment: "production", databasePath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
+            idleTimeout: .seconds(30), maxConnections: 256,
             defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, defaultTimeZone: .utc, historyLength: 1000,
             sources: []
         )
@@ -38,8 +39,12 @@ struct SchedulerFileParser {
         {
             settings.historyLength = length
         }
-        if let service = value("service"), let fields = reader.mapping(service, "service", known: ["tick", "listen"]) {
+        if let service = value("service"), let fields = reader.mapping(service, "service", known: ["tick", "listen", "idleTimeout", "maxConnections"]) {
             for (key, _, node) in fields {
+                if key == "idleTimeout", let timeout = reader.duration(node, "service.idleTimeout") { settings.idleTimeout = timeout }
+                if key == "maxConnections", let count = reader.integer(node, "service.maxConnections", in: 1...100_000) {
+                    settings.maxConnections = count
+                }
                 if key == "tick", let tick = reader.duration(node, "service.tick") { settings.tick = tick }
                 if key == "listen", let text = reader.string(node, "service.listen") {
                     if let address = ListenAddress(text) { settings.listen = address } else {

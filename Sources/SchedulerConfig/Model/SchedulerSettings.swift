@@ -10,6 +10,10 @@ public struct SchedulerSettings: Sendable {
     public var tick: Duration
     /// Where the service's HTTP API listens.
     public var listen: ListenAddress
+    /// How long the HTTP server keeps a connection that sends no request (`service.idleTimeout`).
+    public var idleTimeout: Duration
+    /// The most HTTP connections served at once; more wait in the kernel's queue (`service.maxConnections`).
+    public var maxConnections: Int
     /// Lifetime of items that carry no expiration date.
     public var defaultExpiration: Duration
     /// The largest share of a domain one run may delete, unless a source says otherwise.

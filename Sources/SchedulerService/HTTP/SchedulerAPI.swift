@@ -1,6 +1,7 @@
 public import Engine
 import Foundation
 public import Hummingbird
+import HummingbirdCore
 import Indexing
 public import Logging
 import NIOCore
@@ -136,14 +137,23 @@ public struct SchedulerAPI: Sendable {
 }
 
 extension SchedulerAPI {
-    /// The HTTP server for these routes on `listen`, as a service; `onListening` receives the address it
+    /// The HTTP server for these routes on `settings.listen`, as a service; `onListening` receives the address it
     /// bound (with the port the system chose when `listen` asks for port 0).
+    ///
+    /// A connection that sends no request for `settings.idleTimeout` is closed (so is one trickling its request
+    /// head), and at most `settings.maxConnections` are served at once: the rest wait in the kernel's accept queue
+    /// instead of taking file descriptors the reconcile pass needs.
     public func application(
-        listen: ListenAddress, logger: Logger, onListening: @escaping @Sendable (String) -> Void
+        settings: SchedulerSettings, logger: Logger, onListening: @escaping @Sendable (String) -> Void
     ) -> some Service {
-        Application(
+        let listen = settings.listen
+        return Application(
             router: router(),
-            configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: "scheduler"),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(listen.host, port: listen.port), serverName: "scheduler",
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)
+            ),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? listen.port
                 onListening(ListenAddress("\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(port)")?.description ?? "\(listen)")

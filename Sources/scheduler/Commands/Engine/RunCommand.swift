@@ -65,7 +65,7 @@ struct RunCommand: AsyncParsableCommand {
             active: active, store: store, trigger: trigger, health: health, metricsRegistry: metricsRegistry,
             authorization: AdminAuthorization(token: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"])
         )
-        let server = api.application(listen: configuration.scheduler.listen, logger: logger) { address in
+        let server = api.application(settings: configuration.scheduler, logger: logger) { address in
             logger.notice("listening on http://\(address)")
             FileHandle.standardOutput.write(Data("listening on http://\(address)\n".utf8))
         }
