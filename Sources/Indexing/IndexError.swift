@@ -6,6 +6,9 @@ public enum IndexError: Error, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// An item or operation was refused before anything was written.
     case invalidBatch(String)
+    /// The database file was removed or replaced after this process opened it: writing on would go to a file
+    /// no one will read again.
+    case fileReplaced(path: String)
 
     public var description: String {
         switch self {
@@ -16,6 +19,9 @@ public enum IndexError: Error, Sendable, CustomStringConvertible {
             "cannot open the index database at \(path): \(reason)"
         case .invalidBatch(let reason):
             "batch refused, nothing was written: \(reason)"
+        case .fileReplaced(let path):
+            "the database file \(path) was removed or replaced after this process opened it; nothing more is written "
+                + "to the old file: restart the service to open the current one"
         }
     }
 }

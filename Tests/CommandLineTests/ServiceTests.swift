@@ -79,6 +79,39 @@ struct ServiceTests {
         #expect(service.terminate() == 0, "\(service.log)")
     }
 
+    @Test func aDatabaseRemovedUnderTheServiceMakesItUnhealthyAndNothingIsWrittenToTheGoneFile() async throws {
+        let setup = try SourceWorkspace()
+        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "tick: 1h", with: "tick: 1s"))
+        try setup.setFeed("a b c")
+        let service = try RunningService(setup.config)
+        #expect(try await eventually { try await service.searchTotal() == 3 })
+        #expect(try await service.request("/healthz").status == 200)
+
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: setup.workspace.path("index.sqlite" + suffix)) }
+
+        let health = try await service.request("/healthz")
+        #expect(health.status == 503)
+        #expect(health.body.contains("was removed or replaced after this process opened it"), "\(health.body)")
+        // The passes go on failing, visibly, and the service stays up.
+        #expect(try await eventually {
+            (try await service.json("/status")["lastPassError"] as? String)?.contains("removed or replaced") == true
+        })
+        #expect(try await eventually { try await service.request("/metrics").body.contains("scheduler_pass_failures_total 2") })
+        #expect(service.process.isRunning)
+        #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite")), "no new database was made behind the operator's back")
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
+    @Test func aPassLockThatCannotBeOpenedStopsTheStartNotARunningService() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a")
+        try FileManager.default.createDirectory(atPath: setup.workspace.path("index.sqlite.lock"), withIntermediateDirectories: true)
+        let outcome = try SchedulerProcess.run(["run"] + setup.config)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("refusing to start: cannot open the lock file"), "\(outcome.stderr)")
+    }
+
     /// Kubernetes mounts a ConfigMap as links to `..data/FILE`, and updates it by pointing `..data` at a
     /// new folder: the watcher must see the new contents.
     @Test func aConfigMapStyleSymbolicLinkSwapIsSeenAndSIGHUPReloads() async throws {

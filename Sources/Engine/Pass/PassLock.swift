@@ -1,15 +1,12 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// An exclusive lock beside a database, held through `flock` on a file: across processes (and between two
+/// An exclusive lock beside a database, held until this value is released: across processes (and between two
 /// holders in one process) only one holder at a time, and the operating system releases it when the holding
 /// process dies.
 ///
 /// ``pass(databasePath:)`` guards one reconcile pass (`<db>.lock`), so two passes never work on the same
 /// units at once; ``service(databasePath:)`` is held by `scheduler run` for its whole life (`<db>.service.lock`).
+/// A long-running process opens the pass lock's file once (``LockFile``) and takes it with ``pass(file:)``.
 public final class PassLock: Sendable {
     /// Another holder has the lock.
     public struct Busy: Error, CustomStringConvertible {
@@ -18,45 +15,36 @@ public final class PassLock: Sendable {
         public var description: String { "\(holder) (lock \(path) is held)" }
     }
 
-    /// The lock file could not be created.
-    public struct CannotCreate: Error, CustomStringConvertible {
-        public let path: String
-        public let reason: String
-        public var description: String { "cannot create the lock file \(path): \(reason); check that its folder is writable" }
-    }
+    static let passHolder = "another scheduler pass is running on this database"
 
-    public let path: String
-    private let descriptor: Int32
+    public let file: LockFile
+    public var path: String { file.path }
+
+    /// The file of the pass lock of `databasePath`, to open once and take with ``pass(file:)``.
+    public static func passLockFile(databasePath: String) throws(LockFile.CannotOpen) -> LockFile {
+        try LockFile(path: databasePath + ".lock")
+    }
 
     /// The lock of one pass over `databasePath`, taken without waiting.
     public static func pass(databasePath: String) throws -> PassLock {
-        try PassLock(path: databasePath + ".lock", holder: "another scheduler pass is running on this database")
+        try PassLock(file: passLockFile(databasePath: databasePath), holder: passHolder)
+    }
+
+    /// The lock of one pass, on a lock file opened before, taken without waiting.
+    public static func pass(file: LockFile) throws(Busy) -> PassLock {
+        try PassLock(file: file, holder: passHolder)
     }
 
     /// The lock `scheduler run` holds while it serves `databasePath`, taken without waiting.
     public static func service(databasePath: String) throws -> PassLock {
-        try PassLock(path: databasePath + ".service.lock", holder: "another `scheduler run` is already serving this database")
+        try PassLock(file: LockFile(path: databasePath + ".service.lock"), holder: "another `scheduler run` is already serving this database")
     }
 
-    /// Takes the lock at `path` without waiting, creating its folder if needed; throws ``Busy`` naming
-    /// `holder` when it is held.
-    init(path: String, holder: String) throws {
-        self.path = path
-        try? FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
-        )
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw CannotCreate(path: path, reason: String(cString: strerror(errno)))
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            throw Busy(path: path, holder: holder)
-        }
+    /// Takes the lock of `file` without waiting; throws ``Busy`` naming `holder` when it is held.
+    init(file: LockFile, holder: String) throws(Busy) {
+        guard file.tryLock() else { throw Busy(path: file.path, holder: holder) }
+        self.file = file
     }
 
-    deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
-    }
+    deinit { file.unlock() }
 }

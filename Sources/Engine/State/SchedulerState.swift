@@ -63,7 +63,7 @@ public struct SchedulerState: Sendable {
 
     /// Notes that an attempt started, before any item is written.
     func recordAttemptStart(_ unit: UnitState, at date: Date) async throws {
-        try await index.database.write { db in
+        try await index.write { db in
             try Self.ensureRow(db, unit)
             try db.execute(
                 sql: "UPDATE unit_state SET lastAttemptAt = ?, lastResult = 'running', lastError = NULL WHERE unit = ?",
@@ -87,7 +87,7 @@ public struct SchedulerState: Sendable {
 
     /// Records a failed attempt and when the next may start.
     func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
-        try await index.database.write { db in
+        try await index.write { db in
             try Self.ensureRow(db, unit)
             try db.execute(
                 sql: "UPDATE unit_state SET lastResult = 'failed', lastError = ?, failures = ?, retryAt = ? WHERE unit = ?",
@@ -120,7 +120,7 @@ public struct SchedulerState: Sendable {
     /// Marks the attempts still `running` as `interrupted`: called by a pass holding the lock, so no process
     /// is running them; the process that was died or was stopped before its final commit.
     func markInterrupted() async throws -> [UnitState] {
-        try await index.database.write { db in
+        try await index.write { db in
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM unit_state WHERE lastResult = 'running'")
             try db.execute(sql: """
                 UPDATE unit_state SET lastResult = 'interrupted',
@@ -134,7 +134,7 @@ public struct SchedulerState: Sendable {
     /// Appends a run to the history, keeping the last ``historyLength``.
     func append(_ run: RunRecord) async throws {
         let keep = historyLength
-        try await index.database.write { db in
+        try await index.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO run_history (unit, source, domain, startedAt, finishedAt, decision, reason, indexed, deleted, rejected, error)

@@ -46,6 +46,8 @@ public struct StatusReport: Sendable, Codable {
     /// In the service: how many times a configuration was loaded and activated (SIGHUP and file changes
     /// increase it); absent from `scheduler status`.
     public var configGeneration: Int?
+    /// In the service: why the last pass failed as a whole (database or lock unusable), until one succeeds.
+    public var lastPassError: String?
     public var units: [UnitStatus]
     public var orphanedDomains: [OrphanedDomain]
     public var totalItems: Int

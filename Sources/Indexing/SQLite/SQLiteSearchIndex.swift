@@ -18,6 +18,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     package let database: DatabasePool
     let clock: any WallClock
     let logger: Logger
+    /// The file `path` named when it was opened.
+    private let openedFile: DatabaseFileIdentity?
 
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
     public init(
@@ -45,6 +47,7 @@ public final class SQLiteSearchIndex: SearchIndex {
             database = try DatabasePool(path: path, configuration: configuration)
             try database.write(IndexSchema.requireFullTextSearch)
             try IndexSchema.migrator.migrate(database)
+            openedFile = DatabaseFileIdentity.of(path: path)
         } catch let error as IndexError {
             throw error
         } catch let error as DatabaseError {
@@ -65,7 +68,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         try Self.check(batch)
         let now = clock.now()
         let expiration = now.addingTimeInterval(timeToLive.seconds)
-        return try await database.write { db in
+        return try await write { db in
             try db.execute(sql: "UPDATE index_commit SET lastNumber = lastNumber + 1")
             let number = try Int64.fetchOne(db, sql: "SELECT lastNumber FROM index_commit") ?? 0
             let rows = ItemRows(db: db)
@@ -105,6 +108,18 @@ public final class SQLiteSearchIndex: SearchIndex {
             try alongside(db, number)
             return outcome
         }
+    }
+
+    /// Throws ``IndexError/fileReplaced(path:)`` when `path` no longer names the file this index opened.
+    public func verifyFile() throws(IndexError) {
+        guard let openedFile, DatabaseFileIdentity.of(path: path) == openedFile else { throw .fileReplaced(path: path) }
+    }
+
+    /// Runs `updates` in one write transaction, after checking that the database file is still the one opened:
+    /// every write of the index and of the scheduler's state goes through here.
+    package func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try verifyFile()
+        return try await database.write(updates)
     }
 
     public func lastCommitNumber() async throws -> Int64 {
@@ -162,7 +177,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     @discardableResult
     public func sweepExpired() async throws -> Int {
         let now = clock.now().timeIntervalSince1970
-        let swept = try await database.write { db in
+        let swept = try await write { db in
             try ItemRows(db: db).delete(where: "expirationDate <= ?", arguments: [now])
         }
         if swept > 0 { logger.info("swept expired items", metadata: ["items": "\(swept)"]) }

@@ -14,17 +14,19 @@ public import ServiceLifecycle
 public struct SchedulerAPI: Sendable {
     let active: ActiveConfiguration
     let store: SchedulerStore
+    let passLock: LockFile
     let trigger: PassTrigger
     let health: ServiceHealth
     let metricsRegistry: PrometheusCollectorRegistry
     let authorization: AdminAuthorization
 
     public init(
-        active: ActiveConfiguration, store: SchedulerStore, trigger: PassTrigger, health: ServiceHealth,
+        active: ActiveConfiguration, store: SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
         metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization
     ) {
         self.active = active
         self.store = store
+        self.passLock = passLock
         self.trigger = trigger
         self.health = health
         self.metricsRegistry = metricsRegistry
@@ -49,12 +51,32 @@ public struct SchedulerAPI: Sendable {
         return router
     }
 
+    /// 200 while the loop runs, the database answers and is still the file opened at start, and the last pass
+    /// did not fail as a whole; else 503 with the reason in `problem`.
     func healthz() async -> Response {
-        struct Health: Encodable { var loop: Bool; var database: Bool; var lastPass: Date? }
+        struct Health: Encodable {
+            var loop: Bool
+            var database: Bool
+            var lastPass: Date?
+            var lastPassError: String?
+            var problem: String?
+        }
         let loop = await health.loopIsAlive
-        let database = (try? await store.index.lastCommitNumber()) != nil
-        let report = Health(loop: loop, database: database, lastPass: await health.lastPassFinishedAt)
-        return JSONResponse.make(report, status: loop && database ? .ok : .serviceUnavailable)
+        var databaseProblem: String?
+        do {
+            try store.index.verifyFile()
+            _ = try await store.index.lastCommitNumber()
+        } catch {
+            databaseProblem = "\(error)"
+        }
+        let lastPassError = await health.lastPassError
+        let problem = !loop ? "the reconcile loop is not running"
+            : databaseProblem.map { "the database: \($0)" } ?? lastPassError.map { "the last pass failed: \($0)" }
+        let report = Health(
+            loop: loop, database: databaseProblem == nil, lastPass: await health.lastPassFinishedAt, lastPassError: lastPassError,
+            problem: problem
+        )
+        return JSONResponse.make(report, status: problem == nil ? .ok : .serviceUnavailable)
     }
 
     func metrics() -> Response {
@@ -72,6 +94,7 @@ public struct SchedulerAPI: Sendable {
             report.configValid = problems.isEmpty
             report.problems = problems
             report.configGeneration = await active.generation
+            report.lastPassError = await health.lastPassError
             return JSONResponse.make(report)
         } catch {
             return JSONResponse.error(.serviceUnavailable, "the database did not answer: \(error)")
@@ -122,7 +145,7 @@ public struct SchedulerAPI: Sendable {
         }
         let lock: PassLock
         do {
-            lock = try PassLock.pass(databasePath: store.index.path)
+            lock = try PassLock.pass(file: passLock)
         } catch {
             return JSONResponse.error(.conflict, "busy: \(error); try again when the pass has finished")
         }

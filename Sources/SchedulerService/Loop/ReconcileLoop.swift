@@ -9,10 +9,14 @@ public import ServiceLifecycle
 ///
 /// On graceful shutdown a pass in progress stops at its next batch boundary: committed batches stay, no
 /// success is recorded for the unfinished run, and the next start redoes it. A pass that finds the pass lock
-/// held (an operator's `run-once`) is skipped until the next tick.
+/// held (an operator's `run-once`) is skipped until the next tick. A pass that fails as a whole (the database
+/// removed, the disk full) never ends the service: it is logged, counted, shown by `/healthz` and `/status`, and
+/// retried after 1 s, doubling up to the tick.
 public struct ReconcileLoop: Service {
     let active: ActiveConfiguration
     let store: SchedulerStore
+    /// The pass lock's file, opened at start: taking the lock opens nothing.
+    let passLock: LockFile
     let registry: PluginRegistry
     let trigger: PassTrigger
     let health: ServiceHealth
@@ -21,11 +25,12 @@ public struct ReconcileLoop: Service {
     let logger: Logger
 
     public init(
-        active: ActiveConfiguration, store: SchedulerStore, registry: PluginRegistry, trigger: PassTrigger,
+        active: ActiveConfiguration, store: SchedulerStore, passLock: LockFile, registry: PluginRegistry, trigger: PassTrigger,
         health: ServiceHealth, metrics: SchedulerMetrics, clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
         self.active = active
         self.store = store
+        self.passLock = passLock
         self.registry = registry
         self.trigger = trigger
         self.health = health
@@ -56,10 +61,10 @@ public struct ReconcileLoop: Service {
                 }
             }
             group.addTask {
-                try await pass(.tick)
+                try await passRetryingFailures(.tick)
                 for await reason in trigger.stream {
                     try Task.checkCancellation()
-                    try await pass(reason)
+                    try await passRetryingFailures(reason)
                 }
             }
             try await group.next()
@@ -67,15 +72,26 @@ public struct ReconcileLoop: Service {
         }
     }
 
-    /// One pass: all sources on a tick or a config change, one source forced when an operator asks.
-    private func pass(_ reason: PassTrigger.Reason) async throws {
+    /// Runs the pass for `reason` until it does not fail as a whole, waiting 1 s, 2 s, 4 s… (at most the tick)
+    /// between attempts.
+    private func passRetryingFailures(_ reason: PassTrigger.Reason) async throws {
+        while let failures = try await pass(reason) {
+            let delay = min(Duration.seconds(1) * (1 << min(failures - 1, 20)), await active.current.scheduler.tick)
+            logger.notice("retrying the pass", metadata: ["in": "\(delay)", "failures": "\(failures)"])
+            try await Task.sleep(for: delay)
+        }
+    }
+
+    /// One pass: all sources on a tick or a config change, one source forced when an operator asks. Returns
+    /// `nil`, or the number of passes failed in a row when this one failed as a whole.
+    private func pass(_ reason: PassTrigger.Reason) async throws -> Int? {
         let configuration = await active.current
         let lock: PassLock
         do {
-            lock = try PassLock.pass(databasePath: configuration.scheduler.databasePath)
-        } catch let busy as PassLock.Busy {
-            logger.notice("pass skipped until the next tick: \(busy)")
-            return
+            lock = try PassLock.pass(file: passLock)
+        } catch {
+            logger.notice("pass skipped until the next tick: \(error)")
+            return nil
         }
         defer { withExtendedLifetime(lock) {} }
         var options = ReconcilePass.Options()
@@ -89,11 +105,14 @@ public struct ReconcileLoop: Service {
             metrics.record(outcomes)
             try await metrics.recordLevels(store: store, configuration: configuration)
             await health.passFinished(at: clock.now())
+            return nil
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            // The database failed under the pass (disk full, file removed…): report it, try again next tick.
-            logger.error("the pass failed: \(error)")
+            // The database failed under the pass (disk full, file removed…): report it, and try again.
+            logger.error("the pass failed", metadata: ["error": "\(error)"])
+            metrics.passFailed()
+            return await health.passFailed("\(error)")
         }
     }
 }

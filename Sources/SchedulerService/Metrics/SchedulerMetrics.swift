@@ -32,6 +32,11 @@ public struct SchedulerMetrics: Sendable {
         }
     }
 
+    /// Counts a pass that failed as a whole (database or lock unusable), not a unit's failed run.
+    func passFailed() {
+        Counter(label: "scheduler_pass_failures_total").increment()
+    }
+
     func configReloadFailed() {
         Counter(label: "scheduler_config_reload_failures_total").increment()
     }

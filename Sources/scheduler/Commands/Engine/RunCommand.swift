@@ -49,6 +49,15 @@ struct RunCommand: AsyncParsableCommand {
             throw PassLock.busyExitCode
         }
         defer { withExtendedLifetime(serviceLock) {} }
+        // Opened once: a pass takes the lock without opening anything, so a full descriptor table or a folder
+        // made read-only later cannot stop the service.
+        let passLock: LockFile
+        do {
+            passLock = try PassLock.passLockFile(databasePath: configuration.scheduler.databasePath)
+        } catch {
+            printError("refusing to start: \(error)")
+            throw ExitCode(2)
+        }
 
         let metricsRegistry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metricsRegistry))
@@ -56,13 +65,13 @@ struct RunCommand: AsyncParsableCommand {
         let active = ActiveConfiguration(configuration)
         let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
         let loop = ReconcileLoop(
-            active: active, store: store, registry: BuiltinPlugins.registry, trigger: trigger, health: health, metrics: metrics, logger: logger
+            active: active, store: store, passLock: passLock, registry: BuiltinPlugins.registry, trigger: trigger, health: health, metrics: metrics, logger: logger
         )
         let watcher = ConfigWatcher(
             loader: config.loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger
         )
         let api = SchedulerAPI(
-            active: active, store: store, trigger: trigger, health: health, metricsRegistry: metricsRegistry,
+            active: active, store: store, passLock: passLock, trigger: trigger, health: health, metricsRegistry: metricsRegistry,
             authorization: AdminAuthorization(token: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"])
         )
         let server = api.application(settings: configuration.scheduler, logger: logger) { address in
