@@ -185,14 +185,17 @@ struct EngineCommandTests {
         try setup.workspace.write("release", "")
 
         #expect(try setup.indexed() == ["a", "b", "c", "new"])
-        #expect(try setup.status()["lastSuccess"] as? String == firstSuccess)
+        let seen = try setup.status()
+        #expect(seen["lastSuccess"] as? String == firstSuccess)
+        #expect(seen["lastResult"] as? String == "interrupted", "nothing runs it any more: \(seen)")
+        #expect(seen["due"] as? Bool == true)
 
         try setup.setFeed("a new d")
         let next = try setup.run(["run-once", "--json"])
         #expect(next.status == 0, "\(next.stderr)")
         let unit = try #require(try units(next).first)
         #expect(unit["decision"] as? String == "reindexed")
-        #expect(unit["reason"] as? String == "the last run was interrupted before its final commit")
+        #expect(unit["reason"] as? String == "the last run, forced, was interrupted before its final commit: redone forced")
         #expect(try setup.indexed() == ["a", "d", "new"])
         #expect(try setup.status()["lastResult"] as? String == "succeeded")
     }

@@ -67,10 +67,12 @@ public struct ReconcilePass: Sendable {
             let itemsInDomain = try await index.itemCount(inDomain: plan.unit.domain)
             var outcome = try await reconcile(plan, state: states[plan.unit.key], itemsInDomain: itemsInDomain, now: now, options: options)
             outcome.duration = ContinuousClock.now - started
-            logger.info("\(outcome.decision.rawValue)", metadata: [
+            var metadata: Logger.Metadata = [
                 "unit": "\(outcome.unit)", "reason": "\(outcome.reason)", "indexed": "\(outcome.indexed)",
                 "deleted": "\(outcome.deleted)", "rejected": "\(outcome.rejected)",
-            ])
+            ]
+            if let error = outcome.error { metadata["error"] = "\(error)" }
+            logger.log(level: outcome.decision == .failed ? .error : .info, "\(outcome.decision.rawValue)", metadata: metadata)
             outcomes.append(outcome)
         }
         if !options.dryRun, !Task.isCancelled { try await index.sweepExpired() }
@@ -97,8 +99,10 @@ public struct ReconcilePass: Sendable {
             try await record(outcome, startedAt: now)
             return outcome
         }
-        let due = DueDecision.decide(plan: plan, state: unitState, itemsInDomain: itemsInDomain, now: now, force: options.force)
-        outcome.reason = due.reason
+        // An interrupted forced run is redone forced: its operator accepted what it deletes.
+        let force = options.force || (unitState?.lastResult == "interrupted" && unitState?.forcedRun == true)
+        let due = DueDecision.decide(plan: plan, state: unitState, itemsInDomain: itemsInDomain, now: now, force: force)
+        outcome.reason = force && !options.force ? "the last run, forced, was interrupted before its final commit: redone forced" : due.reason
         outcome.nextDue = due.nextDue
         guard due.isDue else {
             outcome.decision = .notDue
@@ -112,7 +116,7 @@ public struct ReconcilePass: Sendable {
         known.domain = plan.unit.domain
         let run = UnitReindex(
             plan: plan, unit: known, configuration: configuration, index: index, state: state, registry: registry,
-            clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: options.force
+            clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: force
         )
         do {
             let result = try await run.run()
@@ -134,15 +138,15 @@ public struct ReconcilePass: Sendable {
             outcome.rejected = failure.rejected
             outcome.nextDue = retryAt
         }
-        try await record(outcome, startedAt: now)
+        try await record(outcome, startedAt: now, forced: force)
         return outcome
     }
 
-    private func record(_ outcome: UnitOutcome, startedAt: Date) async throws {
+    private func record(_ outcome: UnitOutcome, startedAt: Date, forced: Bool = false) async throws {
         try await state.append(RunRecord(
             unit: outcome.unit, source: outcome.source, domain: outcome.domain, startedAt: startedAt, finishedAt: clock.now(),
             decision: outcome.decision.rawValue, reason: outcome.reason, indexed: outcome.indexed, deleted: outcome.deleted,
-            rejected: outcome.rejected, error: outcome.error
+            rejected: outcome.rejected, error: outcome.error, forced: forced
         ))
     }
 }

@@ -7,8 +7,10 @@ import PluginAPI
 /// One full reindex of one unit: stream the plugin's items into the index in atomic batches, then delete the
 /// domain's items this run did not produce and record the success, in one final commit.
 ///
-/// If the plugin fails, or the run would delete more than `maxDeleteRatio` of the domain, nothing is deleted
-/// and the last-indexed date does not move; the batches already committed hold fresh items and stay.
+/// If the plugin fails, writing to the index fails, or the run would delete more than `maxDeleteRatio` of the
+/// domain, nothing is deleted and the last-indexed date does not move; the batches already committed hold fresh
+/// items and stay. The ratio is checked against the items the domain holds, and against its largest successful
+/// run within `maxDeleteWindow`, so a feed shrinking a little on every run cannot empty the domain run by run.
 struct UnitReindex {
     /// A run that did not succeed, with what it had done.
     struct Failure: Error {
@@ -19,6 +21,7 @@ struct UnitReindex {
 
     /// What a successful run did.
     struct Result {
+        /// Distinct items the run wrote (an identifier emitted twice counts once).
         var indexed: Int
         var deleted: Int
         var rejected: Int
@@ -43,9 +46,14 @@ struct UnitReindex {
     let batchSize: Int
     let force: Bool
 
+    /// Writing a batch to the index failed: not the plugin's fault.
+    private struct IndexWriteFailure: Error {
+        var error: any Error
+    }
+
     func run() async throws -> Result {
         let startedAt = clock.now()
-        try await state.recordAttemptStart(unit, at: startedAt)
+        try await state.recordAttemptStart(unit, at: startedAt, forced: force)
         // Every item this run writes gets a later commit number than this one.
         let baseline = try await index.lastCommitNumber()
         let itemsBefore = try await index.itemCount(inDomain: plan.unit.domain)
@@ -73,7 +81,13 @@ struct UnitReindex {
             }
             let checkpoint = Checkpoint(startedAt: startedAt, baselineCommit: baseline, committedItems: indexed + batch.count)
             let clientState = IndexBatch.ClientState(batchName: "run/\(plan.unit.key)", data: try JSONEncoder().encode(checkpoint))
-            indexed += try await index.commit(IndexBatch(operations: [.upsert(batch)], clientState: clientState)).upserted
+            do {
+                indexed += try await index.commit(IndexBatch(operations: [.upsert(batch)], clientState: clientState)).upserted
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw IndexWriteFailure(error: error)
+            }
             batch.removeAll(keepingCapacity: true)
         }
         do {
@@ -98,28 +112,49 @@ struct UnitReindex {
             if !batch.isEmpty { try await commitBatch() }
         } catch is CancellationError {
             throw CancellationError()
+        } catch let failed as IndexWriteFailure {
+            throw failure("writing to the index failed: \(failed.error); nothing was deleted and the last-indexed date did not move")
         } catch {
             throw failure("the plugin failed: \(error); nothing was deleted and the last-indexed date did not move")
         }
         try Task.checkCancellation()
 
         let stale = try await index.itemCount(inDomain: plan.unit.domain, committedThrough: baseline)
-        let ratio = plan.settings.maxDeleteRatio ?? configuration.scheduler.defaultMaxDeleteRatio
-        if !force, itemsBefore > 0, Double(stale) / Double(itemsBefore) > ratio {
-            throw failure(
-                "the run produced \(indexed) items and would delete \(stale) of the \(itemsBefore) in \(plan.unit.domain) "
-                    + "(\(Int((Double(stale) / Double(itemsBefore) * 100).rounded()))%), more than maxDeleteRatio \(ratio); "
-                    + "nothing was deleted. Check the source, or run with --force if this is intended"
-            )
-        }
+        // Items this run wrote, each identifier once, whatever the plugin repeated.
+        let produced = try await index.itemCount(inDomain: plan.unit.domain) - stale
+        indexed = produced
+        if !force { try await checkDeleteRatio(stale: stale, produced: produced, itemsBefore: itemsBefore, failure: failure) }
         let finishedAt = clock.now()
-        let unit = unit, fingerprint = plan.fingerprint, count = indexed
+        let unit = unit, fingerprint = plan.fingerprint, count = produced
         let final = try await index.commit(
             IndexBatch(operations: [.deleteStale(domain: plan.unit.domain, committedThrough: baseline)]),
             alongside: { db, _ in
                 try SchedulerState.recordSuccess(db, unit: unit, at: finishedAt, fingerprint: fingerprint, itemCount: count)
             }
         )
-        return Result(indexed: indexed, deleted: final.deleted, rejected: rejections.count, finishedAt: finishedAt)
+        return Result(indexed: produced, deleted: final.deleted, rejected: rejections.count, finishedAt: finishedAt)
+    }
+
+    /// Refuses a run that would delete more than `maxDeleteRatio` of the items the domain holds, or that leaves
+    /// the domain that much smaller than its largest successful run within `maxDeleteWindow`.
+    private func checkDeleteRatio(stale: Int, produced: Int, itemsBefore: Int, failure: (String) -> Failure) async throws {
+        let ratio = plan.settings.maxDeleteRatio ?? configuration.scheduler.defaultMaxDeleteRatio
+        let advice = "nothing was deleted. Check the source, or run with --force if this is intended"
+        func percent(_ part: Int, of whole: Int) -> Int { Int((Double(part) / Double(whole) * 100).rounded()) }
+        if itemsBefore > 0, Double(stale) / Double(itemsBefore) > ratio {
+            throw failure(
+                "the run produced \(produced) items and would delete \(stale) of the \(itemsBefore) in \(plan.unit.domain) "
+                    + "(\(percent(stale, of: itemsBefore))%), more than maxDeleteRatio \(ratio); \(advice)"
+            )
+        }
+        let window = plan.settings.maxDeleteWindow ?? configuration.scheduler.defaultMaxDeleteWindow
+        let since = clock.now().addingTimeInterval(-TimeInterval(window.components.seconds))
+        guard let peak = try await state.peakItemCount(unit: plan.unit.key, since: since), peak > produced else { return }
+        if Double(peak - produced) / Double(peak) > ratio {
+            throw failure(
+                "the run produced \(produced) items, \(percent(peak - produced, of: peak))% fewer than the \(peak) of the largest "
+                    + "success of \(plan.unit.key) within maxDeleteWindow \(DurationText.format(window)), more than maxDeleteRatio \(ratio); \(advice)"
+            )
+        }
     }
 }

@@ -46,6 +46,14 @@ public struct SchedulerState: Sendable {
                 CREATE INDEX run_history_source ON run_history(source, id);
                 """)
         }
+        migrator.registerMigration("v2-runner-and-forced-runs") { db in
+            try db.execute(sql: """
+                ALTER TABLE unit_state ADD COLUMN runner TEXT;
+                ALTER TABLE unit_state ADD COLUMN forcedRun INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE run_history ADD COLUMN forced INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX run_history_unit ON run_history(unit, id);
+                """)
+        }
         try migrator.migrate(index.database)
     }
 
@@ -61,13 +69,14 @@ public struct SchedulerState: Sendable {
         }
     }
 
-    /// Notes that an attempt started, before any item is written.
-    func recordAttemptStart(_ unit: UnitState, at date: Date) async throws {
+    /// Notes that an attempt started, before any item is written: which process runs it, and whether it is
+    /// forced (an interrupted forced run is redone forced).
+    func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws {
         try await index.write { db in
             try Self.ensureRow(db, unit)
             try db.execute(
-                sql: "UPDATE unit_state SET lastAttemptAt = ?, lastResult = 'running', lastError = NULL WHERE unit = ?",
-                arguments: [date.timeIntervalSince1970, unit.unit]
+                sql: "UPDATE unit_state SET lastAttemptAt = ?, lastResult = 'running', lastError = NULL, runner = ?, forcedRun = ? WHERE unit = ?",
+                arguments: [date.timeIntervalSince1970, RunnerIdentity.current, forced, unit.unit]
             )
         }
     }
@@ -78,7 +87,7 @@ public struct SchedulerState: Sendable {
         try db.execute(
             sql: """
                 UPDATE unit_state SET lastSuccessAt = ?, fingerprint = ?, itemCount = ?, lastAttemptAt = ?,
-                    lastResult = 'succeeded', lastError = NULL, failures = 0, retryAt = NULL
+                    lastResult = 'succeeded', lastError = NULL, failures = 0, retryAt = NULL, runner = NULL, forcedRun = 0
                 WHERE unit = ?
                 """,
             arguments: [date.timeIntervalSince1970, fingerprint, itemCount, date.timeIntervalSince1970, unit.unit]
@@ -90,7 +99,10 @@ public struct SchedulerState: Sendable {
         try await index.write { db in
             try Self.ensureRow(db, unit)
             try db.execute(
-                sql: "UPDATE unit_state SET lastResult = 'failed', lastError = ?, failures = ?, retryAt = ? WHERE unit = ?",
+                sql: """
+                    UPDATE unit_state SET lastResult = 'failed', lastError = ?, failures = ?, retryAt = ?, runner = NULL, forcedRun = 0
+                    WHERE unit = ?
+                    """,
                 arguments: [error, failures, retryAt.timeIntervalSince1970, unit.unit]
             )
         }
@@ -102,7 +114,7 @@ public struct SchedulerState: Sendable {
         try db.execute(
             sql: """
                 UPDATE unit_state SET lastSuccessAt = NULL, fingerprint = NULL, itemCount = NULL, lastResult = 'purged', lastError = NULL,
-                    failures = 0, retryAt = NULL
+                    failures = 0, retryAt = NULL, runner = NULL, forcedRun = 0
                 WHERE domain = ? OR (domain >= ? AND domain < ?)
                 """,
             arguments: [domain, domain + ".", domain + "/"]
@@ -122,11 +134,10 @@ public struct SchedulerState: Sendable {
     func markInterrupted() async throws -> [UnitState] {
         try await index.write { db in
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM unit_state WHERE lastResult = 'running'")
-            try db.execute(sql: """
-                UPDATE unit_state SET lastResult = 'interrupted',
-                    lastError = 'the run stopped before its final commit (process killed or shut down); it is redone when due'
-                WHERE lastResult = 'running'
-                """)
+            try db.execute(
+                sql: "UPDATE unit_state SET lastResult = 'interrupted', lastError = ?, runner = NULL WHERE lastResult = 'running'",
+                arguments: [UnitState.interruptedError]
+            )
             return rows.map(Self.state(from:))
         }
     }
@@ -137,15 +148,32 @@ public struct SchedulerState: Sendable {
         try await index.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO run_history (unit, source, domain, startedAt, finishedAt, decision, reason, indexed, deleted, rejected, error)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO run_history (unit, source, domain, startedAt, finishedAt, decision, reason, indexed, deleted, rejected, error, forced)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     run.unit, run.source, run.domain, run.startedAt.timeIntervalSince1970, run.finishedAt.timeIntervalSince1970,
-                    run.decision, run.reason, run.indexed, run.deleted, run.rejected, run.error,
+                    run.decision, run.reason, run.indexed, run.deleted, run.rejected, run.error, run.forced,
                 ]
             )
             try db.execute(sql: "DELETE FROM run_history WHERE id <= (SELECT max(id) FROM run_history) - ?", arguments: [keep])
+        }
+    }
+
+    /// The most items a successful run of `unit` produced since `since`, counting only its last purge or forced
+    /// success and the runs after it (a forced run sets a new size); `nil` when there is none in the history kept.
+    func peakItemCount(unit: String, since: Date) async throws -> Int? {
+        try await index.database.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT max(indexed) FROM run_history
+                    WHERE unit = ? AND decision = 'reindexed' AND finishedAt >= ?
+                        AND id >= (SELECT coalesce(max(id), 0) FROM run_history
+                                  WHERE unit = ? AND (decision = 'purged' OR (decision = 'reindexed' AND forced = 1)))
+                    """,
+                arguments: [unit, since.timeIntervalSince1970, unit]
+            )
         }
     }
 
@@ -162,7 +190,7 @@ public struct SchedulerState: Sendable {
                     unit: row["unit"], source: row["source"], domain: row["domain"],
                     startedAt: Date(timeIntervalSince1970: row["startedAt"]), finishedAt: Date(timeIntervalSince1970: row["finishedAt"]),
                     decision: row["decision"], reason: row["reason"], indexed: row["indexed"], deleted: row["deleted"],
-                    rejected: row["rejected"], error: row["error"]
+                    rejected: row["rejected"], error: row["error"], forced: row["forced"]
                 )
             }
         }
@@ -185,6 +213,8 @@ public struct SchedulerState: Sendable {
         state.lastError = row["lastError"]
         state.failures = row["failures"]
         state.retryAt = (row["retryAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        state.runner = row["runner"]
+        state.forcedRun = row["forcedRun"]
         return state
     }
 }

@@ -19,12 +19,31 @@ public struct UnitState: Sendable, Hashable, Codable {
     public var failures: Int
     /// No new attempt before this instant, whatever the tick.
     public var retryAt: Date?
+    /// The process running it while `running` (see `RunnerIdentity`).
+    public var runner: String?
+    /// Whether the run in progress, or the interrupted one, was forced: its redo is forced too.
+    public var forcedRun: Bool
 
     public init(unit: String, source: String, domain: String) {
         self.unit = unit
         self.source = source
         self.domain = domain
         self.failures = 0
+        self.forcedRun = false
+    }
+
+    /// The error shown for a run whose process stopped before its final commit.
+    static let interruptedError = "the run stopped before its final commit (process killed or shut down); it is redone at the next pass"
+
+    /// This state as a reader sees it now: a `running` unit whose process is gone is `interrupted` (the next pass
+    /// marks it so and redoes it).
+    public var asSeenNow: UnitState {
+        guard lastResult == "running", !(runner.map(RunnerIdentity.isAlive) ?? false) else { return self }
+        var seen = self
+        seen.lastResult = "interrupted"
+        seen.lastError = Self.interruptedError
+        seen.runner = nil
+        return seen
     }
 }
 
@@ -41,4 +60,6 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var deleted: Int
     public var rejected: Int
     public var error: String?
+    /// Whether the run was forced (`--force`, or the admin reindex): it accepted any size.
+    public var forced: Bool = false
 }

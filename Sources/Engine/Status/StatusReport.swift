@@ -57,7 +57,8 @@ public struct StatusReport: Sendable, Codable {
         configuration: Result<SchedulerConfiguration, InvalidConfiguration>, store: SchedulerStore, now: Date
     ) async throws -> StatusReport {
         let counts = try await store.index.itemCountsByDomain()
-        let states = try await store.state.units()
+        // A unit shown `running` whose process is gone was interrupted: shown so, and due, as the next pass will see it.
+        let states = try await store.state.units().mapValues(\.asSeenNow)
         func items(in domain: String) -> Int {
             counts.filter { DomainIdentifier.isWithin($0.key, domain) }.reduce(0) { $0 + $1.value }
         }

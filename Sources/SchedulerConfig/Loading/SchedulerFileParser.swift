@@ -5,7 +5,7 @@ import Yams
 /// Reads `scheduler.yaml`: the environment, the store, the service, the defaults and the sources.
 struct SchedulerFileParser {
     static let topKeys = ["environment", "store", "service", "defaults", "sources"]
-    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "partitions", "expiration", "deepLink", "maxDeleteRatio", "timeZone", "options"]
+    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "options"]
 
     let reader: NodeReader
     let directory: URL
@@ -23,7 +23,7 @@ struct SchedulerFileParser {
         var settings = SchedulerSettings(
             environment: "production", databasePath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
             idleTimeout: .seconds(30), maxConnections: 256,
-            defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, defaultTimeZone: .utc, historyLength: 1000,
+            defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, defaultMaxDeleteWindow: .seconds(7 * 86_400), defaultTimeZone: .utc, historyLength: 1000,
             sources: []
         )
         if let node = value("environment"), let environment = reader.string(node, "environment") {
@@ -53,8 +53,9 @@ struct SchedulerFileParser {
                 }
             }
         }
-        if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: ["expiration", "maxDeleteRatio", "timeZone"]) {
+        if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: ["expiration", "maxDeleteRatio", "maxDeleteWindow", "timeZone"]) {
             for (key, _, node) in fields {
+                if key == "maxDeleteWindow", let window = reader.duration(node, "defaults.maxDeleteWindow") { settings.defaultMaxDeleteWindow = window }
                 if key == "timeZone", let zone = SettingParsers(reader: reader).timeZone(node, "defaults") { settings.defaultTimeZone = zone }
                 if key == "expiration", let expiration = reader.duration(node, "defaults.expiration") { settings.defaultExpiration = expiration }
                 if key == "maxDeleteRatio", let ratio = reader.number(node, "defaults.maxDeleteRatio", in: 0...1) { settings.defaultMaxDeleteRatio = ratio }
@@ -148,6 +149,7 @@ struct SchedulerFileParser {
         let expiration = optional("expiration", parsers.expiration)
         let deepLink = optional("deepLink", parsers.deepLink)
         let maxDeleteRatio = optional("maxDeleteRatio", parsers.maxDeleteRatio)
+        let maxDeleteWindow = optional("maxDeleteWindow") { node, what in reader.duration(node, "\(what): maxDeleteWindow") }
         let timeZone = optional("timeZone", parsers.timeZone) ?? defaultTimeZone
         let options = value("options") ?? .mapping(Node.Mapping([]))
         if let pluginType {
@@ -156,7 +158,7 @@ struct SchedulerFileParser {
         guard valid, let plugin, pluginType != nil, let domain, let gate, let schedule else { return nil }
         let settings = SourceSettings(
             schedule: schedule, timeZone: timeZone, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio,
-            options: options
+            maxDeleteWindow: maxDeleteWindow, options: options
         )
         return Source(name: name, plugin: plugin, domain: domain, gate: gate, settings: settings, partitions: partitions)
     }

@@ -18,6 +18,8 @@ public struct SchedulerSettings: Sendable {
     public var defaultExpiration: Duration
     /// The largest share of a domain one run may delete, unless a source says otherwise.
     public var defaultMaxDeleteRatio: Double
+    /// How far back the delete-ratio guard looks for the domain's healthy size, unless a source says otherwise.
+    public var defaultMaxDeleteWindow: Duration
     /// The time zone of calendar schedules for sources that do not name one (`defaults.timeZone`, else UTC).
     public var defaultTimeZone: TimeZone
     /// How many runs `scheduler history` keeps (`store.history`).

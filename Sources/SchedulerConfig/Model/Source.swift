@@ -35,6 +35,8 @@ public struct SourceSettings: Sendable {
     public var deepLink: String?
     /// The largest share of the domain one run may delete; the default if unset.
     public var maxDeleteRatio: Double?
+    /// The guard compares a run with the largest successful run within this window; the default if unset.
+    public var maxDeleteWindow: Duration?
     /// The plugin's own options, as written.
     var options: Node {
         get { optionsNode.value }
@@ -42,7 +44,11 @@ public struct SourceSettings: Sendable {
     }
     private var optionsNode: SendableNode<Node>
 
-    init(schedule: Schedule, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?, options: Node) {
+    init(
+        schedule: Schedule, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?,
+        maxDeleteWindow: Duration?, options: Node
+    ) {
+        self.maxDeleteWindow = maxDeleteWindow
         self.schedule = schedule
         self.timeZone = timeZone
         self.expiration = expiration

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// The reconcile pass under careless operators and hostile feeds, through the real binary.
+@Suite("The pass holds against interruptions and shrinking feeds")
+struct EngineHardeningTests {
+    func unit(_ outcome: SchedulerProcess.Outcome) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        return try #require((object?["units"] as? [[String: Any]])?.first, "\(outcome.stdout)\n\(outcome.stderr)")
+    }
+
+    /// Starts `run-once` with `arguments`, waits until its first batch is committed, and SIGKILLs it.
+    func killMidRun(_ setup: SourceWorkspace, _ arguments: [String], firstItem: String) throws {
+        let (process, _, _, _) = try SchedulerProcess.start(["run-once", "--batch-size", "1"] + arguments + setup.config)
+        let deadline = Date().addingTimeInterval(60)
+        while try !setup.indexed().contains(firstItem), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try setup.workspace.write("release", "")
+    }
+
+    @Test func anInterruptedForcedRunIsRedoneForced() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b c d e f g h i j")
+        #expect(try setup.run(["run-once"]).status == 0)
+
+        // The operator forces a run that replaces ten items by one; it is killed after its first batch.
+        try setup.setFeed("x WAIT")
+        try killMidRun(setup, ["--force"], firstItem: "x")
+        try setup.setFeed("x")
+
+        // The redo needs no --force: the interrupted run's intent stands, and the old items go.
+        let redo = try setup.run(["run-once", "--json"])
+        #expect(redo.status == 0, "\(redo.stderr)")
+        let unit = try unit(redo)
+        #expect(unit["decision"] as? String == "reindexed", "\(unit)")
+        #expect(unit["reason"] as? String == "the last run, forced, was interrupted before its final commit: redone forced")
+        #expect(try setup.indexed() == ["x"])
+    }
+
+    @Test func anInterruptedUnforcedRunIsNotRedoneForced() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b c d e f g h i j")
+        #expect(try setup.run(["run-once"]).status == 0)
+        try setup.setFeed("x WAIT")
+        try killMidRun(setup, ["--source", "docs", "--now", ISO8601DateFormatter().string(from: Date().addingTimeInterval(40 * 86_400))], firstItem: "x")
+        try setup.setFeed("x")
+        let redo = try setup.run(["run-once", "--json"])
+        #expect(redo.status == 1)
+        #expect(try unit(redo)["decision"] as? String == "failed", "the delete-ratio guard still applies")
+        #expect(try setup.indexed().count == 11)
+    }
+
+    /// A feed shrinking to 51 % on every run would empty the domain in five "successful" runs if each run were
+    /// compared with the one before only.
+    @Test func aFeedShrinkingRunByRunCannotEmptyTheDomain() throws {
+        let setup = try SourceWorkspace(schedule: "every 1m")
+        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        var minute = 0
+        func run(_ count: Int, force: Bool = false) throws -> [String: Any] {
+            try setup.setFeed((0..<count).map { "i\($0)" }.joined(separator: " "))
+            minute += 2
+            let now = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(minute * 60)))
+            return try unit(setup.run(["run-once", "--json", "--now", now] + (force ? ["--force"] : [])))
+        }
+        #expect(try run(1000)["decision"] as? String == "reindexed")
+        #expect(try run(511)["decision"] as? String == "reindexed", "49 % fewer: within maxDeleteRatio 0.5")
+        let refused = try run(261)
+        #expect(refused["decision"] as? String == "failed")
+        #expect((refused["error"] as? String)?.contains("the run produced 261 items, 74% fewer than the 1000 of the largest success of docs within maxDeleteWindow 1w") == true, "\(refused)")
+        #expect(try setup.status()["items"] as? Int == 511, "nothing was deleted")
+
+        // An operator accepts the new size; the guard then measures from it.
+        #expect(try run(261, force: true)["decision"] as? String == "reindexed")
+        #expect(try run(134)["decision"] as? String == "reindexed")
+        #expect(try run(69)["decision"] as? String == "failed")
+        #expect(try setup.status()["items"] as? Int == 134)
+    }
+
+    @Test func anItemEmittedTwiceIsCountedOnce() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b a c b a")
+        let outcome = try setup.run(["run-once", "--json", "--batch-size", "2"])
+        #expect(try unit(outcome)["indexed"] as? Int == 3)
+        #expect(try setup.status()["items"] as? Int == 3)
+        let history = try setup.run(["history", "--json"])
+        #expect(history.stdout.contains(#""indexed":3"#), "\(history.stdout)")
+    }
+
+    @Test func aFailedRunSaysWhatFailedInItsLogLine() throws {
+        let setup = try SourceWorkspace()
+        try setup.writeScript("#!/bin/sh\necho 'feed unreachable' >&2\nexit 7\n")
+        let outcome = try setup.run(["run-once"])
+        #expect(outcome.status == 1)
+        let line = try #require(outcome.stderr.split(separator: "\n").first { $0.contains("failed") && $0.contains("unit=docs") }, "\(outcome.stderr)")
+        #expect(line.contains("error=") && line.contains("exit"), "\(line)")
+    }
+
+    @Test func aDatabaseRemovedMidRunIsBlamedOnTheDatabaseNotThePlugin() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a WAIT b")
+        let (process, _, _, errors) = try SchedulerProcess.start(["run-once", "--batch-size", "1"] + setup.config)
+        let stderr = Drain(errors)
+        let deadline = Date().addingTimeInterval(60)
+        while try !setup.indexed().contains("a"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: setup.workspace.path("index.sqlite" + suffix)) }
+        try setup.workspace.write("release", "")
+        process.waitUntilExit()
+        let log = stderr.text()
+        #expect(process.terminationStatus != 0)
+        #expect(log.contains("was removed or replaced after this process opened it"), "\(log)")
+        #expect(!log.contains("the plugin failed"), "\(log)")
+        #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite")))
+    }
+}
