@@ -44,8 +44,10 @@ enum SchedulerProcess {
     }
 
     /// Runs `scheduler arguments…` to completion, feeding it `input`.
-    static func run(_ arguments: [String], input: Data = Data(), directory: URL? = nil) throws -> Outcome {
-        let (process, stdin, stdout, stderr) = try start(arguments, directory: directory)
+    static func run(
+        _ arguments: [String], input: Data = Data(), directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> Outcome {
+        let (process, stdin, stdout, stderr) = try start(arguments, directory: directory, environment: environment)
         // Drain both outputs while the process runs, so a chatty process never blocks on a full pipe.
         let output = Drain(stdout), errors = Drain(stderr)
         stdin.fileHandleForWriting.write(input)

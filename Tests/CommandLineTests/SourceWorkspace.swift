@@ -48,8 +48,8 @@ final class SourceWorkspace {
 
     func setFeed(_ ids: String) throws { try workspace.write("ids.txt", ids + "\n") }
 
-    func run(_ arguments: [String]) throws -> SchedulerProcess.Outcome {
-        try SchedulerProcess.run(arguments + config)
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> SchedulerProcess.Outcome {
+        try SchedulerProcess.run(arguments + config, environment: environment)
     }
 
     /// The identifiers `scheduler search doc` finds, sorted.

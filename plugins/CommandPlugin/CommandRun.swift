@@ -19,6 +19,7 @@ final class CommandRun: @unchecked Sendable {
     static let maxLineBytes = 4 * 1024 * 1024
 
     private let command: [String]
+    private let environment: [String: PluginEnvironment.Value]
     private let context: PluginContext
     private let timeout: Duration
     private let maxOutputBytes: Int
@@ -31,8 +32,9 @@ final class CommandRun: @unchecked Sendable {
     private var reader: LineReaderBox?
     private var outputBytes = 0
 
-    init(command: [String], context: PluginContext, timeout: Duration, maxOutputBytes: Int) {
+    init(command: [String], environment: [String: PluginEnvironment.Value], context: PluginContext, timeout: Duration, maxOutputBytes: Int) {
         self.command = command
+        self.environment = environment
         self.context = context
         self.timeout = timeout
         self.maxOutputBytes = maxOutputBytes
@@ -90,11 +92,7 @@ final class CommandRun: @unchecked Sendable {
     }
 
     private func start() throws {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SCHEDULER_SOURCE"] = context.source
-        environment["SCHEDULER_PARTITION"] = context.partition ?? ""
-        environment["SCHEDULER_UNIT"] = context.unit
-        environment["SCHEDULER_DOMAIN"] = context.domain
+        let environment = try PluginEnvironment.make(self.environment, context: context, from: ProcessInfo.processInfo.environment)
         let process: SpawnedProcess
         do {
             process = try SpawnedProcess(

@@ -4,8 +4,8 @@ public import PluginAPI
 /// The `command` plugin: runs a program (no shell) that prints items as NDJSON on standard output,
 /// so sources can be written in any language.
 ///
-/// The program runs in the config folder with `SCHEDULER_SOURCE`, `SCHEDULER_PARTITION`, `SCHEDULER_UNIT` and
-/// `SCHEDULER_DOMAIN` in its environment. A line that is not a valid item is reported with its number and
+/// The program runs in the config folder with a minimal environment (see `PluginEnvironment`): the scheduler's
+/// own variables, secrets included, reach it only when the source's `env:` option names them. A line that is not a valid item is reported with its number and
 /// skipped; a non-zero exit, a timeout or output over the cap fails the run.
 public struct CommandSource: SourcePlugin {
     public struct Options: Decodable, Sendable {
@@ -13,6 +13,8 @@ public struct CommandSource: SourcePlugin {
         public var command: [String]
         public var timeout: DurationOption?
         public var maxOutputBytes: Int?
+        /// Variables for the program beyond the minimal environment: a value, or `{ fromEnvironment: NAME }`.
+        var env: [String: PluginEnvironment.Value]?
 
         public init(command: [String], timeout: DurationOption? = nil, maxOutputBytes: Int? = nil) {
             self.command = command
@@ -27,6 +29,7 @@ public struct CommandSource: SourcePlugin {
         PluginOption("command", "[program, argument…]: what to run, without a shell", required: true),
         PluginOption("timeout", "longest run before the program is stopped and the run fails (default 10m)"),
         PluginOption("maxOutputBytes", "largest standard output accepted (default 1 GiB)"),
+        PluginOption("env", "NAME: value, or NAME: { fromEnvironment: VAR }: variables for the program beyond PATH, HOME, LANG, TZ"),
     ]
     static let defaultTimeout = Duration.seconds(600)
     static let defaultMaxOutputBytes = 1 << 30
@@ -41,6 +44,9 @@ public struct CommandSource: SourcePlugin {
         if let cap = options.maxOutputBytes, cap < 1 {
             throw PluginOptionError(option: "maxOutputBytes", reason: "must be a positive number of bytes")
         }
+        if let env = options.env, let problem = PluginEnvironment.problem(in: env) {
+            throw PluginOptionError(option: "env", reason: problem)
+        }
     }
 
     let options: Options
@@ -54,7 +60,7 @@ public struct CommandSource: SourcePlugin {
 
     public func items() -> AsyncThrowingStream<SearchableItem, any Error> {
         let run = CommandRun(
-            command: options.command, context: context,
+            command: options.command, environment: options.env ?? [:], context: context,
             timeout: options.timeout?.duration ?? Self.defaultTimeout,
             maxOutputBytes: options.maxOutputBytes ?? Self.defaultMaxOutputBytes
         )
