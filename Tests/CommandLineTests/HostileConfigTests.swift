@@ -54,4 +54,24 @@ struct HostileConfigTests {
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     }
+
+    @Test(arguments: ["2027-02-30T00:00:00Z", "2027-01-31T25:00:00Z", "2013-05-06T00:00:00Zgarbage", "2027-01-31T10:00:00"])
+    func aGateWindowDateMustBeARealInstant(date: String) throws {
+        let workspace = try Workspace()
+        let config = try Self.exampleConfig(in: workspace, file: "gates.yaml", replacing: "rollout: 100", with: "rollout: 100\n    from: \(date)")
+        let outcome = try SchedulerProcess.run(["validate", "--config", config])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("gates.yaml:6:11: from must be an ISO 8601 date"), "\(outcome.stderr)")
+    }
+
+    @Test func anItemDateMustBeARealInstant() throws {
+        let workspace = try Workspace()
+        let lines = ["2027-02-30T00:00:00Z", "2027-01-31T25:00:00Z", "2013-05-06T00:00:00Zgarbage", "2027-01-31T10:00:00.5+02:00"].enumerated().map {
+            #"{"uniqueIdentifier":"i\#($0.offset)","domainIdentifier":"com.test","title":"Dated","expirationDate":"\#($0.element)"}"#
+        }
+        let outcome = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("imported 1 items, rejected 3 lines"), "\(outcome.stdout)")
+        #expect(outcome.stderr.contains("stdin:1: expirationDate: '2027-02-30T00:00:00Z' is not an ISO 8601 date"), "\(outcome.stderr)")
+    }
 }

@@ -99,6 +99,31 @@ struct PostsPluginTests {
         do { _ = try plugin.item(at: "open-quote.md") } catch { #expect("\(error)".hasPrefix("line 2: the quoted value")) }
     }
 
+    @Test(arguments: [
+        ("expires: 2013-05-06garbage", "something other than a time"),
+        ("expires: 2027-02-30", "is not a day of the calendar"),
+        ("expires: 2027-01-31T25:00:00Z", "is not a time of day"),
+        ("expires: 2027-01-31 10:00:00", "has no time zone"),
+    ])
+    func aLooseDateIsRefusedNotGuessed(line: String, reason: String) throws {
+        let folder = try Folder()
+        try folder.write("posts/post.md", "---\ntitle: Dated\n\(line)\n---\nBody.\n")
+        let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: folder.context())
+        do {
+            let item = try plugin.item(at: "post.md")
+            Issue.record("read as \(String(describing: item?.expirationDate))")
+        } catch {
+            #expect("\(error)".hasPrefix("line 3: 'expires' must be a date") && "\(error)".contains(reason), "\(error)")
+        }
+    }
+
+    @Test func aDateWithATimeAndZoneKeepsBoth() throws {
+        let folder = try Folder()
+        try folder.write("posts/post.md", "---\ntitle: Dated\nexpires: 2027-01-31 10:00:00 +0200\n---\nBody.\n")
+        let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: folder.context())
+        #expect(try plugin.item(at: "post.md")?.expirationDate == ISO8601.date(from: "2027-01-31T08:00:00Z"))
+    }
+
     @Test func aMissingFolderFailsTheRun() async throws {
         let folder = try Folder()
         let plugin = try PostsSource(options: .init(directory: "nowhere", extensions: nil, maxFileBytes: nil), context: folder.context())

@@ -110,18 +110,14 @@ struct FrontMatter {
         }
     }
 
-    /// A date under `key`: `2026-11-30` (midnight UTC) or ISO 8601 with a time zone.
+    /// A date under `key`: `2026-11-30` (midnight UTC), or a date and time with its zone (`2026-11-30T09:00:00Z`,
+    /// `2026-11-30 09:00:00 +0100`), read strictly.
     func date(_ key: String) throws(Problem) -> Date? {
         guard let text = try string(key) else { return nil }
-        if let date = ISO8601DayOrInstant.date(from: text) { return date }
-        throw Problem(line: fields[key]!.line, message: "'\(key)' must be a date such as 2026-11-30 or 2026-11-30T09:00:00Z, not '\(text.prefix(40))'")
-    }
-}
-
-/// Dates as posts write them.
-enum ISO8601DayOrInstant {
-    static func date(from text: String) -> Date? {
-        if let instant = ISO8601.date(from: text) { return instant }
-        return try? Date.ISO8601FormatStyle().year().month().day().parse(text)
+        do {
+            return try ISO8601.parse(text, allowing: [.dateOnly, .spaces])
+        } catch {
+            throw Problem(line: fields[key]!.line, message: "'\(key)' must be a date such as 2026-11-30 or 2026-11-30T09:00:00Z: \(error.reason)")
+        }
     }
 }

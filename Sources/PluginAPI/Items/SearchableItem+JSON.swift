@@ -41,13 +41,11 @@ extension SearchableItem: Codable {
             rankingHint = Int(hint)
         }
         if let text = try string(.expirationDate) {
-            guard let date = ISO8601.date(from: text) else {
-                throw ItemValidationError(
-                    field: "expirationDate",
-                    reason: "'\(text.prefix(40))' is not an ISO 8601 date such as 2027-01-31T00:00:00Z"
-                )
+            do {
+                expirationDate = try ISO8601.parse(text)
+            } catch {
+                throw ItemValidationError(field: "expirationDate", reason: "'\(text.prefix(40))' is not an ISO 8601 date such as 2027-01-31T00:00:00Z: \(error.reason)")
             }
-            expirationDate = date
         }
     }
 

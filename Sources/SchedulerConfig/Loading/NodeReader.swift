@@ -115,11 +115,16 @@ struct NodeReader {
     }
 
     func date(_ node: Node, _ what: String) -> Date? {
-        guard case .scalar(let scalar) = node, let date = ISO8601.date(from: scalar.string) else {
+        guard case .scalar(let scalar) = node else {
             problem(node, "\(what) must be an ISO 8601 date and time with a time zone, such as 2026-12-01T00:00:00Z")
             return nil
         }
-        return date
+        do {
+            return try ISO8601.parse(scalar.string)
+        } catch {
+            problem(node, "\(what) must be an ISO 8601 date and time with a time zone, such as 2026-12-01T00:00:00Z: \(error.reason)")
+            return nil
+        }
     }
 
     /// A name usable in unit keys, URLs and file names: letters, digits, `-`, `_`.

@@ -1,4 +1,5 @@
 public import Foundation
+import PluginAPI
 
 /// A five-field cron expression, `minute hour day-of-month month day-of-week`, with the syntax and meaning of
 /// Vixie cron (cronie) and Kubernetes CronJob.

@@ -1,4 +1,5 @@
 public import Foundation
+import PluginAPI
 
 extension Schedule {
     /// When a unit whose last success was at `lastSuccess` is due again, with calendar schedules read as

@@ -1,4 +1,5 @@
 import Foundation
+import PluginAPI
 
 extension TimeZone {
     /// The wall-clock time in this zone at `date`, in whole seconds (a fraction of a second is dropped).

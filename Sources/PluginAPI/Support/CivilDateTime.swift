@@ -1,18 +1,18 @@
-/// A date and time as a clock on the wall shows it, in no particular zone: what schedules are written in.
+/// A date and time as a clock on the wall shows it, in no particular zone: what schedules and dates are written in.
 ///
 /// Calendar arithmetic is integer arithmetic on the proleptic Gregorian calendar (days counted from
 /// 1970-01-01), so it is exact, fast and independent of Foundation's calendar rules.
-struct CivilDateTime: Sendable, Hashable, Comparable {
-    var year: Int
+public struct CivilDateTime: Sendable, Hashable, Comparable {
+    public var year: Int
     /// 1–12.
-    var month: Int
+    public var month: Int
     /// 1–31.
-    var day: Int
-    var hour: Int
-    var minute: Int
-    var second: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
 
-    init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.year = year
         self.month = month
         self.day = day
@@ -22,7 +22,7 @@ struct CivilDateTime: Sendable, Hashable, Comparable {
     }
 
     /// The civil time `seconds` after 1970-01-01T00:00:00 (negative before it).
-    init(secondsSinceEpoch seconds: Int) {
+    public init(secondsSinceEpoch seconds: Int) {
         let days = seconds.floorDivided(by: 86_400)
         let secondOfDay = seconds - days * 86_400
         let date = Self.date(fromDays: days)
@@ -31,17 +31,17 @@ struct CivilDateTime: Sendable, Hashable, Comparable {
     }
 
     /// Seconds since 1970-01-01T00:00:00 of this civil time, read as if it were UTC.
-    var secondsSinceEpoch: Int { daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second }
+    public var secondsSinceEpoch: Int { daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second }
 
     /// Days since 1970-01-01 of this date.
-    var daysSinceEpoch: Int { Self.days(year: year, month: month, day: day) }
+    public var daysSinceEpoch: Int { Self.days(year: year, month: month, day: day) }
 
     /// 0 for Sunday through 6 for Saturday, as cron counts.
-    var weekday: Int { (daysSinceEpoch + 4).floorModulo(7) }
+    public var weekday: Int { (daysSinceEpoch + 4).floorModulo(7) }
 
     /// This time on the same day `months` calendar months later, the day clamped to that month's last day
     /// (January 31 plus one month is February 28 or 29).
-    func addingMonths(_ months: Int) -> CivilDateTime {
+    public func addingMonths(_ months: Int) -> CivilDateTime {
         let index = year * 12 + (month - 1) + months
         var result = self
         result.year = index.floorDivided(by: 12)
@@ -51,18 +51,18 @@ struct CivilDateTime: Sendable, Hashable, Comparable {
     }
 
     /// This time of day, `days` days later.
-    func addingDays(_ days: Int) -> CivilDateTime {
+    public func addingDays(_ days: Int) -> CivilDateTime {
         let date = Self.date(fromDays: daysSinceEpoch + days)
         var result = self
         (result.year, result.month, result.day) = (date.year, date.month, date.day)
         return result
     }
 
-    static func < (lhs: CivilDateTime, rhs: CivilDateTime) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
+    public static func < (lhs: CivilDateTime, rhs: CivilDateTime) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
 
-    static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+    public static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -71,7 +71,7 @@ struct CivilDateTime: Sendable, Hashable, Comparable {
     }
 
     /// Days since 1970-01-01 of a Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func days(year: Int, month: Int, day: Int) -> Int {
+    public static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = y.floorDivided(by: 400)
         let yearOfEra = y - era * 400
@@ -81,7 +81,7 @@ struct CivilDateTime: Sendable, Hashable, Comparable {
     }
 
     /// The Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func date(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    public static func date(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = shifted.floorDivided(by: 146_097)
         let dayOfEra = shifted - era * 146_097
@@ -96,11 +96,11 @@ struct CivilDateTime: Sendable, Hashable, Comparable {
 
 extension Int {
     /// Division rounding towards negative infinity.
-    func floorDivided(by divisor: Int) -> Int {
+    public func floorDivided(by divisor: Int) -> Int {
         let quotient = self / divisor
         return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 
     /// The remainder of `floorDivided(by:)`: always in `0..<divisor` for a positive divisor.
-    func floorModulo(_ divisor: Int) -> Int { self - floorDivided(by: divisor) * divisor }
+    public func floorModulo(_ divisor: Int) -> Int { self - floorDivided(by: divisor) * divisor }
 }
