@@ -74,4 +74,57 @@ struct HostileConfigTests {
         #expect(outcome.stdout.contains("imported 1 items, rejected 3 lines"), "\(outcome.stdout)")
         #expect(outcome.stderr.contains("stdin:1: expirationDate: '2027-02-30T00:00:00Z' is not an ISO 8601 date"), "\(outcome.stderr)")
     }
+
+    /// A SourceWorkspace whose database path is `path`.
+    func workspace(databasePath path: String) throws -> SourceWorkspace {
+        let setup = try SourceWorkspace()
+        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "path: index.sqlite", with: "path: \"\(path)\""))
+        return setup
+    }
+
+    @Test(arguments: [
+        ("/proc/self/mem", "is inside /proc, a kernel file system"),
+        ("/dev/sda", "is inside /dev, a kernel file system"),
+        ("/sys/kernel/index.sqlite", "is inside /sys, a kernel file system"),
+        ("proc-link/index.sqlite", "is inside /proc, a kernel file system"),
+        ("a-folder", "is a folder, not a file"),
+        ("a-fifo", "is a device, pipe or socket, not a regular file"),
+    ])
+    func aDatabasePathIntoKernelFileSystemsOrOfTheWrongKindIsRefused(path: String, message: String) throws {
+        let setup = try workspace(databasePath: path)
+        try FileManager.default.createSymbolicLink(atPath: setup.workspace.path("proc-link"), withDestinationPath: "/proc/self")
+        try FileManager.default.createDirectory(atPath: setup.workspace.path("a-folder"), withIntermediateDirectories: true)
+        #expect(mkfifo(setup.workspace.path("a-fifo"), 0o600) == 0)
+        let outcome = try setup.run(["validate"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("scheduler.yaml:1:26: store.sqlite.path: ") && outcome.stderr.contains(message), "\(outcome.stderr)")
+        #expect(try setup.run(["run-once"]).status == 2)
+    }
+
+    @Test func theDatabaseFlagFollowsTheSameRule() throws {
+        let workspace = try Workspace()
+        let outcome = try SchedulerProcess.run(["index", "stats", "--database", "/dev/null"])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("/dev/null is inside /dev, a kernel file system"), "\(outcome.stderr)")
+        _ = workspace
+    }
+
+    @Test func aDatabaseOutsideTheConfigFolderIsAllowedTheConfigIsTrusted() throws {
+        let outside = try Workspace()
+        let setup = try workspace(databasePath: outside.path("state/../index.sqlite"))
+        try setup.setFeed("a")
+        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: outside.path("index.sqlite")))
+    }
+
+    @Test func aPostsFolderInProcIsRefusedAndTheRunFails() throws {
+        let setup = try SourceWorkspace()
+        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "plugin: command", with: "plugin: posts")
+            .replacingOccurrences(of: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: /proc/self }"))
+        let outcome = try setup.run(["run-once", "--json"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("/proc/self is inside /proc, a kernel file system"), "\(outcome.stdout)")
+    }
 }

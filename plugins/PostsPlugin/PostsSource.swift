@@ -53,7 +53,11 @@ public struct PostsSource: SourcePlugin {
     public init(options: Options, context: PluginContext) throws {
         try Self.validate(options)
         let directory = options.directory.replacingOccurrences(of: "{partition}", with: context.partition ?? "")
-        folder = URL(fileURLWithPath: context.resolve(path: directory)).resolvingSymlinksInPath()
+        let path = context.resolve(path: directory)
+        if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
+            throw PluginOptionError(option: "directory", reason: problem)
+        }
+        folder = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         extensions = Set((options.extensions ?? ["md", "markdown"]).map { $0.lowercased() })
         maxFileBytes = options.maxFileBytes ?? Self.defaultMaxFileBytes
         self.context = context

@@ -32,6 +32,9 @@ public final class SQLiteSearchIndex: SearchIndex {
         self.timeToLive = timeToLive
         self.clock = clock
         self.logger = logger
+        if let problem = ConfigPathRule.problem(with: URL(fileURLWithPath: path).path, expecting: .file) {
+            throw IndexError.cannotOpen(path: path, reason: problem)
+        }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -92,7 +92,12 @@ struct SchedulerFileParser {
             reader.problem(store, "store.sqlite.path is required: the database file of the index")
             return nil
         }
-        return path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+        let resolved = path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+        if let problem = ConfigPathRule.problem(with: resolved, expecting: .file) {
+            reader.problem(pathNode, "store.sqlite.path: \(problem)")
+            return nil
+        }
+        return resolved
     }
 
     private func parseSource(_ name: String, _ node: Node, gates: Set<String>?, defaultTimeZone: TimeZone) -> Source? {
