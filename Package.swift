@@ -96,6 +96,7 @@ let package = Package(
                 "PluginAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "plugins/CategoryFeedPlugin",
             swiftSettings: strictSettings

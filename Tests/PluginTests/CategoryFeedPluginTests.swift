@@ -1,4 +1,4 @@
-import CategoryFeedPlugin
+@testable import CategoryFeedPlugin
 import Foundation
 import PluginAPI
 import PluginConformance
@@ -8,14 +8,14 @@ import Testing
 struct CategoryFeedPluginTests {
     func makePlugin(
         _ feed: String, in folder: Folder, thumbnails: CategoryFeedSource.Thumbnails? = nil, concurrency: Int? = nil,
-        allowedHosts: [String]? = nil, retries: Int? = nil, partition: String? = nil
+        allowedHosts: [String]? = nil, retries: Int? = nil, partition: String? = nil, allowPrivateNetworks: Bool? = true
     ) throws -> (CategoryFeedSource, PluginContext) {
         var context = folder.context(domain: "com.shop.categories", source: "categories")
         context.partition = partition
         context.deepLink = "shop://category/{id}"
         let options = CategoryFeedSource.Options(
             feed: feed, thumbnails: thumbnails, concurrency: concurrency, timeout: DurationOption(.milliseconds(500)),
-            maxImageBytes: nil, allowedHosts: allowedHosts, retries: retries
+            maxImageBytes: nil, allowedHosts: allowedHosts, retries: retries, allowPrivateNetworks: allowPrivateNetworks
         )
         return (try CategoryFeedSource(options: options, context: context), context)
     }
@@ -106,6 +106,70 @@ struct CategoryFeedPluginTests {
         #expect(run.items.first?.contentURL == "shop://category/12")
         let (missing, _) = try makePlugin("feeds/{partition}.json", in: folder, partition: "de")
         #expect("\(await PluginConformance.items(of: missing).error.map { "\($0)" } ?? "none")".contains("cannot read the feed file"))
+    }
+
+    // The test server stands for the internet above; these tests keep the default and meet it as what it is:
+    // this machine.
+
+    @Test func contentCannotMakeTheSchedulerFetchInternalAddresses() async throws {
+        let server = FeedServer(), folder = try Folder()
+        try await server.run { base in
+            let (plugin, context) = try makePlugin(
+                base.appendingPathComponent("hostile/feed.json").absoluteString, in: folder, thumbnails: .optional, allowPrivateNetworks: nil
+            )
+            let run = await PluginConformance.items(of: plugin)
+            #expect(run.error == nil, "the feed itself is the operator's, trusted: \(String(describing: run.error))")
+            #expect(run.items.count == 8)
+            #expect(run.items.allSatisfy { $0.thumbnailData == nil })
+            #expect(context.rejections.count == 0)
+        }
+        #expect(server.internalRequests == 0, "no request reached an internal address")
+    }
+
+    @Test func eachRefusalSaysWhy() async throws {
+        let server = FeedServer(), folder = try Folder()
+        try await server.run { base in
+            let (plugin, context) = try makePlugin(base.appendingPathComponent("hostile/feed.json").absoluteString, in: folder, allowPrivateNetworks: nil)
+            #expect(await PluginConformance.items(of: plugin).items.isEmpty)
+            let reasons = context.rejections.examples.map(\.reason)
+            #expect(reasons.count == 8)
+            #expect(reasons.filter { $0.contains("a loopback address: content may not make the scheduler reach internal networks") }.count == 5, "\(reasons)")
+            #expect(reasons.contains { $0.contains("169.254.169.254 resolves to 169.254.169.254, a link-local (169.254.0.0/16, cloud metadata) address") })
+            #expect(reasons.contains { $0.contains("URLs with a user name or password are not fetched") })
+            #expect(reasons.contains { $0.contains("unspecified") })
+        }
+        #expect(server.internalRequests == 0)
+    }
+
+    @Test func aFeedRedirectToAnInternalAddressIsRefusedUnlessAllowed() async throws {
+        let server = FeedServer(), folder = try Folder()
+        try await server.run { base in
+            let feed = base.appendingPathComponent("redirecting/feed.json").absoluteString
+            let (plugin, _) = try makePlugin(feed, in: folder, thumbnails: CategoryFeedSource.Thumbnails.none, allowPrivateNetworks: nil)
+            let refused = await PluginConformance.items(of: plugin)
+            #expect("\(refused.error.map { "\($0)" } ?? "none")".contains("127.0.0.1 resolves to 127.0.0.1, a loopback address"), "\(String(describing: refused.error))")
+            #expect(server.internalRequests == 0)
+
+            let (allowed, _) = try makePlugin(feed, in: folder, thumbnails: CategoryFeedSource.Thumbnails.none, allowPrivateNetworks: true)
+            #expect(await PluginConformance.items(of: allowed).items.count == 9, "an operator can opt in")
+            #expect(server.internalRequests == 1)
+        }
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", "loopback"), ("10.1.2.3", "private"), ("172.20.0.1", "private"), ("192.168.1.1", "private"),
+        ("169.254.169.254", "link-local"), ("100.64.0.1", "shared"), ("0.0.0.0", "unspecified"), ("224.0.0.1", "multicast"),
+        ("::1", "loopback"), ("::", "unspecified"), ("fe80::1", "link-local"), ("fd00:ec2::254", "unique-local"),
+        ("::ffff:10.0.0.1", "private"), ("64:ff9b::7f00:1", "loopback"), ("2002:7f00:1::", "6to4"), ("ff02::1", "multicast"),
+    ])
+    func internalAddressesAreRecognised(address: String, kind: String) throws {
+        let parsed = try #require(NetworkAddress(address))
+        #expect(parsed.refusal?.contains(kind) == true, "\(address): \(parsed.refusal ?? "public")")
+    }
+
+    @Test(arguments: ["93.184.215.14", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:2800:21f:cb07:6820:80da:af6b:8b2c", "::ffff:8.8.8.8"])
+    func publicAddressesPass(address: String) throws {
+        #expect(try #require(NetworkAddress(address)).refusal == nil)
     }
 
     @Test func itConforms() async throws {

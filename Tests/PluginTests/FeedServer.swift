@@ -9,9 +9,11 @@ import Synchronization
 final class FeedServer: Sendable {
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 120))
 
-    private let counters = Mutex((imageRequests: 0, inFlight: 0, maxInFlight: 0, flakyFailures: 0))
+    private let counters = Mutex((imageRequests: 0, inFlight: 0, maxInFlight: 0, flakyFailures: 0, internalRequests: 0))
 
     var imageRequests: Int { counters.withLock { $0.imageRequests } }
+    /// Requests that reached `internal/…`: what a feed must never make the scheduler fetch.
+    var internalRequests: Int { counters.withLock { $0.internalRequests } }
     var maxInFlight: Int { counters.withLock { $0.maxInFlight } }
 
     /// Runs `body` with the server's base URL, then stops the server.
@@ -48,8 +50,33 @@ final class FeedServer: Sendable {
         ]
         """
 
+    /// Image URLs that point at this machine in the ways attackers write them; `PORT` is the server's port.
+    static let hostileFeed = """
+        [
+          {"id": 1, "name": "Loopback", "imageURL": "http://127.0.0.1:PORT/internal/a.png"},
+          {"id": 2, "name": "Localhost", "imageURL": "http://localhost:PORT/internal/b.png"},
+          {"id": 3, "name": "Decimal", "imageURL": "http://2130706433:PORT/internal/c.png"},
+          {"id": 4, "name": "User info", "imageURL": "http://cdn.example.com@127.0.0.1:PORT/internal/d.png"},
+          {"id": 5, "name": "Metadata", "imageURL": "http://169.254.169.254/latest/meta-data/"},
+          {"id": 6, "name": "IPv6 loopback", "imageURL": "http://[::1]:PORT/internal/f.png"},
+          {"id": 7, "name": "Mapped", "imageURL": "http://[::ffff:127.0.0.1]:PORT/internal/g.png"},
+          {"id": 8, "name": "Zero", "imageURL": "http://0.0.0.0:PORT/internal/h.png"}
+        ]
+        """
+
     private func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.get("hostile/feed.json") { request, _ in
+            let port = request.head.authority?.split(separator: ":").last.map(String.init) ?? "0"
+            return Self.body(Self.hostileFeed.replacingOccurrences(of: "PORT", with: port), type: "application/json")
+        }
+        router.get("redirecting/feed.json") { request, _ in
+            Response(status: .found, headers: [.location: "http://\(request.head.authority ?? "127.0.0.1")/internal/feed.json"])
+        }
+        router.get("internal/{name}") { request, _ in
+            self.counters.withLock { $0.internalRequests += 1 }
+            return Self.feedResponse(request)
+        }
         router.get("feed.json") { request, _ in Self.feedResponse(request) }
         router.get("flaky/feed.json") { request, _ in
             let fail = self.counters.withLock { counters in

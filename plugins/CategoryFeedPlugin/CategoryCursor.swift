@@ -44,11 +44,11 @@ actor CategoryCursor {
             return data
         }
         guard let url = URL(string: source.feed) else { throw FeedFailure(description: "the feed URL \(source.feed) is not a URL") }
-        let fetcher = HTTPFetcher(client: HTTPFetcher.following, timeout: source.timeout)
+        let fetcher = HTTPFetcher(timeout: source.timeout, maxRedirects: 5, allowPrivateNetworks: source.options.allowPrivateNetworks ?? false)
         let attempts = (source.options.retries ?? 3) + 1
         for attempt in 1...attempts {
             do {
-                return try await fetcher.fetch(url, maxBytes: CategoryFeedSource.maxFeedBytes).body
+                return try await fetcher.fetch(url, maxBytes: CategoryFeedSource.maxFeedBytes, trusted: true).body
             } catch let failure as HTTPFetcher.Failure where failure.isTransient && attempt < attempts {
                 let delay = Duration.milliseconds(250 << (attempt - 1))
                 source.context.logger.warning("the feed failed, retrying", metadata: ["error": "\(failure)", "attempt": "\(attempt)", "in": "\(delay)"])
@@ -128,7 +128,7 @@ extension CategoryFeedSource {
         if let allowed = options.allowedHosts, !allowed.contains(where: { $0.caseInsensitiveCompare(host) == .orderedSame }) {
             throw ThumbnailProblem(description: "host \(host) is not in allowedHosts")
         }
-        let fetcher = HTTPFetcher(client: HTTPFetcher.direct, timeout: timeout)
+        let fetcher = HTTPFetcher(timeout: timeout, maxRedirects: 0, allowPrivateNetworks: options.allowPrivateNetworks ?? false)
         let (data, contentType) = try await fetcher.fetch(url, maxBytes: options.maxImageBytes ?? ItemLimits.standard.maxThumbnailBytes)
         guard let contentType, contentType.lowercased().hasPrefix("image/") else {
             throw ThumbnailProblem(description: "\(url.absoluteString.prefix(200)) is \(contentType ?? "of no content type"), not an image")

@@ -8,8 +8,10 @@ public import PluginAPI
 /// whose image URL is missing or invalid, or whose download fails, is skipped and counted as rejected. With
 /// `optional` a failed download leaves the item without thumbnail; with `none` nothing is downloaded.
 /// Downloads run `concurrency` at a time, each with a timeout and a size cap, accept image content types only,
-/// over `http` and `https` only, from `allowedHosts` when given, and follow no redirects. The feed request
-/// has a timeout and is retried with backoff; a feed that still fails fails the run (nothing is deleted).
+/// over `http` and `https` only, from `allowedHosts` when given, never from internal addresses (unless
+/// `allowPrivateNetworks`), and follow no redirects. The feed request has a timeout, follows up to 5 redirects
+/// (each checked like an image URL) and is retried with backoff; a feed that still fails fails the run (nothing
+/// is deleted).
 public struct CategoryFeedSource: SourcePlugin {
     /// What to do with each category's image.
     public enum Thumbnails: String, Decodable, Sendable {
@@ -24,11 +26,14 @@ public struct CategoryFeedSource: SourcePlugin {
         public var maxImageBytes: Int?
         public var allowedHosts: [String]?
         public var retries: Int?
+        /// Lets image URLs and feed redirects reach loopback, private and link-local addresses (default false).
+        public var allowPrivateNetworks: Bool?
 
         public init(
             feed: String, thumbnails: Thumbnails? = nil, concurrency: Int? = nil, timeout: DurationOption? = nil,
-            maxImageBytes: Int? = nil, allowedHosts: [String]? = nil, retries: Int? = nil
+            maxImageBytes: Int? = nil, allowedHosts: [String]? = nil, retries: Int? = nil, allowPrivateNetworks: Bool? = nil
         ) {
+            self.allowPrivateNetworks = allowPrivateNetworks
             self.feed = feed
             self.thumbnails = thumbnails
             self.concurrency = concurrency
@@ -49,6 +54,7 @@ public struct CategoryFeedSource: SourcePlugin {
         PluginOption("maxImageBytes", "largest image accepted, at most 1048576 (default)"),
         PluginOption("allowedHosts", "the only hosts images are downloaded from (default: any)"),
         PluginOption("retries", "further attempts of a failing feed request, 0–10 (default 3), with backoff"),
+        PluginOption("allowPrivateNetworks", "true lets image URLs and feed redirects reach loopback, private and link-local addresses (default false)"),
     ]
     static let maxFeedBytes = 64 << 20
 
