@@ -27,10 +27,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // Linux system calls Swift cannot call directly (openat2 through the variadic syscall).
+        .target(name: "CSystemCalls"),
         // The plugin API: the item model and the errors plugins see. Depends on nothing heavy.
         .target(
             name: "PluginAPI",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["CSystemCalls", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // The searchable index: one protocol, an SQLite + FTS5 backend.

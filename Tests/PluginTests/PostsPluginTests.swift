@@ -2,6 +2,7 @@ import Foundation
 import PluginAPI
 import PluginConformance
 @testable import PostsPlugin
+import Synchronization
 import Testing
 
 @Suite("The posts plugin")
@@ -93,10 +94,10 @@ struct PostsPluginTests {
         try folder.write("posts/twice.md", "---\ntitle: A\ntitle: B\n---\n")
         try folder.write("posts/open-quote.md", "---\ntitle: \"never closed\n---\n")
         let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: folder.context())
-        #expect(throws: (any Error).self) { try plugin.item(at: "bad-date.md") }
-        do { _ = try plugin.item(at: "bad-date.md") } catch { #expect("\(error)".hasPrefix("line 3: 'date' must be a date")) }
-        do { _ = try plugin.item(at: "twice.md") } catch { #expect("\(error)" == "line 3: 'title' is given twice") }
-        do { _ = try plugin.item(at: "open-quote.md") } catch { #expect("\(error)".hasPrefix("line 2: the quoted value")) }
+        #expect(throws: (any Error).self) { try plugin.item(at: "bad-date.md", in: plugin.openFolder()) }
+        do { _ = try plugin.item(at: "bad-date.md", in: plugin.openFolder()) } catch { #expect("\(error)".hasPrefix("line 3: 'date' must be a date")) }
+        do { _ = try plugin.item(at: "twice.md", in: plugin.openFolder()) } catch { #expect("\(error)" == "line 3: 'title' is given twice") }
+        do { _ = try plugin.item(at: "open-quote.md", in: plugin.openFolder()) } catch { #expect("\(error)".hasPrefix("line 2: the quoted value")) }
     }
 
     @Test(arguments: [
@@ -110,7 +111,7 @@ struct PostsPluginTests {
         try folder.write("posts/post.md", "---\ntitle: Dated\n\(line)\n---\nBody.\n")
         let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: folder.context())
         do {
-            let item = try plugin.item(at: "post.md")
+            let item = try plugin.item(at: "post.md", in: plugin.openFolder())
             Issue.record("read as \(String(describing: item?.expirationDate))")
         } catch {
             #expect("\(error)".hasPrefix("line 3: 'expires' must be a date") && "\(error)".contains(reason), "\(error)")
@@ -121,14 +122,58 @@ struct PostsPluginTests {
         let folder = try Folder()
         try folder.write("posts/post.md", "---\ntitle: Dated\nexpires: 2027-01-31 10:00:00 +0200\n---\nBody.\n")
         let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: folder.context())
-        #expect(try plugin.item(at: "post.md")?.expirationDate == ISO8601.date(from: "2027-01-31T08:00:00Z"))
+        #expect(try plugin.item(at: "post.md", in: plugin.openFolder())?.expirationDate == ISO8601.date(from: "2027-01-31T08:00:00Z"))
     }
 
     @Test func aMissingFolderFailsTheRun() async throws {
         let folder = try Folder()
         let plugin = try PostsSource(options: .init(directory: "nowhere", extensions: nil, maxFileBytes: nil), context: folder.context())
         let run = await PluginConformance.items(of: plugin)
-        #expect("\(run.error.map { "\($0)" } ?? "")".contains("cannot read the posts folder"))
+        #expect("\(run.error.map { "\($0)" } ?? "")".contains("cannot open the folder"))
+    }
+
+    /// A link inside the folder is retargeted, over and over, between a folder inside and one outside, while the
+    /// plugin runs: what is checked must be what is read, so the outside post never appears.
+    @Test func aLinkRetargetedDuringRunsNeverExposesAnOutsideFile() async throws {
+        let folder = try Folder(), outside = try Folder()
+        try outside.write("sub/post.md", "---\ntitle: SECRET\n---\nSecret.\n")
+        try folder.write("posts/.inside/post.md", "---\ntitle: Inside\n---\nPublic.\n")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("posts/sub"), withDestinationPath: ".inside")
+        let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: folder.context())
+
+        let stop = Mutex(false), stopped = DispatchSemaphore(value: 0)
+        let link = folder.path("posts/sub"), staging = folder.path("posts/.next"), outsideTarget = outside.path("sub")
+        Thread.detachNewThread {
+            var toOutside = true
+            while !stop.withLock({ $0 }) {
+                unlink(staging)
+                symlink(toOutside ? outsideTarget : ".inside", staging)
+                rename(staging, link)
+                toOutside.toggle()
+            }
+            stopped.signal()
+        }
+        var titles: [String] = []
+        for _ in 0..<150 {
+            titles += await PluginConformance.items(of: plugin).items.compactMap(\.title)
+        }
+        stop.withLock { $0 = true }
+        stopped.wait()
+        #expect(!titles.contains("SECRET"), "an outside file was read")
+        #expect(titles.contains("Inside"), "the inside target was read when the link pointed there")
+    }
+
+    @Test func aPipeOrALinkLoopNeitherHangsNorLoops() async throws {
+        let folder = try Folder()
+        try folder.write("posts/good.md", "---\ntitle: Good\n---\nBody.\n")
+        #expect(mkfifo(folder.path("posts/pipe.md"), 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("posts/linked-pipe.md"), withDestinationPath: "pipe.md")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("posts/loop"), withDestinationPath: ".")
+        let context = folder.context()
+        let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: context)
+        let run = await PluginConformance.items(of: plugin)
+        #expect(run.items.compactMap(\.title) == ["Good"])
+        #expect(context.rejections.examples.map(\.reason) == ["not a regular file"])
     }
 
     @Test func itConforms() async throws {

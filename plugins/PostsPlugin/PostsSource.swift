@@ -6,8 +6,8 @@ public import PluginAPI
 ///
 /// Drafts are skipped. The identifier is the slug, or the file's path in the folder without its extension;
 /// the description is the summary, or the first paragraph as plain text; tags become keywords; `expires`
-/// becomes the expiration date. Files outside the folder (through `..` or symbolic links) are never read. A
-/// file with broken front matter is reported with its path and line, and skipped.
+/// becomes the expiration date. Files outside the folder (through `..` or symbolic links) are never read, even
+/// in a race (see `ContentFolder`). A file with broken front matter is reported with its path and line, and skipped.
 public struct PostsSource: SourcePlugin {
     public struct Options: Decodable, Sendable {
         /// The folder of posts; relative to the config folder; `{partition}` is replaced per unit.
@@ -57,16 +57,10 @@ public struct PostsSource: SourcePlugin {
         if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
             throw PluginOptionError(option: "directory", reason: problem)
         }
-        folder = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        folder = URL(fileURLWithPath: path)
         extensions = Set((options.extensions ?? ["md", "markdown"]).map { $0.lowercased() })
         maxFileBytes = options.maxFileBytes ?? Self.defaultMaxFileBytes
         self.context = context
-    }
-
-    /// A folder that cannot be listed fails the run (nothing is deleted).
-    struct FolderUnreadable: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "cannot read the posts folder \(path): check that it exists and is readable" }
     }
 
     public func items() -> AsyncThrowingStream<SearchableItem, any Error> {
@@ -74,34 +68,16 @@ public struct PostsSource: SourcePlugin {
         return AsyncThrowingStream { try await posts.next() }
     }
 
-    /// The paths of the candidate files under the folder, sorted, relative to it.
-    func listFiles() throws -> [String] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
-            let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        else { throw FolderUnreadable(path: folder.path) }
-        var paths: [String] = []
-        let prefix = folder.path + "/"
-        for case let url as URL in enumerator where extensions.contains(url.pathExtension.lowercased()) {
-            let path = url.path
-            guard path.hasPrefix(prefix) else { continue }
-            paths.append(String(path.dropFirst(prefix.count)))
-        }
-        return paths.sorted()
+    /// The posts folder, opened: a folder that cannot be opened fails the run (nothing is deleted).
+    func openFolder() throws(ContentFolder.Refusal) -> ContentFolder {
+        try ContentFolder(path: folder.path)
     }
 
-    /// The item of the post at `relativePath`, `nil` for a draft; throws a reason to reject it.
-    func item(at relativePath: String) throws -> SearchableItem? {
-        let url = folder.appendingPathComponent(relativePath)
-        let real = url.resolvingSymlinksInPath()
-        guard real.path.hasPrefix(folder.path + "/") else {
-            throw Rejection("it leads outside the posts folder (to \(real.path)); it is not read")
+    /// The item of the post at `relativePath` in `posts`, `nil` for a draft; throws a reason to reject it.
+    func item(at relativePath: String, in posts: ContentFolder) throws -> SearchableItem? {
+        guard let text = String(data: try posts.read(relativePath, maxBytes: maxFileBytes), encoding: .utf8) else {
+            throw Rejection("not UTF-8 text")
         }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: real.path)
-        guard (attributes?[.type] as? FileAttributeType) == .typeRegular else { throw Rejection("not a regular file") }
-        let size = (attributes?[.size] as? Int) ?? 0
-        guard size <= maxFileBytes else { throw Rejection("\(size) bytes, over maxFileBytes \(maxFileBytes)") }
-        guard let text = String(data: try Data(contentsOf: real), encoding: .utf8) else { throw Rejection("not UTF-8 text") }
 
         let post = try FrontMatter(parsing: text)
         if try post.flag("draft") { return nil }
@@ -130,16 +106,22 @@ public struct PostsSource: SourcePlugin {
 /// Walks the posts one at a time, reporting and skipping the broken ones.
 actor PostCursor {
     let source: PostsSource
-    var remaining: [String]?
+    var posts: ContentFolder?
+    var remaining: [String] = []
 
     init(source: PostsSource) { self.source = source }
 
     func next() throws -> SearchableItem? {
-        if remaining == nil { remaining = try source.listFiles().reversed() }
-        while let path = remaining?.popLast() {
+        if posts == nil {
+            let opened = try source.openFolder()
+            remaining = try opened.files(withExtensions: source.extensions).reversed()
+            posts = opened
+        }
+        guard let posts else { return nil }
+        while let path = remaining.popLast() {
             try Task.checkCancellation()
             do {
-                if let item = try source.item(at: path) { return item }
+                if let item = try source.item(at: path, in: posts) { return item }
             } catch {
                 source.context.rejections.reject(path, reason: "\(error)")
             }
