@@ -112,4 +112,38 @@ struct EngineHardeningTests {
         #expect(!log.contains("the plugin failed"), "\(log)")
         #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite")))
     }
+
+    /// Whether process `pid` runs (a zombie waiting for a reaper does not).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].split(separator: " ").first
+        return state != "Z" && state != "X"
+    }
+
+    @Test func aPluginLeftRunningByAKilledSchedulerIsStoppedByTheNextPass() throws {
+        let setup = try SourceWorkspace()
+        try setup.writeScript("""
+            #!/bin/sh
+            echo $$ > plugin.pid
+            printf '{"uniqueIdentifier":"a","domainIdentifier":"%s","title":"Doc a"}\\n' "$SCHEDULER_DOMAIN"
+            while [ ! -f release ]; do sleep 0.05; done
+            """)
+        let (process, _, _, _) = try SchedulerProcess.start(["run-once", "--batch-size", "1"] + setup.config)
+        let deadline = Date().addingTimeInterval(60)
+        while try !setup.indexed().contains("a"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let pid = try #require(Int32(try String(contentsOfFile: setup.workspace.path("plugin.pid"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(-pid, SIGKILL) }
+        #expect(Self.isRunning(pid), "SIGKILL leaves the plugin's group running")
+
+        try setup.writeScript("#!/bin/sh\nprintf '{\"uniqueIdentifier\":\"a\",\"domainIdentifier\":\"%s\",\"title\":\"Doc a\"}\\n' \"$SCHEDULER_DOMAIN\"\n")
+        let next = try setup.run(["run-once"])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.contains("stopped a plugin's process group left running by a scheduler that was killed"), "\(next.stderr)")
+        let stopped = Date().addingTimeInterval(10)
+        while Self.isRunning(pid), Date() < stopped { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!Self.isRunning(pid))
+    }
 }

@@ -97,7 +97,7 @@ final class CommandRun: @unchecked Sendable {
         do {
             process = try SpawnedProcess(
                 executable: context.resolve(path: command[0]), arguments: Array(command.dropFirst()),
-                directory: context.baseDirectory, environment: environment
+                directory: context.baseDirectory, environment: environment, ledger: context.processes
             )
         } catch {
             throw Failure(description: "cannot start \(command[0]): \(error)")

@@ -8,4 +8,15 @@
 /// errno set (ENOSYS or EPERM where the kernel or a sandbox does not offer openat2).
 int csystem_open_beneath(int directory, const char *path, int flags);
 
+#include <spawn.h>
+
+/// pipe2(2): a pipe whose ends carry `flags` (O_CLOEXEC) from the start.
+int csystem_pipe2(int descriptors[2], int flags);
+
+/// posix_spawn_file_actions_addchdir_np: the child starts in `directory` (glibc 2.29).
+int csystem_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *directory);
+
+/// posix_spawn_file_actions_addclosefrom_np: the child closes every descriptor from `lowest` up (glibc 2.34).
+int csystem_spawn_add_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
 #endif

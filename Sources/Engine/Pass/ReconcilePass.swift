@@ -29,6 +29,7 @@ public struct ReconcilePass: Sendable {
     let configuration: SchedulerConfiguration
     let index: SQLiteSearchIndex
     let state: SchedulerState
+    let processes: ProcessLedger
     let registry: PluginRegistry
     let clock: any WallClock
     let logger: Logger
@@ -43,6 +44,7 @@ public struct ReconcilePass: Sendable {
         self.configuration = configuration
         self.index = store.index
         self.state = store.state
+        self.processes = store.processes
         self.registry = registry
         self.clock = clock
         self.logger = logger
@@ -55,6 +57,9 @@ public struct ReconcilePass: Sendable {
         let now = clock.now()
         let plans = configuration.plans(at: now).filter { options.sources?.contains($0.unit.source) ?? true }
         if !options.dryRun {
+            for pid in processes.stopLeftovers() {
+                logger.warning("stopped a plugin's process group left running by a scheduler that was killed", metadata: ["pid": "\(pid)"])
+            }
             for interrupted in try await state.markInterrupted() {
                 logger.warning("the last run of \(interrupted.unit) was interrupted before its final commit; its previous success stands")
             }
@@ -115,7 +120,7 @@ public struct ReconcilePass: Sendable {
         var known = unitState ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
         known.domain = plan.unit.domain
         let run = UnitReindex(
-            plan: plan, unit: known, configuration: configuration, index: index, state: state, registry: registry,
+            plan: plan, unit: known, configuration: configuration, index: index, state: state, processes: processes, registry: registry,
             clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: force
         )
         do {

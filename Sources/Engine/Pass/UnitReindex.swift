@@ -40,6 +40,7 @@ struct UnitReindex {
     let configuration: SchedulerConfiguration
     let index: SQLiteSearchIndex
     let state: SchedulerState
+    let processes: ProcessLedger
     let registry: PluginRegistry
     let clock: any WallClock
     let logger: Logger
@@ -60,7 +61,7 @@ struct UnitReindex {
         let rejections = RejectionLog(logger: logger)
         let context = PluginContext(
             source: plan.unit.source, partition: plan.unit.partition, domain: plan.unit.domain, deepLink: plan.settings.deepLink,
-            baseDirectory: configuration.directory, logger: logger, rejections: rejections
+            baseDirectory: configuration.directory, logger: logger, rejections: rejections, processes: processes
         )
         let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
         var indexed = 0

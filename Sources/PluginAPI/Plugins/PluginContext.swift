@@ -16,11 +16,14 @@ public struct PluginContext: Sendable {
     public var logger: Logger
     /// Where to report content that was skipped.
     public var rejections: RejectionLog
+    /// Where a plugin that starts programs records their process groups (see ``SpawnedProcess``).
+    public var processes: ProcessLedger
 
     public init(
         source: String, partition: String?, domain: String, deepLink: String?, baseDirectory: String, logger: Logger,
-        rejections: RejectionLog? = nil
+        rejections: RejectionLog? = nil, processes: ProcessLedger = ProcessLedger(path: nil)
     ) {
+        self.processes = processes
         self.source = source
         self.partition = partition
         self.domain = domain

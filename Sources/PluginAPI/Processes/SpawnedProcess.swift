@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 
 #if canImport(Glibc)
@@ -7,33 +8,36 @@ import Glibc
 /// A program started in a process group of its own, with its standard output and error on pipes and its
 /// input from `/dev/null`: stopping it signals the whole group, so a shell script's `sleep` or a pipeline
 /// it started is stopped with it and cannot keep the output pipe open.
-final class SpawnedProcess: Sendable {
+///
+/// The group is recorded in `ledger` while it lives, so that a scheduler killed meanwhile stops it at its next start.
+public final class SpawnedProcess: Sendable {
     /// How the program ended.
-    enum Termination: Equatable {
+    public enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
     }
 
     /// The program could not be started.
-    struct CannotStart: Error, CustomStringConvertible {
-        let description: String
+    public struct CannotStart: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let pid: pid_t
+    public let pid: Int32
     /// The read end of the program's standard output.
-    let output: Int32
+    public let output: Int32
     /// The read end of the program's standard error.
-    let errors: Int32
+    public let errors: Int32
+    private let ledger: ProcessLedger
 
-    /// Starts `executable` (an absolute path) with `arguments` in `directory`, with exactly `environment`.
-    init(executable: String, arguments: [String], directory: String, environment: [String: String]) throws(CannotStart) {
+    /// Starts `executable` (an absolute path) with `arguments` in `directory`, with exactly `environment`, and
+    /// records its group in `ledger` until ``waitForExit()`` has reaped it.
+    public init(
+        executable: String, arguments: [String], directory: String, environment: [String: String], ledger: ProcessLedger
+    ) throws(CannotStart) {
         var outputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
-        guard let addChdir = Self.addChdir, let pipe2 = Self.pipe2 else {
-            throw CannotStart(description: "this C library lacks pipe2 or posix_spawn_file_actions_addchdir_np (glibc 2.29 or later is needed)")
-        }
         // Close-on-exec from the start, so no other program started meanwhile inherits them and holds the
         // pipes open; `dup2` in the child clears the flag on its standard output and error only.
-        guard pipe2(&outputPipe, O_CLOEXEC) == 0, pipe2(&errorPipe, O_CLOEXEC) == 0 else {
+        guard csystem_pipe2(&outputPipe, O_CLOEXEC) == 0, csystem_pipe2(&errorPipe, O_CLOEXEC) == 0 else {
             throw CannotStart(description: "cannot create pipes: \(String(cString: strerror(errno)))")
         }
         var actions = posix_spawn_file_actions_t()
@@ -42,10 +46,10 @@ final class SpawnedProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        _ = addChdir(&actions, directory)
+        csystem_spawn_add_chdir(&actions, directory)
         // Nothing else this process has open reaches the program: not a socket, not a database file, not the
         // pipe a parent uses to notice this process's exit.
-        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
+        csystem_spawn_add_close_from(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -80,33 +84,20 @@ final class SpawnedProcess: Sendable {
         self.pid = pid
         output = outputPipe[0]
         errors = errorPipe[0]
-    }
-
-    /// glibc's `posix_spawn_file_actions_addchdir_np`, `…_addclosefrom_np` (2.34) and `pipe2`, which Swift's Glibc module does not export
-    /// (they are declared only with `_GNU_SOURCE`).
-    private static let addChdir = symbol(
-        "posix_spawn_file_actions_addchdir_np",
-        as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self
-    )
-    private static let addCloseFrom = symbol(
-        "posix_spawn_file_actions_addclosefrom_np",
-        as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self
-    )
-    private static let pipe2 = symbol("pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
-
-    private static func symbol<F>(_ name: String, as type: F.Type) -> F? {
-        dlsym(nil, name).map { unsafeBitCast($0, to: type) }
+        self.ledger = ledger
+        ledger.started(pid)
     }
 
     /// Sends `signal` to the program and everything in its process group.
-    func signalGroup(_ signal: Int32) {
+    public func signalGroup(_ signal: Int32) {
         kill(-pid, signal)
     }
 
     /// Waits until the program has ended, and says how.
-    func waitForExit() -> Termination {
+    public func waitForExit() -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        ledger.ended(pid)
         let signal = status & 0x7f
         return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }
