@@ -141,20 +141,22 @@ let package = Package(
             dependencies: ["PluginAPI", "Indexing"],
             swiftSettings: strictSettings
         ),
+        // Seeded generators and input mutators shared by the property and fuzz tests.
+        .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "PluginAPITests",
-            dependencies: ["PluginAPI"],
+            dependencies: ["PluginAPI", "FuzzSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "IndexingTests",
-            dependencies: ["Indexing", "PluginAPI", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Indexing", "PluginAPI", "FuzzSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SchedulerConfigTests",
             dependencies: [
-                "SchedulerConfig", "SchedulerService", "PluginAPI", "CategoryFeedPlugin", "CommandPlugin", "PostsPlugin",
+                "SchedulerConfig", "SchedulerService", "PluginAPI", "CategoryFeedPlugin", "CommandPlugin", "PostsPlugin", "FuzzSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -176,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["scheduler"],
+            dependencies: ["scheduler", "FuzzSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -30,6 +30,18 @@ final class RawConnection {
         _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(descriptor, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Everything the server sends until it closes the connection or `seconds` pass.
+    func response(within seconds: Int) -> String {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { return String(decoding: received, as: UTF8.self) }
+            received += buffer[0..<count]
+        }
+    }
+
     /// Whether the server closed the connection within `seconds` (reading what it sent until then).
     func isClosedByServer(within seconds: Int) -> Bool {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -110,19 +111,6 @@ enum CronOracle {
 
 extension Int {
     fileprivate var floorModulo60: Int { ((self % 60) + 60) % 60 }
-}
-
-/// SplitMix64: a small, seeded generator, so every run of the property tests draws the same cases.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// Random cron expressions in the syntax people write, each with its value sets.

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import PluginAPI
 import SchedulerConfig
 import Testing

@@ -1,0 +1,86 @@
+import Foundation
+import FuzzSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Hostile input against the real binary and the real server: seeded, bounded, a few seconds each.
+@Suite("Fuzzing the binary and the service")
+struct FuzzTests {
+    /// Runs `scheduler arguments…` and waits at most `seconds`; `nil` when it hung (it is then killed).
+    func run(_ arguments: [String], input: Data = Data(), within seconds: Double = 20) throws -> SchedulerProcess.Outcome? {
+        let (process, stdin, stdout, stderr) = try SchedulerProcess.start(arguments)
+        let output = Drain(stdout), errors = Drain(stderr)
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return SchedulerProcess.Outcome(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
+    }
+
+    @Test func mutatedConfigFilesExitZeroOrTwoWithAMessage() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var mutator = Mutator(seed: 41)
+        for round in 0..<45 {
+            let workspace = try Workspace()
+            let config = workspace.url.appendingPathComponent("config")
+            try FileManager.default.copyItem(at: repository.appendingPathComponent("config"), to: config)
+            let file = ["scheduler.yaml", "gates.yaml", "experiments.yaml"][round % 3]
+            let path = config.appendingPathComponent(file).path
+            let mutated = mutator.mutate(try String(contentsOfFile: path, encoding: .utf8), maxMutations: 3)
+            try mutated.write(toFile: path, atomically: true, encoding: .utf8)
+            let outcome = try #require(try run(["validate", "--config", config.path]), "validate hung on:\n\(mutated)")
+            #expect([0, 2].contains(outcome.status), "exit \(outcome.status) on:\n\(mutated)\n\(outcome.stderr)")
+            if outcome.status == 2 { #expect(!outcome.stderr.isEmpty) }
+        }
+    }
+
+    @Test func mutatedItemLinesAreImportedOrRejectedLineByLine() throws {
+        let workspace = try Workspace()
+        var mutator = Mutator(seed: 42)
+        let valid = #"{"uniqueIdentifier":"ITEM","domainIdentifier":"com.fuzz","title":"Fuzzed cheese","keywords":["brie"],"expirationDate":"2099-01-31T10:00:00Z"}"#
+        let lines = (0..<1500).map { mutator.mutate(valid.replacingOccurrences(of: "ITEM", with: "i\($0)"), maxMutations: 2) }
+        let outcome = try #require(try run(["index", "import", "-"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8)))
+        #expect([0, 1].contains(outcome.status), "\(outcome.stderr.suffix(500))")
+        #expect(outcome.stdout.contains("imported "), "\(outcome.stdout)")
+        let search = try #require(try run(["search", "fuzzed", "--json"] + workspace.database))
+        #expect(search.status == 0)
+    }
+
+    @Test func randomRequestsNeverGetA500AndNeverStopTheService() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b c")
+        let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "fuzz-token"])
+        #expect(try await eventually { try await service.searchTotal() == 3 })
+        var mutator = Mutator(seed: 43)
+        var random = SeededGenerator(seed: 44)
+        let paths = ["/search?q=doc", "/search?q=doc&limit=5&offset=0&domain=com.test.docs&type=public.item", "/status", "/healthz",
+                     "/metrics", "/sources/docs/reindex", "/domains/com.test.docs/purge", "/", "/search"]
+        let port = try #require(service.base.port)
+        var statuses: [Int: Int] = [:]
+        for round in 0..<250 {
+            let target = mutator.mutate(paths.randomElement(using: &random)!, maxMutations: 3)
+            let method = ["GET", "POST", "DELETE", "PUT", "G\u{0}T"][round % 5]
+            // Never a purge of the real domain by chance: the fuzzer targets parsing, not the admin's intent.
+            if target.contains("/purge"), target.contains("com.test.docs") { continue }
+            let connection = try RawConnection(port: port)
+            connection.send("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + (round % 3 == 0 ? "Authorization: Bearer fuzz-token\r\n" : "") + "Connection: close\r\n\r\n")
+            let response = connection.response(within: 10)
+            // A request line the parser refuses may be answered 400 or simply closed; never a 5xx.
+            guard let status = response.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap({ Int($0) }) else { continue }
+            statuses[status, default: 0] += 1
+            #expect(status < 500, "\(method) \(target) answered \(status)")
+        }
+        #expect(statuses.keys.contains(200) && statuses.keys.contains(where: { (400..<500).contains($0) }), "\(statuses)")
+        #expect(try await service.request("/healthz").status == 200)
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+}
