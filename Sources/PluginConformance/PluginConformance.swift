@@ -34,18 +34,34 @@ public enum PluginConformance {
         return violations
     }
 
+    /// A sink that keeps every item.
+    struct Collector: ItemSink {
+        var items: [SearchableItem] = []
+        mutating func send(_ item: SearchableItem) async throws { items.append(item) }
+    }
+
+    /// A sink that counts items and signals once `target` have arrived.
+    struct Counter: ItemSink {
+        let target: Int
+        let reached: AsyncStream<Void>.Continuation
+        var count = 0
+        mutating func send(_ item: SearchableItem) async throws {
+            count += 1
+            if count == target { reached.yield() }
+        }
+    }
+
     /// Runs the plugin to its end: every item must be valid and within the context's domain. Returns the
     /// items, and the violations.
     public static func items<P: SourcePlugin>(of plugin: P) async -> (items: [SearchableItem], violations: [String], error: (any Error)?) {
-        var items: [SearchableItem] = []
+        var collector = Collector()
         var violations: [String] = []
         do {
-            for try await item in plugin.items() {
-                items.append(item)
-            }
+            try await plugin.produce(into: &collector)
         } catch {
-            return (items, violations, error)
+            return (collector.items, violations, error)
         }
+        let items = collector.items
         for item in items {
             do {
                 try item.validate()
@@ -56,22 +72,17 @@ public enum PluginConformance {
         return (items, violations, nil)
     }
 
-    /// Cancels a consumer of the plugin's items once it has received `afterItems` items (0: at once) and
-    /// checks that the stream ends within `bound`, rather than running on or hanging.
+    /// Cancels the task producing the plugin's items once it has sent `afterItems` items (0: at once) and
+    /// checks that production ends within `bound`, rather than running on or hanging.
     public static func honoursCancellation<P: SourcePlugin>(_ plugin: P, afterItems: Int = 0, bound: Duration = .seconds(30)) async -> [String] {
         let stopped = await withTaskGroup(of: Bool.self) { outer in
             outer.addTask {
                 await withTaskGroup(of: Void.self) { inner in
                     let (reached, signal) = AsyncStream.makeStream(of: Void.self)
                     inner.addTask {
-                        var count = 0
                         if afterItems == 0 { signal.yield() }
-                        do {
-                            for try await _ in plugin.items() {
-                                count += 1
-                                if count == afterItems { signal.yield() }
-                            }
-                        } catch {}
+                        var counter = Counter(target: afterItems, reached: signal)
+                        try? await plugin.produce(into: &counter)
                         signal.finish()
                     }
                     for await _ in reached { break }
@@ -87,6 +98,6 @@ public enum PluginConformance {
             outer.cancelAll()
             return first
         }
-        return stopped ? [] : ["the item stream did not stop within \(bound) of its consumer being cancelled"]
+        return stopped ? [] : ["production did not stop within \(bound) of its task being cancelled"]
     }
 }

@@ -6,7 +6,7 @@ import Logging
 import PluginAPI
 
 /// A plugin for engine tests that reads its items from a text file the test rewrites between passes: one
-/// identifier per line; a line `FAIL` makes the stream fail there, `HANG` makes it wait until cancelled; `outside:ID` produces an item in a domain
+/// identifier per line; a line `FAIL` makes it fail there, `HANG` makes it wait until cancelled; `outside:ID` produces an item in a domain
 /// outside the unit's.
 struct LinesTestPlugin: SourcePlugin {
     struct Options: Decodable, Sendable { var feed: String }
@@ -24,10 +24,8 @@ struct LinesTestPlugin: SourcePlugin {
         self.context = context
     }
 
-    func items() -> AsyncThrowingStream<SearchableItem, any Error> {
-        let cursor = Cursor(path: path), domain = context.domain
-        return AsyncThrowingStream {
-            guard let line = try await cursor.next() else { return nil }
+    func produce(into sink: inout some ItemSink) async throws {
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init) {
             switch line {
             case "FAIL":
                 throw FeedFailure()
@@ -36,21 +34,8 @@ struct LinesTestPlugin: SourcePlugin {
             default:
                 let outside = line.hasPrefix("outside:")
                 let id = outside ? String(line.dropFirst(8)) : line
-                return SearchableItem(uniqueIdentifier: id, domainIdentifier: outside ? "org.elsewhere" : domain, title: "Article \(id)")
+                try await sink.send(SearchableItem(uniqueIdentifier: id, domainIdentifier: outside ? "org.elsewhere" : context.domain, title: "Article \(id)"))
             }
-        }
-    }
-
-    /// The feed's lines, read when the stream starts.
-    actor Cursor {
-        let path: String
-        var lines: [String]?
-
-        init(path: String) { self.path = path }
-
-        func next() throws -> String? {
-            if lines == nil { lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init).reversed() }
-            return lines?.popLast()
         }
     }
 }

@@ -20,7 +20,7 @@ struct FeedTestPlugin: SourcePlugin {
     }
 
     init(options: Options, context: PluginContext) throws {}
-    func items() -> AsyncThrowingStream<SearchableItem, any Error> { AsyncThrowingStream { nil } }
+    func produce(into sink: inout some ItemSink) async throws {}
 }
 
 /// A temporary config folder holding a valid configuration, whose files a test replaces one at a time.

@@ -93,9 +93,4 @@ public struct CategoryFeedSource: SourcePlugin {
 
     var timeout: Duration { options.timeout?.duration ?? .seconds(10) }
     var concurrency: Int { options.concurrency ?? 8 }
-
-    public func items() -> AsyncThrowingStream<SearchableItem, any Error> {
-        let cursor = CategoryCursor(source: self)
-        return AsyncThrowingStream { try await cursor.next() }
-    }
 }

@@ -58,18 +58,12 @@ public struct CommandSource: SourcePlugin {
         self.context = context
     }
 
-    public func items() -> AsyncThrowingStream<SearchableItem, any Error> {
+    public func produce(into sink: inout some ItemSink) async throws {
         let run = CommandRun(
             command: options.command, environment: options.env ?? [:], context: context,
             timeout: options.timeout?.duration ?? Self.defaultTimeout,
             maxOutputBytes: options.maxOutputBytes ?? Self.defaultMaxOutputBytes
         )
-        return AsyncThrowingStream {
-            try await withTaskCancellationHandler {
-                try await run.next()
-            } onCancel: {
-                run.stop(reason: .cancelled)
-            }
-        }
+        try await run.produce(into: &sink)
     }
 }

@@ -63,9 +63,19 @@ public struct PostsSource: SourcePlugin {
         self.context = context
     }
 
-    public func items() -> AsyncThrowingStream<SearchableItem, any Error> {
-        let posts = PostCursor(source: self)
-        return AsyncThrowingStream { try await posts.next() }
+    public func produce(into sink: inout some ItemSink) async throws {
+        let posts = try openFolder()
+        for path in try posts.files(withExtensions: extensions) {
+            try Task.checkCancellation()
+            let item: SearchableItem?
+            do {
+                item = try self.item(at: path, in: posts)
+            } catch {
+                context.rejections.reject(path, reason: "\(error)")
+                continue
+            }
+            if let item { try await sink.send(item) }
+        }
     }
 
     /// The posts folder, opened: a folder that cannot be opened fails the run (nothing is deleted).
@@ -100,32 +110,5 @@ public struct PostsSource: SourcePlugin {
     struct Rejection: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
-    }
-}
-
-/// Walks the posts one at a time, reporting and skipping the broken ones.
-actor PostCursor {
-    let source: PostsSource
-    var posts: ContentFolder?
-    var remaining: [String] = []
-
-    init(source: PostsSource) { self.source = source }
-
-    func next() throws -> SearchableItem? {
-        if posts == nil {
-            let opened = try source.openFolder()
-            remaining = try opened.files(withExtensions: source.extensions).reversed()
-            posts = opened
-        }
-        guard let posts else { return nil }
-        while let path = remaining.popLast() {
-            try Task.checkCancellation()
-            do {
-                if let item = try source.item(at: path, in: posts) { return item }
-            } catch {
-                source.context.rejections.reject(path, reason: "\(error)")
-            }
-        }
-        return nil
     }
 }

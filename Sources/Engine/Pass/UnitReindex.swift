@@ -47,11 +47,6 @@ struct UnitReindex {
     let batchSize: Int
     let force: Bool
 
-    /// Writing a batch to the index failed: not the plugin's fault.
-    private struct IndexWriteFailure: Error {
-        var error: any Error
-    }
-
     func run() async throws -> Result {
         let startedAt = clock.now()
         try await state.recordAttemptStart(unit, at: startedAt, forced: force)
@@ -64,56 +59,24 @@ struct UnitReindex {
             baseDirectory: configuration.directory, logger: logger, rejections: rejections, processes: processes
         )
         let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
-        var indexed = 0
+        let batchName = "run/\(plan.unit.key)"
+        var writer = BatchWriter(
+            plan: plan, context: context, index: index, batchSize: batchSize, expirationDate: startedAt.addingTimeInterval(expiration),
+            checkpoint: { committed in
+                let checkpoint = Checkpoint(startedAt: startedAt, baselineCommit: baseline, committedItems: committed)
+                return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
+            }
+        )
         func failure(_ message: String) -> Failure {
-            Failure(message: message, indexed: indexed, rejected: rejections.count)
-        }
-
-        var batch: [SearchableItem] = []
-        func commitBatch() async throws {
-            try Task.checkCancellation()
-            let taken = try await index.domainsHolding(batch.map(\.uniqueIdentifier), outside: plan.unit.domain)
-            if !taken.isEmpty {
-                batch.removeAll { item in
-                    guard let holder = taken[item.uniqueIdentifier] else { return false }
-                    rejections.reject(item.uniqueIdentifier, reason: "the identifier is already used by an item of domain '\(holder)'; identifiers are unique in the whole index, so make them unique per unit (prefix them with the partition), or purge that domain if its source was removed")
-                    return true
-                }
-            }
-            let checkpoint = Checkpoint(startedAt: startedAt, baselineCommit: baseline, committedItems: indexed + batch.count)
-            let clientState = IndexBatch.ClientState(batchName: "run/\(plan.unit.key)", data: try JSONEncoder().encode(checkpoint))
-            do {
-                indexed += try await index.commit(IndexBatch(operations: [.upsert(batch)], clientState: clientState)).upserted
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                throw IndexWriteFailure(error: error)
-            }
-            batch.removeAll(keepingCapacity: true)
+            Failure(message: message, indexed: writer.written, rejected: rejections.count)
         }
         do {
             let plugin = try plan.makePlugin(registry: registry, context: context)
-            for try await produced in plugin.items() {
-                var item = produced
-                guard DomainIdentifier.isWithin(item.domainIdentifier, plan.unit.domain) else {
-                    rejections.reject(item.uniqueIdentifier, reason: "domain '\(item.domainIdentifier)' is outside the unit's domain '\(plan.unit.domain)'")
-                    continue
-                }
-                if item.contentURL == nil { item.contentURL = context.contentURL(for: item.uniqueIdentifier) }
-                if item.expirationDate == nil { item.expirationDate = startedAt.addingTimeInterval(expiration) }
-                do {
-                    try item.validate()
-                } catch {
-                    rejections.reject(item.uniqueIdentifier, reason: error.description)
-                    continue
-                }
-                batch.append(item)
-                if batch.count >= batchSize { try await commitBatch() }
-            }
-            if !batch.isEmpty { try await commitBatch() }
+            try await plugin.produce(into: &writer)
+            try await writer.flush()
         } catch is CancellationError {
             throw CancellationError()
-        } catch let failed as IndexWriteFailure {
+        } catch let failed as BatchWriter.IndexWriteFailure {
             throw failure("writing to the index failed: \(failed.error); nothing was deleted and the last-indexed date did not move")
         } catch {
             throw failure("the plugin failed: \(error); nothing was deleted and the last-indexed date did not move")
@@ -123,7 +86,6 @@ struct UnitReindex {
         let stale = try await index.itemCount(inDomain: plan.unit.domain, committedThrough: baseline)
         // Items this run wrote, each identifier once, whatever the plugin repeated.
         let produced = try await index.itemCount(inDomain: plan.unit.domain) - stale
-        indexed = produced
         if !force { try await checkDeleteRatio(stale: stale, produced: produced, itemsBefore: itemsBefore, failure: failure) }
         let finishedAt = clock.now()
         let unit = unit, fingerprint = plan.fingerprint, count = produced

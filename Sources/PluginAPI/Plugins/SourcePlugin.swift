@@ -1,8 +1,9 @@
 /// A source of searchable items: one kind of content the scheduler can index, named in the config by ``kind``.
 ///
 /// A plugin decodes its own `options:` from the config (unknown keys are refused by the host against
-/// ``options``), may check them further in ``validate(_:)``, and streams its items so that a source of a
-/// million items never sits in memory.
+/// ``options``), may check them further in ``validate(_:)``, and sends its items one at a time into the host's
+/// sink, so that a source of a million items never sits in memory. It works in the caller's task (structured
+/// concurrency: whatever it starts, it owns and ends before returning), so cancelling that task stops it.
 public protocol SourcePlugin: Sendable {
     /// The plugin's own settings, decoded from the source's `options:` mapping.
     associatedtype Options: Decodable & Sendable
@@ -19,9 +20,9 @@ public protocol SourcePlugin: Sendable {
 
     init(options: Options, context: PluginContext) throws
 
-    /// The items of one unit. The stream ends when every item was produced, or fails; the consumer
-    /// cancelling its task cancels the plugin's work.
-    func items() -> AsyncThrowingStream<SearchableItem, any Error>
+    /// Produces the items of one unit into `sink`. Returning means every item was sent; throwing fails the run
+    /// (nothing is deleted); the caller's task being cancelled must end it promptly with `CancellationError`.
+    func produce(into sink: inout some ItemSink) async throws
 }
 
 extension SourcePlugin {

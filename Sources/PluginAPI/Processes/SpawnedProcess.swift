@@ -93,7 +93,23 @@ public final class SpawnedProcess: Sendable {
         kill(-pid, signal)
     }
 
-    /// Waits until the program has ended, and says how.
+    /// Waits, without holding a Swift concurrency thread, until the program has ended; then stops whatever it
+    /// left running in its process group (a background child holding its pipes) and reaps it. Says how it ended.
+    ///
+    /// The group is signalled after the program has exited but before it is reaped, while its pid cannot have been
+    /// given to another process.
+    public func endGroup() async -> Termination {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(self.pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
+                kill(-self.pid, SIGKILL)
+                continuation.resume(returning: self.waitForExit())
+            }
+        }
+    }
+
+    /// Waits until the program has ended, and says how (blocking the calling thread).
     public func waitForExit() -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}

@@ -1,57 +1,50 @@
 import Foundation
-import PluginAPI
+public import PluginAPI
 
-/// Reads the feed on first demand, then turns its categories into items a window of `concurrency` at a
-/// time: the window's thumbnails download concurrently, in the consumer's task, so cancelling the consumer
-/// cancels the downloads.
-actor CategoryCursor {
-    let source: CategoryFeedSource
-    private var pending: [Result<Category, any Error>]?
-    private var ready: [SearchableItem] = []
-
-    init(source: CategoryFeedSource) { self.source = source }
-
-    func next() async throws -> SearchableItem? {
-        if pending == nil { pending = try await loadFeed().entries.reversed() }
-        while ready.isEmpty, let pending, !pending.isEmpty {
+extension CategoryFeedSource {
+    /// Reads the feed, then turns its categories into items a window of `concurrency` at a time: the window's
+    /// thumbnails download concurrently in a task group of the caller's task, so cancelling it cancels them.
+    public func produce(into sink: inout some ItemSink) async throws {
+        let entries = try await loadFeed().entries
+        var start = 0
+        while start < entries.count {
             try Task.checkCancellation()
-            let window = pending.suffix(source.concurrency).reversed()
-            self.pending?.removeLast(window.count)
-            ready = try await items(for: Array(window)).reversed()
+            let window = Array(entries[start..<min(entries.count, start + concurrency)])
+            start += window.count
+            for item in try await items(for: window) { try await sink.send(item) }
         }
-        return ready.popLast()
     }
 
     // MARK: The feed
 
     /// Reads and decodes the feed, retrying a transient HTTP failure with backoff.
-    private func loadFeed() async throws -> CategoryFeed {
+    func loadFeed() async throws -> CategoryFeed {
         let data = try await feedData()
         do {
             return try JSONDecoder().decode(CategoryFeed.self, from: data)
         } catch {
-            throw FeedFailure(description: "the feed \(source.feed) is not a JSON array of categories (or {\"categories\": [...]}): \(error)")
+            throw FeedFailure(description: "the feed \(feed) is not a JSON array of categories (or {\"categories\": [...]}): \(error)")
         }
     }
 
     private func feedData() async throws -> Data {
-        guard source.feed.hasPrefix("http://") || source.feed.hasPrefix("https://") else {
-            let path = source.context.resolve(path: source.feed)
+        guard feed.hasPrefix("http://") || feed.hasPrefix("https://") else {
+            let path = context.resolve(path: feed)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             guard size <= CategoryFeedSource.maxFeedBytes, let data = FileManager.default.contents(atPath: path) else {
                 throw FeedFailure(description: "cannot read the feed file \(path) (missing, unreadable or over \(CategoryFeedSource.maxFeedBytes) bytes)")
             }
             return data
         }
-        guard let url = URL(string: source.feed) else { throw FeedFailure(description: "the feed URL \(source.feed) is not a URL") }
-        let fetcher = HTTPFetcher(timeout: source.timeout, maxRedirects: 5, allowPrivateNetworks: source.options.allowPrivateNetworks ?? false)
-        let attempts = (source.options.retries ?? 3) + 1
+        guard let url = URL(string: feed) else { throw FeedFailure(description: "the feed URL \(feed) is not a URL") }
+        let fetcher = HTTPFetcher(timeout: timeout, maxRedirects: 5, allowPrivateNetworks: options.allowPrivateNetworks ?? false)
+        let attempts = (options.retries ?? 3) + 1
         for attempt in 1...attempts {
             do {
                 return try await fetcher.fetch(url, maxBytes: CategoryFeedSource.maxFeedBytes, trusted: true).body
             } catch let failure as HTTPFetcher.Failure where failure.isTransient && attempt < attempts {
                 let delay = Duration.milliseconds(250 << (attempt - 1))
-                source.context.logger.warning("the feed failed, retrying", metadata: ["error": "\(failure)", "attempt": "\(attempt)", "in": "\(delay)"])
+                context.logger.warning("the feed failed, retrying", metadata: ["error": "\(failure)", "attempt": "\(attempt)", "in": "\(delay)"])
                 try await Task.sleep(for: delay)
             } catch let failure as HTTPFetcher.Failure {
                 throw FeedFailure(description: "the feed failed after \(attempt) attempt(s): \(failure)")
@@ -69,19 +62,16 @@ actor CategoryCursor {
 
     /// The items of `window`, in order, without the rejected ones.
     private func items(for window: [Result<Category, any Error>]) async throws -> [SearchableItem] {
-        let source = source
-        return try await withThrowingTaskGroup(of: (Int, SearchableItem?).self) { group in
+        try await withThrowingTaskGroup(of: (Int, SearchableItem?).self) { group in
             for (index, entry) in window.enumerated() {
-                group.addTask { (index, try await source.item(for: entry)) }
+                group.addTask { (index, try await item(for: entry)) }
             }
             var items = [SearchableItem?](repeating: nil, count: window.count)
             for try await (index, item) in group { items[index] = item }
             return items.compactMap { $0 }
         }
     }
-}
 
-extension CategoryFeedSource {
     /// The item of one feed entry, or `nil` (reported as rejected) when it cannot be indexed.
     func item(for entry: Result<Category, any Error>) async throws -> SearchableItem? {
         let category: Category
