@@ -30,7 +30,7 @@ public final class SpawnedProcess: Sendable {
     private let ledger: ProcessLedger
 
     /// Starts `executable` (an absolute path) with `arguments` in `directory`, with exactly `environment`, and
-    /// records its group in `ledger` until ``waitForExit()`` has reaped it.
+    /// records its group in `ledger` until ``endGroup()`` has reaped it.
     public init(
         executable: String, arguments: [String], directory: String, environment: [String: String], ledger: ProcessLedger
     ) throws(CannotStart) {
@@ -110,7 +110,7 @@ public final class SpawnedProcess: Sendable {
     }
 
     /// Waits until the program has ended, and says how (blocking the calling thread).
-    public func waitForExit() -> Termination {
+    private func waitForExit() -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         ledger.ended(pid)
