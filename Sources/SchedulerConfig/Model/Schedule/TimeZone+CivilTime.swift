@@ -2,9 +2,11 @@ import Foundation
 import PluginAPI
 
 extension TimeZone {
-    /// The wall-clock time in this zone at `date`, in whole seconds (a fraction of a second is dropped).
+    /// The wall-clock time in this zone at `date`, in whole seconds (a fraction of a second is dropped). Dates
+    /// beyond ±30 million years (none a schedule meets) are clamped rather than trapping in the conversion.
     func civilTime(at date: Date) -> CivilDateTime {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let raw = date.timeIntervalSince1970
+        let seconds = raw.isFinite ? Int(min(max(raw, -1e15), 1e15).rounded(.down)) : 0
         return CivilDateTime(secondsSinceEpoch: seconds + secondsFromGMT(for: date))
     }
 
