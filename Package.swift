@@ -29,6 +29,11 @@ let package = Package(
     targets: [
         // Linux system calls Swift cannot call directly (openat2 through the variadic syscall).
         .target(name: "CSystemCalls"),
+        // The system libyaml: the distribution's copy, which gets its security updates.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // Strict YAML over libyaml's event parser: one document composed into nodes with positions, limits enforced
+        // while composing, scalars resolved by the YAML 1.2 core schema.
+        .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strictSettings),
         // The plugin API: the item model and the errors plugins see. Depends on nothing heavy.
         .target(
             name: "PluginAPI",
@@ -143,6 +148,11 @@ let package = Package(
         ),
         // Seeded generators and input mutators shared by the property and fuzz tests.
         .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strictSettings),
+        .testTarget(
+            name: "YAMLTests",
+            dependencies: ["YAML", "FuzzSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PluginAPITests",
             dependencies: ["PluginAPI", "FuzzSupport"],
