@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -53,10 +52,7 @@ let package = Package(
         // YAML configuration, feature gates and A/B experiments: safe loading, validation, evaluation.
         .target(
             name: "SchedulerConfig",
-            dependencies: [
-                "PluginAPI",
-                .product(name: "Yams", package: "Yams"),
-            ],
+            dependencies: ["PluginAPI", "YAML"],
             swiftSettings: strictSettings
         ),
         // The reindex engine: due decisions, the reconcile pass, locking, backoff, state and history.

@@ -113,7 +113,10 @@ private struct Composition {
             let name = String(cString: event.data.alias.anchor)
             guard let anchored = anchors[name] else { throw YAMLError("the alias *\(name) names no anchor defined before it", at: mark) }
             try spend(anchored.size, at: mark, alias: name)
-            try add(anchored.node, size: anchored.size)
+            // The copy is where the alias is: a problem with it points there.
+            var copy = anchored.node
+            copy.mark = mark
+            try add(copy, size: anchored.size)
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
             guard scalar.length <= limits.maxScalarBytes else {

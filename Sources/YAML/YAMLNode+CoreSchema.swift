@@ -27,9 +27,11 @@ extension YAMLNode {
     public func integer(in range: ClosedRange<Int>) throws(YAMLError) -> Int {
         let text = try plainScalar(expecting: "a whole number", allowedTag: "int")
         guard let value = Self.integer(text) else {
+            if range == Int.min...Int.max { throw YAMLError("'\(Self.shown(text))' is not a whole number", at: mark) }
             throw YAMLError("'\(Self.shown(text))' is not a whole number; write one between \(range.lowerBound) and \(range.upperBound)", at: mark)
         }
         guard let exact = value, range.contains(exact) else {
+            if range == Int.min...Int.max { throw YAMLError("'\(Self.shown(text))' is too large for a whole number", at: mark) }
             throw YAMLError("'\(Self.shown(text))' is out of range: write a whole number between \(range.lowerBound) and \(range.upperBound)", at: mark)
         }
         return exact

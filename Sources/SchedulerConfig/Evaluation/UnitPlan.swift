@@ -1,5 +1,5 @@
 public import Foundation
-import Yams
+import YAML
 
 /// What the configuration says about one unit at one instant: its gate, its variant, its effective settings
 /// and their fingerprint.
@@ -47,13 +47,12 @@ extension SchedulerConfiguration {
 
 /// A YAML node rendered with mapping keys sorted, so equal options give equal text whatever their order.
 enum CanonicalYAML {
-    static func render(_ node: Node) -> String {
-        switch node {
-        case .scalar(let scalar): "\"\(scalar.string.replacingOccurrences(of: "\"", with: "\\\""))\""
-        case .alias: "*"
-        case .sequence(let sequence): "[" + sequence.map(render).joined(separator: ",") + "]"
-        case .mapping(let mapping):
-            "{" + mapping.map { (render($0.key), render($0.value)) }.sorted { $0.0 < $1.0 }.map { "\($0.0):\($0.1)" }.joined(separator: ",") + "}"
+    static func render(_ node: YAMLNode) -> String {
+        switch node.content {
+        case .scalar(let text, _): "\"\(text.replacingOccurrences(of: "\"", with: "\\\""))\""
+        case .sequence(let elements): "[" + elements.map(render).joined(separator: ",") + "]"
+        case .mapping(let entries):
+            "{" + entries.map { (render($0.key), render($0.value)) }.sorted { $0.0 < $1.0 }.map { "\($0.0):\($0.1)" }.joined(separator: ",") + "}"
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 public import PluginAPI
-import Yams
+import YAML
 
 /// Loads the config folder: `scheduler.yaml`, `gates.yaml` (both required) and `experiments.yaml` (optional).
 ///

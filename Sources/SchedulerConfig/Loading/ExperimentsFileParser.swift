@@ -1,5 +1,5 @@
 import PluginAPI
-import Yams
+import YAML
 
 /// Reads `experiments.yaml`: `experiments:` mapping each name to `sources`, `salt` and weighted `variants`
 /// whose `overrides` replace source settings.
@@ -12,7 +12,7 @@ struct ExperimentsFileParser {
 
     /// The experiments. `declaredSources` holds every source name scheduler.yaml declares, or `nil` when that
     /// file could not be read (references are then not checked); `sources` the valid ones, for option checks.
-    func parse(_ root: Node?, declaredSources: Set<String>?, sources: [Source]) -> [Experiment] {
+    func parse(_ root: YAMLNode?, declaredSources: Set<String>?, sources: [Source]) -> [Experiment] {
         guard let root else { return [] }
         guard let top = reader.mapping(root, "experiments.yaml", known: ["experiments"]) else { return [] }
         guard let node = top.first(where: { $0.key == "experiments" })?.value, let entries = reader.mapping(node, "experiments") else {
@@ -29,11 +29,11 @@ struct ExperimentsFileParser {
     }
 
     private func parseExperiment(
-        _ name: String, _ node: Node, declaredSources: Set<String>?, sources: [Source], taken: [Experiment]
+        _ name: String, _ node: YAMLNode, declaredSources: Set<String>?, sources: [Source], taken: [Experiment]
     ) -> Experiment? {
         let what = "experiment '\(name)'"
         guard let fields = reader.mapping(node, what, known: Self.experimentKeys) else { return nil }
-        func value(_ key: String) -> Node? { fields.first { $0.key == key }?.value }
+        func value(_ key: String) -> YAMLNode? { fields.first { $0.key == key }?.value }
         guard let sourcesNode = value("sources"), let variantsNode = value("variants") else {
             reader.problem(node, "\(what) needs 'sources:' and 'variants:'")
             return nil
@@ -74,7 +74,7 @@ struct ExperimentsFileParser {
         return valid ? Experiment(name: name, sources: sourceNames, salt: salt, variants: variants) : nil
     }
 
-    private func parseVariant(_ name: String, _ node: Node, experiment: String) -> Variant? {
+    private func parseVariant(_ name: String, _ node: YAMLNode, experiment: String) -> Variant? {
         let what = "\(experiment), variant '\(name)'"
         guard let fields = reader.mapping(node, what, known: Self.variantKeys) else { return nil }
         guard let weightNode = fields.first(where: { $0.key == "weight" })?.value else {
@@ -90,7 +90,7 @@ struct ExperimentsFileParser {
         return Variant(name: name, weight: weight, overrides: overrides)
     }
 
-    private func parseOverrides(_ node: Node, _ what: String) -> Overrides? {
+    private func parseOverrides(_ node: YAMLNode, _ what: String) -> Overrides? {
         guard let entries = reader.mapping(node, "\(what): overrides") else { return nil }
         let parsers = SettingParsers(reader: reader)
         var overrides = Overrides()
@@ -119,7 +119,7 @@ struct ExperimentsFileParser {
     }
 
     /// The source's options with the variant's option overrides must still be valid for its plugin.
-    private func checkOptions(of source: Source, with variant: Variant, at node: Node, experiment: String) {
+    private func checkOptions(of source: Source, with variant: Variant, at node: YAMLNode, experiment: String) {
         guard !variant.overrides.options.isEmpty, let plugin = registry.plugin(kind: source.plugin) else { return }
         let merged = variant.overrides.applied(to: source.settings).options
         PluginOptions.check(plugin, merged, owner: node, reader: reader, context: "\(experiment), variant '\(variant.name)' on source '\(source.name)'")

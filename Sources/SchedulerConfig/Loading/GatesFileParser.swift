@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+import YAML
 
 /// Reads `gates.yaml`: `gates:` mapping each name to `enabled`, `rollout`, `environments`, `from`, `until`.
 struct GatesFileParser {
@@ -9,7 +9,7 @@ struct GatesFileParser {
 
     /// The valid gates, and the names of every gate the file declares (valid or not), so references to a
     /// declared gate are not reported twice; `declared` is `nil` when the file defines no gates at all.
-    func parse(_ root: Node?) -> (gates: [String: Gate], declared: Set<String>?) {
+    func parse(_ root: YAMLNode?) -> (gates: [String: Gate], declared: Set<String>?) {
         guard let root, let top = reader.mapping(root, "gates.yaml", known: ["gates"]),
             let gatesNode = top.first(where: { $0.key == "gates" })?.value
         else {
@@ -31,7 +31,7 @@ struct GatesFileParser {
         return (gates, declared)
     }
 
-    private func parseGate(_ name: String, _ node: Node) -> Gate? {
+    private func parseGate(_ name: String, _ node: YAMLNode) -> Gate? {
         guard let fields = reader.mapping(node, "gate '\(name)'", known: Self.gateKeys) else { return nil }
         var gate = Gate(name: name, enabled: false, rollout: 100, environments: nil, from: nil, until: nil)
         var valid = true

@@ -1,6 +1,6 @@
 import Foundation
 import PluginAPI
-import Yams
+import YAML
 
 /// Reads typed values out of one file's YAML nodes, logging a located problem for each bad value
 /// instead of stopping at the first, so `scheduler validate` can list them all.
@@ -8,55 +8,62 @@ struct NodeReader {
     let file: String
     let problems: ProblemLog
 
-    func problem(_ node: Node?, _ message: String) {
+    func problem(_ node: YAMLNode?, _ message: String) {
         problems.add(file, node, message)
+    }
+
+    func problem(at mark: YAMLMark, _ message: String) {
+        problems.add(file, at: mark, message)
     }
 
     /// The entries of a mapping, in file order; unknown keys are logged with the nearest known key.
     /// `known` empty means any key is allowed (names chosen by the user).
-    func mapping(_ node: Node, _ what: String, known: [String] = []) -> [(key: String, keyNode: Node, value: Node)]? {
-        guard case .mapping(let mapping) = node else {
+    func mapping(_ node: YAMLNode, _ what: String, known: [String] = []) -> [(key: String, keyNode: YAMLNode, value: YAMLNode)]? {
+        guard let mapping = node.entries else {
             problem(node, "\(what) must be a mapping of keys to values")
             return nil
         }
-        var entries: [(key: String, keyNode: Node, value: Node)] = []
-        for (keyNode, value) in mapping {
-            guard case .scalar(let scalar) = keyNode else {
-                problem(keyNode, "keys of \(what) must be plain names")
+        var entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)] = []
+        for entry in mapping {
+            guard let key = entry.key.scalarText else {
+                problem(entry.key, "keys of \(what) must be plain names")
                 continue
             }
-            if !known.isEmpty, !known.contains(scalar.string) {
-                problem(keyNode, "unknown key '\(scalar.string)' in \(what)\(NearestName.suggestion(for: scalar.string, among: known))")
+            if !known.isEmpty, !known.contains(key) {
+                problem(entry.key, "unknown key '\(key)' in \(what)\(NearestName.suggestion(for: key, among: known))")
                 continue
             }
-            entries.append((scalar.string, keyNode, value))
+            entries.append((key, entry.key, entry.value))
         }
         return entries
     }
 
-    func string(_ node: Node, _ what: String) -> String? {
-        guard case .scalar(let scalar) = node, node.null == nil else {
+    /// A text value, as written: `no`, `on` and `1.10` are the strings they look like.
+    func string(_ node: YAMLNode, _ what: String) -> String? {
+        guard let text = try? node.string() else {
             problem(node, "\(what) must be a string")
             return nil
         }
-        guard !scalar.string.isEmpty else {
+        guard !text.isEmpty else {
             problem(node, "\(what) must not be empty")
             return nil
         }
-        return scalar.string
+        return text
     }
 
-    func bool(_ node: Node, _ what: String) -> Bool? {
-        guard case .scalar = node, let value = node.bool else {
-            problem(node, "\(what) must be true or false")
+    /// `true` or `false`, nothing else: `no` or `off` would guess, and a guess can purge a domain.
+    func bool(_ node: YAMLNode, _ what: String) -> Bool? {
+        do {
+            return try node.bool()
+        } catch {
+            problem(node, "\(what) must be true or false\(error.message.hasSuffix("write true or false") ? " ('\(node.scalarText ?? "")' is not a boolean in YAML 1.2)" : "")")
             return nil
         }
-        return value
     }
 
-    /// A number within `range`.
-    func number(_ node: Node, _ what: String, in range: ClosedRange<Double>) -> Double? {
-        guard case .scalar = node, let value = node.float ?? node.int.map(Double.init), value.isFinite else {
+    /// A number within `range`, checked before any conversion.
+    func number(_ node: YAMLNode, _ what: String, in range: ClosedRange<Double>) -> Double? {
+        guard let value = try? node.number(in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else {
             problem(node, "\(what) must be a number")
             return nil
         }
@@ -67,8 +74,8 @@ struct NodeReader {
         return value
     }
 
-    func integer(_ node: Node, _ what: String, in range: ClosedRange<Int>) -> Int? {
-        guard case .scalar = node, let value = node.int else {
+    func integer(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int>) -> Int? {
+        guard let value = try? node.integer(in: Int.min...Int.max) else {
             problem(node, "\(what) must be a whole number")
             return nil
         }
@@ -80,8 +87,8 @@ struct NodeReader {
     }
 
     /// A non-empty list of distinct strings.
-    func stringList(_ node: Node, _ what: String) -> [String]? {
-        guard case .sequence(let sequence) = node else {
+    func stringList(_ node: YAMLNode, _ what: String) -> [String]? {
+        guard let sequence = node.elements else {
             problem(node, "\(what) must be a list, such as [a, b]")
             return nil
         }
@@ -101,7 +108,7 @@ struct NodeReader {
         return values
     }
 
-    func duration(_ node: Node, _ what: String, minimum: Duration = .seconds(1)) -> Duration? {
+    func duration(_ node: YAMLNode, _ what: String, minimum: Duration = .seconds(1)) -> Duration? {
         guard let text = string(node, what) else { return nil }
         guard let duration = DurationText.parse(text) else {
             problem(node, "\(what): '\(text)' is not a duration; write a number and a unit, such as 90s, 15m, 36h, 30d or 2w")
@@ -114,13 +121,13 @@ struct NodeReader {
         return duration
     }
 
-    func date(_ node: Node, _ what: String) -> Date? {
-        guard case .scalar(let scalar) = node else {
+    func date(_ node: YAMLNode, _ what: String) -> Date? {
+        guard let text = node.scalarText else {
             problem(node, "\(what) must be an ISO 8601 date and time with a time zone, such as 2026-12-01T00:00:00Z")
             return nil
         }
         do {
-            return try ISO8601.parse(scalar.string)
+            return try ISO8601.parse(text)
         } catch {
             problem(node, "\(what) must be an ISO 8601 date and time with a time zone, such as 2026-12-01T00:00:00Z: \(error.reason)")
             return nil
@@ -128,7 +135,7 @@ struct NodeReader {
     }
 
     /// A name usable in unit keys, URLs and file names: letters, digits, `-`, `_`.
-    func name(_ node: Node, _ what: String) -> String? {
+    func name(_ node: YAMLNode, _ what: String) -> String? {
         guard let text = string(node, what) else { return nil }
         guard text.count <= 64, text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else {
             problem(node, "\(what) '\(text.prefix(80))' must be at most 64 letters, digits, '-' or '_'")

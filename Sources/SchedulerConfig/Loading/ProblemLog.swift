@@ -1,11 +1,15 @@
-import Yams
+import YAML
 
 /// Collects the problems found while reading the config files, so one run reports all of them.
 final class ProblemLog {
     private(set) var problems: [ConfigProblem] = []
 
-    func add(_ file: String, _ node: Node?, _ message: String) {
-        problems.append(ConfigProblem(file: file, line: node?.mark?.line, column: node?.mark?.column, message: message))
+    func add(_ file: String, _ node: YAMLNode?, _ message: String) {
+        problems.append(ConfigProblem(file: file, line: node?.mark.line, column: node?.mark.column, message: message))
+    }
+
+    func add(_ file: String, at mark: YAMLMark, _ message: String) {
+        problems.append(ConfigProblem(file: file, line: mark.line, column: mark.column, message: message))
     }
 
     func add(_ problem: ConfigProblem) {

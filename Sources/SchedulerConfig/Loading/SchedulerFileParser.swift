@@ -1,6 +1,6 @@
 import Foundation
 import PluginAPI
-import Yams
+import YAML
 
 /// Reads `scheduler.yaml`: the environment, the store, the service, the defaults and the sources.
 struct SchedulerFileParser {
@@ -14,12 +14,12 @@ struct SchedulerFileParser {
     /// The settings, or `nil` when the file is unusable; `gates` holds the gate names gates.yaml declares,
     /// or `nil` when that file could not be read (references to gates are then not checked: the broken
     /// file is the problem reported). `declaredSources` receives every source name, valid or not.
-    func parse(_ root: Node?, gates: Set<String>?, declaredSources: inout Set<String>) -> SchedulerSettings? {
+    func parse(_ root: YAMLNode?, gates: Set<String>?, declaredSources: inout Set<String>) -> SchedulerSettings? {
         guard let root, let top = reader.mapping(root, "scheduler.yaml", known: Self.topKeys) else {
             reader.problem(root, "scheduler.yaml must be a mapping with 'store:' and 'sources:'")
             return nil
         }
-        func value(_ key: String) -> Node? { top.first { $0.key == key }?.value }
+        func value(_ key: String) -> YAMLNode? { top.first { $0.key == key }?.value }
         var settings = SchedulerSettings(
             environment: "production", databasePath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
             idleTimeout: .seconds(30), maxConnections: 256,
@@ -34,7 +34,7 @@ struct SchedulerFileParser {
             return nil
         }
         settings.databasePath = path
-        if case .mapping(let top) = root, case .mapping(let store)? = top["store"], let node = store["history"],
+        if let node = root["store"]?["history"],
             let length = reader.integer(node, "store.history", in: 1...1_000_000)
         {
             settings.historyLength = length
@@ -81,8 +81,8 @@ struct SchedulerFileParser {
     }
 
     /// `store.sqlite.path`, resolved against the config folder.
-    static func databasePath(_ root: Node, reader: NodeReader, directory: URL) -> String? {
-        guard case .mapping(let top) = root, let store = top["store"] else { return nil }
+    static func databasePath(_ root: YAMLNode, reader: NodeReader, directory: URL) -> String? {
+        guard let store = root["store"] else { return nil }
         guard let storeFields = reader.mapping(store, "store", known: ["sqlite", "history"]),
             let sqlite = storeFields.first(where: { $0.key == "sqlite" })?.value,
             let sqliteFields = reader.mapping(sqlite, "store.sqlite", known: ["path"]),
@@ -100,10 +100,10 @@ struct SchedulerFileParser {
         return resolved
     }
 
-    private func parseSource(_ name: String, _ node: Node, gates: Set<String>?, defaultTimeZone: TimeZone) -> Source? {
+    private func parseSource(_ name: String, _ node: YAMLNode, gates: Set<String>?, defaultTimeZone: TimeZone) -> Source? {
         let what = "source '\(name)'"
         guard let fields = reader.mapping(node, what, known: Self.sourceKeys) else { return nil }
-        func value(_ key: String) -> Node? { fields.first { $0.key == key }?.value }
+        func value(_ key: String) -> YAMLNode? { fields.first { $0.key == key }?.value }
         for key in ["plugin", "domain", "gate", "schedule"] where value(key) == nil {
             reader.problem(node, "\(what) needs '\(key):'")
         }
@@ -146,7 +146,7 @@ struct SchedulerFileParser {
         let parsers = SettingParsers(reader: reader)
         var valid = true
         /// The parsed value of an optional key; an invalid value marks the source invalid.
-        func optional<T>(_ key: String, _ parse: (Node, String) -> T?) -> T? {
+        func optional<T>(_ key: String, _ parse: (YAMLNode, String) -> T?) -> T? {
             guard let node = value(key) else { return nil }
             guard let parsed = parse(node, what) else { valid = false; return nil }
             return parsed
@@ -156,7 +156,7 @@ struct SchedulerFileParser {
         let maxDeleteRatio = optional("maxDeleteRatio", parsers.maxDeleteRatio)
         let maxDeleteWindow = optional("maxDeleteWindow") { node, what in reader.duration(node, "\(what): maxDeleteWindow") }
         let timeZone = optional("timeZone", parsers.timeZone) ?? defaultTimeZone
-        let options = value("options") ?? .mapping(Node.Mapping([]))
+        let options = value("options") ?? YAMLNode(.mapping([]), mark: node.mark)
         if let pluginType {
             PluginOptions.check(pluginType, options, owner: value("options") ?? pluginNode, reader: reader, context: what)
         }
@@ -173,7 +173,7 @@ struct SchedulerFileParser {
 struct SettingParsers {
     let reader: NodeReader
 
-    func schedule(_ node: Node, _ what: String) -> Schedule? {
+    func schedule(_ node: YAMLNode, _ what: String) -> Schedule? {
         guard let text = reader.string(node, "\(what): schedule") else { return nil }
         do {
             return try Schedule.parse(text)
@@ -183,11 +183,11 @@ struct SettingParsers {
         }
     }
 
-    func expiration(_ node: Node, _ what: String) -> Duration? {
+    func expiration(_ node: YAMLNode, _ what: String) -> Duration? {
         reader.duration(node, "\(what): expiration", minimum: .seconds(60))
     }
 
-    func deepLink(_ node: Node, _ what: String) -> String? {
+    func deepLink(_ node: YAMLNode, _ what: String) -> String? {
         guard let text = reader.string(node, "\(what): deepLink") else { return nil }
         guard text.contains("{id}"), let url = URL(string: text.replacingOccurrences(of: "{id}", with: "x")), url.scheme != nil else {
             reader.problem(node, "\(what): deepLink '\(text.prefix(80))' must be an absolute URL template with {id}, such as shop://category/{id}")
@@ -197,7 +197,7 @@ struct SettingParsers {
     }
 
     /// An IANA time zone name (`Europe/Paris`, `UTC`).
-    func timeZone(_ node: Node, _ what: String) -> TimeZone? {
+    func timeZone(_ node: YAMLNode, _ what: String) -> TimeZone? {
         guard let name = reader.string(node, "\(what): timeZone") else { return nil }
         let known = TimeZone.knownTimeZoneIdentifiers
         guard name == "UTC" || known.contains(name), let zone = TimeZone(identifier: name) else {
@@ -208,7 +208,7 @@ struct SettingParsers {
         return zone
     }
 
-    func maxDeleteRatio(_ node: Node, _ what: String) -> Double? {
+    func maxDeleteRatio(_ node: YAMLNode, _ what: String) -> Double? {
         reader.number(node, "\(what): maxDeleteRatio", in: 0...1)
     }
 }

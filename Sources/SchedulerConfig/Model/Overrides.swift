@@ -1,4 +1,4 @@
-import Yams
+import YAML
 
 /// The source settings an experiment variant replaces. `plugin`, `domain`, `gate` and `partitions` cannot be
 /// overridden: they decide which units exist and whether they run, which must not depend on the variant.
@@ -11,11 +11,7 @@ struct Overrides: Sendable {
     var deepLink: String?
     var maxDeleteRatio: Double?
     /// Option keys and their new values, merged over the source's options.
-    var options: [(key: String, keyNode: Node, value: Node)] {
-        get { optionEntries.value }
-        set { optionEntries = SendableNode(newValue) }
-    }
-    private var optionEntries = SendableNode<[(key: String, keyNode: Node, value: Node)]>([])
+    var options: [(key: String, keyNode: YAMLNode, value: YAMLNode)] = []
 
     /// `settings` with these overrides applied.
     func applied(to settings: SourceSettings) -> SourceSettings {
@@ -25,16 +21,15 @@ struct Overrides: Sendable {
         if let deepLink { result.deepLink = deepLink }
         if let maxDeleteRatio { result.maxDeleteRatio = maxDeleteRatio }
         if !options.isEmpty {
-            var pairs: [(Node, Node)] = []
-            if case .mapping(let mapping) = settings.options { pairs = Array(mapping) }
+            var entries = settings.options.entries ?? []
             for (key, keyNode, value) in options {
-                if let index = pairs.firstIndex(where: { $0.0.string == key }) {
-                    pairs[index].1 = value
+                if let index = entries.firstIndex(where: { $0.key.scalarText == key }) {
+                    entries[index].value = value
                 } else {
-                    pairs.append((.scalar(Node.Scalar(key, .implicit, .plain, keyNode.mark)), value))
+                    entries.append(YAMLEntry(key: YAMLNode(.scalar(key, style: .plain), mark: keyNode.mark), value: value))
                 }
             }
-            result.options = .mapping(Node.Mapping(pairs))
+            result.options = YAMLNode(.mapping(entries), mark: settings.options.mark)
         }
         return result
     }

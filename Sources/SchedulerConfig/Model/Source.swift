@@ -1,5 +1,5 @@
 public import Foundation
-import Yams
+import YAML
 
 /// A source of content in `scheduler.yaml`: which plugin produces it, into which domain, under which gate.
 public struct Source: Sendable {
@@ -38,15 +38,11 @@ public struct SourceSettings: Sendable {
     /// The guard compares a run with the largest successful run within this window; the default if unset.
     public var maxDeleteWindow: Duration?
     /// The plugin's own options, as written.
-    var options: Node {
-        get { optionsNode.value }
-        set { optionsNode = SendableNode(newValue) }
-    }
-    private var optionsNode: SendableNode<Node>
+    var options: YAMLNode
 
     init(
         schedule: Schedule, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?,
-        maxDeleteWindow: Duration?, options: Node
+        maxDeleteWindow: Duration?, options: YAMLNode
     ) {
         self.maxDeleteWindow = maxDeleteWindow
         self.schedule = schedule
@@ -54,7 +50,7 @@ public struct SourceSettings: Sendable {
         self.expiration = expiration
         self.deepLink = deepLink
         self.maxDeleteRatio = maxDeleteRatio
-        self.optionsNode = SendableNode(options)
+        self.options = options
     }
 }
 
