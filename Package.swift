@@ -106,7 +106,7 @@ let package = Package(
         ),
         .target(
             name: "PostsPlugin",
-            dependencies: ["PluginAPI"],
+            dependencies: ["PluginAPI", "YAML"],
             path: "plugins/PostsPlugin",
             swiftSettings: strictSettings
         ),

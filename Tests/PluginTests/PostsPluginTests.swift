@@ -96,8 +96,46 @@ struct PostsPluginTests {
         let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: folder.context())
         #expect(throws: (any Error).self) { try plugin.item(at: "bad-date.md", in: plugin.openFolder()) }
         do { _ = try plugin.item(at: "bad-date.md", in: plugin.openFolder()) } catch { #expect("\(error)".hasPrefix("line 3: 'date' must be a date")) }
-        do { _ = try plugin.item(at: "twice.md", in: plugin.openFolder()) } catch { #expect("\(error)" == "line 3: 'title' is given twice") }
-        do { _ = try plugin.item(at: "open-quote.md", in: plugin.openFolder()) } catch { #expect("\(error)".hasPrefix("line 2: the quoted value")) }
+        do { _ = try plugin.item(at: "twice.md", in: plugin.openFolder()) } catch { #expect("\(error)" == "line 3: duplicate key 'title': each key appears once in a mapping") }
+        do { _ = try plugin.item(at: "open-quote.md", in: plugin.openFolder()) } catch { #expect("\(error)".hasPrefix("line 2: YAML syntax: found unexpected end of stream while scanning a quoted scalar")) }
+    }
+
+    @Test func frontMatterIsReadAsYAML() throws {
+        let folder = try Folder()
+        try folder.write("posts/rich.md", """
+            ---
+            title: &t Rich front matter
+            summary: >
+              Folded over
+              two lines.
+            params:
+              author: { name: Ana, links: [a, b] }
+              nested: { deeper: { still: true } }
+            tags: [
+              cheese,
+              "wine"
+            ]
+            slug: *t
+            ...
+            # Body
+
+            Text.
+            """)
+        try folder.write("posts/null-title.md", "---\ntitle: ~\n---\nBody.\n")
+        try folder.write("posts/yes-draft.md", "---\ntitle: Draft?\ndraft: yes\n---\nBody.\n")
+        try folder.write("posts/list.md", "---\n- not\n- a mapping\n---\n")
+        let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: folder.context())
+        let posts = try plugin.openFolder()
+        let rich = try #require(try plugin.item(at: "rich.md", in: posts))
+        #expect(rich.title == "Rich front matter")
+        #expect(rich.uniqueIdentifier == "Rich front matter", "an alias reads its anchor")
+        #expect(rich.contentDescription == "Folded over two lines.\n")
+        #expect(rich.keywords == ["cheese", "wine"])
+        #expect(try plugin.item(at: "null-title.md", in: posts)?.title == "null-title", "~ is no title")
+        let draft = #expect(throws: (any Error).self) { try plugin.item(at: "yes-draft.md", in: posts) }
+        #expect(draft.map { "\($0)" } == "line 3: 'draft' must be true or false: 'yes' is not a boolean in YAML 1.2; write true or false")
+        let list = #expect(throws: (any Error).self) { try plugin.item(at: "list.md", in: posts) }
+        #expect(list.map { "\($0)" } == "line 2: the front matter must be a mapping of keys to values")
     }
 
     @Test(arguments: [

@@ -99,7 +99,7 @@ public struct PostsSource: SourcePlugin {
         )
         item.contentType = "public.text"
         item.contentDescription = try post.string("summary") ?? MarkdownText.firstParagraph(of: post.body)
-        item.keywords = post.list("tags")
+        item.keywords = try post.list("tags")
         item.expirationDate = try post.date("expires")
         // `date` is not indexed, but a malformed one is reported like any broken front matter.
         _ = try post.date("date")

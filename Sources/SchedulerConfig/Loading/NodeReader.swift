@@ -8,8 +8,9 @@ struct NodeReader {
     let file: String
     let problems: ProblemLog
 
+    /// A problem at `node`, or at the start of the file when there is none (an empty or comment-only file).
     func problem(_ node: YAMLNode?, _ message: String) {
-        problems.add(file, node, message)
+        problems.add(file, at: node?.mark ?? YAMLMark(line: 1, column: 1), message)
     }
 
     func problem(at mark: YAMLMark, _ message: String) {
