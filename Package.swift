@@ -147,6 +147,7 @@ let package = Package(
         .testTarget(
             name: "YAMLTests",
             dependencies: ["YAML", "FuzzSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
