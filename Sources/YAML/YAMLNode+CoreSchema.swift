@@ -118,9 +118,9 @@ extension YAMLNode {
 }
 
 /// Text for error messages.
-enum YAMLErrorText {
-    /// `text` on one line: control characters escaped, long text cut.
-    static func oneLine(_ text: String) -> String {
+public enum YAMLErrorText {
+    /// `text` on one line, so one problem stays one line: control characters escaped, long text cut.
+    public static func oneLine(_ text: String) -> String {
         let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
         return cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
     }

@@ -18,6 +18,18 @@ struct ConfigCommandTests {
         #expect(outcome.stdout.contains("is valid: 3 sources (5 units), 1 gate, 1 experiment"))
     }
 
+    @Test func theBinaryReadsYAMLThroughTheSystemLibyaml() throws {
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [SchedulerProcess.executable.path]
+        let output = Pipe()
+        ldd.standardOutput = output
+        try ldd.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ldd.waitUntilExit()
+        #expect(text.contains("libyaml-0.so"), "\(text)")
+    }
+
     @Test func anInvalidConfigExitsTwoWithOneLinePerProblem() throws {
         let workspace = try Workspace()
         let config = try exampleConfig(in: workspace)

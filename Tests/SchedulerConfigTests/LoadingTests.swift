@@ -99,6 +99,13 @@ struct LoadingTests {
         #expect(problems.contains { $0.file == "gates.yaml" && $0.message.contains("makes the document expand to more than 100000 values") })
     }
 
+    @Test func aQuotedKeyWithANewlineStaysOnOneLine() throws {
+        let folder = try ConfigFolder()
+        try folder.write("gates.yaml", "gates:\n  spotlight_index:\n    \"enab\\nled\": true\n")
+        let problem = try #require(folder.problems().first { $0.file == "gates.yaml" })
+        #expect(problem.description == "gates.yaml:3:5: unknown key 'enab\\u{a}led' in gate 'spotlight_index' (did you mean 'enabled'?)", "\(problem)")
+    }
+
     @Test func anAliasOfAListUsedAsAKeyIsRefused() throws {
         let folder = try ConfigFolder()
         try folder.write("gates.yaml", "a: &a [x, x]\nb:\n  *a : 1\n")

@@ -31,7 +31,7 @@ struct NodeReader {
                 continue
             }
             if !known.isEmpty, !known.contains(key) {
-                problem(entry.key, "unknown key '\(key)' in \(what)\(NearestName.suggestion(for: key, among: known))")
+                problem(entry.key, "unknown key '\(YAMLErrorText.oneLine(key))' in \(what)\(NearestName.suggestion(for: key, among: known))")
                 continue
             }
             entries.append((key, entry.key, entry.value))
