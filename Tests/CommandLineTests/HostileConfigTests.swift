@@ -78,8 +78,7 @@ struct HostileConfigTests {
     /// A SourceWorkspace whose database path is `path`.
     func workspace(databasePath path: String) throws -> SourceWorkspace {
         let setup = try SourceWorkspace()
-        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "path: index.sqlite", with: "path: \"\(path)\""))
+        try setup.editConfig(replacing: "path: index.sqlite", with: "path: \"\(path)\"")
         return setup
     }
 
@@ -120,9 +119,8 @@ struct HostileConfigTests {
 
     @Test func aPostsFolderInProcIsRefusedAndTheRunFails() throws {
         let setup = try SourceWorkspace()
-        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "plugin: command", with: "plugin: posts")
-            .replacingOccurrences(of: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: /proc/self }"))
+        try setup.editConfig(replacing: "plugin: command", with: "plugin: posts")
+        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: /proc/self }")
         let outcome = try setup.run(["run-once", "--json"])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("/proc/self is inside /proc, a kernel file system"), "\(outcome.stdout)")

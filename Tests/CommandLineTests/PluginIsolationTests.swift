@@ -8,9 +8,10 @@ struct PluginIsolationTests {
 
     @Test func aCommandPluginGetsAMinimalEnvironmentAndOnlyTheSecretsItsSourceNames() throws {
         let setup = try SourceWorkspace(extraLines: "")
-        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "options: { command: [./feed.sh], timeout: 2m }",
-                                  with: "options: { command: [./feed.sh], timeout: 2m, env: { API_URL: \"https://help.example\", API_TOKEN: { fromEnvironment: HELP_API_TOKEN } } }"))
+        try setup.editConfig(
+            replacing: "options: { command: [./feed.sh], timeout: 2m }",
+            with: "options: { command: [./feed.sh], timeout: 2m, env: { API_URL: \"https://help.example\", API_TOKEN: { fromEnvironment: HELP_API_TOKEN } } }"
+        )
         try setup.writeScript("""
             #!/bin/sh
             env > environment.txt
@@ -48,8 +49,7 @@ struct PluginIsolationTests {
     ])
     func anEnvOptionThatWouldLeakOrClashIsRefused(env: String, message: String) throws {
         let setup = try SourceWorkspace()
-        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "timeout: 2m }", with: "timeout: 2m, env: \(env) }"))
+        try setup.editConfig(replacing: "timeout: 2m }", with: "timeout: 2m, env: \(env) }")
         let outcome = try setup.run(["validate"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("option 'env'") && outcome.stderr.contains(message), "\(outcome.stderr)")
@@ -57,8 +57,7 @@ struct PluginIsolationTests {
 
     @Test func aVariableTheSourceNamesButTheHostLacksFailsTheRun() throws {
         let setup = try SourceWorkspace()
-        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "timeout: 2m }", with: "timeout: 2m, env: { TOKEN: { fromEnvironment: NOT_SET_ANYWHERE } } }"))
+        try setup.editConfig(replacing: "timeout: 2m }", with: "timeout: 2m, env: { TOKEN: { fromEnvironment: NOT_SET_ANYWHERE } } }")
         try setup.setFeed("a")
         let outcome = try setup.run(["run-once", "--json"])
         #expect(outcome.status == 1)

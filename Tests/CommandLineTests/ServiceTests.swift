@@ -56,9 +56,8 @@ struct ServiceTests {
 
     @Test func idleConnectionsAreClosedAndCannotCrowdOutTheService() async throws {
         let setup = try SourceWorkspace()
-        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "service: { tick: 1h, listen: 127.0.0.1:0 }",
-                                  with: "service: { tick: 1h, listen: 127.0.0.1:0, idleTimeout: 1s, maxConnections: 4 }"))
+        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
+                             with: "service: { tick: 1h, listen: 127.0.0.1:0, idleTimeout: 1s, maxConnections: 4 }")
         try setup.setFeed("a b c")
         let service = try RunningService(setup.config)
         let port = try #require(service.base.port)
@@ -81,8 +80,7 @@ struct ServiceTests {
 
     @Test func aDatabaseRemovedUnderTheServiceMakesItUnhealthyAndNothingIsWrittenToTheGoneFile() async throws {
         let setup = try SourceWorkspace()
-        try setup.workspace.write("scheduler.yaml", try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "tick: 1h", with: "tick: 1s"))
+        try setup.editConfig(replacing: "tick: 1h", with: "tick: 1s")
         try setup.setFeed("a b c")
         let service = try RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() == 3 })

@@ -36,6 +36,13 @@ final class SourceWorkspace {
             """)
     }
 
+    /// Rewrites `scheduler.yaml` with `old` replaced by `new`.
+    func editConfig(replacing old: String, with new: String) throws {
+        let text = try String(contentsOfFile: workspace.path("scheduler.yaml"), encoding: .utf8)
+        #expect(text.contains(old), "scheduler.yaml holds no '\(old)'")
+        try workspace.write("scheduler.yaml", text.replacingOccurrences(of: old, with: new))
+    }
+
     /// Replaces `feed.sh`, executable.
     func writeScript(_ text: String) throws {
         try workspace.write("feed.sh", text)
