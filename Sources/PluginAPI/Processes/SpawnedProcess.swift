@@ -9,7 +9,8 @@ import Glibc
 /// input from `/dev/null`: stopping it signals the whole group, so a shell script's `sleep` or a pipeline
 /// it started is stopped with it and cannot keep the output pipe open.
 ///
-/// The group is recorded in `ledger` while it lives, so that a scheduler killed meanwhile stops it at its next start.
+/// The group is recorded in `ledger` while it lives, so that if the scheduler is killed meanwhile, the next pass stops
+/// it. The caller owns ``output`` and ``errors`` (a ``PipeReader`` closes what it reads) and must call ``endGroup()``.
 public final class SpawnedProcess: Sendable {
     /// How the program ended.
     public enum Termination: Equatable, Sendable {
