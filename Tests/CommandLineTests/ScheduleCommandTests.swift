@@ -63,6 +63,16 @@ struct ScheduleCommandTests {
         }
     }
 
+    @Test func statusAddsTheLocalTimeToTheUTCInstantOfAZonedSchedule() throws {
+        let setup = try SourceWorkspace(schedule: #"cron "0 3 * * *""#, expiration: "1000d", extraLines: "    timeZone: Europe/Paris")
+        try setup.setFeed("a")
+        _ = try runOnce(setup, at: try #require(ISO8601DateFormatter().date(from: "2027-01-10T12:00:00Z")))
+        let text = try setup.run(["status"])
+        #expect(text.stdout.contains("next due 2027-01-11T02:00:00Z, 2027-01-11 03:00 Europe/Paris"), "\(text.stdout)")
+        #expect(try setup.status()["timeZone"] as? String == "Europe/Paris")
+        #expect(try setup.status()["nextDue"] as? String == "2027-01-11T02:00:00Z", "JSON stays in UTC")
+    }
+
     func runOnce(_ setup: SourceWorkspace, at date: Date) throws -> [String: Any] {
         let outcome = try setup.run(["run-once", "--json", "--now", ISO8601DateFormatter().string(from: date)])
         #expect(outcome.status == 0, "\(outcome.stderr)")

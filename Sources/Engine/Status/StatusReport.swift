@@ -29,7 +29,10 @@ public struct StatusReport: Sendable, Codable {
         /// Whether the next pass would reindex it, when the config loaded and its gate is on.
         public var due: Bool?
         public var dueReason: String?
+        /// In UTC, as every instant of the report.
         public var nextDue: Date?
+        /// The IANA zone the unit's schedule is read in, when it is not UTC.
+        public var timeZone: String?
     }
 
     /// Items in a domain that no configured unit covers: a source was removed or renamed. They stay until
@@ -88,6 +91,8 @@ public struct StatusReport: Sendable, Codable {
                     unit.due = due.isDue
                     unit.dueReason = due.reason
                     unit.nextDue = due.nextDue
+                    let zone = plan.settings.timeZone
+                    unit.timeZone = zone.secondsFromGMT() == 0 && zone.nextDaylightSavingTimeTransition == nil ? nil : zone.identifier
                 }
                 return unit
             }

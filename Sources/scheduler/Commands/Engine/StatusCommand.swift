@@ -38,6 +38,9 @@ struct StatusCommand: AsyncParsableCommand {
             if let error = unit.lastError { print("  error: \(error)") }
             if let until = unit.backoffUntil { print("  backing off after \(unit.failures) failure(s) until \(ISO8601.string(from: until))") }
             if let due = unit.due, let reason = unit.dueReason { print("  \(due ? "due now" : "not due"): \(reason)") }
+            if let next = unit.nextDue, let identifier = unit.timeZone, let zone = TimeZone(identifier: identifier) {
+                print("  next due \(ISO8601.string(from: next)), \(Self.local(next, in: zone)) \(identifier)")
+            }
         }
         for orphan in report.orphanedDomains {
             print("orphaned domain \(orphan.domain): \(orphan.items) items no configured source covers (scheduler purge --domain \(orphan.domain))")
@@ -46,4 +49,12 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     private static func date(_ date: Date?) -> String { date.map(ISO8601.string(from:)) ?? "never" }
+
+    /// `date` as the wall clock of `zone` shows it: `2027-01-11 03:00`.
+    private static func local(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0)
+    }
 }
