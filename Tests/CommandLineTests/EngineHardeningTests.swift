@@ -145,5 +145,6 @@ struct EngineHardeningTests {
         let stopped = Date().addingTimeInterval(10)
         while Self.isRunning(pid), Date() < stopped { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!Self.isRunning(pid))
+        #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite.plugins")), "no group runs: no ledger file")
     }
 }

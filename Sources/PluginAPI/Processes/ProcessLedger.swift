@@ -39,7 +39,7 @@ public final class ProcessLedger: Sendable {
     /// Kills (`SIGKILL`) every group the file lists whose leader is still the process recorded, and empties the
     /// file; returns the pids stopped. Call it holding the pass lock, when no plugin of this database runs.
     public func stopLeftovers() -> [Int32] {
-        guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8), !text.isEmpty else { return [] }
         var stopped: [Int32] = []
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ")
@@ -50,9 +50,14 @@ public final class ProcessLedger: Sendable {
         return stopped
     }
 
-    /// Replaces the file with `groups`, atomically (a crash leaves the old or the new list, never half of one).
+    /// Replaces the file with `groups`, atomically (a crash leaves the old or the new list, never half of one); with
+    /// no group running there is no file, so a pass with nothing to stop reads nothing and writes nothing.
     private func write(_ groups: [Int32: UInt64]) {
         guard let path else { return }
+        guard !groups.isEmpty else {
+            unlink(path)
+            return
+        }
         let text = groups.map { "\($0.key) \($0.value)\n" }.joined()
         let temporary = path + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else { return }
