@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Linux system calls Swift cannot call directly (openat2 through the variadic syscall).
@@ -33,6 +34,8 @@ let package = Package(
         // Strict YAML over libyaml's event parser: one document composed into nodes with positions, limits enforced
         // while composing, scalars resolved by the YAML 1.2 core schema.
         .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strictSettings),
+        // The system cmark, CommonMark's reference parser: linear time and fuzzed, for Markdown nobody vetted.
+        .systemLibrary(name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         // The plugin API: the item model and the errors plugins see. Depends on nothing heavy.
         .target(
             name: "PluginAPI",
@@ -106,7 +109,11 @@ let package = Package(
         ),
         .target(
             name: "PostsPlugin",
-            dependencies: ["PluginAPI", "YAML"],
+            dependencies: [
+                "PluginAPI", "YAML", "CCommonMark",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "plugins/PostsPlugin",
             swiftSettings: strictSettings
         ),
@@ -176,11 +183,12 @@ let package = Package(
         .testTarget(
             name: "PluginTests",
             dependencies: [
-                "PluginAPI", "PluginConformance", "CommandPlugin", "PostsPlugin", "CategoryFeedPlugin",
+                "PluginAPI", "PluginConformance", "CommandPlugin", "PostsPlugin", "CategoryFeedPlugin", "FuzzSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -28,6 +28,7 @@ struct ConfigCommandTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         ldd.waitUntilExit()
         #expect(text.contains("libyaml-0.so"), "\(text)")
+        #expect(text.contains("libcmark.so"), "posts' Markdown goes through the system cmark: \(text)")
     }
 
     @Test func anInvalidConfigExitsTwoWithOneLinePerProblem() throws {

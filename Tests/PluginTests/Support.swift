@@ -29,10 +29,10 @@ final class Folder {
     }
 
     /// The context of an unpartitioned unit of source `source` whose config folder is this folder.
-    func context(domain: String = "com.example.test", source: String = "test") -> PluginContext {
+    func context(domain: String = "com.example.test", source: String = "test", now: Date = Date()) -> PluginContext {
         PluginContext(
             source: source, partition: nil, domain: domain, deepLink: nil, baseDirectory: url.path,
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, now: now
         )
     }
 }

@@ -1,13 +1,16 @@
 import Foundation
+import Logging
 public import PluginAPI
 
-/// The `posts` plugin: a folder of Markdown files with YAML front matter (`title`, `summary`, `tags`,
-/// `date`, `slug`, `draft`, `expires`), one item per published post.
+/// The `posts` plugin: a folder of Markdown posts as Jekyll, Hugo and Zola sites hold them, one item per
+/// published post.
 ///
-/// Drafts are skipped. The identifier is the slug, or the file's path in the folder without its extension;
-/// the description is the summary, or the first paragraph as plain text; tags become keywords; `expires`
-/// becomes the expiration date. Files outside the folder (through `..` or symbolic links) are never read, even
-/// in a race (see `ContentFolder`). A file with broken front matter is reported with its path and line, and skipped.
+/// Front matter in YAML (`---`), TOML (`+++`) or JSON (`{`) is read by the conventions of the site's generator
+/// (``SiteFlavor``, detected per file unless the source names one): drafts, unpublished, future and expired posts are
+/// skipped; the identifier is the post's URL path as the generator publishes it; the description is the front
+/// matter's, or the first prose paragraph of the Markdown (parsed by the system cmark). Files outside the folder
+/// (through `..` or symbolic links) are never read, even in a race (see `ContentFolder`). A file with broken front
+/// matter is reported with its path and line, and skipped.
 public struct PostsSource: SourcePlugin {
     public struct Options: Decodable, Sendable {
         /// The folder of posts; relative to the config folder; `{partition}` is replaced per unit.
@@ -16,20 +19,43 @@ public struct PostsSource: SourcePlugin {
         public var extensions: [String]?
         /// Largest file read; larger ones are skipped as rejected.
         public var maxFileBytes: Int?
+        /// The generator whose conventions every file follows; detected per file when absent.
+        public var flavor: String?
+        /// Jekyll's permalink for posts without their own: a style (`date`, `pretty`, `ordinal`, `none`) or a template.
+        public var permalink: String?
+        /// Whether future-dated posts are published (default: no for Jekyll and Hugo, yes for Zola).
+        public var future: Bool?
+        /// The zone of dates written without one (the site's `timezone`); UTC by default.
+        public var timeZone: String?
+        /// The site's address; items' `contentURL` is it followed by the post's URL path.
+        public var baseURL: String?
 
-        public init(directory: String, extensions: [String]? = nil, maxFileBytes: Int? = nil) {
+        public init(
+            directory: String, extensions: [String]? = nil, maxFileBytes: Int? = nil, flavor: String? = nil, permalink: String? = nil,
+            future: Bool? = nil, timeZone: String? = nil, baseURL: String? = nil
+        ) {
             self.directory = directory
             self.extensions = extensions
             self.maxFileBytes = maxFileBytes
+            self.flavor = flavor
+            self.permalink = permalink
+            self.future = future
+            self.timeZone = timeZone
+            self.baseURL = baseURL
         }
     }
 
     public static let kind = "posts"
-    public static let summary = "Markdown posts with YAML front matter from a folder: title, summary, tags, slug, draft, expires."
+    public static let summary = "Markdown posts of a Jekyll, Hugo or Zola site (YAML, TOML or JSON front matter), as the generator publishes them."
     public static let options = [
         PluginOption("directory", "the folder of posts, relative to the config folder; {partition} is replaced per unit", required: true),
         PluginOption("extensions", "file name extensions read (default [md, markdown])"),
         PluginOption("maxFileBytes", "largest file read; larger files are rejected (default 1048576)"),
+        PluginOption("flavor", "jekyll, hugo or zola: the generator whose conventions the posts follow (default: detected per file)"),
+        PluginOption("permalink", "Jekyll posts' URL: date, pretty, ordinal, none or a template such as /:categories/:year/:month/:day/:title/ (default pretty)"),
+        PluginOption("future", "publish posts dated in the future (default false; true for Zola)"),
+        PluginOption("timeZone", "the IANA zone of dates written without one, as the site's timezone (default UTC)"),
+        PluginOption("baseURL", "the site's address, such as https://example.com: items link to it followed by the post's path"),
     ]
     static let defaultMaxFileBytes = 1 << 20
 
@@ -43,11 +69,46 @@ public struct PostsSource: SourcePlugin {
         if let cap = options.maxFileBytes, cap < 1 {
             throw PluginOptionError(option: "maxFileBytes", reason: "must be a positive number of bytes")
         }
+        _ = try flavor(options)
+        _ = try permalink(options)
+        _ = try zone(options)
+        if let baseURL = options.baseURL {
+            guard let url = URL(string: baseURL), let scheme = url.scheme, !scheme.isEmpty, url.host?.isEmpty == false, url.query == nil, url.fragment == nil else {
+                throw PluginOptionError(option: "baseURL", reason: "must be an absolute URL without query or fragment, such as https://example.com or https://example.com/blog")
+            }
+        }
+    }
+
+    private static func flavor(_ options: Options) throws(PluginOptionError) -> SiteFlavor? {
+        guard let name = options.flavor else { return nil }
+        guard let flavor = SiteFlavor(rawValue: name) else {
+            throw PluginOptionError(option: "flavor", reason: "'\(name.prefix(40))' is not one of jekyll, hugo, zola (leave it out to detect each file's)")
+        }
+        return flavor
+    }
+
+    private static func permalink(_ options: Options) throws(PluginOptionError) -> Permalink {
+        guard let text = options.permalink else { return .standard }
+        guard let permalink = Permalink(validating: text) else {
+            let unknown = Permalink.unknownPlaceholder(in: Permalink.styles[text] ?? text)
+            throw PluginOptionError(option: "permalink", reason: unknown.map { "':\($0)' is not a Jekyll placeholder; use \(Permalink.placeholders.sorted().map { ":" + $0 }.joined(separator: ", "))" }
+                ?? "must be date, pretty, ordinal, none or a path starting with /, such as /:categories/:year/:month/:day/:title/")
+        }
+        return permalink
+    }
+
+    private static func zone(_ options: Options) throws(PluginOptionError) -> TimeZone {
+        guard let name = options.timeZone else { return .utc }
+        guard let zone = TimeZone(identifier: name), name.contains("/") || name == "UTC" else {
+            throw PluginOptionError(option: "timeZone", reason: "'\(name.prefix(60))' is not an IANA time zone name such as Europe/Paris or UTC")
+        }
+        return zone
     }
 
     let folder: URL
     let extensions: Set<String>
     let maxFileBytes: Int
+    let reader: PostReader
     let context: PluginContext
 
     public init(options: Options, context: PluginContext) throws {
@@ -60,22 +121,50 @@ public struct PostsSource: SourcePlugin {
         folder = URL(fileURLWithPath: path)
         extensions = Set((options.extensions ?? ["md", "markdown"]).map { $0.lowercased() })
         maxFileBytes = options.maxFileBytes ?? Self.defaultMaxFileBytes
+        reader = PostReader(
+            flavor: try Self.flavor(options), permalink: try Self.permalink(options), future: options.future, zone: try Self.zone(options),
+            baseURL: options.baseURL, domain: context.domain, now: context.now
+        )
         self.context = context
     }
 
     public func produce(into sink: inout some ItemSink) async throws {
         let posts = try openFolder()
-        for path in try posts.files(withExtensions: extensions) {
+        let files = try posts.files(withExtensions: extensions).filter(Self.isContent)
+        let headless = headlessSections(among: files, in: posts)
+        var tally = Tally()
+        for path in files {
             try Task.checkCancellation()
-            let item: SearchableItem?
+            let read: (flavor: SiteFlavor, outcome: PostReader.Outcome)
             do {
-                item = try self.item(at: path, in: posts)
+                let folders = path.split(separator: "/").dropLast()
+                let inHeadlessSection = folders.indices.contains { headless.contains(folders[...$0].joined(separator: "/")) }
+                read = try self.read(path, in: posts, inHeadlessSection: inHeadlessSection)
             } catch {
+                tally.rejected += 1
                 context.rejections.reject(path, reason: "\(error)")
                 continue
             }
-            if let item { try await sink.send(item) }
+            tally.flavors[read.flavor, default: 0] += 1
+            switch read.outcome {
+            case .item(let item):
+                context.logger.debug("post read", metadata: ["path": "\(path)", "flavor": "\(read.flavor)", "id": "\(item.uniqueIdentifier)"])
+                try await sink.send(item)
+            case .skipped(let reason):
+                tally.skipped[reason, default: 0] += 1
+                context.logger.debug("post not published", metadata: ["path": "\(path)", "flavor": "\(read.flavor)", "reason": "\(reason)"])
+            }
         }
+        context.logger.info("posts read", metadata: tally.metadata)
+    }
+
+    /// Folders generators keep for themselves, never content.
+    static let reservedFolders: Set<Substring> = ["_layouts", "_includes", "_site", "_data", "_sass", "_plugins", "node_modules", "vendor"]
+
+    /// Whether a path can hold content: not under a folder the generators keep for themselves (Jekyll's `_layouts`,
+    /// `_includes`, `_site`, `_data`, `_sass`, `_plugins`; `node_modules`, `vendor`). Hidden ones are never listed.
+    static func isContent(_ path: String) -> Bool {
+        path.split(separator: "/").dropLast().allSatisfy { !reservedFolders.contains($0) }
     }
 
     /// The posts folder, opened: a folder that cannot be opened fails the run (nothing is deleted).
@@ -83,32 +172,45 @@ public struct PostsSource: SourcePlugin {
         try ContentFolder(path: folder.path)
     }
 
-    /// The item of the post at `relativePath` in `posts`, `nil` for a draft; throws a reason to reject it.
-    func item(at relativePath: String, in posts: ContentFolder) throws -> SearchableItem? {
-        guard let text = String(data: try posts.read(relativePath, maxBytes: maxFileBytes), encoding: .utf8) else {
-            throw Rejection("not UTF-8 text")
-        }
+    /// The flavor and outcome of the post at `relativePath` in `posts`; throws a reason to reject it.
+    func read(_ relativePath: String, in posts: ContentFolder, inHeadlessSection: Bool = false) throws -> (flavor: SiteFlavor, outcome: PostReader.Outcome) {
+        try reader.read(try text(at: relativePath, in: posts), at: relativePath, inHeadlessSection: inHeadlessSection)
+    }
 
-        let post = try FrontMatter(parsing: text)
-        if try post.flag("draft") { return nil }
-        let stem = relativePath.split(separator: ".").dropLast().joined(separator: ".")
-        var item = SearchableItem(
-            uniqueIdentifier: try post.string("slug") ?? stem,
-            domainIdentifier: context.domain,
-            title: try post.string("title") ?? URL(fileURLWithPath: stem).lastPathComponent
-        )
-        item.contentType = "public.text"
-        item.contentDescription = try post.string("summary") ?? MarkdownText.firstParagraph(of: post.body)
-        item.keywords = try post.list("tags")
-        item.expirationDate = try post.date("expires")
-        // `date` is not indexed, but a malformed one is reported like any broken front matter.
-        _ = try post.date("date")
+    private func text(at relativePath: String, in posts: ContentFolder) throws -> String {
+        guard let text = String(data: try posts.read(relativePath, maxBytes: maxFileBytes), encoding: .utf8) else {
+            throw PostRejection("not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The folders whose Hugo section page (`_index.md`) cascades `build: {render: never}` to what it holds
+    /// (shared snippets, such as the Hugo documentation's `_common`).
+    private func headlessSections(among files: [String], in posts: ContentFolder) -> Set<String> {
+        guard reader.flavor == nil || reader.flavor == .hugo else { return [] }
+        return Set(files.filter { PostPath($0).isSection }.compactMap { path in
+            guard let text = try? text(at: path, in: posts), reader.cascadesHeadless(text) else { return nil }
+            return path.split(separator: "/").dropLast().joined(separator: "/")
+        })
+    }
+
+    /// The item of the post at `relativePath`, `nil` when it is not published.
+    func item(at relativePath: String, in posts: ContentFolder) throws -> SearchableItem? {
+        guard case .item(let item) = try read(relativePath, in: posts).outcome else { return nil }
         return item
     }
 
-    /// Why a file was skipped.
-    struct Rejection: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+    /// What a run read, for its log line.
+    private struct Tally {
+        var flavors: [SiteFlavor: Int] = [:]
+        var skipped: [PostReader.Skip: Int] = [:]
+        var rejected = 0
+
+        var metadata: Logger.Metadata {
+            var metadata: Logger.Metadata = ["rejected": "\(rejected)"]
+            for flavor in SiteFlavor.allCases { metadata[flavor.rawValue] = "\(flavors[flavor] ?? 0)" }
+            for reason in PostReader.Skip.allCases { metadata["skipped_\(reason.rawValue)"] = "\(skipped[reason] ?? 0)" }
+            return metadata
+        }
     }
 }

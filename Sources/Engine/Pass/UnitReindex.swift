@@ -56,7 +56,8 @@ struct UnitReindex {
         let rejections = RejectionLog(logger: logger)
         let context = PluginContext(
             source: plan.unit.source, partition: plan.unit.partition, domain: plan.unit.domain, deepLink: plan.settings.deepLink,
-            baseDirectory: configuration.directory, logger: logger, rejections: rejections, processes: processes
+            baseDirectory: configuration.directory, logger: logger, rejections: rejections, processes: processes,
+            now: startedAt
         )
         let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
         let batchName = "run/\(plan.unit.key)"

@@ -11,7 +11,7 @@ public enum ISO8601 {
     public struct Forms: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
-        /// A bare date, `2027-01-31`, read as midnight UTC.
+        /// A bare date, `2027-01-31`, read as midnight UTC (or in the local zone given to `parse`).
         public static let dateOnly = Forms(rawValue: 1)
         /// A space between the date and the time, and before the zone: `2027-01-31 10:00:00 +0200` (Jekyll, YAML).
         public static let spaces = Forms(rawValue: 2)
@@ -32,7 +32,10 @@ public enum ISO8601 {
     }
 
     /// The instant `text` names, in the strict form or one of `forms`.
-    public static func parse(_ text: String, allowing forms: Forms = []) throws(ParseError) -> Date {
+    ///
+    /// With a `localZone`, a date or time written without a zone is a wall-clock time there (as static site
+    /// generators read front matter in the site's zone); without one, it is refused.
+    public static func parse(_ text: String, allowing forms: Forms = [], localZone: TimeZone? = nil) throws(ParseError) -> Date {
         guard text.utf8.count <= 64 else { throw ParseError(reason: "longer than an ISO 8601 date can be") }
         var scanner = Scanner(bytes: Array(text.utf8))
         guard let year = scanner.digits(4), scanner.take("-"), let month = scanner.digits(2), scanner.take("-"), let day = scanner.digits(2) else {
@@ -43,7 +46,8 @@ public enum ISO8601 {
         }
         if scanner.isAtEnd {
             guard forms.contains(.dateOnly) else { throw ParseError(reason: "a date without a time and time zone, such as 2027-01-31T00:00:00Z") }
-            return Date(timeIntervalSince1970: TimeInterval(CivilDateTime(year: year, month: month, day: day).secondsSinceEpoch))
+            let midnight = CivilDateTime(year: year, month: month, day: day)
+            return localZone?.instant(of: midnight) ?? Date(timeIntervalSince1970: TimeInterval(midnight.secondsSinceEpoch))
         }
         guard scanner.take("T") || scanner.take("t") || (forms.contains(.spaces) && scanner.take(" ")) else {
             throw ParseError(reason: "'\(text.prefix(40))' has something other than a time after its date")
@@ -58,8 +62,11 @@ public enum ISO8601 {
             fraction = value
         }
         if forms.contains(.spaces) { _ = scanner.take(" ") }
+        let civil = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         let offset: Int
-        if scanner.take("Z") || scanner.take("z") {
+        if scanner.isAtEnd, let localZone {
+            return localZone.instant(of: civil) + fraction
+        } else if scanner.take("Z") || scanner.take("z") {
             offset = 0
         } else if let sign = scanner.sign() {
             guard let hours = scanner.digits(2) else { throw ParseError(reason: "the zone must be Z, +HH:MM or +HHMM") }
@@ -74,8 +81,7 @@ public enum ISO8601 {
             throw ParseError(reason: "the zone must be Z, +HH:MM or +HHMM")
         }
         guard scanner.isAtEnd else { throw ParseError(reason: "'\(text.prefix(40))' goes on after its time zone") }
-        let local = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).secondsSinceEpoch
-        return Date(timeIntervalSince1970: TimeInterval(local - offset) + fraction)
+        return Date(timeIntervalSince1970: TimeInterval(civil.secondsSinceEpoch - offset) + fraction)
     }
 
     /// `date` as ISO 8601 in UTC, with fractional seconds only when it has them.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Logging
 
 /// What a plugin knows about the unit it indexes.
@@ -18,11 +18,15 @@ public struct PluginContext: Sendable {
     public var rejections: RejectionLog
     /// Where a plugin that starts programs records their process groups (see ``SpawnedProcess``).
     public var processes: ProcessLedger
+    /// The instant the run started: what "now" means to the plugin (a post dated later is in the future), from the
+    /// scheduler's clock, so `run-once --now` and tests control it.
+    public var now: Date
 
     public init(
         source: String, partition: String?, domain: String, deepLink: String?, baseDirectory: String, logger: Logger,
-        rejections: RejectionLog? = nil, processes: ProcessLedger = ProcessLedger(path: nil)
+        rejections: RejectionLog? = nil, processes: ProcessLedger = ProcessLedger(path: nil), now: Date = Date()
     ) {
+        self.now = now
         self.processes = processes
         self.source = source
         self.partition = partition

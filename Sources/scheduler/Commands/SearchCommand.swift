@@ -42,7 +42,8 @@ struct SearchCommand: AsyncParsableCommand {
         print("\(results.total)\(results.totalIsExact ? "" : "+") \(results.total == 1 ? "match" : "matches")")
         for (rank, hit) in results.hits.enumerated() {
             let name = hit.title ?? hit.displayName ?? hit.uniqueIdentifier
-            print("\(offset + rank + 1). \(name)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)]")
+            let byline = hit.title != nil ? hit.displayName.map { " — \($0)" } ?? "" : ""
+            print("\(offset + rank + 1). \(name)\(byline)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)]")
             if let link = hit.contentURL { print("   \(link)") }
             if let description = hit.contentDescription {
                 print("   \(description.count > 120 ? description.prefix(119) + "…" : description)")

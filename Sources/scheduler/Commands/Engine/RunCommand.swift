@@ -23,22 +23,11 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Log lines as text or json (one object per line), on standard error.")
-    var logFormat: CommandLogger.Format = .text
-
-    @Option(help: ArgumentHelp("The lowest level logged: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
-    var logLevel = "info"
-
+    @OptionGroup var log: LogOptions
     @OptionGroup var config: ConfigOptions
 
-    func validate() throws {
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
-        }
-    }
-
     func run() async throws {
-        let logger = CommandLogger.make(format: logFormat, level: Logger.Level(rawValue: logLevel) ?? .info)
+        let logger = log.makeLogger(defaultLevel: .info)
         let loadedFrom = ConfigFolderSnapshot(directory: config.loader.directory)
         let configuration = try config.loadOrExit()
         let serviceLock: PassLock

@@ -34,6 +34,7 @@ struct RunOnceCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object {units} instead of text.")
     var json = false
 
+    @OptionGroup var log: LogOptions
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
@@ -50,7 +51,7 @@ struct RunOnceCommand: AsyncParsableCommand {
             throw ValidationError("--source '\(unknown)' is not a source of \(config.directory)\(NearestName.suggestion(for: unknown, among: known)); the sources are \(known.joined(separator: ", "))")
         }
         let clock: any WallClock = now.flatMap(ISO8601.date(from:)).map(FixedWallClock.init) ?? SystemWallClock()
-        let logger = CommandLogger.make()
+        let logger = log.makeLogger(defaultLevel: .warning)
         let lock = dryRun ? nil : try PassLock.takeOrExit(databasePath: configuration.scheduler.databasePath)
         defer { withExtendedLifetime(lock) {} }
         var settings = configuration.scheduler

@@ -1,21 +1,20 @@
-import Foundation
-import PluginAPI
+public import Foundation
 
 extension TimeZone {
     /// The wall-clock time in this zone at `date`, in whole seconds (a fraction of a second is dropped). Dates
     /// beyond ±30 million years (none a schedule meets) are clamped rather than trapping in the conversion.
-    func civilTime(at date: Date) -> CivilDateTime {
+    public func civilTime(at date: Date) -> CivilDateTime {
         let raw = date.timeIntervalSince1970
         let seconds = raw.isFinite ? Int(min(max(raw, -1e15), 1e15).rounded(.down)) : 0
         return CivilDateTime(secondsSinceEpoch: seconds + secondsFromGMT(for: date))
     }
 
-    /// The instant a schedule means by the wall-clock time `civil` in this zone.
+    /// The instant a schedule (or a date written without a zone) means by the wall-clock time `civil` in this zone.
     ///
     /// A time that happens once is that instant. A time that happens twice (the hour repeated when clocks
     /// fall back) is its first occurrence. A time that never happens (the hour skipped when clocks spring
     /// forward) is the first instant after the gap, when the clocks show the gap's end.
-    func instant(of civil: CivilDateTime) -> Date {
+    public func instant(of civil: CivilDateTime) -> Date {
         let local = civil.secondsSinceEpoch
         // Offsets are at most a day away from UTC, so the offsets in force a day before and a day after
         // are the only ones this wall-clock time can be read with (zones change offset at most once a day).
@@ -41,6 +40,6 @@ extension TimeZone {
 }
 
 extension TimeZone {
-    /// Coordinated Universal Time: the zone of schedules that name none.
-    static let utc = TimeZone(identifier: "UTC")!
+    /// Coordinated Universal Time: the zone of schedules and dates that name none.
+    public static let utc = TimeZone(identifier: "UTC")!
 }

@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import PluginAPI
+import PluginConformance
+@testable import PostsPlugin
+import Testing
+
+/// The plugin over sites shaped as Jekyll, Hugo and Zola lay them out (`Fixtures/Sites`), each convention checked on
+/// what the item becomes.
+@Suite("Posts as Jekyll, Hugo and Zola publish them")
+struct PostsFlavorTests {
+    static let sites = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Sites")
+    static let now = ISO8601.date(from: "2026-11-23T12:00:00Z")!
+
+    /// The items of a run over `site`'s `directory`, by identifier, and the rejections.
+    func run(_ directory: String, options: (inout PostsSource.Options) -> Void = { _ in }) async throws -> (items: [String: SearchableItem], rejections: [String: String]) {
+        let context = PluginContext(
+            source: "blog", partition: nil, domain: "com.example.blog", deepLink: nil, baseDirectory: Self.sites.path,
+            logger: .init(label: "test") { _ in SwiftLogNoOpLogHandler() }, now: Self.now
+        )
+        var settings = PostsSource.Options(directory: directory)
+        options(&settings)
+        let run = await PluginConformance.items(of: try PostsSource(options: settings, context: context))
+        #expect(run.error == nil)
+        #expect(run.violations.isEmpty, "\(run.violations)")
+        let items = Dictionary(run.items.map { ($0.uniqueIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(items.count == run.items.count, "identifiers are unique")
+        return (items, Dictionary(context.rejections.examples.map { ($0.what, $0.reason) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    @Test func jekyll() async throws {
+        let site = try await run("jekyll") {
+            $0.flavor = "jekyll"  // detected, about.md would read as Hugo's: only _posts and dated names say Jekyll
+            $0.baseURL = "https://jekyll.example"
+        }
+
+        #expect(site.items.keys.sorted() == ["2015/12/01/dotted", "about.html", "news/community/2016/happy-new-year", "release/2015/10/26/jekyll-3-0-released"])
+        let released = try #require(site.items["release/2015/10/26/jekyll-3-0-released"])
+        #expect(released.title == "Jekyll 3.0 Released")
+        #expect(released.contentDescription == "The much-anticipated Jekyll 3.0 is here, with incremental regeneration, Liquid profiling and more. Read the /docs/upgrading/ guide.",
+                "Liquid tags, the highlight block and the reference definition are not prose; the reference link keeps its text")
+        #expect(released.keywords == ["news", "releases", "release"], "tags split on spaces, then the category")
+        #expect(released.displayName == "parkr · 2015-10-26", "the date is the front matter's, in the site's zone (UTC)")
+        #expect(released.contentURL == "https://jekyll.example/release/2015/10/26/jekyll-3-0-released/")
+
+        let newYear = try #require(site.items["news/community/2016/happy-new-year"], "the post's own permalink; :categories are the folder above _posts and the front matter's, lowercased")
+        #expect(newYear.keywords == ["news", "Community"], "the folder above _posts is a category")
+        #expect(newYear.displayName == "Ana, Bo · 2016-01-01", "the file name's date")
+
+        let dotted = try #require(site.items["2015/12/01/dotted"], "front matter closed by '...'")
+        #expect(dotted.title == "Dotted", "title: ~ is no title: the slug makes one")
+        #expect(dotted.contentDescription == "Front matter closed by three dots.")
+
+        #expect(site.items["about.html"]?.contentDescription == "We write about static sites.", "a page outside _posts is published at its path")
+        #expect(site.rejections.keys.sorted() == ["_posts/notes.md"])
+        #expect(site.rejections["_posts/notes.md"]?.contains("named YYYY-MM-DD-title.md") == true)
+    }
+
+    @Test func jekyllPermalinksAreConfigurable() async throws {
+        let date = try await run("jekyll") { $0.permalink = "date" }
+        #expect(date.items["release/2015/10/26/jekyll-3-0-released.html"] != nil)
+        let custom = try await run("jekyll") { $0.permalink = "/news/:year/:month/:day/:title/" }
+        #expect(custom.items["news/2015/10/26/jekyll-3-0-released"] != nil, "the URL jekyllrb.com gives this post")
+        let future = try await run("jekyll") { $0.future = true }
+        #expect(future.items["2099/01/01/from-the-future"] != nil, "future: true publishes it")
+    }
+
+    @Test func hugo() async throws {
+        let site = try await run("hugo/content")
+
+        #expect(site.items.keys.sorted() == ["custom/place", "posts", "posts/bundled-slug", "posts/first-post", "posts/json-post", "posts/mixed-case-name"])
+        let first = try #require(site.items["posts/first-post"])
+        #expect(first.title == "First post")
+        #expect(first.contentDescription == "A description from the front matter.")
+        #expect(first.keywords == ["hugo", "yaml", "static", "sites"], "keywords is a comma-separated list")
+        #expect(first.displayName == "Carla · 2024-02-03")
+
+        let bundle = try #require(site.items["posts/bundled-slug"], "a bundle is named after its folder, and slug replaces it")
+        #expect(bundle.title == "A page bundle")
+        #expect(bundle.contentDescription == "Shortcode text is what Hugo shows, so it stays; the tags go.")
+        #expect(bundle.keywords == ["toml", "Guides"])
+        #expect(bundle.displayName == "Dev One, Dev Two · 2024-03-01")
+
+        let json = try #require(site.items["posts/json-post"])
+        #expect(json.title == "Written in JSON")
+        #expect(json.contentDescription == "A post whose front matter is a JSON object.")
+        #expect(json.keywords == ["json"])
+
+        #expect(site.items["posts"]?.title == "Posts", "a section's _index.md is the section's page")
+        let moved = try #require(site.items["custom/place"], "url: replaces the path")
+        #expect(moved.expirationDate == ISO8601.date(from: "2099-12-31T00:00:00Z"), "expiryDate is the item's expiration")
+        #expect(site.rejections.keys.sorted() == ["posts/broken.md"])
+        #expect(site.rejections["posts/broken.md"]?.hasPrefix("line 2: TOML syntax:") == true, "\(site.rejections)")
+    }
+
+    @Test func zola() async throws {
+        let site = try await run("zola/content")
+
+        #expect(site.items.keys.sorted() == ["about-us", "blog", "blog/cafe-creme", "blog/future-post", "blog/spring-notes"])
+        let spring = try #require(site.items["blog/spring-notes"], "the date prefix is the date and leaves the slug")
+        #expect(spring.keywords == ["seasons", "spring", "garden"], "every taxonomy's terms, taxonomies by name")
+        #expect(spring.displayName == "Zoé · 2024-03-05")
+        #expect(spring.contentDescription == "What grows in March.")
+        #expect(site.items["blog/cafe-creme"]?.displayName == "Léa · 2024-05-01", "accents leave the slug, not the author")
+        #expect(site.items["blog/future-post"] != nil, "Zola publishes future posts")
+        #expect(site.items["about-us"]?.title == "About us", "path: replaces the URL")
+        #expect(site.rejections.isEmpty)
+    }
+
+    @Test func aNamedFlavorAppliesToEveryFile() async throws {
+        // Without [extra] or [taxonomies], this Zola post reads as Hugo (future posts skipped); named, it reads as Zola.
+        let folder = try Folder()
+        try folder.write("content/2099-01-01_plans.md", "+++\ntitle = \"Plans\"\n+++\nLater.\n")
+        func identifiers(_ flavor: String?) async throws -> [String] {
+            let plugin = try PostsSource(options: .init(directory: "content", flavor: flavor), context: folder.context(now: Self.now))
+            return await PluginConformance.items(of: plugin).items.map(\.uniqueIdentifier)
+        }
+        #expect(try await identifiers(nil) == ["2099-01-01_plans"])
+        #expect(try await identifiers("zola") == ["plans"])
+        #expect(try await identifiers("jekyll") == ["2099/01/01/plans"].filter { _ in false }, "Jekyll skips the future post")
+    }
+}

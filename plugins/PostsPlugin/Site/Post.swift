@@ -1,0 +1,153 @@
+import Foundation
+import PluginAPI
+
+/// One post's front matter, body and place in the folder, read through its flavor's conventions.
+struct Post {
+    /// Longest description kept, in UTF-8 bytes; a longer first paragraph is cut at a word.
+    static let maxDescriptionBytes = 4096
+
+    var fields: FrontMatter
+    var body: Substring
+    var path: PostPath
+    var flavor: SiteFlavor
+    var zone: TimeZone
+
+    /// The keys whose values are the post's keywords, in order.
+    static let keywordKeys = ["tags", "tag", "categories", "category", "keywords"]
+
+    /// The name its slug comes from: the file's (a bundle's folder's), without the date prefix Jekyll and Zola read.
+    var name: Substring {
+        guard flavor != .hugo, let prefix = path.datePrefix else { return path.name }
+        return prefix.rest
+    }
+
+    /// The post's date: `date` (Hugo also `publishDate`, `lastmod`), or the file name's date prefix (Jekyll, Zola),
+    /// midnight in the site's zone.
+    func date() throws(FrontMatterProblem) -> Date? {
+        let written = flavor == .hugo ? try fields.date("date", "publishDate", "lastmod") : try fields.date("date")
+        if let written { return written }
+        guard flavor != .hugo, let prefix = path.datePrefix else { return nil }
+        return zone.instant(of: prefix.date)
+    }
+
+    /// Whether Hugo renders no page for the post: `build: {render: never}` (or `_build`; `false` in older sites).
+    func isHeadless() throws(FrontMatterProblem) -> Bool {
+        try fields.isHeadless(under: [])
+    }
+
+    /// `title`, or one made from the slug (`2015-10-26-jekyll-3-0-released.md` → "Jekyll 3 0 Released", as Jekyll
+    /// does), or a section's folder.
+    func title() throws(FrontMatterProblem) -> String {
+        if let title = try fields.string("title") { return title }
+        if path.isSection { return path.folders.last.map { Slug.titleized($0) } ?? "Home" }
+        return Slug.titleized(name)
+    }
+
+    /// `description`, `summary` or `excerpt` from the front matter, or the body's first prose paragraph.
+    func description() throws(FrontMatterProblem) -> String? {
+        let text = try fields.string("description", "summary", "excerpt").map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+            ?? MarkdownProse.firstParagraph(of: body)
+        guard let text, text.utf8.count > Self.maxDescriptionBytes else { return text }
+        var bytes = 0
+        var cut = String(text.prefix { character in
+            bytes += character.utf8.count
+            return bytes <= Self.maxDescriptionBytes - 3
+        })
+        if let space = cut.lastIndex(of: " ") { cut = String(cut[..<space]) }
+        return cut + "…"
+    }
+
+    /// Jekyll's categories: front matter `categories`/`category` and the folders above `_posts`.
+    func categories() throws(FrontMatterProblem) -> [String] {
+        let folders = path.jekyllFolder.map { path.folders[..<$0].map(String.init) } ?? []
+        return try folders + fields.list("categories") { flavor.terms(in: $0, key: "categories") }
+            + fields.list("category") { [$0] }
+    }
+
+    /// Keywords from `tags`, `tag`, `categories`, `category`, `keywords`, Zola's `[taxonomies]`, and Jekyll's
+    /// category folders; each once, in that order.
+    func keywords() throws(FrontMatterProblem) -> [String] {
+        var terms: [String] = path.jekyllFolder.map { path.folders[..<$0].map(String.init) } ?? []
+        for key in Self.keywordKeys {
+            terms += try fields.list(key) { flavor.terms(in: $0, key: key) }
+        }
+        for entry in fields.node("taxonomies")?.entries ?? [] {
+            guard let name = entry.key.scalarText else { continue }
+            terms += try fields.list("taxonomies.\(name)") { [$0] }
+        }
+        var seen = Set<String>()
+        return terms.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
+    /// The authors and the date, for the item's display name: `Ana, Bo · 2015-10-26`.
+    func byline(date: Date?) throws(FrontMatterProblem) -> String? {
+        var seen = Set<String>()
+        let authors = try (fields.names("author") + fields.names("authors") + fields.names("extra.author") + fields.names("extra.authors"))
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
+        let day = date.map { date in
+            let civil = zone.civilTime(at: date)
+            return String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
+        }
+        let parts = [authors.isEmpty ? nil : authors.joined(separator: ", "), day].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// The path the generator publishes the post at: `/news/2015/10/26/jekyll-3-0-released/`, `/posts/my-post/`.
+    func urlPath(permalink: Permalink, date: Date?) throws -> String {
+        switch flavor {
+        case .jekyll: return try jekyllPath(permalink: permalink, date: date)
+        case .hugo:
+            if let url = try fields.string("url") { return url.hasPrefix("/") ? url : "/" + url }
+            let slug = try fields.string("slug").map { Slug.hugo($0[...]) } ?? Slug.hugo(name)
+            return sectionPath(path.sections.map { Slug.hugo($0) }, page: path.isSection ? nil : slug)
+        case .zola:
+            if let written = try fields.string("path") { return "/" + written.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/" }
+            let slug = try fields.string("slug").map { Slug.zola($0[...]) } ?? Slug.zola(name)
+            return sectionPath(path.sections.map { Slug.zola($0) }, page: path.isSection ? nil : slug)
+        }
+    }
+
+    private func sectionPath(_ sections: [String], page: String?) -> String {
+        let parts = (sections + [page].compactMap { $0 }).filter { !$0.isEmpty }
+        return parts.isEmpty ? "/" : "/" + parts.joined(separator: "/") + "/"
+    }
+
+    /// Jekyll: the post's `permalink`, or the site's; a collection's document at `/:collection/:path.html` and a page
+    /// at its path (Jekyll's defaults).
+    private func jekyllPath(permalink: Permalink, date: Date?) throws -> String {
+        let own = try fields.string("permalink")
+        if let collection = path.jekyllCollection, own == nil {
+            return "/\(collection.name)/\(collection.path).html"
+        }
+        if path.jekyllFolder == nil, own == nil {
+            let folders = path.folders.map(String.init).joined(separator: "/")
+            let base = folders.isEmpty ? "/" : "/" + folders + "/"
+            return path.stem == "index" ? base : base + path.stem + ".html"
+        }
+        let template = try own.map { text in
+            guard let template = Permalink(validating: text) else {
+                throw fields.problem(fields.node("permalink")!, "'permalink' must be a path starting with / whose placeholders Jekyll knows (such as /:year/:title/), or a style: date, pretty, ordinal, none")
+            }
+            return template
+        } ?? permalink
+        var values = ["title": Slug.jekyll(try fields.string("slug")?[...] ?? name), "output_ext": ".html"]
+        values["slug"] = values["title"]
+        values["categories"] = try categories().map { Slug.jekyll($0.lowercased()[...]) }.filter { !$0.isEmpty }
+            .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: "/")
+        if let date {
+            let civil = zone.civilTime(at: date)
+            let dayOfYear = civil.daysSinceEpoch - CivilDateTime(year: civil.year, month: 1, day: 1).daysSinceEpoch + 1
+            values["year"] = String(format: "%04d", civil.year)
+            values["short_year"] = String(format: "%02d", civil.year % 100)
+            values["month"] = String(format: "%02d", civil.month)
+            values["i_month"] = String(civil.month)
+            values["day"] = String(format: "%02d", civil.day)
+            values["i_day"] = String(civil.day)
+            values["y_day"] = String(format: "%03d", dayOfYear)
+            values["hour"] = String(format: "%02d", civil.hour)
+            values["minute"] = String(format: "%02d", civil.minute)
+            values["second"] = String(format: "%02d", civil.second)
+        }
+        return template.path(with: values)
+    }
+}
