@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import Indexing
+import Synchronization
 import Testing
 
 @Suite("Upgrading an index file")
@@ -39,5 +40,29 @@ struct SchemaUpgradeTests {
         try await index.delete(identifiers: ["item-150"])
         #expect(try await index.search(SearchQuery(text: "zebra", limit: 1)).hits.map(\.uniqueIdentifier) == ["item-0"])
         try await checkFullTextTables(of: index)
+    }
+}
+
+@Suite("Opening a new index file from several processes")
+struct ConcurrentOpenTests {
+    /// Replicas and operator commands (`scheduler search` while `run-once` creates the file) open a new file
+    /// together: each connection is what another process would hold, so they race for the schema as processes do.
+    @Test func everyOpenerOfANewFileSucceedsAndTheSchemaIsCreatedOnce() throws {
+        let directory = try TemporaryDirectory()
+        for round in 0..<20 {
+            let path = directory.path("index-\(round).sqlite")
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try SQLiteSearchIndex(path: path, clock: ManualClock(), logger: .init(label: "test"))
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [], "round \(round)")
+            let database = try DatabaseQueue(path: path)
+            let applied = try database.read { try IndexSchema.migrator.appliedMigrations($0) }
+            #expect(applied == ["v1-index", "v2-best-field-tables"])
+        }
     }
 }

@@ -54,7 +54,7 @@ public struct SchedulerState: Sendable {
                 CREATE INDEX run_history_unit ON run_history(unit, id);
                 """)
         }
-        try migrator.migrate(index.database)
+        try SharedDatabaseFile.migrate(index.database, with: migrator)
     }
 
     /// Every unit the scheduler remembers, by unit key.

@@ -47,9 +47,9 @@ public final class SQLiteSearchIndex: SearchIndex {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         do {
-            database = try DatabasePool(path: path, configuration: configuration)
+            database = try SharedDatabaseFile.open(path: path, configuration: configuration)
             try database.write(IndexSchema.requireFullTextSearch)
-            try IndexSchema.migrator.migrate(database)
+            try SharedDatabaseFile.migrate(database, with: IndexSchema.migrator)
             openedFile = DatabaseFileIdentity.of(path: path)
         } catch let error as IndexError {
             throw error
