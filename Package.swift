@@ -52,6 +52,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The store's roles: the protocol the engine writes through, and the state it keeps per unit and run.
+        .target(
+            name: "Store",
+            dependencies: ["PluginAPI", "Indexing"],
+            swiftSettings: strictSettings
+        ),
+        // The embedded store: the SQLite index and the scheduler's tables in one file (GRDB).
+        .target(
+            name: "SQLiteStore",
+            dependencies: [
+                "PluginAPI", "Indexing", "Store",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // YAML configuration, feature gates and A/B experiments: safe loading, validation, evaluation.
         .target(
             name: "SchedulerConfig",
@@ -64,8 +80,8 @@ let package = Package(
             dependencies: [
                 "PluginAPI",
                 "Indexing",
+                "Store",
                 "SchedulerConfig",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -78,6 +94,8 @@ let package = Package(
                 "Indexing",
                 "SchedulerConfig",
                 "Engine",
+                "Store",
+                "SQLiteStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -131,6 +149,8 @@ let package = Package(
                 "Indexing",
                 "SchedulerConfig",
                 "Engine",
+                "Store",
+                "SQLiteStore",
                 "SchedulerService",
                 "CommandPlugin",
                 "PostsPlugin",
@@ -177,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["Engine", "SchedulerConfig", "Indexing", "PluginAPI", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Engine", "SchedulerConfig", "Indexing", "Store", "SQLiteStore", "PluginAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

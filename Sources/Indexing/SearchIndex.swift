@@ -22,6 +22,9 @@ public protocol SearchIndex: Sendable {
     /// The number of the last commit (0 before the first).
     func lastCommitNumber() async throws -> Int64
 
+    /// How many items `domain` and the domains under it hold (an index range scan, not a count of every domain).
+    func itemCount(inDomain domain: String) async throws -> Int
+
     /// How many items of `domain` (and the domains under it) were last written by commit `number` or earlier.
     func itemCount(inDomain domain: String, committedThrough number: Int64) async throws -> Int
 
@@ -56,12 +59,5 @@ extension SearchIndex {
     @discardableResult
     public func deleteAll() async throws -> BatchOutcome {
         try await commit(IndexBatch(operations: [.deleteAll]))
-    }
-
-    /// How many items `domain` and the domains under it hold.
-    public func itemCount(inDomain domain: String) async throws -> Int {
-        try await itemCountsByDomain()
-            .filter { DomainIdentifier.isWithin($0.key, domain) }
-            .reduce(0) { $0 + $1.value }
     }
 }

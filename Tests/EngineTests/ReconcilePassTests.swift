@@ -22,7 +22,7 @@ struct ReconcilePassTests {
         let state = try #require(try await fixture.unitState())
         #expect(state.lastSuccessAt == start)
         #expect(state.itemCount == 3)
-        #expect(state.lastResult == "succeeded")
+        #expect(state.lastResult == .succeeded)
         let item = try #require(try await fixture.store().index.item(withIdentifier: "a"))
         #expect(item.contentURL == "app://article/a")
         #expect(item.expirationDate == start.plus(days: 30))
@@ -75,7 +75,7 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == ["a", "b", "c"])
         let state = try #require(try await fixture.unitState())
         #expect(state.lastSuccessAt == start)
-        #expect(state.lastResult == "failed")
+        #expect(state.lastResult == .failed)
         // One minute after the first failure (the jitter is pinned to its middle here).
         #expect(state.retryAt == due.plus(seconds: 60))
 
@@ -128,14 +128,14 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == ["a", "b", "c", "new"])
         let stopped = try #require(try await fixture.unitState())
         #expect(stopped.lastSuccessAt == start)
-        #expect(stopped.lastResult == "running")
+        #expect(stopped.lastResult == .running)
 
         try fixture.setFeed(["a", "new"])
         let redone = try await fixture.pass(at: start.plus(days: 28).plus(seconds: 60))
         #expect(redone.map(\.decision) == [.reindexed])
         #expect(redone[0].reason == "the last run was interrupted before its final commit")
         #expect(try await fixture.identifiers() == ["a", "new"])
-        #expect(try await fixture.unitState()?.lastResult == "succeeded")
+        #expect(try await fixture.unitState()?.lastResult == .succeeded)
     }
 
     @Test func aGateTurnedOffPurgesAndTurnedOnAgainReindexesAtOnce() async throws {
@@ -311,9 +311,9 @@ struct ReconcilePassTests {
         for day in 0..<5 {
             try await fixture.pass(at: start.plus(days: day), .init(force: true))
         }
-        let runs = try await fixture.store().state.history(limit: 100)
+        let runs = try await fixture.store().history(source: nil, limit: 100)
         #expect(runs.count == 3)
         #expect(runs.first?.startedAt == start.plus(days: 4))
-        #expect(runs.allSatisfy { $0.decision == "reindexed" && $0.indexed == 1 })
+        #expect(runs.allSatisfy { $0.decision == .reindexed && $0.indexed == 1 })
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 import Indexing
 import Logging
 import PluginAPI
+import SQLiteStore
+import Store
 
 /// A plugin for engine tests that reads its items from a text file the test rewrites between passes: one
 /// identifier per line; a line `FAIL` makes it fail there, `HANG` makes it wait until cancelled; `outside:ID` produces an item in a domain
@@ -97,8 +99,8 @@ final class EngineFixture {
     }
 
     /// Opens the database as the command line does, at `date`.
-    func store(at date: Date = EngineFixture.start) throws -> SchedulerStore {
-        try SchedulerStore(path: databasePath, timeToLive: .seconds(30 * 86_400), historyLength: historyLength, clock: FixedWallClock(date), logger: Logger.quiet)
+    func store(at date: Date = EngineFixture.start) throws -> any SchedulerStore {
+        try SQLiteSchedulerStore(path: databasePath, timeToLive: .seconds(30 * 86_400), historyLength: historyLength, clock: FixedWallClock(date), logger: Logger.quiet)
     }
 
     /// One pass as `scheduler run-once --now date` runs it: the config read afresh, the database reopened.
@@ -110,7 +112,7 @@ final class EngineFixture {
     /// The pass `pass(at:)` runs, for a test that runs it in a task of its own.
     func makePass(at date: Date, random: Double = 0.5) throws -> ReconcilePass {
         ReconcilePass(
-            configuration: try load(), store: try store(at: date), registry: PluginRegistry([LinesTestPlugin.self]),
+            configuration: try load(), store: try store(at: date), processes: ProcessLedger(path: databasePath + ".plugins"), registry: PluginRegistry([LinesTestPlugin.self]),
             clock: FixedWallClock(date), logger: Logger.quiet, random: { random }
         )
     }
@@ -122,7 +124,7 @@ final class EngineFixture {
     }
 
     func unitState(_ unit: String = "articles") async throws -> UnitState? {
-        try await store().state.units()[unit]
+        try await store().units()[unit]
     }
 }
 

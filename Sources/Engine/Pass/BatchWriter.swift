@@ -1,5 +1,6 @@
 import Foundation
 import Indexing
+import Store
 import PluginAPI
 import SchedulerConfig
 
@@ -14,7 +15,7 @@ struct BatchWriter: ItemSink {
 
     let plan: UnitPlan
     let context: PluginContext
-    let index: SQLiteSearchIndex
+    let store: any SchedulerStore
     let batchSize: Int
     /// The expiration date of items that carry none.
     let expirationDate: Date
@@ -24,12 +25,12 @@ struct BatchWriter: ItemSink {
     private(set) var written = 0
 
     init(
-        plan: UnitPlan, context: PluginContext, index: SQLiteSearchIndex, batchSize: Int, expirationDate: Date,
+        plan: UnitPlan, context: PluginContext, store: any SchedulerStore, batchSize: Int, expirationDate: Date,
         checkpoint: @escaping (_ committedItems: Int) throws -> IndexBatch.ClientState
     ) {
         self.plan = plan
         self.context = context
-        self.index = index
+        self.store = store
         self.batchSize = batchSize
         self.expirationDate = expirationDate
         self.checkpoint = checkpoint
@@ -58,15 +59,12 @@ struct BatchWriter: ItemSink {
         guard !batch.isEmpty else { return }
         try Task.checkCancellation()
         do {
-            let taken = try await index.domainsHolding(batch.map(\.uniqueIdentifier), outside: plan.unit.domain)
-            let rejections = context.rejections
-            batch.removeAll { item in
-                guard let holder = taken[item.uniqueIdentifier] else { return false }
-                rejections.reject(item.uniqueIdentifier, reason: "the identifier is already used by an item of domain '\(holder)'; identifiers are unique in the whole index, so make them unique per unit (prefix them with the partition), or purge that domain if its source was removed")
-                return true
-            }
             let state = try checkpoint(written + batch.count)
-            written += try await index.commit(IndexBatch(operations: [.upsert(batch)], clientState: state)).upserted
+            let outcome = try await store.writeRunBatch(batch, domain: plan.unit.domain, checkpoint: state)
+            for (identifier, holder) in outcome.taken.sorted(by: { $0.key < $1.key }) {
+                context.rejections.reject(identifier, reason: "the identifier is already used by an item of domain '\(holder)'; identifiers are unique in the whole index, so make them unique per unit (prefix them with the partition), or purge that domain if its source was removed")
+            }
+            written += outcome.upserted
         } catch is CancellationError {
             throw CancellationError()
         } catch {

@@ -1,6 +1,7 @@
 public import SchedulerConfig
 public import Foundation
 import PluginAPI
+public import Store
 
 /// Whether a unit whose gate is on must be reindexed now, and why.
 public struct DueDecision: Sendable, Hashable {
@@ -19,7 +20,7 @@ public struct DueDecision: Sendable, Hashable {
         if let retryAt = state?.retryAt, now < retryAt {
             return DueDecision(isDue: false, reason: "backing off after \(state?.failures ?? 0) failure(s) until \(retryAt.iso8601Text)", nextDue: retryAt)
         }
-        if state?.lastResult == "interrupted" {
+        if state?.lastResult == .interrupted {
             return DueDecision(isDue: true, reason: "the last run was interrupted before its final commit", nextDue: nextDue)
         }
         guard let state, let lastSuccess = state.lastSuccessAt, let nextDue else {

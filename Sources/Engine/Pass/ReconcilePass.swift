@@ -3,6 +3,7 @@ import Foundation
 import Indexing
 public import Logging
 public import PluginAPI
+public import Store
 
 /// The reconcile pass: for every unit of every source, purge it when its gate is validly off, reindex it when
 /// it is due, and finally sweep expired items. `scheduler run-once` runs it once; the service on every tick.
@@ -27,8 +28,7 @@ public struct ReconcilePass: Sendable {
     }
 
     let configuration: SchedulerConfiguration
-    let index: SQLiteSearchIndex
-    let state: SchedulerState
+    let store: any SchedulerStore
     let processes: ProcessLedger
     let registry: PluginRegistry
     let clock: any WallClock
@@ -37,14 +37,13 @@ public struct ReconcilePass: Sendable {
     let random: @Sendable () -> Double
 
     public init(
-        configuration: SchedulerConfiguration, store: SchedulerStore, registry: PluginRegistry,
+        configuration: SchedulerConfiguration, store: any SchedulerStore, processes: ProcessLedger, registry: PluginRegistry,
         clock: any WallClock, logger: Logger, backoff: Backoff = Backoff(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
     ) {
         self.configuration = configuration
-        self.index = store.index
-        self.state = store.state
-        self.processes = store.processes
+        self.store = store
+        self.processes = processes
         self.registry = registry
         self.clock = clock
         self.logger = logger
@@ -60,16 +59,16 @@ public struct ReconcilePass: Sendable {
             for pid in processes.stopLeftovers() {
                 logger.warning("stopped a plugin's process group left running by a scheduler that was killed", metadata: ["pid": "\(pid)"])
             }
-            for interrupted in try await state.markInterrupted() {
+            for interrupted in try await store.markInterrupted() {
                 logger.warning("the last run of \(interrupted.unit) was interrupted before its final commit; its previous success stands")
             }
         }
-        let states = try await state.units()
+        let states = try await store.units()
         var outcomes: [UnitOutcome] = []
         for plan in plans {
             guard !Task.isCancelled else { break }
             let started = ContinuousClock.now
-            let itemsInDomain = try await index.itemCount(inDomain: plan.unit.domain)
+            let itemsInDomain = try await store.index.itemCount(inDomain: plan.unit.domain)
             var outcome = try await reconcile(plan, state: states[plan.unit.key], itemsInDomain: itemsInDomain, now: now, options: options)
             outcome.duration = ContinuousClock.now - started
             var metadata: Logger.Metadata = [
@@ -80,7 +79,7 @@ public struct ReconcilePass: Sendable {
             logger.log(level: outcome.decision == .failed ? .error : .info, "\(outcome.decision.rawValue)", metadata: metadata)
             outcomes.append(outcome)
         }
-        if !options.dryRun, !Task.isCancelled { try await index.sweepExpired() }
+        if !options.dryRun, !Task.isCancelled { try await store.index.sweepExpired() }
         return outcomes
     }
 
@@ -98,14 +97,14 @@ public struct ReconcilePass: Sendable {
                 outcome.decision = .wouldPurge
                 return outcome
             }
-            outcome.deleted = try await state.purge(domain: plan.unit.domain)
+            outcome.deleted = try await store.purge(domain: plan.unit.domain)
             outcome.decision = .purged
             outcome.lastSuccess = nil
             try await record(outcome, startedAt: now)
             return outcome
         }
         // An interrupted forced run is redone forced: its operator accepted what it deletes.
-        let force = options.force || (unitState?.lastResult == "interrupted" && unitState?.forcedRun == true)
+        let force = options.force || (unitState?.lastResult == .interrupted && unitState?.forcedRun == true)
         let due = DueDecision.decide(plan: plan, state: unitState, itemsInDomain: itemsInDomain, now: now, force: force)
         outcome.reason = force && !options.force ? "the last run, forced, was interrupted before its final commit: redone forced" : due.reason
         outcome.nextDue = due.nextDue
@@ -120,7 +119,7 @@ public struct ReconcilePass: Sendable {
         var known = unitState ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
         known.domain = plan.unit.domain
         let run = UnitReindex(
-            plan: plan, unit: known, configuration: configuration, index: index, state: state, processes: processes, registry: registry,
+            plan: plan, unit: known, configuration: configuration, store: store, processes: processes, registry: registry,
             clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: force
         )
         do {
@@ -136,7 +135,7 @@ public struct ReconcilePass: Sendable {
         } catch let failure as UnitReindex.Failure {
             let failures = known.failures + 1
             let retryAt = clock.now().addingTimeInterval(TimeInterval(backoff.delay(afterFailures: failures, random: random()).components.seconds))
-            try await state.recordFailure(known, error: failure.message, failures: failures, retryAt: retryAt)
+            try await store.recordFailure(known, error: failure.message, failures: failures, retryAt: retryAt)
             outcome.decision = .failed
             outcome.error = failure.message
             outcome.indexed = failure.indexed
@@ -148,9 +147,9 @@ public struct ReconcilePass: Sendable {
     }
 
     private func record(_ outcome: UnitOutcome, startedAt: Date, forced: Bool = false) async throws {
-        try await state.append(RunRecord(
+        try await store.append(RunRecord(
             unit: outcome.unit, source: outcome.source, domain: outcome.domain, startedAt: startedAt, finishedAt: clock.now(),
-            decision: outcome.decision.rawValue, reason: outcome.reason, indexed: outcome.indexed, deleted: outcome.deleted,
+            decision: outcome.decision, reason: outcome.reason, indexed: outcome.indexed, deleted: outcome.deleted,
             rejected: outcome.rejected, error: outcome.error, forced: forced
         ))
     }

@@ -1,19 +1,15 @@
 public import Foundation
+public import Store
 
 /// What a pass did with one unit: the JSON of `scheduler run-once --json`.
 public struct UnitOutcome: Sendable, Hashable, Codable {
-    /// What happened to the unit.
-    public enum Decision: String, Sendable, Codable {
-        case reindexed, notDue = "not-due", purged, failed, wouldReindex = "would-reindex", wouldPurge = "would-purge", skipped
-    }
-
     public var source: String
     public var unit: String
     public var domain: String
     /// `on` or `off`.
     public var gate: String
     public var variant: String?
-    public var decision: Decision
+    public var decision: RunDecision
     public var reason: String
     public var indexed: Int = 0
     public var deleted: Int = 0

@@ -3,6 +3,7 @@ import Foundation
 import Indexing
 import Logging
 import PluginAPI
+import Store
 
 /// One full reindex of one unit: stream the plugin's items into the index in atomic batches, then delete the
 /// domain's items this run did not produce and record the success, in one final commit.
@@ -32,14 +33,14 @@ struct UnitReindex {
     struct Checkpoint: Codable {
         var startedAt: Date
         var baselineCommit: Int64
+        /// Items of this run sent to the index so far, those another domain held included.
         var committedItems: Int
     }
 
     let plan: UnitPlan
     let unit: UnitState
     let configuration: SchedulerConfiguration
-    let index: SQLiteSearchIndex
-    let state: SchedulerState
+    let store: any SchedulerStore
     let processes: ProcessLedger
     let registry: PluginRegistry
     let clock: any WallClock
@@ -49,10 +50,10 @@ struct UnitReindex {
 
     func run() async throws -> Result {
         let startedAt = clock.now()
-        try await state.recordAttemptStart(unit, at: startedAt, forced: force)
+        try await store.recordAttemptStart(unit, at: startedAt, forced: force)
         // Every item this run writes gets a later commit number than this one.
-        let baseline = try await index.lastCommitNumber()
-        let itemsBefore = try await index.itemCount(inDomain: plan.unit.domain)
+        let baseline = try await store.index.lastCommitNumber()
+        let itemsBefore = try await store.index.itemCount(inDomain: plan.unit.domain)
         let rejections = RejectionLog(logger: logger)
         let context = PluginContext(
             source: plan.unit.source, partition: plan.unit.partition, domain: plan.unit.domain, deepLink: plan.settings.deepLink,
@@ -62,7 +63,7 @@ struct UnitReindex {
         let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
         let batchName = "run/\(plan.unit.key)"
         var writer = BatchWriter(
-            plan: plan, context: context, index: index, batchSize: batchSize, expirationDate: startedAt.addingTimeInterval(expiration),
+            plan: plan, context: context, store: store, batchSize: batchSize, expirationDate: startedAt.addingTimeInterval(expiration),
             checkpoint: { committed in
                 let checkpoint = Checkpoint(startedAt: startedAt, baselineCommit: baseline, committedItems: committed)
                 return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
@@ -84,19 +85,16 @@ struct UnitReindex {
         }
         try Task.checkCancellation()
 
-        let stale = try await index.itemCount(inDomain: plan.unit.domain, committedThrough: baseline)
+        let stale = try await store.index.itemCount(inDomain: plan.unit.domain, committedThrough: baseline)
         // Items this run wrote, each identifier once, whatever the plugin repeated.
-        let produced = try await index.itemCount(inDomain: plan.unit.domain) - stale
+        let produced = try await store.index.itemCount(inDomain: plan.unit.domain) - stale
         if !force { try await checkDeleteRatio(stale: stale, produced: produced, itemsBefore: itemsBefore, failure: failure) }
         let finishedAt = clock.now()
-        let unit = unit, fingerprint = plan.fingerprint, count = produced
-        let final = try await index.commit(
-            IndexBatch(operations: [.deleteStale(domain: plan.unit.domain, committedThrough: baseline)]),
-            alongside: { db, _ in
-                try SchedulerState.recordSuccess(db, unit: unit, at: finishedAt, fingerprint: fingerprint, itemCount: count)
-            }
+        let deleted = try await store.finishRun(
+            UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: produced),
+            deletingItemsCommittedThrough: baseline
         )
-        return Result(indexed: produced, deleted: final.deleted, rejected: rejections.count, finishedAt: finishedAt)
+        return Result(indexed: produced, deleted: deleted, rejected: rejections.count, finishedAt: finishedAt)
     }
 
     /// Refuses a run that would delete more than `maxDeleteRatio` of the items the domain holds, or that leaves
@@ -113,7 +111,7 @@ struct UnitReindex {
         }
         let window = plan.settings.maxDeleteWindow ?? configuration.scheduler.defaultMaxDeleteWindow
         let since = clock.now().addingTimeInterval(-TimeInterval(window.components.seconds))
-        guard let peak = try await state.peakItemCount(unit: plan.unit.key, since: since), peak > produced else { return }
+        guard let peak = try await store.peakItemCount(unit: plan.unit.key, since: since), peak > produced else { return }
         if Double(peak - produced) / Double(peak) > ratio {
             throw failure(
                 "the run produced \(produced) items, \(percent(peak - produced, of: peak))% fewer than the \(peak) of the largest "

@@ -2,6 +2,7 @@ public import SchedulerConfig
 public import Foundation
 import Indexing
 import PluginAPI
+public import Store
 
 /// What the scheduler knows about every unit at one instant: the JSON of `scheduler status --json` and of the
 /// service's `/status`.
@@ -20,7 +21,7 @@ public struct StatusReport: Sendable, Codable {
         public var lastSuccess: Date?
         public var lastAttempt: Date?
         /// `running`, `succeeded`, `failed` or `interrupted`.
-        public var lastResult: String?
+        public var lastResult: UnitResult?
         public var lastError: String?
         /// Failures in a row since the last success.
         public var failures: Int
@@ -57,11 +58,11 @@ public struct StatusReport: Sendable, Codable {
 
     /// The report as of `now`, from a configuration that loaded, or from the problems of one that did not.
     public static func make(
-        configuration: Result<SchedulerConfiguration, InvalidConfiguration>, store: SchedulerStore, now: Date
+        configuration: Result<SchedulerConfiguration, InvalidConfiguration>, store: any SchedulerStore, now: Date
     ) async throws -> StatusReport {
         let counts = try await store.index.itemCountsByDomain()
         // A unit shown `running` whose process is gone was interrupted: shown so, and due, as the next pass will see it.
-        let states = try await store.state.units().mapValues(\.asSeenNow)
+        let states = try await store.units().mapValues(\.asSeenNow)
         func items(in domain: String) -> Int {
             counts.filter { DomainIdentifier.isWithin($0.key, domain) }.reduce(0) { $0 + $1.value }
         }

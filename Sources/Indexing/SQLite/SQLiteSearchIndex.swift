@@ -150,6 +150,13 @@ public final class SQLiteSearchIndex: SearchIndex {
         }
     }
 
+    public func itemCount(inDomain domain: String) async throws -> Int {
+        let range = DomainRange(domain: domain)
+        return try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE \(range.condition())", arguments: range.arguments) ?? 0
+        }
+    }
+
     public func itemCount(inDomain domain: String, committedThrough number: Int64) async throws -> Int {
         let range = DomainRange(domain: domain)
         return try await database.read { db in

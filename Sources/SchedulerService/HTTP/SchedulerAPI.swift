@@ -8,12 +8,13 @@ import NIOCore
 import PluginAPI
 public import Prometheus
 public import SchedulerConfig
+public import Store
 public import ServiceLifecycle
 
 /// The service's HTTP API: health, Prometheus metrics, status, search, and two admin actions.
 public struct SchedulerAPI: Sendable {
     let active: ActiveConfiguration
-    let store: SchedulerStore
+    let store: any SchedulerStore
     let passLock: LockFile
     let trigger: PassTrigger
     let health: ServiceHealth
@@ -21,7 +22,7 @@ public struct SchedulerAPI: Sendable {
     let authorization: AdminAuthorization
 
     public init(
-        active: ActiveConfiguration, store: SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
+        active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
         metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization
     ) {
         self.active = active
@@ -64,8 +65,7 @@ public struct SchedulerAPI: Sendable {
         let loop = await health.loopIsAlive
         var databaseProblem: String?
         do {
-            try store.index.verifyFile()
-            _ = try await store.index.lastCommitNumber()
+            try await store.checkHealth()
         } catch {
             databaseProblem = "\(error)"
         }
@@ -152,7 +152,7 @@ public struct SchedulerAPI: Sendable {
         defer { withExtendedLifetime(lock) {} }
         do {
             struct Purged: Encodable { var domain: String; var deleted: Int }
-            return JSONResponse.make(Purged(domain: domain, deleted: try await store.state.purge(domain: domain)))
+            return JSONResponse.make(Purged(domain: domain, deleted: try await store.purge(domain: domain)))
         } catch {
             return JSONResponse.error(.serviceUnavailable, "the purge failed: \(error)")
         }

@@ -3,6 +3,7 @@ import Foundation
 public import Logging
 public import PluginAPI
 public import ServiceLifecycle
+public import Store
 
 /// The service's heart: runs the reconcile pass at start, every `service.tick`, and at once when woken by a
 /// config change or an operator.
@@ -14,7 +15,9 @@ public import ServiceLifecycle
 /// retried after 1 s, doubling up to the tick.
 public struct ReconcileLoop: Service {
     let active: ActiveConfiguration
-    let store: SchedulerStore
+    let store: any SchedulerStore
+    /// The plugin process groups running on this database, so a pass can stop those a killed scheduler left.
+    let processes: ProcessLedger
     /// The pass lock's file, opened at start: taking the lock opens nothing.
     let passLock: LockFile
     let registry: PluginRegistry
@@ -25,11 +28,12 @@ public struct ReconcileLoop: Service {
     let logger: Logger
 
     public init(
-        active: ActiveConfiguration, store: SchedulerStore, passLock: LockFile, registry: PluginRegistry, trigger: PassTrigger,
+        active: ActiveConfiguration, store: any SchedulerStore, processes: ProcessLedger, passLock: LockFile, registry: PluginRegistry, trigger: PassTrigger,
         health: ServiceHealth, metrics: SchedulerMetrics, clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
         self.active = active
         self.store = store
+        self.processes = processes
         self.passLock = passLock
         self.registry = registry
         self.trigger = trigger
@@ -99,7 +103,7 @@ public struct ReconcileLoop: Service {
             options.force = true
             options.sources = [source]
         }
-        let pass = ReconcilePass(configuration: configuration, store: store, registry: registry, clock: clock, logger: logger)
+        let pass = ReconcilePass(configuration: configuration, store: store, processes: processes, registry: registry, clock: clock, logger: logger)
         do {
             let outcomes = try await pass.run(options)
             metrics.record(outcomes)

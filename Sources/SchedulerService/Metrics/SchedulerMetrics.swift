@@ -2,6 +2,7 @@ import Engine
 import Metrics
 import PluginAPI
 import SchedulerConfig
+import Store
 
 /// The service's metrics, through swift-metrics (the executable chooses the backend: Prometheus).
 public struct SchedulerMetrics: Sendable {
@@ -20,11 +21,10 @@ public struct SchedulerMetrics: Sendable {
     }
 
     /// Sets the gauges that describe the index now: items per unit domain, last success per unit.
-    func recordLevels(store: SchedulerStore, configuration: SchedulerConfiguration) async throws {
-        let counts = try await store.index.itemCountsByDomain()
-        let states = try await store.state.units()
+    func recordLevels(store: any SchedulerStore, configuration: SchedulerConfiguration) async throws {
+        let states = try await store.units()
         for unit in configuration.units {
-            let items = counts.filter { DomainIdentifier.isWithin($0.key, unit.domain) }.reduce(0) { $0 + $1.value }
+            let items = try await store.index.itemCount(inDomain: unit.domain)
             Gauge(label: "scheduler_domain_items", dimensions: [("domain", unit.domain)]).record(items)
             if let success = states[unit.key]?.lastSuccessAt {
                 Gauge(label: "scheduler_last_success_timestamp_seconds", dimensions: [("unit", unit.key)]).record(success.timeIntervalSince1970)

@@ -5,6 +5,8 @@ import Foundation
 import Indexing
 import Logging
 import PluginAPI
+import SQLiteStore
+import Store
 
 /// Where the index lives: `--config DIR` (its `scheduler.yaml` names the database) or `--database PATH`.
 struct StoreOptions: ParsableArguments {
@@ -29,7 +31,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the index and the scheduler's state the options point at.
-    func openStore(logger: Logger) throws -> SchedulerStore {
-        try SchedulerStore(path: databasePath(), clock: SystemWallClock(), logger: logger)
+    func openStore(logger: Logger) throws -> any SchedulerStore {
+        try SQLiteSchedulerStore(path: databasePath(), logger: logger)
     }
 }

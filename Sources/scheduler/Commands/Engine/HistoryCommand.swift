@@ -1,6 +1,7 @@
 import ArgumentParser
 import Engine
 import PluginAPI
+import Store
 
 /// `scheduler history`: the most recent runs, newest first.
 struct HistoryCommand: AsyncParsableCommand {
@@ -26,14 +27,14 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let runs = try await store.openStore(logger: CommandLogger.make()).state.history(source: source, limit: limit)
+        let runs = try await store.openStore(logger: CommandLogger.make()).history(source: source, limit: limit)
         if json {
             struct Output: Encodable { var runs: [RunRecord] }
             return try JSONOutput.print(Output(runs: runs))
         }
         if runs.isEmpty { print(source.map { "no runs of source '\($0)'" } ?? "no runs yet") }
         for run in runs {
-            var line = "\(ISO8601.string(from: run.startedAt))  \(run.unit)  \(run.decision)"
+            var line = "\(ISO8601.string(from: run.startedAt))  \(run.unit)  \(run.decision.rawValue)"
             line += ": \(run.indexed) indexed, \(run.deleted) deleted, \(run.rejected) rejected"
             line += " in \(Int((run.finishedAt.timeIntervalSince(run.startedAt)).rounded())) s"
             if let error = run.error { line += "; \(error)" } else { line += " (\(run.reason))" }

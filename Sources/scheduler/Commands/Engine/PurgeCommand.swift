@@ -27,7 +27,7 @@ struct PurgeCommand: AsyncParsableCommand {
         let path = try store.databasePath()
         let lock = try PassLock.takeOrExit(databasePath: path)
         defer { withExtendedLifetime(lock) {} }
-        let deleted = try await store.openStore(logger: CommandLogger.make()).state.purge(domain: domain)
+        let deleted = try await store.openStore(logger: CommandLogger.make()).purge(domain: domain)
         print("purged \(domain): \(deleted) items deleted")
     }
 }

@@ -50,11 +50,11 @@ struct RunCommand: AsyncParsableCommand {
 
         let metricsRegistry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metricsRegistry))
-        let store = try SchedulerStore(settings: configuration.scheduler, clock: SystemWallClock(), logger: logger)
+        let store = try StoreOpener.open(configuration.scheduler, clock: SystemWallClock(), logger: logger)
         let active = ActiveConfiguration(configuration)
         let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
         let loop = ReconcileLoop(
-            active: active, store: store, passLock: passLock, registry: BuiltinPlugins.registry, trigger: trigger, health: health, metrics: metrics, logger: logger
+            active: active, store: store, processes: StoreOpener.processLedger(configuration.scheduler), passLock: passLock, registry: BuiltinPlugins.registry, trigger: trigger, health: health, metrics: metrics, logger: logger
         )
         let watcher = ConfigWatcher(
             loader: config.loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger

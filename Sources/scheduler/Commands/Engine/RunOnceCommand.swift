@@ -3,6 +3,8 @@ import SchedulerConfig
 import Engine
 import Foundation
 import PluginAPI
+import SchedulerService
+import Store
 
 /// `scheduler run-once`: one reconcile pass over every unit, as the service runs on each tick.
 struct RunOnceCommand: AsyncParsableCommand {
@@ -60,8 +62,9 @@ struct RunOnceCommand: AsyncParsableCommand {
             ? FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-dry-run-\(UUID().uuidString)") : nil
         if let scratch { settings.databasePath = scratch.appendingPathComponent("index.sqlite").path }
         defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
-        let store = try SchedulerStore(settings: settings, clock: clock, logger: logger)
-        let pass = ReconcilePass(configuration: configuration, store: store, registry: BuiltinPlugins.registry, clock: clock, logger: logger)
+        let store = try StoreOpener.open(settings, clock: clock, logger: logger)
+        let pass = ReconcilePass(
+            configuration: configuration, store: store, processes: StoreOpener.processLedger(settings), registry: BuiltinPlugins.registry, clock: clock, logger: logger)
         let outcomes = try await pass.run(ReconcilePass.Options(
             force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize
         ))

@@ -3,6 +3,7 @@ import SchedulerConfig
 import Engine
 import Foundation
 import PluginAPI
+import Store
 
 /// `scheduler status`: every unit's gate, items, last success and attempt, next due date and backoff.
 struct StatusCommand: AsyncParsableCommand {
@@ -34,7 +35,7 @@ struct StatusCommand: AsyncParsableCommand {
             if let variant = unit.variant { line += "  variant \(variant)" }
             line += "  \(unit.items) items"
             print(line)
-            print("  last success \(Self.date(unit.lastSuccess)); last attempt \(Self.date(unit.lastAttempt)) \(unit.lastResult ?? "")")
+            print("  last success \(Self.date(unit.lastSuccess)); last attempt \(Self.date(unit.lastAttempt)) \(unit.lastResult?.rawValue ?? "")")
             if let error = unit.lastError { print("  error: \(error)") }
             if let until = unit.backoffUntil { print("  backing off after \(unit.failures) failure(s) until \(ISO8601.string(from: until))") }
             if let due = unit.due, let reason = unit.dueReason { print("  \(due ? "due now" : "not due"): \(reason)") }

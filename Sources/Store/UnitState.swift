@@ -12,8 +12,7 @@ public struct UnitState: Sendable, Hashable, Codable {
     /// How many items that run produced.
     public var itemCount: Int?
     public var lastAttemptAt: Date?
-    /// `running`, `succeeded`, `failed`, `purged`, or `interrupted` (the process stopped during the run; the next pass says so).
-    public var lastResult: String?
+    public var lastResult: UnitResult?
     public var lastError: String?
     /// Failures since the last success, which set the backoff.
     public var failures: Int
@@ -33,33 +32,16 @@ public struct UnitState: Sendable, Hashable, Codable {
     }
 
     /// The error shown for a run whose process stopped before its final commit.
-    static let interruptedError = "the run stopped before its final commit (process killed or shut down); it is redone at the next pass"
+    public static let interruptedError = "the run stopped before its final commit (process killed or shut down); it is redone at the next pass"
 
     /// This state as a reader sees it now: a `running` unit whose process is gone is `interrupted` (the next pass
     /// marks it so and redoes it).
     public var asSeenNow: UnitState {
-        guard lastResult == "running", !(runner.map(RunnerIdentity.isAlive) ?? false) else { return self }
+        guard lastResult == .running, !(runner.map(RunnerIdentity.isAlive) ?? false) else { return self }
         var seen = self
-        seen.lastResult = "interrupted"
+        seen.lastResult = .interrupted
         seen.lastError = Self.interruptedError
         seen.runner = nil
         return seen
     }
-}
-
-/// One run of one unit, as `scheduler history` lists it.
-public struct RunRecord: Sendable, Hashable, Codable {
-    public var unit: String
-    public var source: String
-    public var domain: String
-    public var startedAt: Date
-    public var finishedAt: Date
-    public var decision: String
-    public var reason: String
-    public var indexed: Int
-    public var deleted: Int
-    public var rejected: Int
-    public var error: String?
-    /// Whether the run was forced (`--force`, or the admin reindex): it accepted any size.
-    public var forced: Bool = false
 }

@@ -1,0 +1,145 @@
+public import Foundation
+import GRDB
+public import Indexing
+public import Logging
+public import PluginAPI
+public import Store
+
+/// The embedded store: the SQLite index and the scheduler's tables in one database file, so a batch, its
+/// checkpoint and a unit's success are committed in one SQLite transaction.
+///
+/// It owns the file: the index's migrations and the scheduler's run when it opens, and every write goes through
+/// the index's `write`, which first checks that the file is still the one opened.
+public final class SQLiteSchedulerStore: SchedulerStore {
+    /// The index, with the SQLite-only parts (`path`, `storageSize()`, `verifyFile()`).
+    public let sqliteIndex: SQLiteSearchIndex
+    /// How many runs the history keeps.
+    public let historyLength: Int
+
+    public var index: any SearchIndex { sqliteIndex }
+    var database: DatabasePool { sqliteIndex.database }
+
+    /// Opens (creating if needed) the database at `path` and brings both schemas up to date.
+    public init(
+        path: String, timeToLive: Duration = SQLiteSearchIndex.defaultTimeToLive, historyLength: Int = 1000,
+        clock: any WallClock = SystemWallClock(), logger: Logger
+    ) throws {
+        sqliteIndex = try SQLiteSearchIndex(path: path, timeToLive: timeToLive, clock: clock, logger: logger)
+        self.historyLength = historyLength
+        do {
+            try SharedDatabaseFile.migrate(sqliteIndex.database, with: SchedulerStateSchema.migrator)
+        } catch let error as DatabaseError {
+            throw IndexError.cannotOpen(path: path, reason: error.message ?? error.description)
+        }
+    }
+
+    public func units() async throws -> [String: UnitState] {
+        try await database.read { db in
+            var states: [String: UnitState] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM unit_state") {
+                let state = UnitStateRow.state(from: row)
+                states[state.unit] = state
+            }
+            return states
+        }
+    }
+
+    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws {
+        try await sqliteIndex.write { db in
+            try UnitStateRow.ensure(db, unit)
+            try db.execute(
+                sql: "UPDATE unit_state SET lastAttemptAt = ?, lastResult = ?, lastError = NULL, runner = ?, forcedRun = ? WHERE unit = ?",
+                arguments: [date.timeIntervalSince1970, UnitResult.running.rawValue, RunnerIdentity.current, forced, unit.unit]
+            )
+        }
+    }
+
+    public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
+        // One writer at a time per file: nothing can take an identifier between this check and the commit.
+        let taken = try await sqliteIndex.domainsHolding(items.map(\.uniqueIdentifier), outside: domain)
+        let kept = items.filter { taken[$0.uniqueIdentifier] == nil }
+        let outcome = try await sqliteIndex.commit(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint))
+        return RunBatchOutcome(upserted: outcome.upserted, taken: taken)
+    }
+
+    public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {
+        try await sqliteIndex.commit(
+            IndexBatch(operations: [.deleteStale(domain: success.unit.domain, committedThrough: baseline)]),
+            alongside: { db, _ in try UnitStateRow.recordSuccess(db, success) }
+        ).deleted
+    }
+
+    public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
+        try await sqliteIndex.write { db in
+            try UnitStateRow.ensure(db, unit)
+            try db.execute(
+                sql: "UPDATE unit_state SET lastResult = ?, lastError = ?, failures = ?, retryAt = ?, runner = NULL, forcedRun = 0 WHERE unit = ?",
+                arguments: [UnitResult.failed.rawValue, error, failures, retryAt.timeIntervalSince1970, unit.unit]
+            )
+        }
+    }
+
+    public func purge(domain: String) async throws -> Int {
+        try await sqliteIndex.commit(IndexBatch(operations: [.deleteDomains([domain])]), alongside: { db, _ in
+            try UnitStateRow.forgetSuccesses(db, within: domain)
+        }).deleted
+    }
+
+    public func markInterrupted() async throws -> [UnitState] {
+        try await sqliteIndex.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM unit_state WHERE lastResult = ?", arguments: [UnitResult.running.rawValue])
+            try db.execute(
+                sql: "UPDATE unit_state SET lastResult = ?, lastError = ?, runner = NULL WHERE lastResult = ?",
+                arguments: [UnitResult.interrupted.rawValue, UnitState.interruptedError, UnitResult.running.rawValue]
+            )
+            return rows.map(UnitStateRow.state(from:))
+        }
+    }
+
+    public func append(_ run: RunRecord) async throws {
+        let keep = historyLength
+        try await sqliteIndex.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO run_history (unit, source, domain, startedAt, finishedAt, decision, reason, indexed, deleted, rejected, error, forced)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    run.unit, run.source, run.domain, run.startedAt.timeIntervalSince1970, run.finishedAt.timeIntervalSince1970,
+                    run.decision.rawValue, run.reason, run.indexed, run.deleted, run.rejected, run.error, run.forced,
+                ]
+            )
+            try db.execute(sql: "DELETE FROM run_history WHERE id <= (SELECT max(id) FROM run_history) - ?", arguments: [keep])
+        }
+    }
+
+    public func peakItemCount(unit: String, since: Date) async throws -> Int? {
+        try await database.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT max(indexed) FROM run_history
+                    WHERE unit = ? AND decision = 'reindexed' AND finishedAt >= ?
+                        AND id >= (SELECT coalesce(max(id), 0) FROM run_history
+                                  WHERE unit = ? AND (decision = 'purged' OR (decision = 'reindexed' AND forced = 1)))
+                    """,
+                arguments: [unit, since.timeIntervalSince1970, unit]
+            )
+        }
+    }
+
+    public func history(source: String?, limit: Int) async throws -> [RunRecord] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM run_history WHERE ? IS NULL OR source = ? ORDER BY id DESC LIMIT ?",
+                arguments: [source, source, limit]
+            ).map(UnitStateRow.run(from:))
+        }
+    }
+
+    public func checkHealth() async throws {
+        try sqliteIndex.verifyFile()
+        _ = try await sqliteIndex.lastCommitNumber()
+    }
+}

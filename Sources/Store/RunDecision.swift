@@ -1,0 +1,10 @@
+/// What a pass did with one unit, in `run-once --json`, the history and the metrics.
+public enum RunDecision: String, Sendable, Hashable, Codable, CaseIterable {
+    case reindexed
+    case notDue = "not-due"
+    case purged
+    case failed
+    case wouldReindex = "would-reindex"
+    case wouldPurge = "would-purge"
+    case skipped
+}

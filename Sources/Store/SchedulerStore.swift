@@ -1,0 +1,53 @@
+public import Foundation
+public import Indexing
+public import PluginAPI
+
+/// Where the scheduler keeps the searchable index and its memory of every unit: one database, so that a change
+/// to the index and the state that describes it are committed together and cannot disagree.
+///
+/// A backend (SQLite, PostgreSQL) implements each operation the reconcile pass needs as one whole transaction;
+/// the engine never sees the database. Every backend passes the same conformance suite.
+public protocol SchedulerStore: Sendable {
+    /// The searchable index, for searches, counts and the expiry sweep.
+    var index: any SearchIndex { get }
+
+    /// Every unit the store remembers, by unit key.
+    func units() async throws -> [String: UnitState]
+
+    /// Notes that an attempt started, before any item is written: which process runs it, and whether it is
+    /// forced (an interrupted forced run is redone forced).
+    func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws
+
+    /// Writes one batch of a run of a unit of `domain`, with the run's checkpoint as client state, in one
+    /// transaction. Items whose identifier an item of another domain holds are left out and returned.
+    func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome
+
+    /// The final commit of a successful run: deletes the items of the unit's domain last written by commit
+    /// `baseline` or earlier (those the run did not produce) and records `success`, in one transaction;
+    /// returns how many items were deleted.
+    func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int
+
+    /// Records a failed attempt and when the next may start.
+    func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws
+
+    /// Deletes `domain` and every domain under it from the index, and forgets the successes of the units
+    /// there (so they reindex at once when they run again), in one transaction; returns how many items were deleted.
+    func purge(domain: String) async throws -> Int
+
+    /// Marks the attempts still `running` as `interrupted` and returns them: called by a pass that holds the
+    /// pass lock, so no process is running them any more.
+    func markInterrupted() async throws -> [UnitState]
+
+    /// Appends a run to the history, keeping the store's configured number of runs.
+    func append(_ run: RunRecord) async throws
+
+    /// The most items a successful run of `unit` produced since `since`, counting only its last purge or forced
+    /// success and the runs after it (a forced run sets a new size); `nil` when the history kept has none.
+    func peakItemCount(unit: String, since: Date) async throws -> Int?
+
+    /// The most recent runs first, of one source or all.
+    func history(source: String?, limit: Int) async throws -> [RunRecord]
+
+    /// Throws when the database cannot serve: for `/healthz`.
+    func checkHealth() async throws
+}

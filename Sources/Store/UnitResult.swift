@@ -1,0 +1,11 @@
+/// How a unit's last attempt ended, as the store keeps it and `scheduler status` shows it.
+public enum UnitResult: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A run is in progress (or its process died and no pass has seen it yet: see ``UnitState/asSeenNow``).
+    case running
+    case succeeded
+    case failed
+    /// The gate turned off and the domain was purged.
+    case purged
+    /// The process stopped during the run, before its final commit; the next pass redoes it.
+    case interrupted
+}
