@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Linux system calls Swift cannot call directly (openat2 through the variadic syscall).
@@ -64,6 +65,16 @@ let package = Package(
             dependencies: [
                 "PluginAPI", "Indexing", "Store",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The store for several replicas: the index and the scheduler's tables in one PostgreSQL database.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "PluginAPI", "Indexing", "Store",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -54,3 +54,29 @@ public struct BatchOutcome: Sendable, Hashable {
         self.commitNumber = commitNumber
     }
 }
+
+extension IndexBatch {
+    /// Refuses, before anything is written, a batch holding an invalid item or domain.
+    package func validate() throws(IndexError) {
+        for operation in operations {
+            switch operation {
+            case .upsert(let items):
+                for item in items {
+                    do {
+                        try item.validate()
+                    } catch {
+                        throw .invalidBatch("item '\(item.uniqueIdentifier.prefix(80))': \(error)")
+                    }
+                }
+            case .deleteDomains(let domains):
+                if let bad = domains.first(where: { !DomainIdentifier.isValid($0) }) {
+                    throw .invalidBatch(DomainIdentifier.syntaxProblem(bad))
+                }
+            case .deleteStale(let domain, _):
+                if !DomainIdentifier.isValid(domain) { throw .invalidBatch(DomainIdentifier.syntaxProblem(domain)) }
+            case .deleteIdentifiers, .deleteAll:
+                break
+            }
+        }
+    }
+}

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Keywords as stored: a JSON array of strings, which the FTS5 tokenizer reads as plain words.
-enum KeywordList {
-    static func encode(_ keywords: [String]) -> String {
+package enum KeywordList {
+    package static func encode(_ keywords: [String]) -> String {
         var json = "["
         for (index, keyword) in keywords.enumerated() {
             if index > 0 { json += "," }
@@ -24,7 +24,7 @@ enum KeywordList {
         return json + "]"
     }
 
-    static func decode(_ json: String) -> [String] {
+    package static func decode(_ json: String) -> [String] {
         (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
     }
 }

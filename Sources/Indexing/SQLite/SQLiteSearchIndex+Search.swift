@@ -4,9 +4,9 @@ import GRDB
 /// Search without scoring every match: FTS5 walks matches in row-identifier order, which is
 /// ``ItemPriority`` order, so each query below stops after a bounded number of rows.
 ///
-/// 1. One scan counts the matches up to ``countedMatches`` (or the page's end; past that, `total` is a lower
+/// 1. One scan counts the matches up to ``CandidateRanking/countedMatches`` (or the page's end; past that, `total` is a lower
 ///    bound) and takes the first `k` as candidates, highest ranking hint first, where `k` is
-///    ``candidatesPerScope`` or the page's end.
+///    ``CandidateRanking/candidatesPerScope`` or the page's end.
 /// 2. When there are more than `k` matches, the first `k` items matching in their title, display name and
 ///    keywords (``FullTextTable/bestFields``) join the candidates, then, if there were `k` of those, the first
 ///    `k` matching in their title and display name (``FullTextTable/names``): the best fields are never
@@ -17,9 +17,6 @@ import GRDB
 /// When a query matches no more than `k` items the ranking is exact; when it matches more, the best items
 /// among the highest-priority `k` of each scan are ranked, which is what an as-you-type search needs.
 extension SQLiteSearchIndex {
-    static let candidatesPerScope = 100
-    static let countedMatches = 100
-
     public func search(_ query: SearchQuery) async throws -> SearchResults {
         let terms = SearchTerms(query.text)
         guard let match = terms.matchExpression else {
@@ -38,10 +35,8 @@ extension SQLiteSearchIndex {
         }
         let filter = conditions.joined(separator: " AND ")
         let filterArguments = arguments
-        let pageEnd = query.offset + query.limit
-        let perScope = max(Self.candidatesPerScope, pageEnd)
-        let countLimit = max(Self.countedMatches, pageEnd)
-        let scorer = RelevanceScore(terms: terms.words)
+        let ranking = CandidateRanking(query: query, terms: terms)
+        let perScope = ranking.perScope
 
         return try await database.read { db in
             /// The first `limit` matches in `table`, in priority order.
@@ -55,7 +50,7 @@ extension SQLiteSearchIndex {
                 )
             }
             // One scan counts the matches (up to the limit) and gives the first candidates.
-            let firstMatches = try scan(.all, limit: countLimit + 1)
+            let firstMatches = try scan(.all, limit: ranking.countLimit + 1)
             var candidates = Array(firstMatches.prefix(perScope))
             if firstMatches.count > perScope {
                 // More matches than candidates: make sure the best title, name and keyword matches are among them.
@@ -67,7 +62,7 @@ extension SQLiteSearchIndex {
                     if found.count < perScope { break }
                 }
             }
-            let ranked = try Row.fetchAll(
+            let candidateRows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT id, title, displayName, keywords, contentDescription, rankingHint
@@ -75,19 +70,13 @@ extension SQLiteSearchIndex {
                     """,
                 arguments: [Self.jsonArray(candidates)]
             )
-            .map { row -> (id: Int64, score: Double) in
-                let fields: [(SearchColumn, String?)] = [
-                    (.title, row[1]), (.displayName, row[2]), (.keywords, row[3]), (.contentDescription, row[4]),
-                ]
-                return (row[0], scorer.score(fields: fields, rankingHint: row[5]))
-            }
-            .sorted { $0.score != $1.score ? $0.score > $1.score : $0.id < $1.id }
-
-            return SearchResults(
-                total: min(firstMatches.count, countLimit),
-                totalIsExact: firstMatches.count <= countLimit,
-                hits: try Self.hits(db, for: Array(ranked.dropFirst(query.offset).prefix(query.limit)))
-            )
+            let page = ranking.page(of: candidateRows.map { row in
+                CandidateRanking.Candidate(
+                    id: row[0], title: row[1], displayName: row[2], keywords: row[3], contentDescription: row[4], rankingHint: row[5]
+                )
+            })
+            let total = ranking.total(matches: firstMatches.count)
+            return SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page))
         }
     }
 

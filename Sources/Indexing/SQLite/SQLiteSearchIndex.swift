@@ -68,7 +68,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     package func commit(
         _ batch: IndexBatch, alongside: @escaping @Sendable (Database, Int64) throws -> Void
     ) async throws -> BatchOutcome {
-        try Self.check(batch)
+        try batch.validate()
         let now = clock.now()
         let expiration = now.addingTimeInterval(timeToLive.seconds)
         return try await write { db in
@@ -222,35 +222,11 @@ public final class SQLiteSearchIndex: SearchIndex {
             return total + (size ?? 0)
         }
     }
-
-    /// Refuses, before anything is written, a batch holding an invalid item or domain.
-    private static func check(_ batch: IndexBatch) throws {
-        for operation in batch.operations {
-            switch operation {
-            case .upsert(let items):
-                for item in items {
-                    do {
-                        try item.validate()
-                    } catch {
-                        throw IndexError.invalidBatch("item '\(item.uniqueIdentifier.prefix(80))': \(error)")
-                    }
-                }
-            case .deleteDomains(let domains):
-                if let bad = domains.first(where: { !DomainIdentifier.isValid($0) }) {
-                    throw IndexError.invalidBatch(DomainIdentifier.syntaxProblem(bad))
-                }
-            case .deleteStale(let domain, _):
-                if !DomainIdentifier.isValid(domain) { throw IndexError.invalidBatch(DomainIdentifier.syntaxProblem(domain)) }
-            case .deleteIdentifiers, .deleteAll:
-                break
-            }
-        }
-    }
 }
 
 extension Duration {
     /// The duration in seconds, as a floating-point number.
-    var seconds: TimeInterval {
+    package var seconds: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }

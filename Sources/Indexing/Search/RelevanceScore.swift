@@ -4,18 +4,18 @@
 /// word or 0.8 for a prefix, divided by `1 + 0.05 × (words in the field − 1)` so a short field beats a long
 /// one. A term found in no field (the index matched it beyond the scored text) counts as half a description
 /// match. The sum is lifted by the ranking hint: `× (1 + hint / 100)`.
-struct RelevanceScore {
+package struct RelevanceScore {
     /// Only this much of each field is read for scoring.
     static let scoredBytesPerField = 4096
 
     private let terms: [[UInt8]]
 
-    init(terms: [String]) {
+    package init(terms: [String]) {
         self.terms = terms.map { Array($0.utf8) }
     }
 
     /// The score of an item whose searchable fields are `fields`.
-    func score(fields: [(SearchColumn, String?)], rankingHint: Int?) -> Double {
+    package func score(fields: [(SearchColumn, String?)], rankingHint: Int?) -> Double {
         var best = [Double](repeating: SearchColumn.contentDescription.weight * 0.5, count: terms.count)
         var matches = [Double](repeating: 0, count: terms.count)
         for case let (column, text?) in fields where best.contains(where: { $0 < column.weight }) {

@@ -1,5 +1,5 @@
 /// The searchable text fields, in the order of the FTS5 table's columns, with their ranking weight.
-enum SearchColumn: String, CaseIterable {
+package enum SearchColumn: String, CaseIterable {
     case title, displayName, keywords, contentDescription
 
     /// How much a match in this field counts: title 20, display name 8, keywords 4, description 1.

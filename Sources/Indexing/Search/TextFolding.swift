@@ -2,10 +2,10 @@ import Foundation
 
 /// Splits text into words and folds them the way the index's tokenizer (FTS5 unicode61, diacritics removed)
 /// does, so that Swift-side scoring agrees with what SQLite matched.
-enum TextFolding {
+package enum TextFolding {
     /// Calls `body` with the UTF-8 bytes of each folded word of `text`, in order, until it returns `false`.
     /// The bytes are only valid during the call.
-    static func forEachWord(in text: some StringProtocol, _ body: ([UInt8]) -> Bool) {
+    package static func forEachWord(in text: some StringProtocol, _ body: ([UInt8]) -> Bool) {
         var word: [UInt8] = []
         word.reserveCapacity(32)
         if text.utf8.allSatisfy({ $0 < 0x80 }) {

@@ -1,0 +1,60 @@
+/// The part of a search every backend shares: how many matches are counted and taken as candidates, and how the
+/// candidates are scored and ordered (see the search of ``SQLiteSearchIndex`` for the strategy).
+package struct CandidateRanking {
+    /// Candidates taken from each scope (all fields, best fields, names), at least.
+    package static let candidatesPerScope = 100
+    /// Matches counted before `total` becomes a lower bound, at least.
+    package static let countedMatches = 100
+
+    /// One candidate's searchable fields, as stored (keywords in their stored JSON form).
+    package struct Candidate {
+        package var id: Int64
+        package var title: String?
+        package var displayName: String?
+        package var keywords: String?
+        package var contentDescription: String?
+        package var rankingHint: Int?
+
+        package init(id: Int64, title: String?, displayName: String?, keywords: String?, contentDescription: String?, rankingHint: Int?) {
+            self.id = id
+            self.title = title
+            self.displayName = displayName
+            self.keywords = keywords
+            self.contentDescription = contentDescription
+            self.rankingHint = rankingHint
+        }
+    }
+
+    let query: SearchQuery
+    let scorer: RelevanceScore
+    /// How many candidates each scope gives: enough for the page asked.
+    package let perScope: Int
+    /// How many matches are counted: enough for the page asked.
+    package let countLimit: Int
+
+    package init(query: SearchQuery, terms: SearchTerms) {
+        self.query = query
+        scorer = RelevanceScore(terms: terms.words)
+        let pageEnd = query.offset + query.limit
+        perScope = max(Self.candidatesPerScope, pageEnd)
+        countLimit = max(Self.countedMatches, pageEnd)
+    }
+
+    /// The page of `candidates`, best first (ties in priority order: lower id first), with their scores.
+    package func page(of candidates: [Candidate]) -> [(id: Int64, score: Double)] {
+        let ranked = candidates.map { candidate -> (id: Int64, score: Double) in
+            let fields: [(SearchColumn, String?)] = [
+                (.title, candidate.title), (.displayName, candidate.displayName), (.keywords, candidate.keywords),
+                (.contentDescription, candidate.contentDescription),
+            ]
+            return (candidate.id, scorer.score(fields: fields, rankingHint: candidate.rankingHint))
+        }
+        .sorted { $0.score != $1.score ? $0.score > $1.score : $0.id < $1.id }
+        return Array(ranked.dropFirst(query.offset).prefix(query.limit))
+    }
+
+    /// `total` and `totalIsExact` for a first scan that found `matches` (it asks for `countLimit + 1`).
+    package func total(matches: Int) -> (total: Int, isExact: Bool) {
+        (min(matches, countLimit), matches <= countLimit)
+    }
+}
