@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Linux system calls Swift cannot call directly (openat2 through the variadic syscall).
@@ -73,8 +74,9 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "PluginAPI", "Indexing", "Store",
+                "PluginAPI", "Indexing", "Store", "SchedulerConfig",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -107,6 +109,7 @@ let package = Package(
                 "Engine",
                 "Store",
                 "SQLiteStore",
+                "PostgresStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

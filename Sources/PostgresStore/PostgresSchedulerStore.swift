@@ -1,1 +1,250 @@
-import PostgresNIO
+public import Foundation
+public import Indexing
+public import Logging
+public import PluginAPI
+public import PostgresNIO
+public import SchedulerConfig
+public import Store
+
+/// The store for several replicas: the index and the scheduler's tables in one PostgreSQL database, each
+/// operation of the pass one transaction.
+///
+/// Open it with ``withStore(location:environment:timeToLive:historyLength:clock:logger:_:)``, which runs the connection
+/// pool for the duration of the body and applies the migrations first.
+public final class PostgresSchedulerStore: SchedulerStore {
+    let client: PostgresClient
+    let postgresIndex: PostgresSearchIndex
+    /// How many runs the history keeps.
+    public let historyLength: Int
+    public let location: String
+    let logger: Logger
+
+    public var index: any SearchIndex { postgresIndex }
+
+    init(client: PostgresClient, location: String, timeToLive: Duration, historyLength: Int, clock: any WallClock, logger: Logger) {
+        self.client = client
+        self.location = location
+        self.postgresIndex = PostgresSearchIndex(client: client, timeToLive: timeToLive, clock: clock, logger: logger)
+        self.historyLength = historyLength
+        self.logger = logger
+    }
+
+    /// Connects to `location`, brings the schema up to date and runs `body` with the store; the pool's
+    /// connections are closed when `body` returns or throws.
+    public static func withStore<Result: Sendable>(
+        location: PostgresLocation, environment: [String: String] = ProcessInfo.processInfo.environment, timeToLive: Duration = .seconds(30 * 24 * 3600), historyLength: Int = 1000,
+        clock: any WallClock = SystemWallClock(), logger: Logger,
+        _ body: (PostgresSchedulerStore) async throws -> Result
+    ) async throws -> Result {
+        let client = PostgresClient(configuration: try location.clientConfiguration(environment: environment), backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await PostgresSchema.migrate(client, logger: logger)
+            let store = PostgresSchedulerStore(client: client, location: location.description, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger)
+            return try await body(store)
+        }
+    }
+
+    public func units() async throws -> [String: UnitState] {
+        var states: [String: UnitState] = [:]
+        for try await row in try await client.query("SELECT \(unescaped: UnitStateColumns.list) FROM unit_state", logger: logger) {
+            let state = try UnitStateColumns.state(from: row)
+            states[state.unit] = state
+        }
+        return states
+    }
+
+    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await Self.ensureRow(connection, unit, logger: logger)
+            try await connection.query(
+                """
+                UPDATE unit_state SET last_attempt_at = \(date.timeIntervalSince1970), last_result = \(UnitResult.running.rawValue),
+                    last_error = NULL, runner = \(RunnerIdentity.current), forced_run = \(forced)
+                WHERE unit = \(unit.unit)
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
+        var taken: [String: String] = [:]
+        var upserted = 0
+        let logger = logger
+        // The commit number's row lock is taken first: no other commit can take an identifier between the check and the write.
+        _ = try await postgresIndex.commit(IndexBatch(clientState: checkpoint)) { connection, number in
+            var sql = SQLBuilder("SELECT unique_identifier, domain_identifier FROM item WHERE unique_identifier = ANY(")
+            sql.append("\(sql.bind(items.map(\.uniqueIdentifier)))) AND NOT ")
+            sql.appendDomainRange(domain)
+            for try await (identifier, holder) in try await connection.query(sql.query, logger: logger).decode((String, String).self) {
+                taken[identifier] = holder
+            }
+            let kept = items.filter { taken[$0.uniqueIdentifier] == nil }
+            upserted = try await self.postgresIndex.upsert(kept, commitNumber: number, connection: connection)
+        }
+        return RunBatchOutcome(upserted: upserted, taken: taken)
+    }
+
+    public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {
+        let logger = logger
+        return try await postgresIndex.commit(
+            IndexBatch(operations: [.deleteStale(domain: success.unit.domain, committedThrough: baseline)])
+        ) { connection, _ in
+            try await Self.ensureRow(connection, success.unit, logger: logger)
+            let finished = success.finishedAt.timeIntervalSince1970
+            try await connection.query(
+                """
+                UPDATE unit_state SET last_success_at = \(finished), fingerprint = \(success.fingerprint), item_count = \(success.itemCount),
+                    last_attempt_at = \(finished), last_result = \(UnitResult.succeeded.rawValue), last_error = NULL, failures = 0,
+                    retry_at = NULL, runner = NULL, forced_run = FALSE
+                WHERE unit = \(success.unit.unit)
+                """,
+                logger: logger
+            )
+        }.deleted
+    }
+
+    public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await Self.ensureRow(connection, unit, logger: logger)
+            try await connection.query(
+                """
+                UPDATE unit_state SET last_result = \(UnitResult.failed.rawValue), last_error = \(error), failures = \(failures),
+                    retry_at = \(retryAt.timeIntervalSince1970), runner = NULL, forced_run = FALSE
+                WHERE unit = \(unit.unit)
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func purge(domain: String) async throws -> Int {
+        let logger = logger
+        return try await postgresIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { connection, _ in
+            var sql = SQLBuilder("UPDATE unit_state SET last_success_at = NULL, fingerprint = NULL, item_count = NULL, last_result = ")
+            sql.append("\(sql.bind(UnitResult.purged.rawValue)), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL, forced_run = FALSE WHERE ")
+            sql.appendDomainRange(domain, column: "domain")
+            try await connection.query(sql.query, logger: logger)
+        }.deleted
+    }
+
+    public func markInterrupted() async throws -> [UnitState] {
+        try await client.withTransaction(logger: logger) { connection in
+            var interrupted: [UnitState] = []
+            let rows = try await connection.query(
+                """
+                UPDATE unit_state SET last_result = \(UnitResult.interrupted.rawValue), last_error = \(UnitState.interruptedError), runner = NULL
+                WHERE last_result = \(UnitResult.running.rawValue)
+                RETURNING \(unescaped: UnitStateColumns.list)
+                """,
+                logger: logger
+            )
+            for try await row in rows {
+                var state = try UnitStateColumns.state(from: row)
+                state.lastResult = .running
+                interrupted.append(state)
+            }
+            return interrupted
+        }
+    }
+
+    public func append(_ run: RunRecord) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO run_history (unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced)
+                VALUES (\(run.unit), \(run.source), \(run.domain), \(run.startedAt.timeIntervalSince1970), \(run.finishedAt.timeIntervalSince1970),
+                    \(run.decision.rawValue), \(run.reason), \(run.indexed), \(run.deleted), \(run.rejected), \(run.error), \(run.forced))
+                """,
+                logger: logger
+            )
+            try await connection.query(
+                "DELETE FROM run_history WHERE id <= (SELECT max(id) FROM run_history) - \(historyLength)", logger: logger
+            )
+        }
+    }
+
+    public func peakItemCount(unit: String, since: Date) async throws -> Int? {
+        let rows = try await client.query(
+            """
+            SELECT max(indexed) FROM run_history
+            WHERE unit = \(unit) AND decision = 'reindexed' AND finished_at >= \(since.timeIntervalSince1970)
+                AND id >= (SELECT coalesce(max(id), 0) FROM run_history
+                          WHERE unit = \(unit) AND (decision = 'purged' OR (decision = 'reindexed' AND forced)))
+            """,
+            logger: logger
+        )
+        for try await peak in rows.decode(Int?.self) { return peak }
+        return nil
+    }
+
+    public func history(source: String?, limit: Int) async throws -> [RunRecord] {
+        let rows = try await client.query(
+            """
+            SELECT unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced
+            FROM run_history WHERE \(source)::text IS NULL OR source = \(source) ORDER BY id DESC LIMIT \(limit)
+            """,
+            logger: logger
+        )
+        var runs: [RunRecord] = []
+        for try await (unit, source, domain, started, finished, decision, reason, indexed, deleted, rejected, error, forced) in rows.decode(
+            (String, String, String, Double, Double, String, String, Int, Int, Int, String?, Bool).self
+        ) {
+            runs.append(RunRecord(
+                unit: unit, source: source, domain: domain, startedAt: Date(timeIntervalSince1970: started),
+                finishedAt: Date(timeIntervalSince1970: finished), decision: RunDecision(rawValue: decision) ?? .skipped, reason: reason,
+                indexed: indexed, deleted: deleted, rejected: rejected, error: error, forced: forced
+            ))
+        }
+        return runs
+    }
+
+    public func storageBytes() async throws -> Int {
+        for try await bytes in try await client.query("SELECT pg_database_size(current_database())", logger: logger).decode(Int64.self) {
+            return Int(bytes)
+        }
+        return 0
+    }
+
+    public func checkHealth() async throws {
+        _ = try await postgresIndex.lastCommitNumber()
+    }
+
+    /// Inserts the unit's row if missing, and keeps its source and domain current.
+    private static func ensureRow(_ connection: PostgresConnection, _ unit: UnitState, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO unit_state (unit, source, domain) VALUES (\(unit.unit), \(unit.source), \(unit.domain))
+            ON CONFLICT (unit) DO UPDATE SET source = EXCLUDED.source, domain = EXCLUDED.domain
+            """,
+            logger: logger
+        )
+    }
+}
+
+/// The columns of `unit_state` read into a ``UnitState``.
+enum UnitStateColumns {
+    static let list = """
+        unit, source, domain, last_success_at, fingerprint, item_count, last_attempt_at, last_result, last_error, failures,
+        retry_at, runner, forced_run
+        """
+
+    static func state(from row: PostgresRow) throws -> UnitState {
+        let (unit, source, domain, lastSuccess, fingerprint, itemCount, lastAttempt, lastResult, lastError, failures, retryAt, runner, forced) =
+            try row.decode((String, String, String, Double?, String?, Int?, Double?, String?, String?, Int, Double?, String?, Bool).self)
+        var state = UnitState(unit: unit, source: source, domain: domain)
+        state.lastSuccessAt = lastSuccess.map(Date.init(timeIntervalSince1970:))
+        state.fingerprint = fingerprint
+        state.itemCount = itemCount
+        state.lastAttemptAt = lastAttempt.map(Date.init(timeIntervalSince1970:))
+        state.lastResult = lastResult.flatMap(UnitResult.init(rawValue:))
+        state.lastError = lastError
+        state.failures = failures
+        state.retryAt = retryAt.map(Date.init(timeIntervalSince1970:))
+        state.runner = runner
+        state.forcedRun = forced
+        return state
+    }
+}

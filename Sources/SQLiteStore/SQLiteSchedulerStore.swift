@@ -138,6 +138,10 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }
     }
 
+    public var location: String { sqliteIndex.path }
+
+    public func storageBytes() async throws -> Int { sqliteIndex.storageSize() }
+
     public func checkHealth() async throws {
         try sqliteIndex.verifyFile()
         _ = try await sqliteIndex.lastCommitNumber()

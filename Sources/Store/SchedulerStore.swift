@@ -50,4 +50,10 @@ public protocol SchedulerStore: Sendable {
 
     /// Throws when the database cannot serve: for `/healthz`.
     func checkHealth() async throws
+
+    /// Where the store is, for people: a file path, or a URL without its password.
+    var location: String { get }
+
+    /// Bytes the store occupies.
+    func storageBytes() async throws -> Int
 }

@@ -11,8 +11,8 @@ struct LoadingTests {
     @Test func aValidFolderLoadsEverything() throws {
         let config = try ConfigFolder().load()
         #expect(config.scheduler.environment == "production")
-        #expect(config.scheduler.databasePath.hasSuffix("/var/index.sqlite"))
-        #expect(!config.scheduler.databasePath.contains(".."))
+        #expect(config.scheduler.localFilesPath.hasSuffix("/var/index.sqlite"))
+        #expect(!config.scheduler.localFilesPath.contains(".."))
         #expect(config.scheduler.tick == .seconds(60))
         #expect(config.scheduler.listen.description == "127.0.0.1:8080")
         #expect(config.units.map(\.key) == ["categories/us", "categories/fr"])

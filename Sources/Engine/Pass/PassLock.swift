@@ -4,8 +4,8 @@ import Foundation
 /// holders in one process) only one holder at a time, and the operating system releases it when the holding
 /// process dies.
 ///
-/// ``pass(databasePath:)`` guards one reconcile pass (`<db>.lock`), so two passes never work on the same
-/// units at once; ``service(databasePath:)`` is held by `scheduler run` for its whole life (`<db>.service.lock`).
+/// ``pass(localFilesPath:)`` guards one reconcile pass (`<db>.lock`), so two passes never work on the same
+/// units at once; ``service(localFilesPath:)`` is held by `scheduler run` for its whole life (`<db>.service.lock`).
 /// A long-running process opens the pass lock's file once (``LockFile``) and takes it with ``pass(file:)``.
 public final class PassLock: Sendable {
     /// Another holder has the lock.
@@ -20,14 +20,14 @@ public final class PassLock: Sendable {
     public let file: LockFile
     public var path: String { file.path }
 
-    /// The file of the pass lock of `databasePath`, to open once and take with ``pass(file:)``.
-    public static func passLockFile(databasePath: String) throws(LockFile.CannotOpen) -> LockFile {
-        try LockFile(path: databasePath + ".lock")
+    /// The file of the pass lock of `localFilesPath`, to open once and take with ``pass(file:)``.
+    public static func passLockFile(localFilesPath: String) throws(LockFile.CannotOpen) -> LockFile {
+        try LockFile(path: localFilesPath + ".lock")
     }
 
-    /// The lock of one pass over `databasePath`, taken without waiting.
-    public static func pass(databasePath: String) throws -> PassLock {
-        try PassLock(file: passLockFile(databasePath: databasePath), holder: passHolder)
+    /// The lock of one pass over `localFilesPath`, taken without waiting.
+    public static func pass(localFilesPath: String) throws -> PassLock {
+        try PassLock(file: passLockFile(localFilesPath: localFilesPath), holder: passHolder)
     }
 
     /// The lock of one pass, on a lock file opened before, taken without waiting.
@@ -35,9 +35,9 @@ public final class PassLock: Sendable {
         try PassLock(file: file, holder: passHolder)
     }
 
-    /// The lock `scheduler run` holds while it serves `databasePath`, taken without waiting.
-    public static func service(databasePath: String) throws -> PassLock {
-        try PassLock(file: LockFile(path: databasePath + ".service.lock"), holder: "another `scheduler run` is already serving this database")
+    /// The lock `scheduler run` holds while it serves `localFilesPath`, taken without waiting.
+    public static func service(localFilesPath: String) throws -> PassLock {
+        try PassLock(file: LockFile(path: localFilesPath + ".service.lock"), holder: "another `scheduler run` is already serving this database")
     }
 
     /// Takes the lock of `file` without waiting; throws ``Busy`` naming `holder` when it is held.

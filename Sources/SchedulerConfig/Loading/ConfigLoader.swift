@@ -54,9 +54,9 @@ public struct ConfigLoader: Sendable {
         return SchedulerConfiguration(directory: directory, scheduler: scheduler, gates: gates?.gates ?? [:], experiments: experiments)
     }
 
-    /// Only the database path from `scheduler.yaml`, read as safely as the whole file: the index commands
-    /// work while a gate or experiment file is being fixed.
-    public static func databasePath(directory: String) throws(InvalidConfiguration) -> String {
+    /// Only the store from `scheduler.yaml`, read as safely as the whole file: the index commands work while a
+    /// gate or experiment file is being fixed.
+    public static func storeLocation(directory: String) throws(InvalidConfiguration) -> StoreLocation {
         let problems = ProblemLog()
         let folder = URL(fileURLWithPath: directory)
         guard let file = YAMLFile.read(folder.appendingPathComponent(schedulerFile), name: schedulerFile, problems: problems) else {
@@ -66,11 +66,13 @@ public struct ConfigLoader: Sendable {
             )])
         }
         let reader = NodeReader(file: schedulerFile, problems: problems)
-        let path = file.root.flatMap { SchedulerFileParser.databasePath($0, reader: reader, directory: folder) }
-        guard let path, problems.isEmpty else {
-            if problems.isEmpty { reader.problem(file.root, "store.sqlite.path is required: the database file of the index") }
+        let location = file.root.flatMap { SchedulerFileParser.storeLocation($0, reader: reader, directory: folder) }
+        guard let location, problems.isEmpty else {
+            if problems.isEmpty {
+                reader.problem(file.root, "'store: { sqlite: { path: … } }' or 'store: { postgres: { url: … } }' is required: where the index lives")
+            }
             throw InvalidConfiguration(problems: problems.problems)
         }
-        return path
+        return location
     }
 }

@@ -21,7 +21,7 @@ struct SchedulerFileParser {
         }
         func value(_ key: String) -> YAMLNode? { top.first { $0.key == key }?.value }
         var settings = SchedulerSettings(
-            environment: "production", databasePath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
+            environment: "production", store: .sqlite(path: ""), localFilesPath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
             idleTimeout: .seconds(30), maxConnections: 256,
             defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, defaultMaxDeleteWindow: .seconds(7 * 86_400), defaultTimeZone: .utc, historyLength: 1000,
             sources: []
@@ -29,11 +29,14 @@ struct SchedulerFileParser {
         if let node = value("environment"), let environment = reader.string(node, "environment") {
             settings.environment = environment
         }
-        guard let path = Self.databasePath(root, reader: reader, directory: directory) else {
-            if value("store") == nil { reader.problem(root, "'store: { sqlite: { path: … } }' is required: the database file of the index") }
+        guard let store = Self.storeLocation(root, reader: reader, directory: directory) else {
+            if value("store") == nil {
+                reader.problem(root, "'store: { sqlite: { path: … } }' or 'store: { postgres: { url: … } }' is required: where the index lives")
+            }
             return nil
         }
-        settings.databasePath = path
+        settings.store = store
+        settings.localFilesPath = store.localFilesPath(configDirectory: directory)
         if let node = root["store"]?["history"],
             let length = reader.integer(node, "store.history", in: 1...1_000_000)
         {
@@ -80,24 +83,73 @@ struct SchedulerFileParser {
         return settings
     }
 
-    /// `store.sqlite.path`, resolved against the config folder.
-    static func databasePath(_ root: YAMLNode, reader: NodeReader, directory: URL) -> String? {
+    /// The `store:` section: exactly one of `sqlite: { path }` (resolved against the config folder) or
+    /// `postgres: { url, passwordFromEnvironment, pool, tls }`.
+    static func storeLocation(_ root: YAMLNode, reader: NodeReader, directory: URL) -> StoreLocation? {
+        let shape = "'store: { sqlite: { path: … } }' or 'store: { postgres: { url: … } }' is required: where the index lives"
         guard let store = root["store"] else { return nil }
-        guard let storeFields = reader.mapping(store, "store", known: ["sqlite", "history"]),
-            let sqlite = storeFields.first(where: { $0.key == "sqlite" })?.value,
-            let sqliteFields = reader.mapping(sqlite, "store.sqlite", known: ["path"]),
-            let pathNode = sqliteFields.first(where: { $0.key == "path" })?.value,
-            let path = reader.string(pathNode, "store.sqlite.path")
-        else {
-            reader.problem(store, "store.sqlite.path is required: the database file of the index")
+        guard let fields = reader.mapping(store, "store", known: ["sqlite", "postgres", "history"]) else { return nil }
+        let backends = fields.filter { $0.key == "sqlite" || $0.key == "postgres" }
+        guard backends.count == 1, let backend = backends.first else {
+            reader.problem(backends.count > 1 ? backends[1].keyNode : store, backends.count > 1 ? "store: name one of sqlite or postgres, not both" : shape)
             return nil
         }
-        let resolved = path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
-        if let problem = ConfigPathRule.problem(with: resolved, expecting: .file) {
-            reader.problem(pathNode, "store.sqlite.path: \(problem)")
+        if backend.key == "sqlite" {
+            guard let sqliteFields = reader.mapping(backend.value, "store.sqlite", known: ["path"]) else { return nil }
+            guard let pathNode = sqliteFields.first(where: { $0.key == "path" })?.value else {
+                reader.problem(backend.value, "store.sqlite.path is required: the database file of the index")
+                return nil
+            }
+            guard let path = reader.string(pathNode, "store.sqlite.path") else { return nil }
+            let resolved = path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+            if let problem = ConfigPathRule.problem(with: resolved, expecting: .file) {
+                reader.problem(pathNode, "store.sqlite.path: \(problem)")
+                return nil
+            }
+            return .sqlite(path: resolved)
+        }
+        return postgresLocation(backend.value, reader: reader)
+    }
+
+    private static func postgresLocation(_ node: YAMLNode, reader: NodeReader) -> StoreLocation? {
+        guard let fields = reader.mapping(node, "store.postgres", known: ["url", "passwordFromEnvironment", "pool", "tls"]) else { return nil }
+        func value(_ key: String) -> YAMLNode? { fields.first { $0.key == key }?.value }
+        guard let urlNode = value("url") else {
+            reader.problem(node, "store.postgres.url is required, such as postgres://scheduler@db.internal:5432/search")
             return nil
         }
-        return resolved
+        guard let url = reader.string(urlNode, "store.postgres.url") else { return nil }
+        var location: PostgresLocation
+        switch PostgresLocation.parse(url: url) {
+        case .success(let parsed): location = parsed
+        case .failure(let problem):
+            // The URL may hold a password: the message does not repeat it.
+            reader.problem(urlNode, "store.postgres.url \(problem.reason)")
+            return nil
+        }
+        var valid = true
+        if let node = value("passwordFromEnvironment") {
+            if let name = reader.string(node, "store.postgres.passwordFromEnvironment"),
+                name.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
+            {
+                location.passwordFromEnvironment = name
+            } else {
+                reader.problem(node, "store.postgres.passwordFromEnvironment must name an environment variable, such as PGPASSWORD")
+                valid = false
+            }
+        }
+        if let node = value("pool") {
+            if let size = reader.integer(node, "store.postgres.pool", in: 1...1000) { location.poolSize = size } else { valid = false }
+        }
+        if let node = value("tls") {
+            if let text = reader.string(node, "store.postgres.tls"), let mode = PostgresLocation.TLSMode(rawValue: text) {
+                location.tls = mode
+            } else {
+                reader.problem(node, "store.postgres.tls must be one of \(PostgresLocation.TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                valid = false
+            }
+        }
+        return valid ? .postgres(location) : nil
     }
 
     private func parseSource(_ name: String, _ node: YAMLNode, gates: Set<String>?, defaultTimeZone: TimeZone) -> Source? {

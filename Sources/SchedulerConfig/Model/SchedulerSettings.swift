@@ -4,8 +4,12 @@ public import Foundation
 public struct SchedulerSettings: Sendable {
     /// Matched by gates' `environments`; `production` unless set.
     public var environment: String
-    /// The SQLite database file, resolved against the config folder.
-    public var databasePath: String
+    /// Where the index and the scheduler's state live.
+    public var store: StoreLocation
+    /// The prefix of this machine's files beside the store: the pass and service locks (`.lock`,
+    /// `.service.lock`) and the ledger of plugin processes (`.plugins`). The SQLite file itself, or with PostgreSQL
+    /// `var/postgres` in the config folder.
+    public var localFilesPath: String
     /// How often the service runs the pass.
     public var tick: Duration
     /// Where the service's HTTP API listens.

@@ -36,7 +36,7 @@ struct SearchCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--\(error.parameter): \(error.reason)")
         }
-        let results = try await store.openIndex(logger: CommandLogger.make()).search(query)
+        let results = try await store.withStore(logger: CommandLogger.make()) { store in try await store.index.search(query) }
         if json { return try JSONOutput.print(results) }
         // Past the counted matches, the total is a lower bound: "100+ matches".
         print("\(results.total)\(results.totalIsExact ? "" : "+") \(results.total == 1 ? "match" : "matches")")

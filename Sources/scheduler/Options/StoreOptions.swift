@@ -1,37 +1,35 @@
 import ArgumentParser
-import SchedulerConfig
-import Engine
 import Foundation
-import Indexing
 import Logging
 import PluginAPI
-import SQLiteStore
+import SchedulerConfig
+import SchedulerService
 import Store
 
-/// Where the index lives: `--config DIR` (its `scheduler.yaml` names the database) or `--database PATH`.
+/// Where the index lives: `--config DIR` (its `scheduler.yaml` names the store) or `--database PATH` (an SQLite file).
 struct StoreOptions: ParsableArguments {
     @OptionGroup var config: ConfigOptions
 
-    @Option(name: .long, help: ArgumentHelp("Use this database file instead of the one the config names.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Use this SQLite database file instead of the store the config names.", valueName: "path"))
     var database: String?
 
-    /// The database file the options point at.
-    func databasePath() throws -> String {
-        if let database { return database }
+    /// The store the options point at.
+    func location() throws -> StoreLocation {
+        if let database { return .sqlite(path: database) }
         do {
-            return try ConfigLoader.databasePath(directory: config.directory)
+            return try ConfigLoader.storeLocation(directory: config.directory)
         } catch {
             throw UserError(error.problems.map(config.located).joined(separator: "\n"))
         }
     }
 
-    /// Opens the index the options point at.
-    func openIndex(logger: Logger) throws -> SQLiteSearchIndex {
-        try SQLiteSearchIndex(path: databasePath(), logger: logger)
+    /// The prefix of the lock files beside the store the options point at.
+    func localFilesPath() throws -> String {
+        try location().localFilesPath(configDirectory: URL(fileURLWithPath: config.directory))
     }
 
-    /// Opens the index and the scheduler's state the options point at.
-    func openStore(logger: Logger) throws -> any SchedulerStore {
-        try SQLiteSchedulerStore(path: databasePath(), logger: logger)
+    /// Opens the store the options point at and runs `body` with it.
+    func withStore<Result: Sendable>(logger: Logger, _ body: (any SchedulerStore) async throws -> Result) async throws -> Result {
+        try await StoreOpener.withStore(try location(), logger: logger, body)
     }
 }

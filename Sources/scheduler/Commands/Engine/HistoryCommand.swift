@@ -27,7 +27,7 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let runs = try await store.openStore(logger: CommandLogger.make()).history(source: source, limit: limit)
+        let runs = try await store.withStore(logger: CommandLogger.make()) { store in try await store.history(source: source, limit: limit) }
         if json {
             struct Output: Encodable { var runs: [RunRecord] }
             return try JSONOutput.print(Output(runs: runs))

@@ -24,10 +24,9 @@ struct PurgeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let path = try store.databasePath()
-        let lock = try PassLock.takeOrExit(databasePath: path)
+        let lock = try PassLock.takeOrExit(localFilesPath: try store.localFilesPath())
         defer { withExtendedLifetime(lock) {} }
-        let deleted = try await store.openStore(logger: CommandLogger.make()).purge(domain: domain)
+        let deleted = try await store.withStore(logger: CommandLogger.make()) { store in try await store.purge(domain: domain) }
         print("purged \(domain): \(deleted) items deleted")
     }
 }

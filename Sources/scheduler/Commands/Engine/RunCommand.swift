@@ -7,7 +7,6 @@ import PluginAPI
 import Prometheus
 import SchedulerConfig
 import SchedulerService
-import ServiceLifecycle
 
 /// `scheduler run`: the long-running service.
 struct RunCommand: AsyncParsableCommand {
@@ -32,7 +31,7 @@ struct RunCommand: AsyncParsableCommand {
         let configuration = try config.loadOrExit()
         let serviceLock: PassLock
         do {
-            serviceLock = try PassLock.service(databasePath: configuration.scheduler.databasePath)
+            serviceLock = try PassLock.service(localFilesPath: configuration.scheduler.localFilesPath)
         } catch let busy as PassLock.Busy {
             printError("refusing to start: \(busy)")
             throw PassLock.busyExitCode
@@ -42,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
         // made read-only later cannot stop the service.
         let passLock: LockFile
         do {
-            passLock = try PassLock.passLockFile(databasePath: configuration.scheduler.databasePath)
+            passLock = try PassLock.passLockFile(localFilesPath: configuration.scheduler.localFilesPath)
         } catch {
             printError("refusing to start: \(error)")
             throw ExitCode(2)
@@ -50,29 +49,15 @@ struct RunCommand: AsyncParsableCommand {
 
         let metricsRegistry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metricsRegistry))
-        let store = try StoreOpener.open(configuration.scheduler, clock: SystemWallClock(), logger: logger)
-        let active = ActiveConfiguration(configuration)
-        let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
-        let loop = ReconcileLoop(
-            active: active, store: store, processes: StoreOpener.processLedger(configuration.scheduler), passLock: passLock, registry: BuiltinPlugins.registry, trigger: trigger, health: health, metrics: metrics, logger: logger
+        let server = SchedulerServer(
+            loader: config.loader, loadedFrom: loadedFrom, configuration: configuration, registry: BuiltinPlugins.registry,
+            passLock: passLock, metricsRegistry: metricsRegistry, adminToken: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"],
+            logger: logger
         )
-        let watcher = ConfigWatcher(
-            loader: config.loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger
-        )
-        let api = SchedulerAPI(
-            active: active, store: store, passLock: passLock, trigger: trigger, health: health, metricsRegistry: metricsRegistry,
-            authorization: AdminAuthorization(token: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"])
-        )
-        let server = api.application(settings: configuration.scheduler, logger: logger) { address in
+        try await server.run { address in
             logger.notice("listening on http://\(address)")
             FileHandle.standardOutput.write(Data("listening on http://\(address)\n".utf8))
         }
-        var group = ServiceGroupConfiguration(
-            services: [.init(service: loop), .init(service: watcher), .init(service: server)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
-        )
-        group.maximumGracefulShutdownDuration = .seconds(30)
-        try await ServiceGroup(configuration: group).run()
         logger.notice("stopped")
     }
 }

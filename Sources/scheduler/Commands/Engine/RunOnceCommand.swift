@@ -54,20 +54,26 @@ struct RunOnceCommand: AsyncParsableCommand {
         }
         let clock: any WallClock = now.flatMap(ISO8601.date(from:)).map(FixedWallClock.init) ?? SystemWallClock()
         let logger = log.makeLogger(defaultLevel: .warning)
-        let lock = dryRun ? nil : try PassLock.takeOrExit(databasePath: configuration.scheduler.databasePath)
+        let lock = dryRun ? nil : try PassLock.takeOrExit(localFilesPath: configuration.scheduler.localFilesPath)
         defer { withExtendedLifetime(lock) {} }
         var settings = configuration.scheduler
-        // A dry run touches nothing, not even to create a missing database: it decides against an empty one.
-        let scratch = dryRun && !FileManager.default.fileExists(atPath: settings.databasePath)
-            ? FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-dry-run-\(UUID().uuidString)") : nil
-        if let scratch { settings.databasePath = scratch.appendingPathComponent("index.sqlite").path }
+        // A dry run touches nothing, not even to create a missing database file: it decides against an empty one.
+        var scratch: URL?
+        if dryRun, case .sqlite(let path) = settings.store, !FileManager.default.fileExists(atPath: path) {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-dry-run-\(UUID().uuidString)")
+            settings.store = .sqlite(path: folder.appendingPathComponent("index.sqlite").path)
+            settings.localFilesPath = folder.appendingPathComponent("index.sqlite").path
+            scratch = folder
+        }
         defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
-        let store = try StoreOpener.open(settings, clock: clock, logger: logger)
-        let pass = ReconcilePass(
-            configuration: configuration, store: store, processes: StoreOpener.processLedger(settings), registry: BuiltinPlugins.registry, clock: clock, logger: logger)
-        let outcomes = try await pass.run(ReconcilePass.Options(
-            force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize
-        ))
+        let options = ReconcilePass.Options(force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize)
+        let outcomes = try await StoreOpener.withStore(settings, clock: clock, logger: logger) { store in
+            let pass = ReconcilePass(
+                configuration: configuration, store: store, processes: StoreOpener.processLedger(settings), registry: BuiltinPlugins.registry,
+                clock: clock, logger: logger
+            )
+            return try await pass.run(options)
+        }
 
         if json {
             struct Output: Encodable { var units: [UnitOutcome] }

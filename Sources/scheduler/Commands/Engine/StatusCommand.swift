@@ -24,8 +24,9 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = Result { () throws(InvalidConfiguration) in try store.config.loader.load() }
-        let opened = try store.openStore(logger: CommandLogger.make())
-        let report = try await StatusReport.make(configuration: configuration, store: opened, now: Date())
+        let report = try await store.withStore(logger: CommandLogger.make()) { opened in
+            try await StatusReport.make(configuration: configuration, store: opened, now: Date())
+        }
         if json { return try JSONOutput.print(report) }
 
         for problem in report.problems { print("config problem: \(store.config.located(problem))") }

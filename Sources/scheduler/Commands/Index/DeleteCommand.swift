@@ -32,10 +32,11 @@ struct DeleteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let index = try store.openIndex(logger: CommandLogger.make())
         let operation: IndexBatch.Operation =
             all ? .deleteAll : domains.isEmpty ? .deleteIdentifiers(identifiers) : .deleteDomains(domains)
-        let outcome = try await index.commit(IndexBatch(operations: [operation]))
+        let outcome = try await store.withStore(logger: CommandLogger.make()) { store in
+            try await store.index.commit(IndexBatch(operations: [operation]))
+        }
         print("deleted \(outcome.deleted) items")
     }
 }

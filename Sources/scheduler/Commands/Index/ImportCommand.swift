@@ -35,7 +35,6 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let index = try store.openIndex(logger: CommandLogger.make())
         let fileDescriptor = file == "-" ? STDIN_FILENO : open(file, O_RDONLY)
         guard fileDescriptor >= 0 else {
             throw UserError("cannot open \(file): \(String(cString: strerror(errno)))")
@@ -71,16 +70,19 @@ struct ImportCommand: AsyncParsableCommand {
             return batch
         }
         // Decoding the next batch overlaps writing the previous one; batches still commit one at a time, in order.
-        let imported = try await withThrowingTaskGroup(of: Int.self) { group in
-            var imported = 0
-            var writing = false
-            while let batch = try nextBatch() {
-                if writing { imported += try await group.next() ?? 0 }
-                group.addTask { try await index.upsert(batch).upserted }
-                writing = true
+        let imported = try await store.withStore(logger: CommandLogger.make()) { store in
+            let index = store.index
+            return try await withThrowingTaskGroup(of: Int.self) { group in
+                var imported = 0
+                var writing = false
+                while let batch = try nextBatch() {
+                    if writing { imported += try await group.next() ?? 0 }
+                    group.addTask { try await index.upsert(batch).upserted }
+                    writing = true
+                }
+                for try await count in group { imported += count }
+                return imported
             }
-            for try await count in group { imported += count }
-            return imported
         }
         if rejected > Self.maxReportedRejections {
             printError("… and \(rejected - Self.maxReportedRejections) more rejected lines")

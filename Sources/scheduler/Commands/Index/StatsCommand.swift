@@ -22,14 +22,16 @@ struct StatsCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let index = try store.openIndex(logger: CommandLogger.make())
-        let counts = try await index.itemCountsByDomain()
-        let stats = Stats(
-            domains: counts,
-            total: counts.values.reduce(0, +),
-            databaseBytes: index.storageSize(),
-            databasePath: index.path
-        )
+        let stats = try await store.withStore(logger: CommandLogger.make()) { store in
+            let counts = try await store.index.itemCountsByDomain()
+            return Stats(
+                domains: counts,
+                total: counts.values.reduce(0, +),
+                databaseBytes: try await store.storageBytes(),
+                databasePath: store.location
+            )
+        }
+        let counts = stats.domains
         if json { return try JSONOutput.print(stats) }
         let width = counts.keys.map(\.count).max() ?? 0
         for (domain, count) in counts.sorted(by: { $0.key < $1.key }) {

@@ -1,0 +1,34 @@
+import NIOSSL
+public import PostgresNIO
+public import SchedulerConfig
+
+extension PostgresLocation {
+    /// Why the store cannot connect before it tries.
+    public struct MissingPassword: Error, CustomStringConvertible {
+        public var variable: String
+        public var description: String {
+            "store.postgres.passwordFromEnvironment names \(variable), which is not set in this process's environment; export it or remove the setting"
+        }
+    }
+
+    /// The client configuration for this database, the password read from `environment` when
+    /// ``passwordFromEnvironment`` names a variable.
+    public func clientConfiguration(environment: [String: String]) throws(MissingPassword) -> PostgresClient.Configuration {
+        var password = self.password
+        if let variable = passwordFromEnvironment {
+            guard let value = environment[variable] else { throw MissingPassword(variable: variable) }
+            password = value
+        }
+        let tls: PostgresClient.Configuration.TLS = switch self.tls {
+        case .disable: .disable
+        case .prefer: .prefer(.makeClientConfiguration())
+        case .require: .require(.makeClientConfiguration())
+        }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls
+        )
+        configuration.options.maximumConnections = poolSize
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
+    }
+}

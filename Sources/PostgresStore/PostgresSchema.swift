@@ -1,0 +1,119 @@
+import Logging
+import PostgresNIO
+
+/// The store's tables in PostgreSQL, created and upgraded by migrations that run when a replica opens the
+/// store. They run in one transaction under an advisory lock, so replicas starting together apply each migration
+/// once and in order; a replica that finds them applied reads one row and moves on.
+///
+/// `item.id` is the item's priority (``ItemPriority`` band, then a sequence): searches take matches in `id` order.
+/// `words_*` are the folded words of its fields (see ``ItemWords``), with GIN indexes for prefix queries. Domains
+/// compare bytewise (`COLLATE "C"`), so "a domain and everything under it" is one index range, as in SQLite.
+enum PostgresSchema {
+    /// The advisory lock key of migrations (an arbitrary constant of this program).
+    static let migrationLock: Int64 = 0x5265_696E_6465_7831
+
+    static let migrations: [(name: String, statements: [String])] = [
+        ("v1-index-and-state", [
+            """
+            CREATE TABLE index_commit (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                last_number BIGINT NOT NULL
+            )
+            """,
+            "INSERT INTO index_commit (id, last_number) VALUES (1, 0)",
+            "CREATE SEQUENCE item_sequence",
+            """
+            CREATE TABLE item (
+                id BIGINT PRIMARY KEY,
+                unique_identifier TEXT NOT NULL UNIQUE,
+                domain_identifier TEXT COLLATE "C" NOT NULL,
+                content_type TEXT NOT NULL,
+                title TEXT,
+                display_name TEXT,
+                content_description TEXT,
+                keywords TEXT NOT NULL,
+                thumbnail_url TEXT,
+                thumbnail_data BYTEA,
+                content_url TEXT,
+                ranking_hint INTEGER,
+                expiration_date DOUBLE PRECISION NOT NULL,
+                indexed_at DOUBLE PRECISION NOT NULL,
+                commit_number BIGINT NOT NULL,
+                words_all TSVECTOR NOT NULL,
+                words_best TSVECTOR NOT NULL,
+                words_names TSVECTOR NOT NULL
+            )
+            """,
+            "CREATE INDEX item_domain ON item (domain_identifier, commit_number)",
+            "CREATE INDEX item_expiration ON item (expiration_date)",
+            "CREATE INDEX item_words_all ON item USING GIN (words_all)",
+            "CREATE INDEX item_words_best ON item USING GIN (words_best)",
+            "CREATE INDEX item_words_names ON item USING GIN (words_names)",
+            """
+            CREATE TABLE batch_client_state (
+                batch_name TEXT PRIMARY KEY,
+                state BYTEA NOT NULL,
+                committed_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE unit_state (
+                unit TEXT PRIMARY KEY,
+                source TEXT NOT NULL,
+                domain TEXT COLLATE "C" NOT NULL,
+                last_success_at DOUBLE PRECISION,
+                fingerprint TEXT,
+                item_count INTEGER,
+                last_attempt_at DOUBLE PRECISION,
+                last_result TEXT,
+                last_error TEXT,
+                failures INTEGER NOT NULL DEFAULT 0,
+                retry_at DOUBLE PRECISION,
+                runner TEXT,
+                forced_run BOOLEAN NOT NULL DEFAULT FALSE
+            )
+            """,
+            """
+            CREATE TABLE run_history (
+                id BIGSERIAL PRIMARY KEY,
+                unit TEXT NOT NULL,
+                source TEXT NOT NULL,
+                domain TEXT NOT NULL,
+                started_at DOUBLE PRECISION NOT NULL,
+                finished_at DOUBLE PRECISION NOT NULL,
+                decision TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                indexed INTEGER NOT NULL,
+                deleted INTEGER NOT NULL,
+                rejected INTEGER NOT NULL,
+                error TEXT,
+                forced BOOLEAN NOT NULL DEFAULT FALSE
+            )
+            """,
+            "CREATE INDEX run_history_source ON run_history (source, id)",
+            "CREATE INDEX run_history_unit ON run_history (unit, id)",
+        ]),
+    ]
+
+    /// Applies the migrations this database lacks.
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS scheduler_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+                logger: logger
+            )
+            var applied = Set<String>()
+            for try await name in try await connection.query("SELECT name FROM scheduler_migration", logger: logger).decode(String.self) {
+                applied.insert(name)
+            }
+            for migration in migrations where !applied.contains(migration.name) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO scheduler_migration (name) VALUES (\(migration.name))", logger: logger)
+                logger.info("applied PostgreSQL migration \(migration.name)")
+            }
+        }
+    }
+}

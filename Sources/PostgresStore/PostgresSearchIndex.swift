@@ -1,0 +1,207 @@
+public import Foundation
+public import Indexing
+public import Logging
+public import PluginAPI
+public import PostgresNIO
+
+/// The index in PostgreSQL, with the SQLite index's semantics: items upserted by unique identifier, hierarchical
+/// domains, expiry, atomic batches with client state, prefix search ranked by the same scorer.
+///
+/// Every commit takes the next commit number from the one `index_commit` row, whose lock it holds until it
+/// commits: commits are numbered in the order they become visible, which is what "the items of a domain not
+/// written since commit N" needs whichever replica wrote them.
+public final class PostgresSearchIndex: SearchIndex {
+    let client: PostgresClient
+    /// How long an item without an expiration date lives after it is indexed.
+    public let timeToLive: Duration
+    let clock: any WallClock
+    let logger: Logger
+
+    init(client: PostgresClient, timeToLive: Duration, clock: any WallClock, logger: Logger) {
+        self.client = client
+        self.timeToLive = timeToLive
+        self.clock = clock
+        self.logger = logger
+    }
+
+    @discardableResult
+    public func commit(_ batch: IndexBatch) async throws -> BatchOutcome {
+        try await commit(batch, alongside: { _, _ in })
+    }
+
+    /// Commits `batch` and runs `alongside` in the same transaction, with the commit's number.
+    func commit(
+        _ batch: IndexBatch, alongside: (PostgresConnection, Int64) async throws -> Void
+    ) async throws -> BatchOutcome {
+        try batch.validate()
+        let now = clock.now()
+        let logger = logger
+        return try await client.withTransaction(logger: logger) { connection in
+            let number = try await Self.nextCommitNumber(connection, logger: logger)
+            var outcome = BatchOutcome(commitNumber: number)
+            for operation in batch.operations {
+                switch operation {
+                case .upsert(let items):
+                    outcome.upserted += try await upsert(items, commitNumber: number, connection: connection)
+                case .deleteIdentifiers(let identifiers):
+                    outcome.deleted += try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item WHERE unique_identifier = ANY(\(identifiers)) RETURNING 1) SELECT count(*) FROM gone")
+                case .deleteDomains(let domains):
+                    for domain in domains {
+                        var sql = SQLBuilder("WITH gone AS (DELETE FROM item WHERE ")
+                        sql.appendDomainRange(domain)
+                        sql.append(" RETURNING 1) SELECT count(*) FROM gone")
+                        outcome.deleted += try await Self.count(connection, logger: logger, sql.query)
+                    }
+                case .deleteStale(let domain, let through):
+                    var sql = SQLBuilder("WITH gone AS (DELETE FROM item WHERE ")
+                    sql.appendDomainRange(domain)
+                    sql.append(" AND commit_number <= \(sql.bind(through)) RETURNING 1) SELECT count(*) FROM gone")
+                    outcome.deleted += try await Self.count(connection, logger: logger, sql.query)
+                case .deleteAll:
+                    outcome.deleted += try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item RETURNING 1) SELECT count(*) FROM gone")
+                    try await connection.query("DELETE FROM batch_client_state", logger: logger)
+                }
+            }
+            if let state = batch.clientState {
+                try await connection.query(
+                    """
+                    INSERT INTO batch_client_state (batch_name, state, committed_at) VALUES (\(state.batchName), \(state.data), \(now.timeIntervalSince1970))
+                    ON CONFLICT (batch_name) DO UPDATE SET state = EXCLUDED.state, committed_at = EXCLUDED.committed_at
+                    """,
+                    logger: logger
+                )
+            }
+            try await alongside(connection, number)
+            return outcome
+        }
+    }
+
+    /// Upserts `items` inside a transaction of ``commit(_:alongside:)`` that took commit number `number`; returns how many.
+    func upsert(_ items: [SearchableItem], commitNumber number: Int64, connection: PostgresConnection) async throws -> Int {
+        let now = clock.now()
+        let expiration = now.addingTimeInterval(timeToLive.seconds)
+        for item in items {
+            try await Self.upsert(item, expiration: item.expirationDate ?? expiration, now: now, commitNumber: number, connection, logger: logger)
+        }
+        return items.count
+    }
+
+    /// Takes the next commit number, holding the counter's row lock until the transaction ends.
+    static func nextCommitNumber(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query("UPDATE index_commit SET last_number = last_number + 1 RETURNING last_number", logger: logger)
+        for try await number in rows.decode(Int64.self) { return number }
+        return 0
+    }
+
+    private static func upsert(
+        _ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64, _ connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let keywords = KeywordList.encode(item.keywords)
+        let words = ItemWords(title: item.title, displayName: item.displayName, keywords: keywords, contentDescription: item.contentDescription)
+        let band = ItemPriority(rankingHint: item.rankingHint).band
+        try await connection.query(
+            """
+            INSERT INTO item (id, unique_identifier, domain_identifier, content_type, title, display_name, content_description,
+                keywords, thumbnail_url, thumbnail_data, content_url, ranking_hint, expiration_date, indexed_at, commit_number,
+                words_all, words_best, words_names)
+            VALUES ((\(band)::bigint << 40) | nextval('item_sequence'), \(item.uniqueIdentifier), \(item.domainIdentifier),
+                \(item.contentType), \(item.title), \(item.displayName), \(item.contentDescription), \(keywords), \(item.thumbnailURL),
+                \(item.thumbnailData), \(item.contentURL), \(item.rankingHint), \(expiration.timeIntervalSince1970),
+                \(now.timeIntervalSince1970), \(commitNumber),
+                array_to_tsvector(\(words.all)::text[]), array_to_tsvector(\(words.best)::text[]), array_to_tsvector(\(words.names)::text[]))
+            ON CONFLICT (unique_identifier) DO UPDATE SET
+                id = CASE WHEN item.ranking_hint IS NOT DISTINCT FROM EXCLUDED.ranking_hint THEN item.id ELSE EXCLUDED.id END,
+                domain_identifier = EXCLUDED.domain_identifier, content_type = EXCLUDED.content_type, title = EXCLUDED.title,
+                display_name = EXCLUDED.display_name, content_description = EXCLUDED.content_description,
+                keywords = EXCLUDED.keywords, thumbnail_url = EXCLUDED.thumbnail_url, thumbnail_data = EXCLUDED.thumbnail_data,
+                content_url = EXCLUDED.content_url, ranking_hint = EXCLUDED.ranking_hint,
+                expiration_date = EXCLUDED.expiration_date, indexed_at = EXCLUDED.indexed_at, commit_number = EXCLUDED.commit_number,
+                words_all = EXCLUDED.words_all, words_best = EXCLUDED.words_best, words_names = EXCLUDED.words_names
+            """,
+            logger: logger
+        )
+    }
+
+    /// Runs a statement whose one row is a count.
+    static func count(_ connection: PostgresConnection, logger: Logger, _ query: PostgresQuery) async throws -> Int {
+        for try await count in try await connection.query(query, logger: logger).decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
+    /// Runs a query whose one row is a count, on any connection of the pool.
+    func count(_ query: PostgresQuery) async throws -> Int {
+        for try await count in try await client.query(query, logger: logger).decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
+    public func lastClientState(batchName: String) async throws -> Data? {
+        for try await state in try await client.query("SELECT state FROM batch_client_state WHERE batch_name = \(batchName)", logger: logger).decode(Data.self) {
+            return state
+        }
+        return nil
+    }
+
+    public func itemCountsByDomain() async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let rows = try await client.query("SELECT domain_identifier, count(*) FROM item GROUP BY domain_identifier", logger: logger)
+        for try await (domain, count) in rows.decode((String, Int64).self) { counts[domain] = Int(count) }
+        return counts
+    }
+
+    public func itemCount(inDomain domain: String) async throws -> Int {
+        var sql = SQLBuilder("SELECT count(*) FROM item WHERE ")
+        sql.appendDomainRange(domain)
+        return try await count(sql.query)
+    }
+
+    public func lastCommitNumber() async throws -> Int64 {
+        for try await number in try await client.query("SELECT last_number FROM index_commit", logger: logger).decode(Int64.self) { return number }
+        return 0
+    }
+
+    public func itemCount(inDomain domain: String, committedThrough number: Int64) async throws -> Int {
+        var sql = SQLBuilder("SELECT count(*) FROM item WHERE ")
+        sql.appendDomainRange(domain)
+        sql.append(" AND commit_number <= \(sql.bind(number))")
+        return try await count(sql.query)
+    }
+
+    @discardableResult
+    public func sweepExpired() async throws -> Int {
+        let now = clock.now().timeIntervalSince1970
+        let swept = try await count("WITH gone AS (DELETE FROM item WHERE expiration_date <= \(now) RETURNING 1) SELECT count(*) FROM gone")
+        if swept > 0 { logger.info("swept expired items", metadata: ["items": "\(swept)"]) }
+        return swept
+    }
+
+    public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
+        let rows = try await client.query(
+            """
+            SELECT unique_identifier, domain_identifier, content_type, title, display_name, content_description, keywords,
+                thumbnail_url, thumbnail_data, content_url, ranking_hint, expiration_date
+            FROM item WHERE unique_identifier = \(identifier)
+            """,
+            logger: logger
+        )
+        for try await row in rows {
+            let (id, domain, type, title, name, description, keywords, thumbnailURL, thumbnailData, contentURL, hint, expiration) = try row.decode(
+                (String, String, String, String?, String?, String?, String, String?, Data?, String?, Int?, Double).self
+            )
+            return SearchableItem(
+                uniqueIdentifier: id, domainIdentifier: domain, contentType: type, title: title, displayName: name,
+                contentDescription: description, keywords: KeywordList.decode(keywords), thumbnailURL: thumbnailURL,
+                thumbnailData: thumbnailData, contentURL: contentURL, rankingHint: hint,
+                expirationDate: Date(timeIntervalSince1970: expiration)
+            )
+        }
+        return nil
+    }
+}
+
+extension SQLBuilder {
+    /// `domain_identifier` is `domain` or under it: one index range, since domains compare bytewise and every
+    /// domain under `com.shop` sorts between `com.shop.` and `com.shop/`.
+    mutating func appendDomainRange(_ domain: String, column: String = "domain_identifier") {
+        append("(\(column) = \(bind(domain)) OR (\(column) >= \(bind(domain + ".")) AND \(column) < \(bind(domain + "/"))))")
+    }
+}

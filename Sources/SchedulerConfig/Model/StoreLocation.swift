@@ -1,0 +1,91 @@
+public import Foundation
+
+/// Where the index and the scheduler's state live: `store: { sqlite: … }` or `store: { postgres: … }` in
+/// `scheduler.yaml`, exactly one of them.
+public enum StoreLocation: Sendable, Hashable {
+    /// One SQLite file, its path resolved against the config folder: the embedded default.
+    case sqlite(path: String)
+    /// A PostgreSQL database, which several replicas can share.
+    case postgres(PostgresLocation)
+
+    /// The prefix of this machine's files beside the store (locks, the plugin ledger): the SQLite file itself, or
+    /// `var/postgres` in the config folder.
+    public func localFilesPath(configDirectory: URL) -> String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres: configDirectory.appendingPathComponent("var/postgres").standardizedFileURL.path
+        }
+    }
+}
+
+/// A PostgreSQL database as `store.postgres` names it.
+public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
+    /// How the connection is encrypted (`tls:`): `prefer` (TLS when the server offers it, the default), `require`
+    /// (refuse a server without TLS; its certificate is verified against the system's roots) or `disable`.
+    public enum TLSMode: String, Sendable, Hashable, CaseIterable {
+        case disable, prefer, require
+    }
+
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var database: String
+    /// A password written in the URL (better kept out of files: see ``passwordFromEnvironment``).
+    public var password: String?
+    /// The environment variable holding the password, read when the store is opened.
+    public var passwordFromEnvironment: String?
+    /// The most connections this process opens (`pool:`, 8 unless set).
+    public var poolSize: Int
+    public var tls: TLSMode
+
+    public init(
+        host: String, port: Int = 5432, username: String, database: String, password: String? = nil,
+        passwordFromEnvironment: String? = nil, poolSize: Int = 8, tls: TLSMode = .prefer
+    ) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.database = database
+        self.password = password
+        self.passwordFromEnvironment = passwordFromEnvironment
+        self.poolSize = poolSize
+        self.tls = tls
+    }
+
+    /// Parses `postgres://user[:password]@host[:port]/database`; `nil` with the reason when it is not one.
+    public static func parse(url text: String) -> Result<PostgresLocation, URLProblem> {
+        guard let components = URLComponents(string: text), let scheme = components.scheme else {
+            return .failure(URLProblem(reason: "is not a URL; write postgres://user@host:5432/database"))
+        }
+        guard ["postgres", "postgresql"].contains(scheme.lowercased()) else {
+            return .failure(URLProblem(reason: "has scheme '\(scheme)'; write postgres://user@host:5432/database"))
+        }
+        guard let host = components.host, !host.isEmpty else {
+            return .failure(URLProblem(reason: "names no host; write postgres://user@host:5432/database"))
+        }
+        guard let user = components.user, !user.isEmpty else {
+            return .failure(URLProblem(reason: "names no user; write postgres://user@\(host)/database"))
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty, !database.contains("/") else {
+            return .failure(URLProblem(reason: "names no database; write postgres://\(user)@\(host)/database"))
+        }
+        if let query = components.query, !query.isEmpty {
+            return .failure(URLProblem(reason: "has query parameters ('\(query)'), which are not read; set tls: and pool: beside url:"))
+        }
+        return .success(PostgresLocation(
+            host: host, port: components.port ?? 5432, username: user, database: database, password: components.password
+        ))
+    }
+
+    /// Why a `url:` is not a PostgreSQL URL.
+    public struct URLProblem: Error, Sendable, Hashable {
+        public var reason: String
+    }
+
+    /// The URL without its password, for logs and status pages.
+    public var description: String {
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        return "postgres://\(username)@\(host):\(port)/\(database)"
+    }
+}

@@ -1,0 +1,65 @@
+public import Engine
+import Foundation
+public import Logging
+public import PluginAPI
+public import Prometheus
+public import SchedulerConfig
+import ServiceLifecycle
+
+/// `scheduler run` assembled: the reconcile loop, the config watcher and the HTTP API over one store, run in one
+/// `ServiceGroup` until SIGTERM or SIGINT. The executable parses flags, takes the locks and bootstraps logging
+/// and metrics; everything else is here.
+public struct SchedulerServer: Sendable {
+    let loader: ConfigLoader
+    let loadedFrom: ConfigFolderSnapshot
+    let configuration: SchedulerConfiguration
+    let registry: PluginRegistry
+    let passLock: LockFile
+    let metricsRegistry: PrometheusCollectorRegistry
+    let adminToken: String?
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - loadedFrom: the config folder as it was when `configuration` was loaded, so a change made since is seen.
+    ///   - passLock: the pass lock's file, opened once at start.
+    ///   - metricsRegistry: the registry the executable bootstrapped swift-metrics with, served at `/metrics`.
+    ///   - adminToken: the bearer token of the admin endpoints; they are refused when `nil`.
+    public init(
+        loader: ConfigLoader, loadedFrom: ConfigFolderSnapshot, configuration: SchedulerConfiguration, registry: PluginRegistry,
+        passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, logger: Logger
+    ) {
+        self.loader = loader
+        self.loadedFrom = loadedFrom
+        self.configuration = configuration
+        self.registry = registry
+        self.passLock = passLock
+        self.metricsRegistry = metricsRegistry
+        self.adminToken = adminToken
+        self.logger = logger
+    }
+
+    /// Opens the store and serves until a shutdown signal; `onListening` receives the bound address.
+    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+        let settings = configuration.scheduler
+        try await StoreOpener.withStore(settings, clock: SystemWallClock(), logger: logger) { store in
+            let active = ActiveConfiguration(configuration)
+            let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
+            let loop = ReconcileLoop(
+                active: active, store: store, processes: StoreOpener.processLedger(settings), passLock: passLock, registry: registry,
+                trigger: trigger, health: health, metrics: metrics, logger: logger
+            )
+            let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
+            let api = SchedulerAPI(
+                active: active, store: store, passLock: passLock, trigger: trigger, health: health, metricsRegistry: metricsRegistry,
+                authorization: AdminAuthorization(token: adminToken)
+            )
+            let server = api.application(settings: settings, logger: logger, onListening: onListening)
+            var group = ServiceGroupConfiguration(
+                services: [.init(service: loop), .init(service: watcher), .init(service: server)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            )
+            group.maximumGracefulShutdownDuration = .seconds(30)
+            try await ServiceGroup(configuration: group).run()
+        }
+    }
+}
