@@ -183,6 +183,22 @@ let package = Package(
             dependencies: ["PluginAPI", "Indexing"],
             swiftSettings: strictSettings
         ),
+        // Opens a fresh store of each backend (an SQLite file, a PostgreSQL database) for the store and engine tests.
+        .target(
+            name: "StoreSupport",
+            dependencies: [
+                "PluginAPI", "SchedulerConfig", "SchedulerService", "Store",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StoreSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["StoreSupport", "Store", "Indexing", "PluginAPI", "SchedulerConfig"],
+            swiftSettings: strictSettings
+        ),
         // Seeded generators and input mutators shared by the property and fuzz tests.
         .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strictSettings),
         .testTarget(

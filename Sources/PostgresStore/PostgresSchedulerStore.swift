@@ -40,6 +40,9 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
+            // Let the pool's task start before the first lease, which PostgresNIO would otherwise warn about (the
+            // lease waits for the pool either way).
+            for _ in 0..<16 { await Task.yield() }
             try await PostgresSchema.migrate(client, logger: logger)
             let store = PostgresSchedulerStore(client: client, location: location.description, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger)
             return try await body(store)

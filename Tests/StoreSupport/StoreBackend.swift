@@ -1,0 +1,75 @@
+public import Foundation
+public import PluginAPI
+public import SchedulerService
+public import Store
+public import Logging
+import PostgresNIO
+public import SchedulerConfig
+
+/// The store backends every store and engine test runs against: a real SQLite file and a real PostgreSQL database.
+public enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite, postgres
+
+    public var description: String { rawValue }
+
+    /// The tests need a PostgreSQL server and none was given: they fail with this, they never skip.
+    public struct NoPostgresServer: Error, CustomStringConvertible {
+        public var description: String {
+            "the PostgreSQL tests need a server: run them with `scripts/with-postgres swift test`, "
+                + "or set SCHEDULER_TEST_POSTGRES_URL to a superuser's URL (postgres://user@host:port/database)"
+        }
+    }
+
+    /// The server the PostgreSQL tests create their databases on (`SCHEDULER_TEST_POSTGRES_URL`).
+    public static func postgresServer() throws -> PostgresLocation {
+        guard let url = ProcessInfo.processInfo.environment["SCHEDULER_TEST_POSTGRES_URL"] else { throw NoPostgresServer() }
+        var location = try PostgresLocation.parse(url: url).get()
+        location.tls = .disable
+        return location
+    }
+
+    /// A new, empty store: an SQLite file in `folder`, or a new database on the test server.
+    public func freshLocation(in folder: URL) async throws -> StoreLocation {
+        switch self {
+        case .sqlite:
+            return .sqlite(path: folder.appendingPathComponent("index.sqlite").path)
+        case .postgres:
+            var server = try Self.postgresServer()
+            let name = "scheduler_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try await Self.execute("CREATE DATABASE \(name)", on: server)
+            server.database = name
+            return .postgres(server)
+        }
+    }
+
+    /// Runs one statement written by the tests (not user input) on `location`'s database.
+    public static func execute(_ sql: String, on location: PostgresLocation) async throws {
+        let configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, tls: .disable
+        )
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "test-admin"))
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test-admin"))
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+}
+
+extension StoreBackend {
+    /// Runs `body` with a new, empty store of this backend, opened as the service opens one; its folder is removed
+    /// afterwards (a PostgreSQL test database stays on the throwaway server).
+    public func withFreshStore<Result: Sendable>(
+        clock: any WallClock, historyLength: Int = 1000, _ body: (any SchedulerStore) async throws -> Result
+    ) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let location = try await freshLocation(in: folder)
+        let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        return try await StoreOpener.withStore(location, historyLength: historyLength, clock: clock, logger: quiet, body)
+    }
+}

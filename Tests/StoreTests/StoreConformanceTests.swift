@@ -1,0 +1,222 @@
+import Foundation
+import Indexing
+import PluginAPI
+import Store
+import StoreSupport
+import Testing
+
+/// What every store backend must do, run against a real SQLite file and a real PostgreSQL database: the index's
+/// Core Spotlight semantics, the search as users see it, and the pass's whole transactional operations.
+@Suite("Every store backend")
+struct StoreConformanceTests {
+    static let now = ISO8601.date(from: "2026-03-01T12:00:00Z")!
+    static let clock = FixedWallClock(now)
+
+    static func item(_ id: String, _ domain: String = "com.shop.help", title: String? = nil, description: String? = nil, hint: Int? = nil) -> SearchableItem {
+        SearchableItem(uniqueIdentifier: id, domainIdentifier: domain, title: title ?? "Item \(id)", contentDescription: description, rankingHint: hint)
+    }
+
+    static func unit(_ key: String = "help", domain: String = "com.shop.help") -> UnitState {
+        UnitState(unit: key, source: key, domain: domain)
+    }
+
+    static func checkpoint(_ text: String = "c") -> IndexBatch.ClientState {
+        IndexBatch.ClientState(batchName: "run/help", data: Data(text.utf8))
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func anUpsertReplacesTheItemWithTheSameIdentifierWholly(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            var first = Self.item("a", description: "old text")
+            first.keywords = ["one", "two"]
+            first.thumbnailData = Data([0, 1, 2, 255])
+            try await store.index.upsert([first])
+            try await store.index.upsert([Self.item("a", title: "New title")])
+            let stored = try #require(try await store.index.item(withIdentifier: "a"))
+            #expect(stored.title == "New title")
+            #expect(stored.contentDescription == nil, "replaced whole, not merged")
+            #expect(stored.keywords.isEmpty && stored.thumbnailData == nil)
+            #expect(try await store.index.itemCount(inDomain: "com.shop") == 1)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func fieldsRoundTripExactlyWhateverTheyHold(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            var hostile = Self.item("a'); DROP TABLE item; --", title: "Robert'); DROP TABLE item;-- \\ \" ' ${x} $1 :* & | !")
+            hostile.keywords = ["é", "'quoted'", "a,b", "[\"json\"]"]
+            hostile.thumbnailData = Data((0...255).map(UInt8.init))
+            hostile.contentDescription = "naïve café — 東京 🙂"
+            try await store.index.upsert([hostile])
+            let stored = try #require(try await store.index.item(withIdentifier: hostile.uniqueIdentifier))
+            #expect(stored.title == hostile.title)
+            #expect(stored.keywords == hostile.keywords)
+            #expect(stored.thumbnailData == hostile.thumbnailData)
+            #expect(stored.contentDescription == hostile.contentDescription)
+            #expect(try await store.index.search(SearchQuery(text: "robert drop")).hits.map(\.uniqueIdentifier) == [hostile.uniqueIdentifier])
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aDomainIsDeletedWithTheDomainsUnderItButNotItsNeighbours(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert([
+                Self.item("a", "com.shop"), Self.item("b", "com.shop.help"), Self.item("c", "com.shop.help.fr"),
+                Self.item("d", "com.shopping"), Self.item("e", "com.sho"),
+            ])
+            #expect(try await store.index.itemCount(inDomain: "com.shop") == 3)
+            let outcome = try await store.index.delete(domains: ["com.shop"])
+            #expect(outcome.deleted == 3)
+            #expect(try await store.index.itemCountsByDomain() == ["com.shopping": 1, "com.sho": 1])
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func anInvalidItemRefusesTheWholeBatchAndItsClientState(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            let bad = SearchableItem(uniqueIdentifier: "", domainIdentifier: "com.shop.help", title: "No id")
+            await #expect(throws: IndexError.self) {
+                try await store.index.commit(IndexBatch(operations: [.upsert([Self.item("a"), bad])], clientState: Self.checkpoint()))
+            }
+            #expect(try await store.index.itemCountsByDomain().isEmpty)
+            #expect(try await store.index.lastClientState(batchName: "run/help") == nil)
+            try await store.index.commit(IndexBatch(operations: [.upsert([Self.item("a")])], clientState: Self.checkpoint("1")))
+            #expect(try await store.index.lastClientState(batchName: "run/help") == Data("1".utf8))
+            try await store.index.deleteAll()
+            #expect(try await store.index.lastClientState(batchName: "run/help") == nil)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func expiredItemsAreNotFoundAndAreSwept(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            var old = Self.item("old", title: "Cheese old")
+            old.expirationDate = Self.now.addingTimeInterval(-1)
+            try await store.index.upsert([old, Self.item("new", title: "Cheese new")])
+            #expect(try await store.index.search(SearchQuery(text: "chee")).hits.map(\.uniqueIdentifier) == ["new"])
+            #expect(try await store.index.sweepExpired() == 1)
+            #expect(try await store.index.item(withIdentifier: "old") == nil)
+            let fresh = try #require(try await store.index.item(withIdentifier: "new"))
+            #expect(fresh.expirationDate == Self.now.addingTimeInterval(30 * 86_400), "the store's time to live")
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func searchMatchesPrefixesWithoutAccentsAndRanksTitlesFirst(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert([
+                Self.item("desc", title: "Shipping", description: "Délais de livraison"),
+                Self.item("title", title: "Délais de livraison"),
+                Self.item("other", title: "Retours"),
+            ])
+            let results = try await store.index.search(SearchQuery(text: "DELAI livr"))
+            #expect(results.hits.map(\.uniqueIdentifier) == ["title", "desc"])
+            #expect(results.total == 2 && results.totalIsExact)
+            #expect(try await store.index.search(SearchQuery(text: "livr", domain: "com.shop.blog")).hits.isEmpty)
+            #expect(try await store.index.search(SearchQuery(text: "\"' :* & | ! ( ) NEAR AND")).hits.isEmpty)
+            #expect(try await store.index.search(SearchQuery(text: "   ")).total == 0)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aTitleMatchBehindManyDescriptionMatchesRanksFirstAndTheTotalIsALowerBound(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            var items = (0..<150).map { Self.item("item-\($0)", description: "a zebra in the text") }
+            items.append(Self.item("zebra", title: "Zebra"))
+            try await store.index.upsert(items)
+            let results = try await store.index.search(SearchQuery(text: "zeb", limit: 3))
+            #expect(results.hits.first?.uniqueIdentifier == "zebra")
+            #expect(results.total == 100 && !results.totalIsExact)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aRunBatchLeavesOutIdentifiersAnotherDomainHolds(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert([Self.item("taken", "com.shop.blog")])
+            let outcome = try await store.writeRunBatch([Self.item("taken"), Self.item("mine")], domain: "com.shop.help", checkpoint: Self.checkpoint())
+            #expect(outcome.upserted == 1)
+            #expect(outcome.taken == ["taken": "com.shop.blog"])
+            #expect(try await store.index.item(withIdentifier: "taken")?.domainIdentifier == "com.shop.blog")
+            #expect(try await store.index.lastClientState(batchName: "run/help") == Data("c".utf8))
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func finishingARunDeletesWhatItDidNotWriteAndRecordsTheSuccessTogether(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert([Self.item("stale"), Self.item("kept")])
+            try await store.index.upsert([Self.item("elsewhere", "com.shop.blog")])
+            let baseline = try await store.index.lastCommitNumber()
+            try await store.recordAttemptStart(Self.unit(), at: Self.now, forced: false)
+            #expect(try await store.units()["help"]?.lastResult == .running)
+            _ = try await store.writeRunBatch([Self.item("kept"), Self.item("new")], domain: "com.shop.help", checkpoint: Self.checkpoint())
+            #expect(try await store.index.itemCount(inDomain: "com.shop.help", committedThrough: baseline) == 1)
+            let finished = Self.now.addingTimeInterval(60)
+            let deleted = try await store.finishRun(
+                UnitSuccess(unit: Self.unit(), finishedAt: finished, fingerprint: "f1", itemCount: 2), deletingItemsCommittedThrough: baseline
+            )
+            #expect(deleted == 1)
+            #expect(try await store.index.itemCountsByDomain() == ["com.shop.help": 2, "com.shop.blog": 1])
+            let state = try #require(try await store.units()["help"])
+            #expect(state.lastResult == .succeeded && state.lastSuccessAt == finished && state.fingerprint == "f1" && state.itemCount == 2)
+            #expect(state.runner == nil)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aPurgeDeletesTheDomainAndForgetsTheSuccessesUnderIt(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert([Self.item("a"), Self.item("b", "com.shop.help.fr"), Self.item("c", "com.shop.blog")])
+            for unit in [Self.unit(), Self.unit("help/fr", domain: "com.shop.help.fr"), Self.unit("blog", domain: "com.shop.blog")] {
+                _ = try await store.finishRun(UnitSuccess(unit: unit, finishedAt: Self.now, fingerprint: "f", itemCount: 1), deletingItemsCommittedThrough: 0)
+            }
+            #expect(try await store.purge(domain: "com.shop.help") == 2)
+            let units = try await store.units()
+            #expect(units["help"]?.lastResult == .purged && units["help"]?.lastSuccessAt == nil)
+            #expect(units["help/fr"]?.lastResult == .purged)
+            #expect(units["blog"]?.lastResult == .succeeded && units["blog"]?.lastSuccessAt == Self.now)
+            #expect(try await store.index.itemCountsByDomain() == ["com.shop.blog": 1])
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func failuresAndInterruptionsAreRemembered(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.recordAttemptStart(Self.unit(), at: Self.now, forced: true)
+            let interrupted = try await store.markInterrupted()
+            #expect(interrupted.map(\.unit) == ["help"])
+            var state = try #require(try await store.units()["help"])
+            #expect(state.lastResult == .interrupted && state.forcedRun && state.lastError == UnitState.interruptedError)
+            #expect(try await store.markInterrupted().isEmpty)
+            let retry = Self.now.addingTimeInterval(600)
+            try await store.recordFailure(Self.unit(), error: "the feed said no", failures: 3, retryAt: retry)
+            state = try #require(try await store.units()["help"])
+            #expect(state.lastResult == .failed && state.failures == 3 && state.retryAt == retry && state.lastError == "the feed said no")
+            #expect(!state.forcedRun)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func theHistoryKeepsTheLastRunsNewestFirstAndKnowsThePeak(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock, historyLength: 3) { store in
+            for (day, indexed) in [10, 40, 30, 20].enumerated() {
+                let started = Self.now.addingTimeInterval(Double(day) * 86_400)
+                try await store.append(RunRecord(
+                    unit: "help", source: "help", domain: "com.shop.help", startedAt: started, finishedAt: started.addingTimeInterval(5),
+                    decision: .reindexed, reason: "due", indexed: indexed, deleted: 0, rejected: 0, error: nil, forced: false
+                ))
+            }
+            try await store.append(RunRecord(
+                unit: "blog", source: "blog", domain: "com.shop.blog", startedAt: Self.now, finishedAt: Self.now,
+                decision: .notDue, reason: "not due", indexed: 0, deleted: 0, rejected: 0, error: nil, forced: false
+            ))
+            let runs = try await store.history(source: nil, limit: 10)
+            #expect(runs.map(\.source) == ["blog", "help", "help"], "three kept, newest first")
+            #expect(runs.first?.decision == .notDue)
+            #expect(try await store.history(source: "help", limit: 1).map(\.indexed) == [20])
+            #expect(try await store.peakItemCount(unit: "help", since: Self.now) == 30)
+            #expect(try await store.peakItemCount(unit: "nothing", since: Self.now) == nil)
+        }
+    }
+}
