@@ -227,7 +227,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["Engine", "SchedulerConfig", "Indexing", "Store", "SQLiteStore", "PluginAPI", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Engine", "SchedulerConfig", "SchedulerService", "Indexing", "Store", "StoreSupport", "PluginAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

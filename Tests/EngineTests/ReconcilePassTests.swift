@@ -3,14 +3,17 @@ import Engine
 import Foundation
 import Indexing
 import PluginAPI
+import Store
+import StoreSupport
 import Testing
 
 @Suite("The reconcile pass")
 struct ReconcilePassTests {
     let start = EngineFixture.start
 
-    @Test func theFirstRunIndexesTheFeedAndRecordsTheSuccess() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func theFirstRunIndexesTheFeedAndRecordsTheSuccess(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b", "c"])
 
         let outcomes = try await fixture.pass(at: start)
@@ -23,13 +26,14 @@ struct ReconcilePassTests {
         #expect(state.lastSuccessAt == start)
         #expect(state.itemCount == 3)
         #expect(state.lastResult == .succeeded)
-        let item = try #require(try await fixture.store().index.item(withIdentifier: "a"))
+        let item = try #require(try await fixture.withStore { try await $0.index.item(withIdentifier: "a") })
         #expect(item.contentURL == "app://article/a")
         #expect(item.expirationDate == start.plus(days: 30))
     }
 
-    @Test func aSecondRunTheSameDayIsNotDueAndTheNextCalendarMonthIsClamped() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func aSecondRunTheSameDayIsNotDueAndTheNextCalendarMonthIsClamped(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b", "c"])
         try await fixture.pass(at: start)
         try fixture.setFeed(["a", "b", "c", "d"])
@@ -43,8 +47,9 @@ struct ReconcilePassTests {
         #expect(try await fixture.unitState()?.lastSuccessAt == start)
     }
 
-    @Test func aMonthLaterTheUnitIsDueAndItemsTheFeedDroppedAreDeleted() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func aMonthLaterTheUnitIsDueAndItemsTheFeedDroppedAreDeleted(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b", "c", "d"])
         try await fixture.pass(at: start)
         try fixture.setFeed(["a", "b", "c", "e"])
@@ -60,8 +65,9 @@ struct ReconcilePassTests {
         #expect(try await fixture.pass(at: monthLater.plus(days: 1)).map(\.decision) == [.notDue])
     }
 
-    @Test func aPluginFailureKeepsTheItemsAndTheDateAndBacksOff() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func aPluginFailureKeepsTheItemsAndTheDateAndBacksOff(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b", "c"])
         try await fixture.pass(at: start)
         try fixture.setFeed(["a", "FAIL"])
@@ -93,8 +99,9 @@ struct ReconcilePassTests {
         #expect(after.lastSuccessAt == due.plus(seconds: 200))
     }
 
-    @Test func aFailureAfterSomeBatchesDeletesNothingAndTheNextRunFinishesTheJob() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func aFailureAfterSomeBatchesDeletesNothingAndTheNextRunFinishesTheJob(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b", "c", "d"])
         try await fixture.pass(at: start)
         try fixture.setFeed(["a", "b", "x", "FAIL"])
@@ -113,14 +120,14 @@ struct ReconcilePassTests {
     }
 
     /// What a shutdown or a crash in the middle of a run leaves: the committed batches, the previous success.
-    @Test func aRunStoppedMidwayKeepsThePreviousSuccessAndIsRedoneAtOnce() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func aRunStoppedMidwayKeepsThePreviousSuccessAndIsRedoneAtOnce(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b", "c"])
         try await fixture.pass(at: start)
         try fixture.setFeed(["a", "new", "HANG"])
 
-        let pass = try fixture.makePass(at: start.plus(days: 28))
-        let running = Task { try await pass.run(.init(batchSize: 1)) }
+        let running = Task { try await fixture.pass(at: start.plus(days: 28), .init(batchSize: 1)) }
         while try await fixture.identifiers().contains("new") == false { try await Task.sleep(for: .milliseconds(5)) }
         running.cancel()
         await #expect(throws: CancellationError.self) { try await running.value }
@@ -138,12 +145,13 @@ struct ReconcilePassTests {
         #expect(try await fixture.unitState()?.lastResult == .succeeded)
     }
 
-    @Test func aGateTurnedOffPurgesAndTurnedOnAgainReindexesAtOnce() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func aGateTurnedOffPurgesAndTurnedOnAgainReindexesAtOnce(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b", "c"])
         try await fixture.pass(at: start)
         let canary = SearchableItem(uniqueIdentifier: "other", domainIdentifier: "com.example.articlesarchive", title: "Article other")
-        try await fixture.store().index.upsert([canary])
+        try await fixture.withStore { try await $0.index.upsert([canary]) }
 
         try fixture.setGate(on: false)
         let off = try await fixture.pass(at: start.plus(seconds: 60))
@@ -163,8 +171,9 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == ["a", "b", "c"])
     }
 
-    @Test func anUnparsableGatesFileLoadsNothingSoNothingCanBePurged() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func anUnparsableGatesFileLoadsNothingSoNothingCanBePurged(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b"])
         try await fixture.pass(at: start)
         try fixture.write("gates.yaml", "gates:\n  articles_gate: { enabled: false\n")
@@ -174,9 +183,9 @@ struct ReconcilePassTests {
         #expect(try await fixture.unitState()?.lastSuccessAt == start)
     }
 
-    @Test(arguments: [[String](), ["a"]])
-    func anEmptyOrTruncatedFeedDeletesNothing(feed: [String]) async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases, [[String](), ["a"]])
+    func anEmptyOrTruncatedFeedDeletesNothing(backend: StoreBackend, feed: [String]) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b", "c", "d"])
         try await fixture.pass(at: start)
         try fixture.setFeed(feed)
@@ -195,11 +204,12 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == feed)
     }
 
-    @Test func aWipedIndexIsReindexedThoughTheDateSaysNotDue() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func aWipedIndexIsReindexedThoughTheDateSaysNotDue(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a", "b"])
         try await fixture.pass(at: start)
-        try await fixture.store().index.deleteAll()
+        try await fixture.withStore { try await $0.index.deleteAll() }
 
         let outcomes = try await fixture.pass(at: start.plus(days: 1))
 
@@ -208,8 +218,9 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == ["a", "b"])
     }
 
-    @Test func changedSettingsReindexButAScheduleChangeDoesNot() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func changedSettingsReindexButAScheduleChangeDoesNot(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a"])
         try await fixture.pass(at: start)
 
@@ -222,11 +233,12 @@ struct ReconcilePassTests {
         let outcomes = try await fixture.pass(at: start.plus(days: 1))
         #expect(outcomes.map(\.decision) == [.reindexed])
         #expect(outcomes[0].reason == "settings changed since the last success")
-        #expect(try await fixture.store().index.item(withIdentifier: "a")?.contentURL == "app://v2/article/a")
+        #expect(try await fixture.withStore { try await $0.index.item(withIdentifier: "a")?.contentURL } == "app://v2/article/a")
     }
 
-    @Test func aCronScheduleRunsOnceForEveryInstantItMissed() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func aCronScheduleRunsOnceForEveryInstantItMissed(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         fixture.schedule = #"cron "0 3 * * *""#
         try fixture.writeScheduler()
         try fixture.setFeed(["a"])
@@ -241,8 +253,9 @@ struct ReconcilePassTests {
         #expect(next[0].nextDue == ISO8601.date(from: "2026-02-04T03:00:00Z"))
     }
 
-    @Test func aDryRunDecidesAndTouchesNothing() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func aDryRunDecidesAndTouchesNothing(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a"])
 
         let first = try await fixture.pass(at: start, .init(dryRun: true))
@@ -256,9 +269,10 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == ["a"])
     }
 
-    @Test func itemsOutsideTheUnitOrTakingAnotherDomainsIdentifierAreRejected() async throws {
-        let fixture = try EngineFixture()
-        try await fixture.store().index.upsert([SearchableItem(uniqueIdentifier: "taken", domainIdentifier: "com.example.news", title: "Article taken")])
+    @Test(arguments: StoreBackend.allCases)
+    func itemsOutsideTheUnitOrTakingAnotherDomainsIdentifierAreRejected(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
+        try await fixture.withStore { try await $0.index.upsert([SearchableItem(uniqueIdentifier: "taken", domainIdentifier: "com.example.news", title: "Article taken")]) }
         try fixture.setFeed(["a", "outside:b", "taken"])
 
         let outcomes = try await fixture.pass(at: start)
@@ -270,8 +284,9 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers(in: "com.example.news") == ["taken"])
     }
 
-    @Test func partitionsAreUnitsOfTheirOwn() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func partitionsAreUnitsOfTheirOwn(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         fixture.partitions = "[en, fr]"
         try fixture.writeScheduler()
         try fixture.setFeed(["en-1", "en-2"], partition: "en")
@@ -286,8 +301,9 @@ struct ReconcilePassTests {
         #expect(onlyFrench.isEmpty)
     }
 
-    @Test func expiredItemsAreSweptAtTheEndOfAPass() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func expiredItemsAreSweptAtTheEndOfAPass(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         try fixture.setFeed(["a"])
         try await fixture.pass(at: start)
 
@@ -298,20 +314,21 @@ struct ReconcilePassTests {
             sources: {}
             """)
         try await fixture.pass(at: start.plus(days: 29))
-        #expect(try await fixture.store(at: start).index.itemCountsByDomain() == ["com.example.articles": 1])
+        #expect(try await fixture.withStore(at: start) { try await $0.index.itemCountsByDomain() } == ["com.example.articles": 1])
         try await fixture.pass(at: start.plus(days: 31))
-        #expect(try await fixture.store(at: start).index.itemCountsByDomain().isEmpty)
+        #expect(try await fixture.withStore(at: start) { try await $0.index.itemCountsByDomain().isEmpty })
     }
 
-    @Test func theHistoryKeepsTheConfiguredNumberOfRuns() async throws {
-        let fixture = try EngineFixture()
+    @Test(arguments: StoreBackend.allCases)
+    func theHistoryKeepsTheConfiguredNumberOfRuns(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
         fixture.historyLength = 3
         try fixture.writeScheduler()
         try fixture.setFeed(["a"])
         for day in 0..<5 {
             try await fixture.pass(at: start.plus(days: day), .init(force: true))
         }
-        let runs = try await fixture.store().history(source: nil, limit: 100)
+        let runs = try await fixture.withStore { try await $0.history(source: nil, limit: 100) }
         #expect(runs.count == 3)
         #expect(runs.first?.startedAt == start.plus(days: 4))
         #expect(runs.allSatisfy { $0.decision == .reindexed && $0.indexed == 1 })

@@ -4,8 +4,9 @@ import Foundation
 import Indexing
 import Logging
 import PluginAPI
-import SQLiteStore
+import SchedulerService
 import Store
+import StoreSupport
 
 /// A plugin for engine tests that reads its items from a text file the test rewrites between passes: one
 /// identifier per line; a line `FAIL` makes it fail there, `HANG` makes it wait until cancelled; `outside:ID` produces an item in a domain
@@ -43,26 +44,30 @@ struct LinesTestPlugin: SourcePlugin {
 }
 
 /// A temporary config folder and database driven through the real pass, with time under the test's control.
-final class EngineFixture {
+/// (Unchecked: one test drives it, at most from one task at a time.)
+final class EngineFixture: @unchecked Sendable {
     static let start = ISO8601.date(from: "2026-01-31T10:00:00Z")!
 
     let url: URL
+    /// The store the config names: an SQLite file in the folder, or a fresh PostgreSQL database.
+    let store: StoreLocation
     var schedule = "monthly"
     var deepLink = "app://article/{id}"
     var partitions: String?
     var maxDeleteRatio = "0.5"
     var historyLength = 1000
 
-    init() throws {
+    /// A fixture whose store is a new, empty one of `backend`.
+    init(_ backend: StoreBackend) async throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("engine-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        store = try await backend.freshLocation(in: url)
         try setGate(on: true)
         try writeScheduler()
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    var databasePath: String { url.appendingPathComponent("index.sqlite").path }
 
     func write(_ name: String, _ text: String) throws {
         try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
@@ -71,7 +76,7 @@ final class EngineFixture {
     /// Rewrites scheduler.yaml from the fixture's settings.
     func writeScheduler() throws {
         try write("scheduler.yaml", """
-            store: { sqlite: { path: index.sqlite }, history: \(historyLength) }
+            store: { \(storeLine), history: \(historyLength) }
             defaults: { expiration: 30d, maxDeleteRatio: \(maxDeleteRatio) }
             sources:
               articles:
@@ -83,6 +88,14 @@ final class EngineFixture {
                 deepLink: "\(deepLink)"
                 options: { feed: "feed{partition}.txt" }
             """)
+    }
+
+    /// The store as scheduler.yaml names it.
+    private var storeLine: String {
+        switch store {
+        case .sqlite: "sqlite: { path: index.sqlite }"
+        case .postgres(let location): "postgres: { url: \"\(location)\", tls: disable }"
+        }
     }
 
     func setGate(on: Bool) throws {
@@ -98,33 +111,34 @@ final class EngineFixture {
         try ConfigLoader(directory: url.path, registry: PluginRegistry([LinesTestPlugin.self])).load()
     }
 
-    /// Opens the database as the command line does, at `date`.
-    func store(at date: Date = EngineFixture.start) throws -> any SchedulerStore {
-        try SQLiteSchedulerStore(path: databasePath, timeToLive: .seconds(30 * 86_400), historyLength: historyLength, clock: FixedWallClock(date), logger: Logger.quiet)
+    /// Opens the store as the command line does, at `date`, for the duration of `body`.
+    func withStore<Result: Sendable>(at date: Date = EngineFixture.start, _ body: (any SchedulerStore) async throws -> Result) async throws -> Result {
+        try await StoreOpener.withStore(
+            store, timeToLive: .seconds(30 * 86_400), historyLength: historyLength, clock: FixedWallClock(date), logger: Logger.quiet, body
+        )
     }
 
-    /// One pass as `scheduler run-once --now date` runs it: the config read afresh, the database reopened.
+    /// One pass as `scheduler run-once --now date` runs it: the config read afresh, the store reopened.
     @discardableResult
     func pass(at date: Date, _ options: ReconcilePass.Options = .init(), random: Double = 0.5) async throws -> [UnitOutcome] {
-        try await makePass(at: date, random: random).run(options)
-    }
-
-    /// The pass `pass(at:)` runs, for a test that runs it in a task of its own.
-    func makePass(at date: Date, random: Double = 0.5) throws -> ReconcilePass {
-        ReconcilePass(
-            configuration: try load(), store: try store(at: date), processes: ProcessLedger(path: databasePath + ".plugins"), registry: PluginRegistry([LinesTestPlugin.self]),
-            clock: FixedWallClock(date), logger: Logger.quiet, random: { random }
-        )
+        let configuration = try load()
+        return try await withStore(at: date) { store in
+            let pass = ReconcilePass(
+                configuration: configuration, store: store, processes: ProcessLedger(path: url.appendingPathComponent("index.sqlite.plugins").path),
+                registry: PluginRegistry([LinesTestPlugin.self]), clock: FixedWallClock(date), logger: Logger.quiet, random: { random }
+            )
+            return try await pass.run(options)
+        }
     }
 
     /// The identifiers indexed in `domain`, sorted.
     func identifiers(in domain: String = "com.example.articles") async throws -> [String] {
-        let results = try await store().index.search(SearchQuery(text: "article", domain: domain, limit: 1000))
+        let results = try await withStore { try await $0.index.search(SearchQuery(text: "article", domain: domain, limit: 1000)) }
         return results.hits.map(\.uniqueIdentifier).sorted()
     }
 
     func unitState(_ unit: String = "articles") async throws -> UnitState? {
-        try await store().units()[unit]
+        try await withStore { try await $0.units()[unit] }
     }
 }
 
