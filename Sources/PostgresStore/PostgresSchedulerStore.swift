@@ -17,16 +17,30 @@ public final class PostgresSchedulerStore: SchedulerStore {
     /// How many runs the history keeps.
     public let historyLength: Int
     public let location: String
+    /// The lease every write of this view checks first (see ``fenced(by:)``); `nil` for the unfenced store.
+    let fence: Lease?
     let logger: Logger
 
     public var index: any SearchIndex { postgresIndex }
+    public var leases: (any LeaseStore)? { self }
 
     init(client: PostgresClient, location: String, timeToLive: Duration, historyLength: Int, clock: any WallClock, logger: Logger) {
         self.client = client
         self.location = location
         self.postgresIndex = PostgresSearchIndex(client: client, timeToLive: timeToLive, clock: clock, logger: logger)
         self.historyLength = historyLength
+        self.fence = nil
         self.logger = logger
+    }
+
+    /// A view of `store` whose writes are fenced by `fence`.
+    init(sharing store: PostgresSchedulerStore, fence: Lease) {
+        client = store.client
+        postgresIndex = store.postgresIndex
+        historyLength = store.historyLength
+        location = store.location
+        self.fence = fence
+        logger = store.logger
     }
 
     /// Connects to `location`, brings the schema up to date and runs `body` with the store; the pool's
@@ -37,15 +51,27 @@ public final class PostgresSchedulerStore: SchedulerStore {
         _ body: (PostgresSchedulerStore) async throws -> Result
     ) async throws -> Result {
         let client = PostgresClient(configuration: try location.clientConfiguration(environment: environment), backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
+        // The pool lives exactly as long as `body`, and is not a child of this task: when the task is cancelled (a
+        // shutdown mid-run), `body`'s cleanup, such as releasing a lease, must still reach the database.
+        let pool = Task.detached { await client.run() }
+        func closePool() async {
+            pool.cancel()
+            await pool.value
+        }
+        do {
             // Let the pool's task start before the first lease, which PostgresNIO would otherwise warn about (the
             // lease waits for the pool either way).
             for _ in 0..<16 { await Task.yield() }
             try await PostgresSchema.migrate(client, logger: logger)
-            let store = PostgresSchedulerStore(client: client, location: location.description, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger)
-            return try await body(store)
+            let store = PostgresSchedulerStore(
+                client: client, location: location.description, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger
+            )
+            let result = try await body(store)
+            await closePool()
+            return result
+        } catch {
+            await closePool()
+            throw error
         }
     }
 
@@ -59,7 +85,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
+            try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, unit, logger: logger)
             try await connection.query(
                 """
@@ -77,7 +104,9 @@ public final class PostgresSchedulerStore: SchedulerStore {
         var upserted = 0
         let logger = logger
         // The commit number's row lock is taken first: no other commit can take an identifier between the check and the write.
+        let fence = fence
         _ = try await postgresIndex.commit(IndexBatch(clientState: checkpoint)) { connection, number in
+            try await Self.check(fence, connection, logger: logger)
             var sql = SQLBuilder("SELECT unique_identifier, domain_identifier FROM item WHERE unique_identifier = ANY(")
             sql.append("\(sql.bind(items.map(\.uniqueIdentifier)))) AND NOT ")
             sql.appendDomainRange(domain)
@@ -91,10 +120,11 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {
-        let logger = logger
+        let logger = logger, fence = fence
         return try await postgresIndex.commit(
             IndexBatch(operations: [.deleteStale(domain: success.unit.domain, committedThrough: baseline)])
         ) { connection, _ in
+            try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, success.unit, logger: logger)
             let finished = success.finishedAt.timeIntervalSince1970
             try await connection.query(
@@ -110,7 +140,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
+            try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, unit, logger: logger)
             try await connection.query(
                 """
@@ -124,8 +155,9 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func purge(domain: String) async throws -> Int {
-        let logger = logger
+        let logger = logger, fence = fence
         return try await postgresIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { connection, _ in
+            try await Self.check(fence, connection, logger: logger)
             var sql = SQLBuilder("UPDATE unit_state SET last_success_at = NULL, fingerprint = NULL, item_count = NULL, last_result = ")
             sql.append("\(sql.bind(UnitResult.purged.rawValue)), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL, forced_run = FALSE WHERE ")
             sql.appendDomainRange(domain, column: "domain")
@@ -134,12 +166,13 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func markInterrupted() async throws -> [UnitState] {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             var interrupted: [UnitState] = []
             let rows = try await connection.query(
                 """
                 UPDATE unit_state SET last_result = \(UnitResult.interrupted.rawValue), last_error = \(UnitState.interruptedError), runner = NULL
-                WHERE last_result = \(UnitResult.running.rawValue)
+                WHERE last_result = \(UnitResult.running.rawValue) AND NOT EXISTS (
+                    SELECT 1 FROM lease WHERE lease.name = 'unit/' || unit_state.unit AND lease.expires_at > \(unescaped: PostgresSchema.databaseNow))
                 RETURNING \(unescaped: UnitStateColumns.list)
                 """,
                 logger: logger
@@ -154,7 +187,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func append(_ run: RunRecord) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
+            try await Self.check(fence, connection, logger: logger)
             try await connection.query(
                 """
                 INSERT INTO run_history (unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced)

@@ -93,11 +93,34 @@ enum PostgresSchema {
             "CREATE INDEX run_history_source ON run_history (source, id)",
             "CREATE INDEX run_history_unit ON run_history (unit, id)",
         ]),
+        ("v2-leases-and-replicas", [
+            // A lease row is never deleted (a release only ends it), so its token keeps increasing.
+            """
+            CREATE TABLE lease (
+                name TEXT PRIMARY KEY,
+                holder TEXT NOT NULL,
+                token BIGINT NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                taken_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE replica (
+                id TEXT PRIMARY KEY,
+                config_fingerprint TEXT NOT NULL,
+                started_at DOUBLE PRECISION NOT NULL,
+                heartbeat_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ]),
     ]
+
+    /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.
+    static let databaseNow = "extract(epoch from clock_timestamp())::float8"
 
     /// Applies the migrations this database lacks.
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS scheduler_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",

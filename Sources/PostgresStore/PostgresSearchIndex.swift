@@ -36,7 +36,7 @@ public final class PostgresSearchIndex: SearchIndex {
         try batch.validate()
         let now = clock.now()
         let logger = logger
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.transaction(logger: logger) { connection in
             let number = try await Self.nextCommitNumber(connection, logger: logger)
             var outcome = BatchOutcome(commitNumber: number)
             for operation in batch.operations {

@@ -17,6 +17,8 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     public let historyLength: Int
 
     public var index: any SearchIndex { sqliteIndex }
+    /// None: one machine owns the file, and the pass lock beside it keeps passes apart.
+    public var leases: (any LeaseStore)? { nil }
     var database: DatabasePool { sqliteIndex.database }
 
     /// Opens (creating if needed) the database at `path` and brings both schemas up to date.

@@ -11,6 +11,10 @@ public protocol SchedulerStore: Sendable {
     /// The searchable index, for searches, counts and the expiry sweep.
     var index: any SearchIndex { get }
 
+    /// The leases of a store several replicas share (PostgreSQL); `nil` for a store one machine owns (SQLite),
+    /// where the pass lock beside the file already keeps passes apart.
+    var leases: (any LeaseStore)? { get }
+
     /// Every unit the store remembers, by unit key.
     func units() async throws -> [String: UnitState]
 
@@ -35,7 +39,8 @@ public protocol SchedulerStore: Sendable {
     func purge(domain: String) async throws -> Int
 
     /// Marks the attempts still `running` as `interrupted` and returns them: called by a pass that holds the
-    /// pass lock, so no process is running them any more.
+    /// pass lock. With leases, only the units whose lease is not live are marked: another replica may be running
+    /// the others.
     func markInterrupted() async throws -> [UnitState]
 
     /// Appends a run to the history, keeping the store's configured number of runs.

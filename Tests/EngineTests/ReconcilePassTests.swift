@@ -334,3 +334,31 @@ struct ReconcilePassTests {
         #expect(runs.allSatisfy { $0.decision == .reindexed && $0.indexed == 1 })
     }
 }
+
+@Suite("Replicas sharing a PostgreSQL store")
+struct ReplicaPassTests {
+    let start = EngineFixture.start
+
+    /// Two replicas whose passes start together: every unit is run by one of them, once; the other skips it while
+    /// the lease is held, or finds it not due once the lease is released.
+    @Test func twoReplicasPassingTogetherRunEachUnitOnce() async throws {
+        let fixture = try await EngineFixture(.postgres)
+        let partitions = (0..<12).map { "p\($0)" }
+        fixture.partitions = "[\(partitions.joined(separator: ", "))]"
+        try fixture.writeScheduler()
+        for partition in partitions { try fixture.setFeed(["\(partition)-a", "\(partition)-b"], partition: partition) }
+
+        async let first = fixture.pass(at: start, .init(batchSize: 1, replica: "replica-a"))
+        async let second = fixture.pass(at: start, .init(batchSize: 1, replica: "replica-b"))
+        let outcomes = try await first + second
+
+        let runs = Dictionary(grouping: outcomes.filter { $0.decision == .reindexed }, by: \.unit).mapValues(\.count)
+        #expect(runs.count == 12 && runs.values.allSatisfy { $0 == 1 }, "\(runs)")
+        #expect(outcomes.allSatisfy { [.reindexed, .skipped, .notDue].contains($0.decision) }, "\(outcomes.map(\.reason))")
+        let history = try await fixture.withStore { try await $0.history(source: nil, limit: 100) }
+        #expect(history.filter { $0.decision == .reindexed }.count == 12, "one success recorded per run")
+        for partition in partitions {
+            #expect(try await fixture.identifiers(in: "com.example.articles.\(partition)") == ["\(partition)-a", "\(partition)-b"])
+        }
+    }
+}

@@ -67,6 +67,8 @@ struct BatchWriter: ItemSink {
             written += outcome.upserted
         } catch is CancellationError {
             throw CancellationError()
+        } catch let lost as LeaseLost {
+            throw lost
         } catch {
             throw IndexWriteFailure(error: error)
         }

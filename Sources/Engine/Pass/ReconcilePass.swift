@@ -18,12 +18,22 @@ public struct ReconcilePass: Sendable {
         public var sources: Set<String>?
         /// Items per committed batch.
         public var batchSize = 500
+        /// This replica, as the leases of a shared store name it.
+        public var replica: String
+        /// How long a unit's lease lasts unless renewed (a third of it between renewals): a replica killed mid-run
+        /// holds the unit that long before another one redoes it.
+        public var leaseDuration: Duration
 
-        public init(force: Bool = false, dryRun: Bool = false, sources: Set<String>? = nil, batchSize: Int = 500) {
+        public init(
+            force: Bool = false, dryRun: Bool = false, sources: Set<String>? = nil, batchSize: Int = 500,
+            replica: String = RunnerIdentity.current, leaseDuration: Duration = .seconds(60)
+        ) {
             self.force = force
             self.dryRun = dryRun
             self.sources = sources
             self.batchSize = batchSize
+            self.replica = replica
+            self.leaseDuration = leaseDuration
         }
     }
 
@@ -79,11 +89,50 @@ public struct ReconcilePass: Sendable {
             logger.log(level: outcome.decision == .failed ? .error : .info, "\(outcome.decision.rawValue)", metadata: metadata)
             outcomes.append(outcome)
         }
-        if !options.dryRun, !Task.isCancelled { try await store.index.sweepExpired() }
+        if !options.dryRun, !Task.isCancelled { try await sweep(options) }
         return outcomes
     }
 
+    /// Sweeps expired items; with leases, once across the replicas that reach it together.
+    private func sweep(_ options: Options) async throws {
+        guard let leases = store.leases else {
+            try await store.index.sweepExpired()
+            return
+        }
+        let work = LeasedWork(leases: leases, holder: options.replica, duration: options.leaseDuration, logger: logger)
+        _ = try await work.run(Lease.sweepName) { fenced in try await fenced.index.sweepExpired() }
+    }
+
+    /// Reconciles one unit; with leases, under the unit's lease, deciding again from the state read under it (another
+    /// replica may have run the unit since the pass began).
     private func reconcile(_ plan: UnitPlan, state unitState: UnitState?, itemsInDomain: Int, now: Date, options: Options) async throws -> UnitOutcome {
+        guard !options.dryRun, let leases = store.leases else {
+            return try await reconcile(plan, state: unitState, itemsInDomain: itemsInDomain, now: now, options: options, store: store)
+        }
+        let work = LeasedWork(leases: leases, holder: options.replica, duration: options.leaseDuration, logger: logger.with(unit: plan.unit.key))
+        do {
+            let outcome = try await work.run(Lease.unitName(plan.unit.key)) { fenced in
+                let fresh = try await fenced.units()[plan.unit.key]
+                let items = try await fenced.index.itemCount(inDomain: plan.unit.domain)
+                return try await reconcile(plan, state: fresh, itemsInDomain: items, now: clock.now(), options: options, store: fenced)
+            }
+            return outcome ?? skipped(plan, state: unitState, reason: "another replica holds the unit's lease: it is running or purging it")
+        } catch let lost as LeaseLost {
+            return skipped(plan, state: unitState, reason: "\(lost); the replica holding it now finishes the unit")
+        }
+    }
+
+    private func skipped(_ plan: UnitPlan, state: UnitState?, reason: String) -> UnitOutcome {
+        UnitOutcome(
+            source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.isOn ? "on" : "off",
+            variant: plan.variant?.variant, decision: .skipped, reason: reason, lastSuccess: state?.lastSuccessAt
+        )
+    }
+
+    /// Decides what `plan` needs and does it, writing through `store` (fenced by the unit's lease when there is one).
+    private func reconcile(
+        _ plan: UnitPlan, state unitState: UnitState?, itemsInDomain: Int, now: Date, options: Options, store: any SchedulerStore
+    ) async throws -> UnitOutcome {
         var outcome = UnitOutcome(
             source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.isOn ? "on" : "off",
             variant: plan.variant?.variant, decision: .skipped, reason: plan.gateDecision.reason, lastSuccess: unitState?.lastSuccessAt
@@ -100,7 +149,7 @@ public struct ReconcilePass: Sendable {
             outcome.deleted = try await store.purge(domain: plan.unit.domain)
             outcome.decision = .purged
             outcome.lastSuccess = nil
-            try await record(outcome, startedAt: now)
+            try await record(outcome, startedAt: now, in: store)
             return outcome
         }
         // An interrupted forced run is redone forced: its operator accepted what it deletes.
@@ -142,11 +191,11 @@ public struct ReconcilePass: Sendable {
             outcome.rejected = failure.rejected
             outcome.nextDue = retryAt
         }
-        try await record(outcome, startedAt: now, forced: force)
+        try await record(outcome, startedAt: now, forced: force, in: store)
         return outcome
     }
 
-    private func record(_ outcome: UnitOutcome, startedAt: Date, forced: Bool = false) async throws {
+    private func record(_ outcome: UnitOutcome, startedAt: Date, forced: Bool = false, in store: any SchedulerStore) async throws {
         try await store.append(RunRecord(
             unit: outcome.unit, source: outcome.source, domain: outcome.domain, startedAt: startedAt, finishedAt: clock.now(),
             decision: outcome.decision, reason: outcome.reason, indexed: outcome.indexed, deleted: outcome.deleted,

@@ -78,6 +78,8 @@ struct UnitReindex {
             try await writer.flush()
         } catch is CancellationError {
             throw CancellationError()
+        } catch let lost as LeaseLost {
+            throw lost
         } catch let failed as BatchWriter.IndexWriteFailure {
             throw failure("writing to the index failed: \(failed.error); nothing was deleted and the last-indexed date did not move")
         } catch {
