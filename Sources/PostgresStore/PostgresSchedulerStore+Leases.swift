@@ -55,6 +55,32 @@ extension PostgresSchedulerStore: LeaseStore {
         return leases
     }
 
+    public func heartbeat(replica: String, configFingerprint: String) async throws {
+        try await client.query(
+            """
+            INSERT INTO replica (id, config_fingerprint, started_at, heartbeat_at)
+            VALUES (\(replica), \(configFingerprint), \(unescaped: PostgresSchema.databaseNow), \(unescaped: PostgresSchema.databaseNow))
+            ON CONFLICT (id) DO UPDATE SET config_fingerprint = EXCLUDED.config_fingerprint, heartbeat_at = EXCLUDED.heartbeat_at
+            """,
+            logger: logger
+        )
+    }
+
+    public func removeReplica(_ replica: String) async throws {
+        try await client.query("DELETE FROM replica WHERE id = \(replica)", logger: logger)
+    }
+
+    public func replicas() async throws -> [ReplicaRecord] {
+        let rows = try await client.query("SELECT id, config_fingerprint, started_at, heartbeat_at FROM replica ORDER BY id", logger: logger)
+        var replicas: [ReplicaRecord] = []
+        for try await (id, fingerprint, started, heartbeat) in rows.decode((String, String, Double, Double).self) {
+            replicas.append(ReplicaRecord(
+                id: id, configFingerprint: fingerprint, startedAt: Date(timeIntervalSince1970: started), heartbeatAt: Date(timeIntervalSince1970: heartbeat)
+            ))
+        }
+        return replicas
+    }
+
     public func fenced(by lease: Lease) -> any SchedulerStore {
         PostgresSchedulerStore(sharing: self, fence: lease)
     }

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Leases with fencing, for a store that several replicas share: before a replica runs or purges a unit it takes
+/// Leases with fencing, and the roll of replicas, for a store that several replicas share: before a replica runs or purges a unit it takes
 /// the unit's lease, renews it while it works, and writes through ``fenced(by:)`` so that its writes are refused
 /// once another replica holds a newer grant. Expiry is judged by the database's clock, the one all replicas share.
 public protocol LeaseStore: Sendable {
@@ -16,6 +16,15 @@ public protocol LeaseStore: Sendable {
 
     /// The leases not yet expired, for the status page.
     func liveLeases() async throws -> [Lease]
+
+    /// Records that `replica` is alive and runs the configuration with `configFingerprint`.
+    func heartbeat(replica: String, configFingerprint: String) async throws
+
+    /// Forgets `replica`: it shut down.
+    func removeReplica(_ replica: String) async throws
+
+    /// Every replica that recorded a heartbeat and did not shut down, by id.
+    func replicas() async throws -> [ReplicaRecord]
 
     /// The store whose every write first checks, in its own transaction, that `lease` is still the newest grant of
     /// its name, and throws ``LeaseLost`` otherwise.

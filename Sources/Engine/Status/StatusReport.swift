@@ -43,7 +43,26 @@ public struct StatusReport: Sendable, Codable {
         public var items: Int
     }
 
+    /// A `scheduler run` replica sharing the store (PostgreSQL).
+    public struct ReplicaStatus: Sendable, Codable, Hashable {
+        public var id: String
+        public var configFingerprint: String
+        public var startedAt: Date
+        public var lastHeartbeat: Date
+        /// The leases it holds now: the units it is running or purging.
+        public var leases: [String]
+    }
+
+    /// Replicas whose last heartbeat is older than this are not compared (a killed one lingers until it restarts).
+    public static let replicaComparisonWindow: TimeInterval = 15 * 60
+
     public var at: Date
+    /// The fingerprint of the configuration the report was made with.
+    public var configFingerprint: String?
+    /// The replicas sharing the store, by id; absent for a store one machine owns (SQLite).
+    public var replicas: [ReplicaStatus]?
+    /// Set when replicas that beat within ``replicaComparisonWindow`` run configurations whose fingerprints differ.
+    public var replicaWarning: String?
     /// The config folder's problems; when there are any, gates and due dates are `unknown`.
     public var configValid: Bool
     public var problems: [ConfigProblem]
@@ -98,8 +117,28 @@ public struct StatusReport: Sendable, Codable {
                 return unit
             }
             report.orphanedDomains = orphans(counts: counts, configured: plans.map(\.unit.domain), remembered: states.values.map(\.domain))
+            report.configFingerprint = configuration.fingerprint
+        }
+        if let leases = store.leases {
+            let live = try await leases.liveLeases()
+            report.replicas = try await leases.replicas().map { replica in
+                ReplicaStatus(
+                    id: replica.id, configFingerprint: replica.configFingerprint, startedAt: replica.startedAt,
+                    lastHeartbeat: replica.heartbeatAt, leases: live.filter { $0.holder == replica.id }.map(\.name)
+                )
+            }
+            report.replicaWarning = replicaWarning(report.replicas ?? [], now: now)
         }
         return report
+    }
+
+    /// Which recent replicas run which configuration, when they do not all run the same one.
+    static func replicaWarning(_ replicas: [ReplicaStatus], now: Date) -> String? {
+        let recent = replicas.filter { now.timeIntervalSince($0.lastHeartbeat) <= replicaComparisonWindow }
+        let byFingerprint = Dictionary(grouping: recent, by: \.configFingerprint)
+        guard byFingerprint.count > 1 else { return nil }
+        let groups = byFingerprint.sorted { $0.key < $1.key }.map { "\($0.key) on \($0.value.map(\.id).sorted().joined(separator: ", "))" }
+        return "replicas run different configurations: " + groups.joined(separator: "; ") + "; deploy the same config folder to every replica"
     }
 
     /// The domains holding items outside every configured unit's domain, each rolled up to the remembered

@@ -51,7 +51,10 @@ public struct ConfigLoader: Sendable {
         guard problems.isEmpty, let scheduler else {
             throw InvalidConfiguration(problems: problems.problems)
         }
-        return SchedulerConfiguration(directory: directory, scheduler: scheduler, gates: gates?.gates ?? [:], experiments: experiments)
+        let fingerprint = Bucketing.digest([schedulerYAML, gatesYAML, experimentsYAML].map { $0?.digest ?? "-" }.joined(separator: "/"))
+        return SchedulerConfiguration(
+            directory: directory, scheduler: scheduler, gates: gates?.gates ?? [:], experiments: experiments, fingerprint: fingerprint
+        )
     }
 
     /// Only the store from `scheduler.yaml`, read as safely as the whole file: the index commands work while a

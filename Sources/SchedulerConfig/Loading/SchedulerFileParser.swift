@@ -112,7 +112,7 @@ struct SchedulerFileParser {
     }
 
     private static func postgresLocation(_ node: YAMLNode, reader: NodeReader) -> StoreLocation? {
-        guard let fields = reader.mapping(node, "store.postgres", known: ["url", "passwordFromEnvironment", "pool", "tls"]) else { return nil }
+        guard let fields = reader.mapping(node, "store.postgres", known: ["url", "passwordFromEnvironment", "pool", "tls", "leaseTTL"]) else { return nil }
         func value(_ key: String) -> YAMLNode? { fields.first { $0.key == key }?.value }
         guard let urlNode = value("url") else {
             reader.problem(node, "store.postgres.url is required, such as postgres://scheduler@db.internal:5432/search")
@@ -140,6 +140,9 @@ struct SchedulerFileParser {
         }
         if let node = value("pool") {
             if let size = reader.integer(node, "store.postgres.pool", in: 1...1000) { location.poolSize = size } else { valid = false }
+        }
+        if let node = value("leaseTTL") {
+            if let ttl = reader.duration(node, "store.postgres.leaseTTL", minimum: .seconds(3)) { location.leaseTTL = ttl } else { valid = false }
         }
         if let node = value("tls") {
             if let text = reader.string(node, "store.postgres.tls"), let mode = PostgresLocation.TLSMode(rawValue: text) {

@@ -11,6 +11,8 @@ struct YAMLFile {
     let root: YAMLNode?
     /// Whether reading or parsing failed (the problem is logged); an empty file has no root but did not fail.
     var failed = false
+    /// A digest of the bytes parsed, for the configuration's fingerprint.
+    var digest = ""
 
     /// The parsed file, or `nil` with a problem logged. A missing file is `nil` without a problem.
     static func read(_ url: URL, name: String, problems: ProblemLog) -> YAMLFile? {
@@ -30,7 +32,7 @@ struct YAMLFile {
     /// Parses `bytes` as the file `name`.
     static func parse(_ bytes: [UInt8], name: String, problems: ProblemLog) -> YAMLFile {
         do {
-            return YAMLFile(name: name, root: try YAMLComposer.compose(bytes, limits: limits))
+            return YAMLFile(name: name, root: try YAMLComposer.compose(bytes, limits: limits), digest: Bucketing.digest(String(decoding: bytes, as: UTF8.self)))
         } catch {
             problems.add(ConfigProblem(file: name, line: error.mark.line, column: error.mark.column, message: error.message))
             return YAMLFile(name: name, root: nil, failed: true)

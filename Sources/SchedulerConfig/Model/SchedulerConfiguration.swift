@@ -7,6 +7,8 @@ public struct SchedulerConfiguration: Sendable {
     public var gates: [String: Gate]
     /// In file order.
     public var experiments: [Experiment]
+    /// A digest of the files it was read from: replicas whose fingerprints differ run different configs.
+    public var fingerprint: String = ""
 
     /// Every unit of every source, in config order.
     public var units: [Unit] { scheduler.sources.flatMap(\.units) }

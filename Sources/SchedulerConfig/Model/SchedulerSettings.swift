@@ -28,6 +28,10 @@ public struct SchedulerSettings: Sendable {
     public var defaultTimeZone: TimeZone
     /// How many runs `scheduler history` keeps (`store.history`).
     public var historyLength: Int
+    /// How long a unit's lease lasts on a shared store (`store.postgres.leaseTTL`); 60 s otherwise, unused.
+    public var leaseDuration: Duration {
+        if case .postgres(let location) = store { location.leaseTTL } else { .seconds(60) }
+    }
     /// The sources, in file order.
     public var sources: [Source]
 

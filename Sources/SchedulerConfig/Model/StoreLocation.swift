@@ -36,6 +36,9 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public var passwordFromEnvironment: String?
     /// The most connections this process opens (`pool:`, 8 unless set).
     public var poolSize: Int
+    /// How long a unit's lease lasts unless renewed (`leaseTTL:`, 60 s unless set): a replica killed mid-run
+    /// holds its unit that long before another one redoes it.
+    public var leaseTTL: Duration = .seconds(60)
     public var tls: TLSMode
 
     public init(

@@ -17,6 +17,7 @@ public struct SchedulerServer: Sendable {
     let passLock: LockFile
     let metricsRegistry: PrometheusCollectorRegistry
     let adminToken: String?
+    let replica: String
     let logger: Logger
 
     /// - Parameters:
@@ -24,9 +25,10 @@ public struct SchedulerServer: Sendable {
     ///   - passLock: the pass lock's file, opened once at start.
     ///   - metricsRegistry: the registry the executable bootstrapped swift-metrics with, served at `/metrics`.
     ///   - adminToken: the bearer token of the admin endpoints; they are refused when `nil`.
+    ///   - replica: this replica's id on a shared store.
     public init(
         loader: ConfigLoader, loadedFrom: ConfigFolderSnapshot, configuration: SchedulerConfiguration, registry: PluginRegistry,
-        passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, logger: Logger
+        passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, replica: String, logger: Logger
     ) {
         self.loader = loader
         self.loadedFrom = loadedFrom
@@ -35,6 +37,7 @@ public struct SchedulerServer: Sendable {
         self.passLock = passLock
         self.metricsRegistry = metricsRegistry
         self.adminToken = adminToken
+        self.replica = replica
         self.logger = logger
     }
 
@@ -46,7 +49,7 @@ public struct SchedulerServer: Sendable {
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
             let loop = ReconcileLoop(
                 active: active, store: store, processes: StoreOpener.processLedger(settings), passLock: passLock, registry: registry,
-                trigger: trigger, health: health, metrics: metrics, logger: logger
+                trigger: trigger, health: health, metrics: metrics, replica: replica, logger: logger
             )
             let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
             let api = SchedulerAPI(

@@ -25,11 +25,14 @@ public struct ReconcileLoop: Service {
     let health: ServiceHealth
     let metrics: SchedulerMetrics
     let clock: any WallClock
+    /// This replica's id, for the leases and the roll of a shared store.
+    let replica: String
     let logger: Logger
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, processes: ProcessLedger, passLock: LockFile, registry: PluginRegistry, trigger: PassTrigger,
-        health: ServiceHealth, metrics: SchedulerMetrics, clock: any WallClock = SystemWallClock(), logger: Logger
+        health: ServiceHealth, metrics: SchedulerMetrics, clock: any WallClock = SystemWallClock(), replica: String = RunnerIdentity.current,
+        logger: Logger
     ) {
         self.active = active
         self.store = store
@@ -40,6 +43,7 @@ public struct ReconcileLoop: Service {
         self.health = health
         self.metrics = metrics
         self.clock = clock
+        self.replica = replica
         self.logger = logger
     }
 
@@ -54,6 +58,8 @@ public struct ReconcileLoop: Service {
             throw error
         }
         await health.loopStopped()
+        // Off the roll of a shared store: the other replicas stop counting this one.
+        do { try await store.leases?.removeReplica(replica) } catch { logger.warning("could not leave the roll of replicas: \(error)") }
     }
 
     private func loop() async throws {
@@ -98,7 +104,14 @@ public struct ReconcileLoop: Service {
             return nil
         }
         defer { withExtendedLifetime(lock) {} }
-        var options = ReconcilePass.Options()
+        if let leases = store.leases {
+            do {
+                try await leases.heartbeat(replica: replica, configFingerprint: configuration.fingerprint)
+            } catch {
+                logger.warning("could not record this replica's heartbeat: \(error)")
+            }
+        }
+        var options = ReconcilePass.Options(replica: replica, leaseDuration: configuration.scheduler.leaseDuration)
         if case .force(let source) = reason {
             options.force = true
             options.sources = [source]

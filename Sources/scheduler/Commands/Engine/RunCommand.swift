@@ -24,6 +24,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var log: LogOptions
     @OptionGroup var config: ConfigOptions
+    @OptionGroup var replica: ReplicaOptions
 
     func run() async throws {
         let logger = log.makeLogger(defaultLevel: .info)
@@ -52,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
         let server = SchedulerServer(
             loader: config.loader, loadedFrom: loadedFrom, configuration: configuration, registry: BuiltinPlugins.registry,
             passLock: passLock, metricsRegistry: metricsRegistry, adminToken: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"],
-            logger: logger
+            replica: replica.replica, logger: logger
         )
         try await server.run { address in
             logger.notice("listening on http://\(address)")

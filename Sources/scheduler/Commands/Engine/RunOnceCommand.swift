@@ -38,6 +38,7 @@ struct RunOnceCommand: AsyncParsableCommand {
 
     @OptionGroup var log: LogOptions
     @OptionGroup var config: ConfigOptions
+    @OptionGroup var replica: ReplicaOptions
 
     func validate() throws {
         if let now, ISO8601.date(from: now) == nil {
@@ -66,7 +67,10 @@ struct RunOnceCommand: AsyncParsableCommand {
             scratch = folder
         }
         defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
-        let options = ReconcilePass.Options(force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize)
+        let options = ReconcilePass.Options(
+            force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize,
+            replica: replica.replica, leaseDuration: settings.leaseDuration
+        )
         let outcomes = try await StoreOpener.withStore(settings, clock: clock, logger: logger) { store in
             let pass = ReconcilePass(
                 configuration: configuration, store: store, processes: StoreOpener.processLedger(settings), registry: BuiltinPlugins.registry,

@@ -47,6 +47,11 @@ struct StatusCommand: AsyncParsableCommand {
         for orphan in report.orphanedDomains {
             print("orphaned domain \(orphan.domain): \(orphan.items) items no configured source covers (scheduler purge --domain \(orphan.domain))")
         }
+        for replica in report.replicas ?? [] {
+            let leases = replica.leases.isEmpty ? "" : "; holds \(replica.leases.joined(separator: ", "))"
+            print("replica \(replica.id)  config \(replica.configFingerprint)  last heartbeat \(Self.date(replica.lastHeartbeat))\(leases)")
+        }
+        if let warning = report.replicaWarning { print("warning: \(warning)") }
         print("total \(report.totalItems) items")
     }
 
