@@ -243,7 +243,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["scheduler", "FuzzSupport"],
+            dependencies: ["scheduler", "FuzzSupport", "StoreSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -29,6 +29,12 @@ extension PostgresLocation {
         )
         configuration.options.maximumConnections = poolSize
         configuration.options.connectTimeout = .seconds(10)
+        configuration.options.additionalStartupParameters = [
+            ("application_name", "reindex-scheduler"),
+            // A replica paused in the middle of a transaction (SIGSTOP, a VM freeze) would hold its locks, the commit
+            // counter's among them, and stall every other replica: the server ends such a session after 15 s.
+            ("idle_in_transaction_session_timeout", "15s"),
+        ]
         return configuration
     }
 }

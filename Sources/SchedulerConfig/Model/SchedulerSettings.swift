@@ -28,6 +28,19 @@ public struct SchedulerSettings: Sendable {
     public var defaultTimeZone: TimeZone
     /// How many runs `scheduler history` keeps (`store.history`).
     public var historyLength: Int
+    /// The prefix of the local files of the replica named `replicaID` (`--replica-id`): on a shared store, replicas
+    /// started on one machine with ids of their own keep their own locks and plugin ledger (`var/postgres-<id>`),
+    /// and a restarted replica finds what its predecessor of the same id left. Without an id, or with SQLite, it is
+    /// ``localFilesPath``, so a second `scheduler run` on the same folder is refused as before.
+    public func localFilesPath(replicaID: String?) -> String {
+        guard case .postgres = store, let replicaID else { return localFilesPath }
+        let safe = String(replicaID.unicodeScalars.prefix(100).map { scalar in
+            scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar)
+                ? Character(scalar) : "_"
+        })
+        return localFilesPath + "-" + safe
+    }
+
     /// How long a unit's lease lasts on a shared store (`store.postgres.leaseTTL`); 60 s otherwise, unused.
     public var leaseDuration: Duration {
         if case .postgres(let location) = store { location.leaseTTL } else { .seconds(60) }

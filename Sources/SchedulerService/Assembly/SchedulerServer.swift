@@ -17,7 +17,7 @@ public struct SchedulerServer: Sendable {
     let passLock: LockFile
     let metricsRegistry: PrometheusCollectorRegistry
     let adminToken: String?
-    let replica: String
+    let replica: ReplicaName
     let logger: Logger
 
     /// - Parameters:
@@ -25,10 +25,10 @@ public struct SchedulerServer: Sendable {
     ///   - passLock: the pass lock's file, opened once at start.
     ///   - metricsRegistry: the registry the executable bootstrapped swift-metrics with, served at `/metrics`.
     ///   - adminToken: the bearer token of the admin endpoints; they are refused when `nil`.
-    ///   - replica: this replica's id on a shared store.
+    ///   - replica: this replica's id on a shared store, and whether it was given.
     public init(
         loader: ConfigLoader, loadedFrom: ConfigFolderSnapshot, configuration: SchedulerConfiguration, registry: PluginRegistry,
-        passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, replica: String, logger: Logger
+        passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, replica: ReplicaName, logger: Logger
     ) {
         self.loader = loader
         self.loadedFrom = loadedFrom
@@ -48,8 +48,8 @@ public struct SchedulerServer: Sendable {
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
             let loop = ReconcileLoop(
-                active: active, store: store, processes: StoreOpener.processLedger(settings), passLock: passLock, registry: registry,
-                trigger: trigger, health: health, metrics: metrics, replica: replica, logger: logger
+                active: active, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.given), passLock: passLock,
+                registry: registry, trigger: trigger, health: health, metrics: metrics, replica: replica.id, logger: logger
             )
             let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
             let api = SchedulerAPI(

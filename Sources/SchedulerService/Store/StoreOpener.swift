@@ -36,8 +36,9 @@ public enum StoreOpener {
         )
     }
 
-    /// The ledger of the plugin process groups started beside the store of `settings` (`<local files>.plugins`).
-    public static func processLedger(_ settings: SchedulerSettings) -> ProcessLedger {
-        ProcessLedger(path: settings.localFilesPath + ".plugins")
+    /// The ledger of the plugin process groups started beside the store of `settings` by the replica `replicaID`
+    /// (`<local files>.plugins`).
+    public static func processLedger(_ settings: SchedulerSettings, replicaID: String?) -> ProcessLedger {
+        ProcessLedger(path: settings.localFilesPath(replicaID: replicaID) + ".plugins")
     }
 }

@@ -32,7 +32,7 @@ struct RunCommand: AsyncParsableCommand {
         let configuration = try config.loadOrExit()
         let serviceLock: PassLock
         do {
-            serviceLock = try PassLock.service(localFilesPath: configuration.scheduler.localFilesPath)
+            serviceLock = try PassLock.service(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id))
         } catch let busy as PassLock.Busy {
             printError("refusing to start: \(busy)")
             throw PassLock.busyExitCode
@@ -42,7 +42,7 @@ struct RunCommand: AsyncParsableCommand {
         // made read-only later cannot stop the service.
         let passLock: LockFile
         do {
-            passLock = try PassLock.passLockFile(localFilesPath: configuration.scheduler.localFilesPath)
+            passLock = try PassLock.passLockFile(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id))
         } catch {
             printError("refusing to start: \(error)")
             throw ExitCode(2)
@@ -53,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
         let server = SchedulerServer(
             loader: config.loader, loadedFrom: loadedFrom, configuration: configuration, registry: BuiltinPlugins.registry,
             passLock: passLock, metricsRegistry: metricsRegistry, adminToken: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"],
-            replica: replica.replica, logger: logger
+            replica: replica.name, logger: logger
         )
         try await server.run { address in
             logger.notice("listening on http://\(address)")

@@ -55,7 +55,7 @@ struct RunOnceCommand: AsyncParsableCommand {
         }
         let clock: any WallClock = now.flatMap(ISO8601.date(from:)).map(FixedWallClock.init) ?? SystemWallClock()
         let logger = log.makeLogger(defaultLevel: .warning)
-        let lock = dryRun ? nil : try PassLock.takeOrExit(localFilesPath: configuration.scheduler.localFilesPath)
+        let lock = dryRun ? nil : try PassLock.takeOrExit(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id))
         defer { withExtendedLifetime(lock) {} }
         var settings = configuration.scheduler
         // A dry run touches nothing, not even to create a missing database file: it decides against an empty one.
@@ -69,11 +69,11 @@ struct RunOnceCommand: AsyncParsableCommand {
         defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
         let options = ReconcilePass.Options(
             force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize,
-            replica: replica.replica, leaseDuration: settings.leaseDuration
+            replica: replica.name.id, leaseDuration: settings.leaseDuration
         )
         let outcomes = try await StoreOpener.withStore(settings, clock: clock, logger: logger) { store in
             let pass = ReconcilePass(
-                configuration: configuration, store: store, processes: StoreOpener.processLedger(settings), registry: BuiltinPlugins.registry,
+                configuration: configuration, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.id), registry: BuiltinPlugins.registry,
                 clock: clock, logger: logger
             )
             return try await pass.run(options)
