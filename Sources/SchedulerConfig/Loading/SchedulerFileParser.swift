@@ -29,14 +29,11 @@ struct SchedulerFileParser {
         if let node = value("environment"), let environment = reader.string(node, "environment") {
             settings.environment = environment
         }
-        guard let store = Self.storeLocation(root, reader: reader, directory: directory) else {
-            if value("store") == nil {
-                reader.problem(root, "'store: { sqlite: { path: … } }' or 'store: { postgres: { url: … } }' is required: where the index lives")
-            }
-            return nil
+        // A bad store is reported, and the rest still read: its sources are then known to experiments.yaml.
+        let store = Self.storeLocation(root, reader: reader, directory: directory)
+        if store == nil, value("store") == nil {
+            reader.problem(root, "'store: { sqlite: { path: … } }' or 'store: { postgres: { url: … } }' is required: where the index lives")
         }
-        settings.store = store
-        settings.localFilesPath = store.localFilesPath(configDirectory: directory)
         if let node = root["store"]?["history"],
             let length = reader.integer(node, "store.history", in: 1...1_000_000)
         {
@@ -80,6 +77,9 @@ struct SchedulerFileParser {
                 settings.sources.append(source)
             }
         }
+        guard let store else { return nil }
+        settings.store = store
+        settings.localFilesPath = store.localFilesPath(configDirectory: directory)
         return settings
     }
 

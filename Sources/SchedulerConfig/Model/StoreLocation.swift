@@ -63,9 +63,10 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         guard ["postgres", "postgresql"].contains(scheme.lowercased()) else {
             return .failure(URLProblem(reason: "has scheme '\(scheme)'; write postgres://user@host:5432/database"))
         }
-        guard let host = components.host, !host.isEmpty else {
+        guard var host = components.host, !host.isEmpty else {
             return .failure(URLProblem(reason: "names no host; write postgres://user@host:5432/database"))
         }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard let user = components.user, !user.isEmpty else {
             return .failure(URLProblem(reason: "names no user; write postgres://user@\(host)/database"))
         }
