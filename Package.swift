@@ -196,7 +196,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["StoreSupport", "Store", "Indexing", "PluginAPI", "SchedulerConfig"],
+            dependencies: [
+                "StoreSupport", "Store", "Indexing", "PluginAPI", "SchedulerConfig", "PostgresStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // Seeded generators and input mutators shared by the property and fuzz tests.

@@ -14,18 +14,13 @@ extension PostgresLocation {
     /// The client configuration for this database, the password read from `environment` when
     /// ``passwordFromEnvironment`` names a variable.
     public func clientConfiguration(environment: [String: String]) throws(MissingPassword) -> PostgresClient.Configuration {
-        var password = self.password
-        if let variable = passwordFromEnvironment {
-            guard let value = environment[variable] else { throw MissingPassword(variable: variable) }
-            password = value
-        }
         let tls: PostgresClient.Configuration.TLS = switch self.tls {
         case .disable: .disable
         case .prefer: .prefer(.makeClientConfiguration())
         case .require: .require(.makeClientConfiguration())
         }
         var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: tls
+            host: host, port: port, username: username, password: try password(environment: environment), database: database, tls: tls
         )
         configuration.options.maximumConnections = poolSize
         configuration.options.connectTimeout = .seconds(10)
@@ -35,6 +30,27 @@ extension PostgresLocation {
             // counter's among them, and stall every other replica: the server ends such a session after 15 s.
             ("idle_in_transaction_session_timeout", "15s"),
         ]
+        return configuration
+    }
+
+    /// The password: from the variable ``passwordFromEnvironment`` names, else from the URL.
+    func password(environment: [String: String]) throws(MissingPassword) -> String? {
+        guard let variable = passwordFromEnvironment else { return password }
+        guard let value = environment[variable] else { throw MissingPassword(variable: variable) }
+        return value
+    }
+
+    /// One connection's configuration, for the probe that runs before the pool starts.
+    func connectionConfiguration(environment: [String: String]) throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS = switch self.tls {
+        case .disable: .disable
+        case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: try password(environment: environment), database: database, tls: tls
+        )
+        configuration.options.connectTimeout = .seconds(10)
         return configuration
     }
 }

@@ -50,6 +50,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
         clock: any WallClock = SystemWallClock(), logger: Logger,
         _ body: (PostgresSchedulerStore) async throws -> Result
     ) async throws -> Result {
+        try await PostgresUnavailable.probe(location, environment: environment, logger: logger)
         let client = PostgresClient(configuration: try location.clientConfiguration(environment: environment), backgroundLogger: logger)
         // The pool lives exactly as long as `body`, and is not a child of this task: when the task is cancelled (a
         // shutdown mid-run), `body`'s cleanup, such as releasing a lease, must still reach the database.

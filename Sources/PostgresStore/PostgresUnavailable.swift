@@ -1,0 +1,53 @@
+public import Foundation
+import Logging
+import PostgresNIO
+public import SchedulerConfig
+
+/// The database named by `store.postgres` cannot be used, said so that an operator knows what to change. The store
+/// tries one connection before it starts its pool: a wrong password or a missing database stops the command at once
+/// instead of a pool retrying in the background.
+public struct PostgresUnavailable: Error, CustomStringConvertible {
+    public var location: PostgresLocation
+    public var reason: String
+
+    public var description: String { "cannot use the PostgreSQL store \(location): \(reason)" }
+
+    /// Connects once to `location`, and throws with the reason and the remedy when that fails.
+    static func probe(_ location: PostgresLocation, environment: [String: String], logger: Logger) async throws {
+        let configuration = try location.connectionConfiguration(environment: environment)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        } catch {
+            throw PostgresUnavailable(location: location, reason: explain(error, location))
+        }
+        try? await connection.close()
+    }
+
+    /// What a connection failure means for the person who wrote the config.
+    static func explain(_ error: any Error, _ location: PostgresLocation) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        let passwordAdvice = location.passwordFromEnvironment.map { "check the password in $\($0)" }
+            ?? "put the password in an environment variable and name it in store.postgres.passwordFromEnvironment"
+        switch error.code {
+        case .authMechanismRequiresPassword:
+            return "the server asks user '\(location.username)' for a password and none was given; \(passwordAdvice)"
+        case .sslUnsupported:
+            return "the server does not offer TLS and store.postgres.tls is require; enable TLS on the server, or set tls: prefer"
+        case .connectionError:
+            let underlying = error.underlying.map { "\($0)" } ?? "no answer"
+            return "nothing answers at \(location.host):\(location.port) (\(underlying)); check the host and port, and that the server runs"
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            let message = error.serverInfo?[.message] ?? "the server refused the connection"
+            switch state {
+            case "3D000": return "\(message); create it (createdb \(location.database)) or fix the database name in the URL"
+            case "28P01": return "\(message); \(passwordAdvice)"
+            case "28000": return "\(message); allow this host and user in the server's pg_hba.conf"
+            default: return message + (state.isEmpty ? "" : " (SQLSTATE \(state))")
+            }
+        default:
+            return "\(error)"
+        }
+    }
+}
