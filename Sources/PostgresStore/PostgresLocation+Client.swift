@@ -16,7 +16,7 @@ extension PostgresLocation {
     public func clientConfiguration(environment: [String: String]) throws(MissingPassword) -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS = switch self.tls {
         case .disable: .disable
-        case .prefer: .prefer(.makeClientConfiguration())
+        case .prefer: .prefer(Self.opportunisticTLS)
         case .require: .require(.makeClientConfiguration())
         }
         var configuration = PostgresClient.Configuration(
@@ -33,6 +33,14 @@ extension PostgresLocation {
         return configuration
     }
 
+    /// `tls: prefer`: encrypted when the server offers TLS, its certificate not checked (libpq's `sslmode=prefer`),
+    /// so a server with a self-signed certificate still connects. `require` checks it against the system's roots.
+    static var opportunisticTLS: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        return configuration
+    }
+
     /// The password: from the variable ``passwordFromEnvironment`` names, else from the URL.
     func password(environment: [String: String]) throws(MissingPassword) -> String? {
         guard let variable = passwordFromEnvironment else { return password }
@@ -44,7 +52,7 @@ extension PostgresLocation {
     func connectionConfiguration(environment: [String: String]) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS = switch self.tls {
         case .disable: .disable
-        case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .prefer: .prefer(try NIOSSLContext(configuration: Self.opportunisticTLS))
         case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
         }
         var configuration = PostgresConnection.Configuration(

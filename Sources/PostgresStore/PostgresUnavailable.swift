@@ -1,5 +1,6 @@
 public import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 public import SchedulerConfig
 
@@ -34,6 +35,9 @@ public struct PostgresUnavailable: Error, CustomStringConvertible {
             return "the server asks user '\(location.username)' for a password and none was given; \(passwordAdvice)"
         case .sslUnsupported:
             return "the server does not offer TLS and store.postgres.tls is require; enable TLS on the server, or set tls: prefer"
+        case .connectionError where error.underlying is NIOSSLError:
+            return "the TLS handshake failed (\(error.underlying.map { "\($0)" } ?? "")); with tls: require the server's certificate must "
+                + "be trusted by this machine's roots and name \(location.host): install its CA, or use tls: prefer"
         case .connectionError:
             let underlying = error.underlying.map { "\($0)" } ?? "no answer"
             return "nothing answers at \(location.host):\(location.port) (\(underlying)); check the host and port, and that the server runs"

@@ -20,8 +20,9 @@ public enum StoreLocation: Sendable, Hashable {
 
 /// A PostgreSQL database as `store.postgres` names it.
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
-    /// How the connection is encrypted (`tls:`): `prefer` (TLS when the server offers it, the default), `require`
-    /// (refuse a server without TLS; its certificate is verified against the system's roots) or `disable`.
+    /// How the connection is encrypted (`tls:`): `prefer` (TLS when the server offers it, its certificate not
+    /// checked; the default), `require` (refuse a server without TLS; its certificate is verified against the
+    /// system's roots) or `disable`.
     public enum TLSMode: String, Sendable, Hashable, CaseIterable {
         case disable, prefer, require
     }
