@@ -180,7 +180,11 @@ let package = Package(
         // Index benchmark: prints import throughput, peak memory, search latency and delete time.
         .executableTarget(
             name: "scheduler-bench",
-            dependencies: ["PluginAPI", "Indexing"],
+            dependencies: [
+                "PluginAPI", "Indexing", "SchedulerConfig", "SchedulerService",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // Opens a fresh store of each backend (an SQLite file, a PostgreSQL database) for the store and engine tests.

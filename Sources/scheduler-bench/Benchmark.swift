@@ -5,7 +5,7 @@ import PluginAPI
 
 /// Measures the index at several sizes and prints the figures recorded in BENCHMARKS.md.
 ///
-/// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH]
+/// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL]
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
 ///        scheduler-bench --search DATABASE      (search latency only, on an existing index)
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
@@ -18,10 +18,12 @@ struct Benchmark {
             .appendingPathComponent("scheduler").path
         var arguments = CommandLine.arguments.dropFirst()
         var passSizes: [Int] = []
+        var postgres: String?
         while let argument = arguments.popFirst() {
             switch argument {
             case "--work": work = arguments.popFirst() ?? work
             case "--scheduler": scheduler = arguments.popFirst() ?? scheduler
+            case "--postgres": postgres = arguments.popFirst()
             case "--pass":
                 guard let n = arguments.popFirst().flatMap(Int.init), n > 0 else {
                     print("usage: scheduler-bench --pass N")
@@ -47,6 +49,9 @@ struct Benchmark {
         }
         for n in sizes.isEmpty ? [100_000, 1_000_000] : sizes {
             try await run(n: n, work: work, scheduler: scheduler)
+            if let postgres {
+                try await PostgresBenchmark.run(n: n, ndjson: "\(work)/items-\(n).ndjson", work: work, scheduler: scheduler, server: postgres)
+            }
         }
     }
 
@@ -95,7 +100,7 @@ struct Benchmark {
 
     /// 1–3 word prefix queries of 2–6 letters, as a user types them: the same 400 queries twice, first on
     /// whatever the caches hold (after an import, pages the import did not leave there), then again.
-    static func measureSearch(_ index: SQLiteSearchIndex) async throws {
+    static func measureSearch(_ index: any SearchIndex, label: String = "") async throws {
         var words = SyntheticItems(seed: 7)
         var random = SplitMix64(seed: 99)
         let queries = (0..<400).map { _ in
@@ -115,7 +120,7 @@ struct Benchmark {
                 let d = latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
                 return String(format: "%.1f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
             }
-            print("search, \(round) (400 queries of 1–3 prefixes, top 20): "
+            print("\(label)search, \(round) (400 queries of 1–3 prefixes, top 20): "
                 + "p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))")
         }
     }

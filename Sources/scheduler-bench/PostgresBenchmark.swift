@@ -1,0 +1,56 @@
+import Foundation
+import Indexing
+import Logging
+import PostgresNIO
+import SchedulerConfig
+import SchedulerService
+
+/// The import, search and purge figures on PostgreSQL, beside SQLite's: `scheduler-bench N --postgres URL`, where
+/// URL names a server and a user allowed to create databases. Each size gets a fresh database `scheduler_bench_N`.
+enum PostgresBenchmark {
+    static func run(n: Int, ndjson: String, work: String, scheduler: String, server url: String) async throws {
+        var location = try PostgresLocation.parse(url: url).get()
+        location.tls = .disable
+        let database = "scheduler_bench_\(n)"
+        try await execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)", on: location)
+        try await execute("CREATE DATABASE \(database)", on: location)
+        location.database = database
+
+        let folder = "\(work)/postgres-config-\(n)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // The password, if the URL holds one, reaches the child through its environment, not the file.
+        let password = location.password.map { _ in ", passwordFromEnvironment: SCHEDULER_BENCH_PASSWORD" } ?? ""
+        if let secret = location.password { setenv("SCHEDULER_BENCH_PASSWORD", secret, 1) }
+        try "store: { postgres: { url: \"\(location)\", tls: disable\(password) } }\n"
+            .write(toFile: "\(folder)/scheduler.yaml", atomically: true, encoding: .utf8)
+        let imported = try ChildProcess.measure([scheduler, "index", "import", ndjson, "--config", folder])
+        guard imported.status == 0 else { throw BenchmarkError("scheduler index import (PostgreSQL) exited \(imported.status)") }
+        print(String(format: "PostgreSQL: scheduler index import: %.1f s, %.0f items/s, peak memory %.0f MB",
+            imported.seconds, Double(n) / imported.seconds, Double(imported.peakMemoryBytes) / 1e6))
+
+        try await StoreOpener.withStore(.postgres(location), logger: Logger(label: "bench")) { store in
+            print(String(format: "PostgreSQL: database size: %.0f MB", Double(try await store.storageBytes()) / 1e6))
+            try await Benchmark.measureSearch(store.index, label: "PostgreSQL: ")
+            let start = ContinuousClock.now
+            let deleted = try await store.index.delete(domains: [SyntheticItems.bigDomain]).deleted
+            print("PostgreSQL: delete domain holding \(deleted) items: \(ContinuousClock.now - start)")
+        }
+    }
+
+    /// Runs one statement of this program (a database name it made) on the server's maintenance database.
+    static func execute(_ sql: String, on location: PostgresLocation) async throws {
+        let configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, tls: .disable
+        )
+        let logger = Logger(label: "bench")
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+}
