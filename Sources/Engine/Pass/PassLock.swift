@@ -35,6 +35,15 @@ public final class PassLock: Sendable {
         try PassLock(file: file, holder: passHolder)
     }
 
+    /// Runs `body` holding the pass lock of `file`, released when `body` returns or throws; throws ``Busy`` without
+    /// running `body` when another holder has it.
+    public static func withPass<Result>(file: LockFile, _ body: () async throws -> Result) async throws -> Result {
+        let lock = try pass(file: file)
+        // Released by its deinit once `body` is done: held for exactly this scope.
+        defer { withExtendedLifetime(lock) {} }
+        return try await body()
+    }
+
     /// The lock `scheduler run` holds while it serves `localFilesPath`, taken without waiting.
     public static func service(localFilesPath: String) throws -> PassLock {
         try PassLock(file: LockFile(path: localFilesPath + ".service.lock"), holder: "another `scheduler run` is already serving this database")

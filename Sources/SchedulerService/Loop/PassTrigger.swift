@@ -1,5 +1,9 @@
+import Synchronization
+
 /// Wakes the reconcile loop before its next tick: a config change, or an operator forcing a source.
-/// Wake-ups that arrive while a pass runs are merged into one next pass.
+///
+/// Wake-ups that arrive while a pass runs are merged into the next pass: ten ticks and config changes queued behind
+/// a long pass make one full pass, and the sources forced meanwhile are forced together in one.
 public final class PassTrigger: Sendable {
     /// Why the loop woke up.
     public enum Reason: Sendable, Equatable {
@@ -9,16 +13,51 @@ public final class PassTrigger: Sendable {
         case force(source: String)
     }
 
-    let stream: AsyncStream<Reason>
-    private let continuation: AsyncStream<Reason>.Continuation
+    /// The work the wake-ups since the last pass ask for.
+    public struct Work: Sendable, Equatable {
+        /// A pass over every source (a tick or a config change).
+        public var full = false
+        /// Sources to run now, due or not.
+        public var forced: Set<String> = []
+
+        public init(full: Bool = false, forced: Set<String> = []) {
+            self.full = full
+            self.forced = forced
+        }
+
+        var isEmpty: Bool { !full && forced.isEmpty }
+    }
+
+    private let pending = Mutex(Work())
+    private let signal: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
 
     public init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Reason.self, bufferingPolicy: .bufferingNewest(64))
+        // One buffered signal at most: wake-ups merge in `pending`, not in the stream.
+        (signal, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Asks for a pass as soon as the current one (if any) has finished.
     public func wake(_ reason: Reason) {
-        continuation.yield(reason)
+        pending.withLock { work in
+            switch reason {
+            case .tick, .configurationChanged: work.full = true
+            case .force(let source): work.forced.insert(source)
+            }
+        }
+        continuation.yield()
+    }
+
+    /// Waits for a wake-up and takes all the work asked since the last call; `nil` once the trigger is finished.
+    public func next() async -> Work? {
+        for await _ in signal {
+            let work = pending.withLock { work in
+                defer { work = Work() }
+                return work
+            }
+            if !work.isEmpty { return work }
+        }
+        return nil
     }
 
     func finish() {

@@ -71,10 +71,10 @@ public struct ReconcileLoop: Service {
                 }
             }
             group.addTask {
-                try await passRetryingFailures(.tick)
-                for await reason in trigger.stream {
+                try await passRetryingFailures(PassTrigger.Work(full: true))
+                while let work = await trigger.next() {
                     try Task.checkCancellation()
-                    try await passRetryingFailures(reason)
+                    try await passRetryingFailures(work)
                 }
             }
             try await group.next()
@@ -82,28 +82,40 @@ public struct ReconcileLoop: Service {
         }
     }
 
-    /// Runs the pass for `reason` until it does not fail as a whole, waiting 1 s, 2 s, 4 s… (at most the tick)
-    /// between attempts.
-    private func passRetryingFailures(_ reason: PassTrigger.Reason) async throws {
-        while let failures = try await pass(reason) {
+    /// Runs the passes `work` asks for (the forced sources first, then a full pass), each until it does not fail as a
+    /// whole, waiting 1 s, 2 s, 4 s… (at most the tick) between attempts.
+    private func passRetryingFailures(_ work: PassTrigger.Work) async throws {
+        if !work.forced.isEmpty { try await retryingFailures(.forced(work.forced)) }
+        if work.full { try await retryingFailures(.full) }
+    }
+
+    /// What one pass covers.
+    private enum Scope {
+        case full
+        case forced(Set<String>)
+    }
+
+    private func retryingFailures(_ scope: Scope) async throws {
+        while let failures = try await pass(scope) {
             let delay = min(Duration.seconds(1) * (1 << min(failures - 1, 20)), await active.current.scheduler.tick)
             logger.notice("retrying the pass", metadata: ["in": "\(delay)", "failures": "\(failures)"])
             try await Task.sleep(for: delay)
         }
     }
 
-    /// One pass: all sources on a tick or a config change, one source forced when an operator asks. Returns
+    /// One pass: every source, or the sources operators forced since the last pass. Returns
     /// `nil`, or the number of passes failed in a row when this one failed as a whole.
-    private func pass(_ reason: PassTrigger.Reason) async throws -> Int? {
-        let configuration = await active.current
-        let lock: PassLock
+    private func pass(_ scope: Scope) async throws -> Int? {
         do {
-            lock = try PassLock.pass(file: passLock)
-        } catch {
-            logger.notice("pass skipped until the next tick: \(error)")
+            return try await PassLock.withPass(file: passLock) { try await passHoldingTheLock(scope) }
+        } catch let busy as PassLock.Busy {
+            logger.notice("pass skipped until the next tick: \(busy)")
             return nil
         }
-        defer { withExtendedLifetime(lock) {} }
+    }
+
+    private func passHoldingTheLock(_ scope: Scope) async throws -> Int? {
+        let configuration = await active.current
         if let leases = store.leases {
             do {
                 try await leases.heartbeat(replica: replica, configFingerprint: configuration.fingerprint)
@@ -112,9 +124,9 @@ public struct ReconcileLoop: Service {
             }
         }
         var options = ReconcilePass.Options(replica: replica, leaseDuration: configuration.scheduler.leaseDuration)
-        if case .force(let source) = reason {
+        if case .forced(let sources) = scope {
             options.force = true
-            options.sources = [source]
+            options.sources = sources
         }
         let pass = ReconcilePass(configuration: configuration, store: store, processes: processes, registry: registry, clock: clock, logger: logger)
         do {
