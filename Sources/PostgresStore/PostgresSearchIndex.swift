@@ -80,9 +80,7 @@ public final class PostgresSearchIndex: SearchIndex {
     func upsert(_ items: [SearchableItem], commitNumber number: Int64, connection: PostgresConnection) async throws -> Int {
         let now = clock.now()
         let expiration = now.addingTimeInterval(timeToLive.seconds)
-        for item in items {
-            try await Self.upsert(item, expiration: item.expirationDate ?? expiration, now: now, commitNumber: number, connection, logger: logger)
-        }
+        try await Self.upsert(items, expiration: expiration, now: now, commitNumber: number, connection, logger: logger)
         return items.count
     }
 
@@ -93,22 +91,30 @@ public final class PostgresSearchIndex: SearchIndex {
         return 0
     }
 
+    /// Inserts or replaces `items` in one statement: the rows travel as one JSON parameter, read back by
+    /// `jsonb_to_recordset`. An identifier sent twice keeps its last item, as one upsert after another would.
     private static func upsert(
-        _ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64, _ connection: PostgresConnection, logger: Logger
+        _ items: [SearchableItem], expiration: Date, now: Date, commitNumber: Int64, _ connection: PostgresConnection, logger: Logger
     ) async throws {
-        let keywords = KeywordList.encode(item.keywords)
-        let words = ItemWords(title: item.title, displayName: item.displayName, keywords: keywords, contentDescription: item.contentDescription)
-        let band = ItemPriority(rankingHint: item.rankingHint).band
+        var last: [String: Int] = [:]
+        for (position, item) in items.enumerated() { last[item.uniqueIdentifier] = position }
+        let rows = items.enumerated().filter { last[$0.element.uniqueIdentifier] == $0.offset }.map { _, item in
+            ItemRow(item, expiration: item.expirationDate ?? expiration)
+        }
+        guard !rows.isEmpty else { return }
+        let json = String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
         try await connection.query(
             """
             INSERT INTO item (id, unique_identifier, domain_identifier, content_type, title, display_name, content_description,
                 keywords, thumbnail_url, thumbnail_data, content_url, ranking_hint, expiration_date, indexed_at, commit_number,
                 words_all, words_best, words_names)
-            VALUES ((\(band)::bigint << 40) | nextval('item_sequence'), \(item.uniqueIdentifier), \(item.domainIdentifier),
-                \(item.contentType), \(item.title), \(item.displayName), \(item.contentDescription), \(keywords), \(item.thumbnailURL),
-                \(item.thumbnailData), \(item.contentURL), \(item.rankingHint), \(expiration.timeIntervalSince1970),
+            SELECT (r.band << 40) | nextval('item_sequence'), r.uid, r.domain, r.type, r.title, r.name, r.description,
+                r.keywords, r.thumbnail_url, decode(r.thumbnail, 'base64'), r.content_url, r.hint, r.expiration,
                 \(now.timeIntervalSince1970), \(commitNumber),
-                array_to_tsvector(\(words.all)::text[]), array_to_tsvector(\(words.best)::text[]), array_to_tsvector(\(words.names)::text[]))
+                array_to_tsvector(r.words_all), array_to_tsvector(r.words_best), array_to_tsvector(r.words_names)
+            FROM jsonb_to_recordset(\(json)::jsonb) AS r(band bigint, uid text, domain text, type text, title text, name text,
+                description text, keywords text, thumbnail_url text, thumbnail text, content_url text, hint integer,
+                expiration float8, words_all text[], words_best text[], words_names text[])
             ON CONFLICT (unique_identifier) DO UPDATE SET
                 id = CASE WHEN item.ranking_hint IS NOT DISTINCT FROM EXCLUDED.ranking_hint THEN item.id ELSE EXCLUDED.id END,
                 domain_identifier = EXCLUDED.domain_identifier, content_type = EXCLUDED.content_type, title = EXCLUDED.title,

@@ -41,6 +41,16 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
+    func anIdentifierSentTwiceInOneBatchKeepsItsLastItem(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            let outcome = try await store.index.upsert([Self.item("a", title: "First"), Self.item("b"), Self.item("a", title: "Second")])
+            #expect(outcome.upserted == 3, "every item sent counts")
+            #expect(try await store.index.item(withIdentifier: "a")?.title == "Second")
+            #expect(try await store.index.itemCount(inDomain: "com.shop") == 2)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
     func fieldsRoundTripExactlyWhateverTheyHold(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             var hostile = Self.item("a'); DROP TABLE item; --", title: "Robert'); DROP TABLE item;-- \\ \" ' ${x} $1 :* & | !")

@@ -1,0 +1,52 @@
+import Foundation
+import Indexing
+import PluginAPI
+
+/// One item as the batch upsert sends it (see ``PostgresSearchIndex``): its columns, its priority band and its
+/// folded words, under the names the statement's `jsonb_to_recordset` reads.
+struct ItemRow: Encodable {
+    var band: Int64
+    var uid: String
+    var domain: String
+    var type: String
+    var title: String?
+    var name: String?
+    var description: String?
+    var keywords: String
+    var thumbnailURL: String?
+    /// Base64, decoded by the statement.
+    var thumbnail: String?
+    var contentURL: String?
+    var hint: Int?
+    var expiration: Double
+    var wordsAll: [String]
+    var wordsBest: [String]
+    var wordsNames: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case band, uid, domain, type, title, name, description, keywords, thumbnail, hint, expiration
+        case thumbnailURL = "thumbnail_url", contentURL = "content_url"
+        case wordsAll = "words_all", wordsBest = "words_best", wordsNames = "words_names"
+    }
+
+    init(_ item: SearchableItem, expiration: Date) {
+        let keywords = KeywordList.encode(item.keywords)
+        let words = ItemWords(title: item.title, displayName: item.displayName, keywords: keywords, contentDescription: item.contentDescription)
+        band = ItemPriority(rankingHint: item.rankingHint).band
+        uid = item.uniqueIdentifier
+        domain = item.domainIdentifier
+        type = item.contentType
+        title = item.title
+        name = item.displayName
+        description = item.contentDescription
+        self.keywords = keywords
+        thumbnailURL = item.thumbnailURL
+        thumbnail = item.thumbnailData?.base64EncodedString()
+        contentURL = item.contentURL
+        hint = item.rankingHint
+        self.expiration = expiration.timeIntervalSince1970
+        wordsAll = words.all
+        wordsBest = words.best
+        wordsNames = words.names
+    }
+}
