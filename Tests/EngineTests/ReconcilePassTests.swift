@@ -158,7 +158,7 @@ struct ReconcilePassTests {
 
         #expect(off.map(\.decision) == [.purged])
         #expect(off[0].deleted == 3)
-        #expect(off[0].gate == "off")
+        #expect(off[0].gate == .off)
         #expect(try await fixture.identifiers().isEmpty)
         #expect(try await fixture.identifiers(in: "com.example.articlesarchive") == ["other"])
         #expect(try await fixture.unitState()?.lastSuccessAt == nil)

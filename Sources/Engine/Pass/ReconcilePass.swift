@@ -124,7 +124,7 @@ public struct ReconcilePass: Sendable {
 
     private func skipped(_ plan: UnitPlan, state: UnitState?, reason: String) -> UnitOutcome {
         UnitOutcome(
-            source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.isOn ? "on" : "off",
+            source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.state,
             variant: plan.variant?.variant, decision: .skipped, reason: reason, lastSuccess: state?.lastSuccessAt
         )
     }
@@ -134,7 +134,7 @@ public struct ReconcilePass: Sendable {
         _ plan: UnitPlan, state unitState: UnitState?, itemsInDomain: Int, now: Date, options: Options, store: any SchedulerStore
     ) async throws -> UnitOutcome {
         var outcome = UnitOutcome(
-            source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.isOn ? "on" : "off",
+            source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.state,
             variant: plan.variant?.variant, decision: .skipped, reason: plan.gateDecision.reason, lastSuccess: unitState?.lastSuccessAt
         )
         guard plan.gateDecision.isOn else {

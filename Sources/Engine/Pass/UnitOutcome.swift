@@ -1,4 +1,5 @@
 public import Foundation
+public import SchedulerConfig
 public import Store
 
 /// What a pass did with one unit: the JSON of `scheduler run-once --json`.
@@ -7,7 +8,7 @@ public struct UnitOutcome: Sendable, Hashable, Codable {
     public var unit: String
     public var domain: String
     /// `on` or `off`.
-    public var gate: String
+    public var gate: GateState
     public var variant: String?
     public var decision: RunDecision
     public var reason: String

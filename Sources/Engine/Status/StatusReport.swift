@@ -12,8 +12,8 @@ public struct StatusReport: Sendable, Codable {
         public var source: String
         public var unit: String
         public var domain: String
-        /// `on`, `off`, or `unknown` when the config did not load.
-        public var gate: String
+        /// `unknown` when the config did not load.
+        public var gate: GateState
         public var gateReason: String?
         public var variant: String?
         /// Items in the unit's domain now.
@@ -87,7 +87,7 @@ public struct StatusReport: Sendable, Codable {
         }
         func status(_ state: UnitState?, unit: String, source: String, domain: String) -> UnitStatus {
             UnitStatus(
-                source: source, unit: unit, domain: domain, gate: "unknown", items: items(in: domain),
+                source: source, unit: unit, domain: domain, gate: .unknown, items: items(in: domain),
                 lastSuccess: state?.lastSuccessAt, lastAttempt: state?.lastAttemptAt, lastResult: state?.lastResult,
                 lastError: state?.lastError, failures: state?.failures ?? 0, backoffUntil: state?.retryAt.flatMap { $0 > now ? $0 : nil }
             )
@@ -103,7 +103,7 @@ public struct StatusReport: Sendable, Codable {
             report.units = plans.map { plan in
                 let state = states[plan.unit.key]
                 var unit = status(state, unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
-                unit.gate = plan.gateDecision.isOn ? "on" : "off"
+                unit.gate = plan.gateDecision.state
                 unit.gateReason = plan.gateDecision.reason
                 unit.variant = plan.variant?.variant
                 if plan.gateDecision.isOn {

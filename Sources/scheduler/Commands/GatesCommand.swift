@@ -17,7 +17,7 @@ struct GatesCommand: ParsableCommand {
         var source: String
         var domain: String
         var gate: String
-        var state: String
+        var state: GateState
         var reason: String
         var experiment: String?
         var variant: String?
@@ -45,7 +45,7 @@ struct GatesCommand: ParsableCommand {
         let reports = loaded.plans(at: date).map { plan in
             UnitReport(
                 unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain, gate: plan.gate,
-                state: plan.gateDecision.isOn ? "on" : "off", reason: plan.gateDecision.reason,
+                state: plan.gateDecision.state, reason: plan.gateDecision.reason,
                 experiment: plan.variant?.experiment, variant: plan.variant?.variant, variantReason: plan.variant?.reason,
                 fingerprint: plan.fingerprint
             )
