@@ -249,6 +249,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "SchedulerServiceTests",
+            dependencies: [
+                "SchedulerService", "SchedulerConfig", "Engine", "Store", "StoreSupport", "Indexing", "PluginAPI", "CommandPlugin",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "CommandLineTests",
             dependencies: ["scheduler", "FuzzSupport", "StoreSupport"],
             swiftSettings: strictSettings

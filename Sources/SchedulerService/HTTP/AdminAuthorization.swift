@@ -11,17 +11,16 @@ public struct AdminAuthorization: Sendable {
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// `nil` when `request` may proceed, otherwise the refusal to send.
-    func refusal(for request: Request) -> Response? {
+    /// Throws the refusal to send unless `request` may proceed.
+    func check(_ request: Request) throws(APIError) {
         guard let token else {
-            return JSONResponse.error(.forbidden, "admin endpoints are disabled: start the service with SCHEDULER_ADMIN_TOKEN set")
+            throw APIError(.forbidden, "admin endpoints are disabled: start the service with SCHEDULER_ADMIN_TOKEN set")
         }
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
             Self.constantTimeEquals(Array(header.utf8.dropFirst(7)), Array(token.utf8))
         else {
-            return JSONResponse.error(.unauthorized, "missing or wrong token: send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>")
+            throw APIError(.unauthorized, "missing or wrong token: send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>")
         }
-        return nil
     }
 
     /// Whether `a` equals `b`, in a time that depends only on their lengths.
@@ -31,5 +30,15 @@ public struct AdminAuthorization: Sendable {
             difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
         }
         return difference == 0
+    }
+}
+
+/// The middleware of the admin routes: a request passes only with the admin token (see ``AdminAuthorization``).
+struct AdminOnly<Context: RequestContext>: RouterMiddleware {
+    let authorization: AdminAuthorization
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try authorization.check(request)
+        return try await next(request, context)
     }
 }

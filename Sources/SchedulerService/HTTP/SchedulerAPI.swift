@@ -39,16 +39,11 @@ public struct SchedulerAPI: Sendable {
         let router = Router()
         router.get("healthz") { _, _ in await healthz() }
         router.get("metrics") { _, _ in metrics() }
-        router.get("status") { _, _ in await status() }
-        router.get("search") { request, _ in await search(request) }
-        router.post("sources/{name}/reindex") { request, context in
-            if let refusal = authorization.refusal(for: request) { return refusal }
-            return await reindex(source: context.parameters.get("name") ?? "")
-        }
-        router.post("domains/{domain}/purge") { request, context in
-            if let refusal = authorization.refusal(for: request) { return refusal }
-            return await purge(domain: context.parameters.get("domain") ?? "")
-        }
+        router.get("status") { _, _ in try await status() }
+        router.get("search") { request, _ in try await search(request) }
+        let admin = router.group().add(middleware: AdminOnly(authorization: authorization))
+        admin.post("sources/{name}/reindex") { _, context in try await reindex(source: context.parameters.get("name") ?? "") }
+        admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
         return router
     }
 
@@ -86,7 +81,7 @@ public struct SchedulerAPI: Sendable {
         )
     }
 
-    func status() async -> Response {
+    func status() async throws(APIError) -> Response {
         let configuration = await active.current
         let problems = await active.rejectedProblems
         do {
@@ -97,21 +92,21 @@ public struct SchedulerAPI: Sendable {
             report.lastPassError = await health.lastPassError
             return JSONResponse.make(report)
         } catch {
-            return JSONResponse.error(.serviceUnavailable, "the database did not answer: \(error)")
+            throw APIError(.serviceUnavailable, "the database did not answer: \(error)")
         }
     }
 
-    func search(_ request: Request) async -> Response {
+    func search(_ request: Request) async throws(APIError) -> Response {
         let parameters = request.uri.queryParameters
         guard let text = parameters["q"].map(String.init), !text.isEmpty else {
-            return JSONResponse.error(.badRequest, "the query parameter q (the text to search for) is required")
+            throw APIError(.badRequest, "the query parameter q (the text to search for) is required")
         }
         func integer(_ name: String, default value: Int) -> Int? {
             guard let raw = parameters[Substring(name)] else { return value }
             return Int(raw)
         }
         guard let limit = integer("limit", default: 20), let offset = integer("offset", default: 0) else {
-            return JSONResponse.error(.badRequest, "limit and offset must be whole numbers")
+            throw APIError(.badRequest, "limit and offset must be whole numbers")
         }
         let query: SearchQuery
         do {
@@ -120,41 +115,38 @@ public struct SchedulerAPI: Sendable {
                 limit: limit, offset: offset
             )
         } catch {
-            return JSONResponse.error(.badRequest, "\(error.parameter): \(error.reason)")
+            throw APIError(.badRequest, "\(error.parameter): \(error.reason)")
         }
         do {
             return JSONResponse.make(try await store.index.search(query))
         } catch {
-            return JSONResponse.error(.serviceUnavailable, "the search failed: \(error)")
+            throw APIError(.serviceUnavailable, "the search failed: \(error)")
         }
     }
 
-    func reindex(source: String) async -> Response {
+    func reindex(source: String) async throws(APIError) -> Response {
         let known = await active.current.scheduler.sources.map(\.name)
         guard known.contains(source) else {
-            return JSONResponse.error(.badRequest, "unknown source '\(source)'; the sources are \(known.joined(separator: ", "))")
+            throw APIError(.badRequest, "unknown source '\(source)'; the sources are \(known.joined(separator: ", "))")
         }
         trigger.wake(.force(source: source))
         struct Accepted: Encodable { var source: String; var status: String }
         return JSONResponse.make(Accepted(source: source, status: "a forced run of every unit of the source was queued"), status: .accepted)
     }
 
-    func purge(domain: String) async -> Response {
+    func purge(domain: String) async throws -> Response {
         guard DomainIdentifier.isValid(domain) else {
-            return JSONResponse.error(.badRequest, DomainIdentifier.syntaxProblem(domain))
+            throw APIError(.badRequest, DomainIdentifier.syntaxProblem(domain))
         }
-        let lock: PassLock
+        struct Purged: Encodable { var domain: String; var deleted: Int }
         do {
-            lock = try PassLock.pass(file: passLock)
+            return try await PassLock.withPass(file: passLock) {
+                JSONResponse.make(Purged(domain: domain, deleted: try await store.purge(domain: domain)))
+            }
+        } catch let busy as PassLock.Busy {
+            throw APIError(.conflict, "busy: \(busy); try again when the pass has finished")
         } catch {
-            return JSONResponse.error(.conflict, "busy: \(error); try again when the pass has finished")
-        }
-        defer { withExtendedLifetime(lock) {} }
-        do {
-            struct Purged: Encodable { var domain: String; var deleted: Int }
-            return JSONResponse.make(Purged(domain: domain, deleted: try await store.purge(domain: domain)))
-        } catch {
-            return JSONResponse.error(.serviceUnavailable, "the purge failed: \(error)")
+            throw APIError(.serviceUnavailable, "the purge failed: \(error)")
         }
     }
 }

@@ -1,0 +1,127 @@
+import CommandPlugin
+import Engine
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Indexing
+import PluginAPI
+import Prometheus
+import SchedulerConfig
+import SchedulerService
+import Store
+import StoreSupport
+import Testing
+
+/// The HTTP API in process (Hummingbird's router test framework), on a real store of each backend: statuses and
+/// JSON bodies a client sees, bad input refused with a message, admin routes behind their token.
+@Suite("The HTTP API, in process")
+struct SchedulerAPITests {
+    static let token = "s3cret-token"
+
+    /// Runs `body` with a client of an API over a fresh store holding three items of the source `docs`.
+    static func withAPI(
+        _ backend: StoreBackend, adminToken: String? = token,
+        _ body: @Sendable (any TestClientProtocol, LockFile) async throws -> Void
+    ) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            store: { sqlite: { path: index.sqlite } }
+            sources:
+              docs: { plugin: command, domain: com.test.docs, gate: docs_gate, schedule: daily, options: { command: [./feed.sh] } }
+            """.write(to: folder.appendingPathComponent("scheduler.yaml"), atomically: true, encoding: .utf8)
+        try "gates:\n  docs_gate: { enabled: true }\n".write(to: folder.appendingPathComponent("gates.yaml"), atomically: true, encoding: .utf8)
+        let configuration = try ConfigLoader(directory: folder.path, registry: PluginRegistry([CommandSource.self])).load()
+        let passLock = try LockFile(path: folder.appendingPathComponent("index.sqlite.lock").path)
+        try await backend.withFreshStore(clock: SystemWallClock()) { store in
+            try await store.index.upsert((1...3).map {
+                SearchableItem(uniqueIdentifier: "doc-\($0)", domainIdentifier: "com.test.docs", title: "Document \($0)")
+            })
+            let api = SchedulerAPI(
+                active: ActiveConfiguration(configuration), store: store, passLock: passLock, trigger: PassTrigger(),
+                health: ServiceHealth(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken)
+            )
+            try await Application(router: api.router()).test(.router) { client in try await body(client, passLock) }
+        }
+    }
+
+    static func json(_ response: TestResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    static let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+
+    @Test(arguments: StoreBackend.allCases)
+    func searchAnswersJSONAndRefusesBadParametersWithAMessage(backend: StoreBackend) async throws {
+        try await Self.withAPI(backend) { client, _ in
+            let found = try await client.execute(uri: "/search?q=docu&limit=2", method: .get)
+            #expect(found.status == .ok)
+            #expect(try Self.json(found)["total"] as? Int == 3)
+            #expect((try Self.json(found)["hits"] as? [Any])?.count == 2)
+            for (uri, message) in [
+                ("/search", "the query parameter q"), ("/search?q=a&limit=abc", "whole numbers"),
+                ("/search?q=a&limit=5000", "limit"), ("/search?q=a&domain=bad..domain", "domain"),
+            ] {
+                let refused = try await client.execute(uri: uri, method: .get)
+                #expect(refused.status == .badRequest, "\(uri)")
+                #expect((try Self.json(refused)["error"] as? String)?.contains(message) == true, "\(uri): \(String(buffer: refused.body))")
+            }
+        }
+    }
+
+    @Test func healthIsUnavailableUntilTheLoopRuns() async throws {
+        try await Self.withAPI(.sqlite) { client, _ in
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            #expect(health.status == .serviceUnavailable)
+            #expect(try Self.json(health)["problem"] as? String == "the reconcile loop is not running")
+            #expect(try Self.json(health)["database"] as? Bool == true)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func statusListsTheUnitsAndTheirItems(backend: StoreBackend) async throws {
+        try await Self.withAPI(backend) { client, _ in
+            let status = try Self.json(try await client.execute(uri: "/status", method: .get))
+            let units = try #require(status["units"] as? [[String: Any]])
+            #expect(units.map { $0["unit"] as? String } == ["docs"])
+            #expect(units.first?["items"] as? Int == 3)
+            #expect(units.first?["gate"] as? String == "on")
+            #expect((status["replicas"] != nil) == (backend == .postgres), "replicas are listed for a shared store only")
+        }
+    }
+
+    @Test func adminRoutesNeedTheToken() async throws {
+        try await Self.withAPI(.sqlite) { client, _ in
+            let anonymous = try await client.execute(uri: "/sources/docs/reindex", method: .post)
+            #expect(anonymous.status == .unauthorized)
+            let wrong = try await client.execute(uri: "/sources/docs/reindex", method: .post, headers: [.authorization: "Bearer nope"])
+            #expect(wrong.status == .unauthorized)
+            let queued = try await client.execute(uri: "/sources/docs/reindex", method: .post, headers: Self.bearer)
+            #expect(queued.status == .accepted)
+            let unknown = try await client.execute(uri: "/sources/doc/reindex", method: .post, headers: Self.bearer)
+            #expect(unknown.status == .badRequest)
+            #expect((try Self.json(unknown)["error"] as? String)?.contains("the sources are docs") == true)
+        }
+        try await Self.withAPI(.sqlite, adminToken: nil) { client, _ in
+            let closed = try await client.execute(uri: "/domains/com.test.docs/purge", method: .post, headers: Self.bearer)
+            #expect(closed.status == .forbidden, "no token configured: admin routes are closed")
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aPurgeDeletesTheDomainUnlessAPassHoldsTheLock(backend: StoreBackend) async throws {
+        try await Self.withAPI(backend) { client, passLock in
+            let bad = try await client.execute(uri: "/domains/com..docs/purge", method: .post, headers: Self.bearer)
+            #expect(bad.status == .badRequest)
+            try await PassLock.withPass(file: passLock) {
+                let busy = try await client.execute(uri: "/domains/com.test.docs/purge", method: .post, headers: Self.bearer)
+                #expect(busy.status == .conflict)
+            }
+            let purged = try await client.execute(uri: "/domains/com.test.docs/purge", method: .post, headers: Self.bearer)
+            #expect(purged.status == .ok)
+            #expect(try Self.json(purged)["deleted"] as? Int == 3)
+            #expect(try Self.json(try await client.execute(uri: "/search?q=docu", method: .get))["total"] as? Int == 0)
+        }
+    }
+}
