@@ -15,8 +15,6 @@ struct ImportCommand: AsyncParsableCommand {
             """
     )
 
-    /// Lines longer than this are rejected unread: an item with a full-size thumbnail fits well within it.
-    static let maxLineBytes = 4 * 1024 * 1024
     /// Rejected lines reported one by one; the rest are counted.
     static let maxReportedRejections = 100
 
@@ -41,47 +39,13 @@ struct ImportCommand: AsyncParsableCommand {
         }
         defer { if fileDescriptor != STDIN_FILENO { close(fileDescriptor) } }
 
-        var reader = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: Self.maxLineBytes)
-        let decoder = NDJSONItemDecoder()
         var rejected = 0
-        func reject(_ line: Int, _ reason: String) {
-            rejected += 1
-            if rejected <= Self.maxReportedRejections {
-                printError("\(file == "-" ? "stdin" : file):\(line): \(reason)")
-            }
-        }
-        /// The valid items among the next lines, up to a batch; `nil` at the end of the input.
-        func nextBatch() throws -> [SearchableItem]? {
-            var batch: [SearchableItem] = []
-            batch.reserveCapacity(batchSize)
-            while batch.count < batchSize {
-                guard let line = try reader.next() else { return batch.isEmpty ? nil : batch }
-                switch line {
-                case .tooLong(let number, let byteCount):
-                    reject(number, "line of \(byteCount) bytes is over the limit of \(Self.maxLineBytes) bytes")
-                case .text(let number, let bytes):
-                    do {
-                        if let item = try decoder.decode(bytes) { batch.append(item) }
-                    } catch {
-                        reject(number, error.description)
-                    }
-                }
-            }
-            return batch
-        }
-        // Decoding the next batch overlaps writing the previous one; batches still commit one at a time, in order.
         let imported = try await store.withStore(logger: CommandLogger.make()) { store in
-            let index = store.index
-            return try await withThrowingTaskGroup(of: Int.self) { group in
-                var imported = 0
-                var writing = false
-                while let batch = try nextBatch() {
-                    if writing { imported += try await group.next() ?? 0 }
-                    group.addTask { try await index.upsert(batch).upserted }
-                    writing = true
+            try await NDJSONImporter(index: store.index, batchSize: batchSize).importLines(of: fileDescriptor) { line, reason in
+                rejected += 1
+                if rejected <= Self.maxReportedRejections {
+                    printError("\(file == "-" ? "stdin" : file):\(line): \(reason)")
                 }
-                for try await count in group { imported += count }
-                return imported
             }
         }
         if rejected > Self.maxReportedRejections {

@@ -1,0 +1,57 @@
+public import PluginAPI
+
+/// Loads NDJSON items (one item JSON object per line) into an index in atomic batches: what
+/// `scheduler index import` runs. Decoding the next batch overlaps writing the previous one; batches still commit
+/// one at a time, in order. A line that is not a valid item, or is longer than the limit, is handed to `reject`
+/// with its number and reason, and skipped.
+public struct NDJSONImporter: Sendable {
+    /// Lines longer than this are rejected unread: an item with a full-size thumbnail fits well within the default.
+    public static let defaultMaxLineBytes = 4 * 1024 * 1024
+
+    public let index: any SearchIndex
+    public let batchSize: Int
+    public let maxLineBytes: Int
+
+    public init(index: any SearchIndex, batchSize: Int = 1000, maxLineBytes: Int = NDJSONImporter.defaultMaxLineBytes) {
+        self.index = index
+        self.batchSize = batchSize
+        self.maxLineBytes = maxLineBytes
+    }
+
+    /// Imports every line of `fileDescriptor` (read to its end, not closed); returns how many items were written.
+    public func importLines(of fileDescriptor: Int32, reject: (_ line: Int, _ reason: String) -> Void) async throws -> Int {
+        var reader = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes)
+        let decoder = NDJSONItemDecoder()
+        let batchSize = batchSize, maxLineBytes = maxLineBytes, index = index
+        /// The valid items among the next lines, up to a batch; `nil` at the end of the input.
+        func nextBatch() throws -> [SearchableItem]? {
+            var batch: [SearchableItem] = []
+            batch.reserveCapacity(batchSize)
+            while batch.count < batchSize {
+                guard let line = try reader.next() else { return batch.isEmpty ? nil : batch }
+                switch line {
+                case .tooLong(let number, let byteCount):
+                    reject(number, "line of \(byteCount) bytes is over the limit of \(maxLineBytes) bytes")
+                case .text(let number, let bytes):
+                    do {
+                        if let item = try decoder.decode(bytes) { batch.append(item) }
+                    } catch {
+                        reject(number, error.description)
+                    }
+                }
+            }
+            return batch
+        }
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            var imported = 0
+            var writing = false
+            while let batch = try nextBatch() {
+                if writing { imported += try await group.next() ?? 0 }
+                group.addTask { try await index.upsert(batch).upserted }
+                writing = true
+            }
+            for try await count in group { imported += count }
+            return imported
+        }
+    }
+}
