@@ -339,6 +339,24 @@ struct ReconcilePassTests {
 struct ReplicaPassTests {
     let start = EngineFixture.start
 
+    /// An operator's purge waits for no one: it refuses while a replica holds a unit inside the domain, and purges
+    /// under the units' leases otherwise.
+    @Test func anOperatorPurgeIsRefusedWhileAReplicaRunsAUnitInsideTheDomain() async throws {
+        let fixture = try await EngineFixture(.postgres)
+        try fixture.setFeed(["a", "b"])
+        try await fixture.pass(at: start)
+        try await fixture.withStore { store in
+            let leases = try #require(store.leases)
+            let running = try #require(try await leases.take(Lease.unitName("articles"), holder: "other-replica", for: .seconds(60)))
+            await #expect(throws: OperatorPurge.UnitBusy.self) { try await OperatorPurge.purge(domain: "com.example", store: store) }
+            #expect(try await store.index.itemCount(inDomain: "com.example") == 2, "nothing purged")
+            try await leases.release(running)
+            #expect(try await OperatorPurge.purge(domain: "com.example", store: store, holder: "operator") == 2)
+            #expect(try await leases.liveLeases().isEmpty, "the purge released the leases it took")
+            #expect(try await store.units()["articles"]?.lastResult == .purged)
+        }
+    }
+
     /// Two replicas whose passes start together: every unit is run by one of them, once; the other skips it while
     /// the lease is held, or finds it not due once the lease is released.
     @Test func twoReplicasPassingTogetherRunEachUnitOnce() async throws {

@@ -141,10 +141,12 @@ public struct SchedulerAPI: Sendable {
         struct Purged: Encodable { var domain: String; var deleted: Int }
         do {
             return try await PassLock.withPass(file: passLock) {
-                JSONResponse.make(Purged(domain: domain, deleted: try await store.purge(domain: domain)))
+                JSONResponse.make(Purged(domain: domain, deleted: try await OperatorPurge.purge(domain: domain, store: store)))
             }
         } catch let busy as PassLock.Busy {
             throw APIError(.conflict, "busy: \(busy); try again when the pass has finished")
+        } catch let busy as OperatorPurge.UnitBusy {
+            throw APIError(.conflict, "busy: \(busy)")
         } catch {
             throw APIError(.serviceUnavailable, "the purge failed: \(error)")
         }

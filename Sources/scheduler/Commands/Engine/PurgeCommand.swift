@@ -26,7 +26,9 @@ struct PurgeCommand: AsyncParsableCommand {
     func run() async throws {
         let lock = try PassLock.takeOrExit(localFilesPath: try store.localFilesPath())
         defer { withExtendedLifetime(lock) {} }
-        let deleted = try await store.withStore(logger: CommandLogger.make()) { store in try await store.purge(domain: domain) }
+        let deleted = try await store.withStore(logger: CommandLogger.make()) { store in
+            try await OperatorPurge.purge(domain: domain, store: store)
+        }
         print("purged \(domain): \(deleted) items deleted")
     }
 }
