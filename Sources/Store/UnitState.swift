@@ -37,7 +37,13 @@ public struct UnitState: Sendable, Hashable, Codable {
     /// This state as a reader sees it now: a `running` unit whose process is gone is `interrupted` (the next pass
     /// marks it so and redoes it).
     public var asSeenNow: UnitState {
-        guard lastResult == .running, !(runner.map(RunnerIdentity.isAlive) ?? false) else { return self }
+        asSeenNow(runIsAlive: runner.map(RunnerIdentity.isAlive) ?? false)
+    }
+
+    /// This state as a reader sees it now, given whether the run still holds what proves it alive: its process on
+    /// this host, or on a shared store its lease.
+    public func asSeenNow(runIsAlive alive: Bool) -> UnitState {
+        guard lastResult == .running, !alive else { return self }
         var seen = self
         seen.lastResult = .interrupted
         seen.lastError = Self.interruptedError

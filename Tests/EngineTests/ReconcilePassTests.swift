@@ -339,6 +339,23 @@ struct ReconcilePassTests {
 struct ReplicaPassTests {
     let start = EngineFixture.start
 
+    /// On a shared store a run is alive while its lease is: the status shows a unit whose lease lapsed as interrupted.
+    @Test func theStatusJudgesARunningUnitByItsLease() async throws {
+        let fixture = try await EngineFixture(.postgres)
+        try await fixture.withStore { store in
+            let leases = try #require(store.leases)
+            let unit = UnitState(unit: "articles", source: "articles", domain: "com.example.articles")
+            let lease = try #require(try await leases.take(Lease.unitName("articles"), holder: "elsewhere", for: .seconds(60)))
+            try await leases.fenced(by: lease).recordAttemptStart(unit, at: start, forced: false)
+            func shown() async throws -> UnitResult? {
+                try await StatusReport.make(configuration: .success(try fixture.load()), store: store, now: start).units.first?.lastResult
+            }
+            #expect(try await shown() == .running)
+            try await leases.release(lease)
+            #expect(try await shown() == .interrupted)
+        }
+    }
+
     /// An operator's purge waits for no one: it refuses while a replica holds a unit inside the domain, and purges
     /// under the units' leases otherwise.
     @Test func anOperatorPurgeIsRefusedWhileAReplicaRunsAUnitInsideTheDomain() async throws {

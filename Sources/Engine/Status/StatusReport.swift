@@ -80,8 +80,13 @@ public struct StatusReport: Sendable, Codable {
         configuration: Result<SchedulerConfiguration, InvalidConfiguration>, store: any SchedulerStore, now: Date
     ) async throws -> StatusReport {
         let counts = try await store.index.itemCountsByDomain()
-        // A unit shown `running` whose process is gone was interrupted: shown so, and due, as the next pass will see it.
-        let states = try await store.units().mapValues(\.asSeenNow)
+        // A unit shown `running` whose process is gone (or, on a shared store, whose lease lapsed) was interrupted:
+        // shown so, and due, as the next pass will see it.
+        let live = try await store.leases?.liveLeases()
+        let states = try await store.units().mapValues { state in
+            guard let live else { return state.asSeenNow }
+            return state.asSeenNow(runIsAlive: live.contains { $0.name == Lease.unitName(state.unit) })
+        }
         func items(in domain: String) -> Int {
             counts.filter { DomainIdentifier.isWithin($0.key, domain) }.reduce(0) { $0 + $1.value }
         }
@@ -119,8 +124,7 @@ public struct StatusReport: Sendable, Codable {
             report.orphanedDomains = orphans(counts: counts, configured: plans.map(\.unit.domain), remembered: states.values.map(\.domain))
             report.configFingerprint = configuration.fingerprint
         }
-        if let leases = store.leases {
-            let live = try await leases.liveLeases()
+        if let leases = store.leases, let live {
             report.replicas = try await leases.replicas().map { replica in
                 ReplicaStatus(
                     id: replica.id, configFingerprint: replica.configFingerprint, startedAt: replica.startedAt,

@@ -2,6 +2,7 @@ public import Engine
 import Foundation
 public import Logging
 public import PluginAPI
+import SchedulerConfig
 public import ServiceLifecycle
 public import Store
 
@@ -70,6 +71,9 @@ public struct ReconcileLoop: Service {
                     trigger.wake(.tick)
                 }
             }
+            if store.leases != nil {
+                group.addTask { try await keepBeating() }
+            }
             group.addTask {
                 try await passRetryingFailures(PassTrigger.Work(full: true))
                 while let work = await trigger.next() {
@@ -79,6 +83,24 @@ public struct ReconcileLoop: Service {
             }
             try await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// Records this replica's heartbeat on a shared store every half minute, passes or not, so a long pass does not
+    /// make it look gone.
+    private func keepBeating() async throws {
+        while true {
+            try await Task.sleep(for: .seconds(30))
+            await heartbeat(configuration: await active.current)
+        }
+    }
+
+    private func heartbeat(configuration: SchedulerConfiguration) async {
+        guard let leases = store.leases else { return }
+        do {
+            try await leases.heartbeat(replica: replica, configFingerprint: configuration.fingerprint)
+        } catch {
+            logger.warning("could not record this replica's heartbeat: \(error)")
         }
     }
 
@@ -116,13 +138,7 @@ public struct ReconcileLoop: Service {
 
     private func passHoldingTheLock(_ scope: Scope) async throws -> Int? {
         let configuration = await active.current
-        if let leases = store.leases {
-            do {
-                try await leases.heartbeat(replica: replica, configFingerprint: configuration.fingerprint)
-            } catch {
-                logger.warning("could not record this replica's heartbeat: \(error)")
-            }
-        }
+        await heartbeat(configuration: configuration)
         var options = ReconcilePass.Options(replica: replica, leaseDuration: configuration.scheduler.leaseDuration)
         if case .forced(let sources) = scope {
             options.force = true
