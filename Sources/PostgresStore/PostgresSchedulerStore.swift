@@ -2,7 +2,7 @@ public import Foundation
 public import Indexing
 public import Logging
 public import PluginAPI
-public import PostgresNIO
+import PostgresNIO
 public import SchedulerConfig
 public import Store
 

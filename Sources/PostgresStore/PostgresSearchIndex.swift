@@ -1,8 +1,8 @@
 public import Foundation
 public import Indexing
-public import Logging
+import Logging
 public import PluginAPI
-public import PostgresNIO
+import PostgresNIO
 
 /// The index in PostgreSQL, with the SQLite index's semantics: items upserted by unique identifier, hierarchical
 /// domains, expiry, atomic batches with client state, prefix search ranked by the same scorer.

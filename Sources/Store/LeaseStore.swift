@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Leases with fencing, and the roll of replicas, for a store that several replicas share: before a replica runs or purges a unit it takes
 /// the unit's lease, renews it while it works, and writes through ``fenced(by:)`` so that its writes are refused

@@ -112,6 +112,7 @@ final class EngineFixture: @unchecked Sendable {
     }
 
     /// Opens the store as the command line does, at `date`, for the duration of `body`.
+    @discardableResult
     func withStore<Result: Sendable>(at date: Date = EngineFixture.start, _ body: (any SchedulerStore) async throws -> Result) async throws -> Result {
         try await StoreOpener.withStore(
             store, timeToLive: .seconds(30 * 86_400), historyLength: historyLength, clock: FixedWallClock(date), logger: Logger.quiet, body

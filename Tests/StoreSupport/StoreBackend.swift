@@ -1,8 +1,8 @@
 public import Foundation
 public import PluginAPI
-public import SchedulerService
+import SchedulerService
 public import Store
-public import Logging
+import Logging
 import PostgresNIO
 public import SchedulerConfig
 
