@@ -44,9 +44,13 @@ final class RunningService {
         }
     }
 
-    /// Sends SIGTERM and waits for the exit status.
+    /// Sends SIGTERM and waits for the exit status; a service still running a minute later is killed (its status
+    /// then says so), so a test fails instead of hanging.
     func terminate() -> Int32 {
         kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return process.terminationStatus
     }
