@@ -70,8 +70,9 @@ struct SchedulerAPITests {
         }
     }
 
-    @Test func healthIsUnavailableUntilTheLoopRuns() async throws {
-        try await Self.withAPI(.sqlite) { client, _ in
+    @Test(arguments: StoreBackend.allCases)
+    func healthIsUnavailableUntilTheLoopRunsAndChecksTheDatabase(backend: StoreBackend) async throws {
+        try await Self.withAPI(backend) { client, _ in
             let health = try await client.execute(uri: "/healthz", method: .get)
             #expect(health.status == .serviceUnavailable)
             #expect(try Self.json(health)["problem"] as? String == "the reconcile loop is not running")

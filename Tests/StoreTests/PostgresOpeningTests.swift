@@ -21,6 +21,24 @@ struct PostgresOpeningTests {
         }
     }
 
+    /// Replicas starting together on a new database: the migrations run once, under their advisory lock, and every
+    /// replica opens the store.
+    @Test func replicasOpeningANewDatabaseTogetherAllSucceed() async throws {
+        guard case .postgres(let location) = try await StoreBackend.postgres.freshLocation(in: FileManager.default.temporaryDirectory) else {
+            Issue.record("not a PostgreSQL location")
+            return
+        }
+        let opened = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    try await PostgresSchedulerStore.withStore(location: location, logger: Self.quiet) { try await $0.index.lastCommitNumber() }
+                }
+            }
+            return try await group.reduce(into: [Int64]()) { $0.append($1) }
+        }
+        #expect(opened == Array(repeating: 0, count: 6))
+    }
+
     @Test func aMissingDatabaseIsNamedWithTheCommandThatCreatesIt() async throws {
         var location = try StoreBackend.postgresServer()
         location.database = "no_such_database"

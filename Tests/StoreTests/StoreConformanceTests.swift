@@ -67,6 +67,32 @@ struct StoreConformanceTests {
         }
     }
 
+    /// The largest item a plugin may send (every field at its limit, a description of distinct words) is stored and
+    /// found: a source cannot make a backend refuse a valid item.
+    @Test(arguments: StoreBackend.allCases)
+    func anItemAtEveryLimitIsStoredAndFound(backend: StoreBackend) async throws {
+        let limits = ItemLimits.standard
+        var words: [String] = []
+        var length = 0
+        while length + 12 < limits.maxDescriptionBytes {
+            let word = "w\(words.count)x"
+            words.append(word)
+            length += word.utf8.count + 1
+        }
+        var item = SearchableItem(
+            uniqueIdentifier: String(repeating: "i", count: limits.maxIdentifierBytes), domainIdentifier: "com.shop.help",
+            title: String(repeating: "é", count: limits.maxShortTextBytes / 2), contentDescription: words.joined(separator: " ")
+        )
+        item.keywords = (0..<limits.maxKeywords).map { "k\($0)" + String(repeating: "k", count: limits.maxKeywordBytes - 4) }
+        item.thumbnailData = Data(repeating: 0xFF, count: limits.maxThumbnailBytes)
+        try item.validate()
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert([item])
+            #expect(try await store.index.item(withIdentifier: item.uniqueIdentifier) == item.withDefaultsOf(store: Self.now))
+            #expect(try await store.index.search(SearchQuery(text: words.last ?? "")).hits.count == 1)
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aDomainIsDeletedWithTheDomainsUnderItButNotItsNeighbours(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
@@ -228,5 +254,14 @@ struct StoreConformanceTests {
             #expect(try await store.peakItemCount(unit: "help", since: Self.now) == 30)
             #expect(try await store.peakItemCount(unit: "nothing", since: Self.now) == nil)
         }
+    }
+}
+
+extension SearchableItem {
+    /// This item as a store gives it back: with the store's expiration when it had none.
+    func withDefaultsOf(store now: Date) -> SearchableItem {
+        var stored = self
+        stored.expirationDate = expirationDate ?? now.addingTimeInterval(30 * 86_400)
+        return stored
     }
 }
