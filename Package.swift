@@ -181,8 +181,7 @@ let package = Package(
         .executableTarget(
             name: "scheduler-bench",
             dependencies: [
-                "PluginAPI", "Indexing", "SchedulerConfig", "SchedulerService",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "PluginAPI", "Indexing", "SchedulerConfig", "SchedulerService", "PostgresStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -191,8 +190,7 @@ let package = Package(
         .target(
             name: "StoreSupport",
             dependencies: [
-                "PluginAPI", "SchedulerConfig", "SchedulerService", "Store",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "PluginAPI", "SchedulerConfig", "SchedulerService", "Store", "PostgresStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/StoreSupport",

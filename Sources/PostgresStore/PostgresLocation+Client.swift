@@ -1,3 +1,4 @@
+import Logging
 import NIOSSL
 public import PostgresNIO
 public import SchedulerConfig
@@ -60,5 +61,19 @@ extension PostgresLocation {
         )
         configuration.options.connectTimeout = .seconds(10)
         return configuration
+    }
+
+    /// Runs one statement this program wrote (a `CREATE DATABASE` of a name it made, never text from elsewhere) on a
+    /// connection of its own: for the tests and the benchmark, which make databases of their own.
+    public func execute(statementWrittenByThisProgram sql: String, environment: [String: String] = [:]) async throws {
+        let logger = Logger(label: "postgres-maintenance")
+        let connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(environment: environment), id: 0, logger: logger)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
     }
 }

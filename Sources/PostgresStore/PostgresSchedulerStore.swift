@@ -46,7 +46,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     /// Connects to `location`, brings the schema up to date and runs `body` with the store; the pool's
     /// connections are closed when `body` returns or throws.
     public static func withStore<Result: Sendable>(
-        location: PostgresLocation, environment: [String: String] = ProcessInfo.processInfo.environment, timeToLive: Duration = .seconds(30 * 24 * 3600), historyLength: Int = 1000,
+        location: PostgresLocation, environment: [String: String] = ProcessInfo.processInfo.environment, timeToLive: Duration = IndexDefaults.timeToLive, historyLength: Int = 1000,
         clock: any WallClock = SystemWallClock(), logger: Logger,
         _ body: (PostgresSchedulerStore) async throws -> Result
     ) async throws -> Result {

@@ -23,7 +23,7 @@ public final class SQLiteSchedulerStore: SchedulerStore {
 
     /// Opens (creating if needed) the database at `path` and brings both schemas up to date.
     public init(
-        path: String, timeToLive: Duration = SQLiteSearchIndex.defaultTimeToLive, historyLength: Int = 1000,
+        path: String, timeToLive: Duration = IndexDefaults.timeToLive, historyLength: Int = 1000,
         clock: any WallClock = SystemWallClock(), logger: Logger
     ) throws {
         sqliteIndex = try SQLiteSearchIndex(path: path, timeToLive: timeToLive, clock: clock, logger: logger)

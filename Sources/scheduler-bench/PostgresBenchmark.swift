@@ -1,7 +1,7 @@
 import Foundation
 import Indexing
 import Logging
-import PostgresNIO
+import PostgresStore
 import SchedulerConfig
 import SchedulerService
 
@@ -12,8 +12,8 @@ enum PostgresBenchmark {
         var location = try PostgresLocation.parse(url: url).get()
         location.tls = .disable
         let database = "scheduler_bench_\(n)"
-        try await execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)", on: location)
-        try await execute("CREATE DATABASE \(database)", on: location)
+        try await location.execute(statementWrittenByThisProgram: "DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
+        try await location.execute(statementWrittenByThisProgram: "CREATE DATABASE \(database)")
         location.database = database
 
         let folder = "\(work)/postgres-config-\(n)"
@@ -30,7 +30,7 @@ enum PostgresBenchmark {
 
         // What autovacuum does within a minute of a large import (its analyze threshold is 10 % of the rows changed):
         // the planner then knows which prefixes are common. Measured right away, searches pay for stale statistics.
-        try await execute("ANALYZE item", on: location)
+        try await location.execute(statementWrittenByThisProgram: "ANALYZE item")
         try await StoreOpener.withStore(.postgres(location), logger: Logger(label: "bench")) { store in
             print(String(format: "PostgreSQL: database size: %.0f MB", Double(try await store.storageBytes()) / 1e6))
             try await Benchmark.measureSearch(store.index, label: "PostgreSQL: ")
@@ -38,22 +38,5 @@ enum PostgresBenchmark {
             let deleted = try await store.index.delete(domains: [SyntheticItems.bigDomain]).deleted
             print("PostgreSQL: delete domain holding \(deleted) items: \(ContinuousClock.now - start)")
         }
-    }
-
-    /// Runs one statement of this program (a database name it made) on the server's maintenance database.
-    static func execute(_ sql: String, on location: PostgresLocation) async throws {
-        let configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database, tls: .disable
-        )
-        let logger = Logger(label: "bench")
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-        do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try await connection.close()
     }
 }

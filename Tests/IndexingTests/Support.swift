@@ -29,7 +29,7 @@ struct IndexFixture {
     let clock: ManualClock
     let index: SQLiteSearchIndex
 
-    init(timeToLive: Duration = SQLiteSearchIndex.defaultTimeToLive) throws {
+    init(timeToLive: Duration = IndexDefaults.timeToLive) throws {
         directory = try TemporaryDirectory()
         clock = ManualClock()
         index = try SQLiteSearchIndex(

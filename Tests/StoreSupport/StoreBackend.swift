@@ -3,7 +3,7 @@ public import PluginAPI
 import SchedulerService
 public import Store
 import Logging
-import PostgresNIO
+import PostgresStore
 public import SchedulerConfig
 
 /// The store backends every store and engine test runs against: a real SQLite file and a real PostgreSQL database.
@@ -36,26 +36,10 @@ public enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertibl
         case .postgres:
             var server = try Self.postgresServer()
             let name = "scheduler_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            try await Self.execute("CREATE DATABASE \(name)", on: server)
+            try await server.execute(statementWrittenByThisProgram: "CREATE DATABASE \(name)")
             server.database = name
             return .postgres(server)
         }
-    }
-
-    /// Runs one statement written by the tests (not user input) on `location`'s database.
-    public static func execute(_ sql: String, on location: PostgresLocation) async throws {
-        let configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database, tls: .disable
-        )
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "test-admin"))
-        do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test-admin"))
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try await connection.close()
     }
 }
 

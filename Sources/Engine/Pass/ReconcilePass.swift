@@ -103,12 +103,17 @@ public struct ReconcilePass: Sendable {
         _ = try await work.run(Lease.sweepName) { fenced in try await fenced.index.sweepExpired() }
     }
 
-    /// Reconciles one unit; with leases, under the unit's lease, deciding again from the state read under it (another
-    /// replica may have run the unit since the pass began).
+    /// Reconciles one unit. With leases, a unit with nothing to do is decided without one (most units on most ticks);
+    /// one to purge or reindex is done under its lease, deciding again from the state read under it (another replica
+    /// may have run the unit since the pass began).
     private func reconcile(_ plan: UnitPlan, state unitState: UnitState?, itemsInDomain: Int, now: Date, options: Options) async throws -> UnitOutcome {
         guard !options.dryRun, let leases = store.leases else {
             return try await reconcile(plan, state: unitState, itemsInDomain: itemsInDomain, now: now, options: options, store: store)
         }
+        var preview = options
+        preview.dryRun = true
+        let decided = try await reconcile(plan, state: unitState, itemsInDomain: itemsInDomain, now: now, options: preview, store: store)
+        guard decided.decision == .wouldPurge || decided.decision == .wouldReindex else { return decided }
         let work = LeasedWork(leases: leases, holder: options.replica, duration: options.leaseDuration, logger: logger.with(unit: plan.unit.key))
         do {
             let outcome = try await work.run(Lease.unitName(plan.unit.key)) { fenced in

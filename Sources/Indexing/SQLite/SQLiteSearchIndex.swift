@@ -7,9 +7,6 @@ public import PluginAPI
 ///
 /// Every write is one transaction; a process killed mid-write leaves the file as it was before that write.
 public final class SQLiteSearchIndex: SearchIndex {
-    /// Core Spotlight's default lifetime of an item without an expiration date: about a month.
-    public static let defaultTimeToLive: Duration = .seconds(30 * 24 * 3600)
-
     /// The database file.
     public let path: String
     /// How long an item without an expiration date lives after it is indexed.
@@ -24,7 +21,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
     public init(
         path: String,
-        timeToLive: Duration = SQLiteSearchIndex.defaultTimeToLive,
+        timeToLive: Duration = IndexDefaults.timeToLive,
         clock: any WallClock = SystemWallClock(),
         logger: Logger
     ) throws {

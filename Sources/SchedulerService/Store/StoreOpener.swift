@@ -3,6 +3,7 @@ public import Logging
 public import PluginAPI
 import PostgresStore
 public import SchedulerConfig
+public import Indexing
 import SQLiteStore
 public import Store
 
@@ -12,7 +13,7 @@ public enum StoreOpener {
     /// Opens (creating if needed) the store at `location` and runs `body` with it; a PostgreSQL store's connections
     /// are closed when `body` returns.
     public static func withStore<Result: Sendable>(
-        _ location: StoreLocation, timeToLive: Duration = .seconds(30 * 86_400), historyLength: Int = 1000,
+        _ location: StoreLocation, timeToLive: Duration = IndexDefaults.timeToLive, historyLength: Int = 1000,
         clock: any WallClock = SystemWallClock(), logger: Logger,
         _ body: (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
