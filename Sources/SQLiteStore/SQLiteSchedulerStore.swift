@@ -57,7 +57,8 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     }
 
     public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
-        // One writer at a time per file: nothing can take an identifier between this check and the commit.
+        // A pass holds the pass lock, so no other unit writes between this check and the commit (an operator's
+        // `index import` could; its items would then be replaced by this batch's, as before the store protocol).
         let taken = try await sqliteIndex.domainsHolding(items.map(\.uniqueIdentifier), outside: domain)
         let kept = items.filter { taken[$0.uniqueIdentifier] == nil }
         let outcome = try await sqliteIndex.commit(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint))
