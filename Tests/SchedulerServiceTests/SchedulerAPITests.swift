@@ -40,7 +40,7 @@ struct SchedulerAPITests {
             })
             let api = SchedulerAPI(
                 active: ActiveConfiguration(configuration), store: store, passLock: passLock, trigger: PassTrigger(),
-                health: ServiceHealth(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken)
+                health: ServiceHealth(), metrics: SchedulerMetrics(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken)
             )
             try await Application(router: api.router()).test(.router) { client in try await body(client, passLock) }
         }

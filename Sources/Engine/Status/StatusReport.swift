@@ -34,6 +34,10 @@ public struct StatusReport: Sendable, Codable {
         public var nextDue: Date?
         /// The IANA zone the unit's schedule is read in, when it is not UTC.
         public var timeZone: String?
+        /// When the schedule wants the next success, and whether that passed more than `service.overdueGrace` ago
+        /// (see ``ScheduledDue``); absent while the gate is off.
+        public var scheduledDue: Date?
+        public var overdue: Bool?
     }
 
     /// Items in a domain that no configured unit covers: a source was removed or renamed. They stay until
@@ -76,8 +80,9 @@ public struct StatusReport: Sendable, Codable {
     public var totalItems: Int
 
     /// The report as of `now`, from a configuration that loaded, or from the problems of one that did not.
+    /// `watchingSince`: when the service started, from which a unit that never succeeded counts as due.
     public static func make(
-        configuration: Result<SchedulerConfiguration, InvalidConfiguration>, store: any SchedulerStore, now: Date
+        configuration: Result<SchedulerConfiguration, InvalidConfiguration>, store: any SchedulerStore, now: Date, watchingSince: Date? = nil
     ) async throws -> StatusReport {
         let counts = try await store.index.itemCountsByDomain()
         // A unit shown `running` whose process is gone (or, on a shared store, whose lease lapsed) was interrupted:
@@ -118,6 +123,12 @@ public struct StatusReport: Sendable, Codable {
                     unit.nextDue = due.nextDue
                     let zone = plan.settings.timeZone
                     unit.timeZone = zone.secondsFromGMT() == 0 && zone.nextDaylightSavingTimeTransition == nil ? nil : zone.identifier
+                }
+                if let scheduled = ScheduledDue.of(
+                    plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince
+                ) {
+                    unit.scheduledDue = scheduled.at
+                    unit.overdue = scheduled.isOverdue
                 }
                 return unit
             }

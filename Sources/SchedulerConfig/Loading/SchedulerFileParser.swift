@@ -22,7 +22,7 @@ struct SchedulerFileParser {
         func value(_ key: String) -> YAMLNode? { top.first { $0.key == key }?.value }
         var settings = SchedulerSettings(
             environment: "production", store: .sqlite(path: ""), localFilesPath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
-            idleTimeout: .seconds(30), maxConnections: 256,
+            idleTimeout: .seconds(30), maxConnections: 256, overdueGrace: .seconds(3600),
             defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, defaultMaxDeleteWindow: .seconds(7 * 86_400), defaultTimeZone: .utc, historyLength: 1000,
             sources: []
         )
@@ -39,12 +39,13 @@ struct SchedulerFileParser {
         {
             settings.historyLength = length
         }
-        if let service = value("service"), let fields = reader.mapping(service, "service", known: ["tick", "listen", "idleTimeout", "maxConnections"]) {
+        if let service = value("service"), let fields = reader.mapping(service, "service", known: ["tick", "listen", "idleTimeout", "maxConnections", "overdueGrace"]) {
             for (key, _, node) in fields {
                 if key == "idleTimeout", let timeout = reader.duration(node, "service.idleTimeout") { settings.idleTimeout = timeout }
                 if key == "maxConnections", let count = reader.integer(node, "service.maxConnections", in: 1...100_000) {
                     settings.maxConnections = count
                 }
+                if key == "overdueGrace", let grace = reader.duration(node, "service.overdueGrace") { settings.overdueGrace = grace }
                 if key == "tick", let tick = reader.duration(node, "service.tick") { settings.tick = tick }
                 if key == "listen", let text = reader.string(node, "service.listen") {
                     if let address = ListenAddress(text) { settings.listen = address } else {

@@ -18,6 +18,9 @@ public struct SchedulerSettings: Sendable {
     public var idleTimeout: Duration
     /// The most HTTP connections served at once; more wait in the kernel's queue (`service.maxConnections`).
     public var maxConnections: Int
+    /// How long past its schedule's due instant a unit may go without a success before the service calls it
+    /// overdue (`service.overdueGrace`): on the status page and as `scheduler_unit_overdue`.
+    public var overdueGrace: Duration
     /// Lifetime of items that carry no expiration date.
     public var defaultExpiration: Duration
     /// The largest share of a domain one run may delete, unless a source says otherwise.

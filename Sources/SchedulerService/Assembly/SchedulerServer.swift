@@ -47,13 +47,14 @@ public struct SchedulerServer: Sendable {
         try await StoreOpener.withStore(settings, clock: SystemWallClock(), logger: logger) { store in
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
+            metrics.prepare(for: configuration)
             let loop = ReconcileLoop(
                 active: active, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.given), passLock: passLock,
                 registry: registry, trigger: trigger, health: health, metrics: metrics, replica: replica.id, logger: logger
             )
             let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
             let api = SchedulerAPI(
-                active: active, store: store, passLock: passLock, trigger: trigger, health: health, metricsRegistry: metricsRegistry,
+                active: active, store: store, passLock: passLock, trigger: trigger, health: health, metrics: metrics, metricsRegistry: metricsRegistry,
                 authorization: AdminAuthorization(token: adminToken)
             )
             let server = api.application(settings: settings, logger: logger, onListening: onListening)

@@ -68,6 +68,7 @@ public struct ConfigWatcher: Service {
         do {
             let configuration = try loader.load()
             await active.activate(configuration)
+            metrics.prepare(for: configuration)
             logger.notice("configuration reloaded", metadata: ["sources": "\(configuration.scheduler.sources.count)"])
             trigger.wake(.configurationChanged)
         } catch {

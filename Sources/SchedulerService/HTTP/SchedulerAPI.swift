@@ -11,25 +11,27 @@ public import SchedulerConfig
 public import Store
 public import ServiceLifecycle
 
-/// The service's HTTP API: health, Prometheus metrics, status, search, and two admin actions.
+/// The service's HTTP API: the status page, health, Prometheus metrics, status, search, and two admin actions.
 public struct SchedulerAPI: Sendable {
     let active: ActiveConfiguration
     let store: any SchedulerStore
     let passLock: LockFile
     let trigger: PassTrigger
     let health: ServiceHealth
+    let metrics: SchedulerMetrics
     let metricsRegistry: PrometheusCollectorRegistry
     let authorization: AdminAuthorization
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
-        metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization
+        metrics: SchedulerMetrics, metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization
     ) {
         self.active = active
         self.store = store
         self.passLock = passLock
         self.trigger = trigger
         self.health = health
+        self.metrics = metrics
         self.metricsRegistry = metricsRegistry
         self.authorization = authorization
     }
@@ -37,8 +39,11 @@ public struct SchedulerAPI: Sendable {
     /// The routes, ready for an `Application`.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.get("/") { _, _ in try await statusPage() }
+        router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
+        router.get("assets/status.js") { _, _ in StatusPage.script() }
         router.get("healthz") { _, _ in await healthz() }
-        router.get("metrics") { _, _ in metrics() }
+        router.get("metrics") { _, _ in await exposition() }
         router.get("status") { _, _ in try await status() }
         router.get("search") { request, _ in try await search(request) }
         let admin = router.group().add(middleware: AdminOnly(authorization: authorization))
@@ -74,23 +79,40 @@ public struct SchedulerAPI: Sendable {
         return JSONResponse.make(report, status: problem == nil ? .ok : .serviceUnavailable)
     }
 
-    func metrics() -> Response {
-        Response(
+    /// The Prometheus text, with the store's health checked for this scrape.
+    func exposition() async -> Response {
+        metrics.recordDatabaseHealth((try? await store.checkHealth()) != nil)
+        return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metricsRegistry.emitToBuffer()))
         )
     }
 
     func status() async throws(APIError) -> Response {
+        JSONResponse.make(try await report(configuration: await active.current))
+    }
+
+    /// The HTML page: the report, the configuration in force and the last 50 runs.
+    func statusPage() async throws(APIError) -> Response {
         let configuration = await active.current
+        let report = try await report(configuration: configuration)
+        do {
+            return StatusPage.response(StatusPageModel(report: report, configuration: configuration, runs: try await store.history(source: nil, limit: 50)))
+        } catch {
+            throw APIError(.serviceUnavailable, "the database did not answer: \(error)")
+        }
+    }
+
+    /// The status report of the configuration in force, with what the service knows beyond the store.
+    private func report(configuration: SchedulerConfiguration) async throws(APIError) -> StatusReport {
         let problems = await active.rejectedProblems
         do {
-            var report = try await StatusReport.make(configuration: .success(configuration), store: store, now: Date())
+            var report = try await StatusReport.make(configuration: .success(configuration), store: store, now: Date(), watchingSince: health.startedAt)
             report.configValid = problems.isEmpty
             report.problems = problems
             report.configGeneration = await active.generation
             report.lastPassError = await health.lastPassError
-            return JSONResponse.make(report)
+            return report
         } catch {
             throw APIError(.serviceUnavailable, "the database did not answer: \(error)")
         }

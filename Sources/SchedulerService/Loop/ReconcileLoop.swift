@@ -75,6 +75,12 @@ public struct ReconcileLoop: Service {
                 group.addTask { try await keepBeating() }
             }
             group.addTask {
+                // The units' gauges before the first pass, which may take long: a scrape meanwhile sees every unit.
+                do {
+                    try await metrics.recordLevels(store: store, configuration: await active.current, now: clock.now(), watchingSince: health.startedAt)
+                } catch {
+                    logger.warning("could not read the units' state for the metrics: \(error)")
+                }
                 try await passRetryingFailures(PassTrigger.Work(full: true))
                 while let work = await trigger.next() {
                     try Task.checkCancellation()
@@ -148,7 +154,7 @@ public struct ReconcileLoop: Service {
         do {
             let outcomes = try await pass.run(options)
             metrics.record(outcomes)
-            try await metrics.recordLevels(store: store, configuration: configuration)
+            try await metrics.passFinished(store: store, configuration: configuration, at: clock.now(), watchingSince: health.startedAt)
             await health.passFinished(at: clock.now())
             return nil
         } catch is CancellationError {

@@ -10,8 +10,12 @@ public actor ServiceHealth {
     public private(set) var lastPassError: String?
     /// Passes failed in a row; they set the retry delay.
     public private(set) var consecutivePassFailures = 0
+    /// When the service started: a unit that never succeeded counts as due from then (``ScheduledDue``).
+    public nonisolated let startedAt: Date
 
-    public init() {}
+    public init(startedAt: Date = Date()) {
+        self.startedAt = startedAt
+    }
 
     func loopStarted() { loopIsAlive = true }
     func loopStopped() { loopIsAlive = false }

@@ -1,43 +1,111 @@
 import Engine
+public import Foundation
 import Metrics
 import PluginAPI
-import SchedulerConfig
-import Store
+public import SchedulerConfig
+public import Store
+import Synchronization
 
-/// The service's metrics, through swift-metrics (the executable chooses the backend: Prometheus).
-public struct SchedulerMetrics: Sendable {
-    public init() {}
+/// The service's metrics, through swift-metrics (the executable chooses the backend: Prometheus). Every family of
+/// ``MetricFamily`` has its series from the first scrape: zeros for the configured sources, levels for the
+/// configured units; a unit or domain removed from the config loses its series, so nothing alerts on it.
+public final class SchedulerMetrics: Sendable {
+    /// The units and domains whose level series are published now.
+    private let published = Mutex<(units: Set<String>, domains: Set<String>)>(([], []))
+
+    /// Call after swift-metrics is bootstrapped: the last pass's instant reads 0 until a pass finishes.
+    public init() {
+        Gauge(label: MetricFamily.lastPass.name).record(0)
+    }
+
+    /// Creates every series the configuration implies with its zero, and marks the configuration in force as the
+    /// config folder's: call at start and after every accepted reload.
+    func prepare(for configuration: SchedulerConfiguration) {
+        Gauge(label: MetricFamily.configLastReloadSuccessful.name).record(1)
+        _ = Counter(label: MetricFamily.configReloadFailures.name)
+        _ = Counter(label: MetricFamily.passFailures.name)
+        for source in configuration.scheduler.sources.map(\.name) {
+            for result in [RunDecision.reindexed, .failed, .purged] {
+                _ = Counter(label: MetricFamily.runs.name, dimensions: [("source", source), ("result", result.rawValue)])
+            }
+            for family in [MetricFamily.itemsIndexed, .itemsDeleted, .itemsRejected] {
+                _ = Counter(label: family.name, dimensions: [("source", source)])
+            }
+            _ = Timer(label: MetricFamily.runDuration.name, dimensions: [("source", source)], preferredDisplayUnit: .seconds)
+        }
+    }
 
     /// Counts one pass's runs, items and durations, by source and result.
     func record(_ outcomes: [UnitOutcome]) {
         for outcome in outcomes where [.reindexed, .failed, .purged].contains(outcome.decision) {
-            Counter(label: "scheduler_runs_total", dimensions: [("source", outcome.source), ("result", outcome.decision.rawValue)]).increment()
-            Counter(label: "scheduler_items_indexed_total", dimensions: [("source", outcome.source)]).increment(by: outcome.indexed)
-            Counter(label: "scheduler_items_deleted_total", dimensions: [("source", outcome.source)]).increment(by: outcome.deleted)
-            Counter(label: "scheduler_items_rejected_total", dimensions: [("source", outcome.source)]).increment(by: outcome.rejected)
-            Timer(label: "scheduler_run_duration_seconds", dimensions: [("source", outcome.source)], preferredDisplayUnit: .seconds)
-                .record(duration: outcome.duration)
+            let source = [("source", outcome.source)]
+            Counter(label: MetricFamily.runs.name, dimensions: source + [("result", outcome.decision.rawValue)]).increment()
+            Counter(label: MetricFamily.itemsIndexed.name, dimensions: source).increment(by: outcome.indexed)
+            Counter(label: MetricFamily.itemsDeleted.name, dimensions: source).increment(by: outcome.deleted)
+            Counter(label: MetricFamily.itemsRejected.name, dimensions: source).increment(by: outcome.rejected)
+            Timer(label: MetricFamily.runDuration.name, dimensions: source, preferredDisplayUnit: .seconds).record(duration: outcome.duration)
         }
     }
 
-    /// Sets the gauges that describe the index now: items per unit domain, last success per unit.
-    func recordLevels(store: any SchedulerStore, configuration: SchedulerConfiguration) async throws {
+    /// Records a pass that finished without failing as a whole, and the unit levels after it.
+    func passFinished(store: any SchedulerStore, configuration: SchedulerConfiguration, at now: Date, watchingSince: Date) async throws {
+        try await recordLevels(store: store, configuration: configuration, now: now, watchingSince: watchingSince)
+        Gauge(label: MetricFamily.lastPass.name).record(now.timeIntervalSince1970)
+    }
+
+    /// Sets the gauges that describe the units now: items per domain, last success, next due, failures in a row,
+    /// overdue.
+    func recordLevels(store: any SchedulerStore, configuration: SchedulerConfiguration, now: Date, watchingSince: Date) async throws {
         let states = try await store.units()
-        for unit in configuration.units {
-            let items = try await store.index.itemCount(inDomain: unit.domain)
-            Gauge(label: "scheduler_domain_items", dimensions: [("domain", unit.domain)]).record(items)
-            if let success = states[unit.key]?.lastSuccessAt {
-                Gauge(label: "scheduler_last_success_timestamp_seconds", dimensions: [("unit", unit.key)]).record(success.timeIntervalSince1970)
+        var units: Set<String> = [], domains: Set<String> = []
+        for plan in configuration.plans(at: now) {
+            let key = plan.unit.key, unit = [("unit", key)]
+            let state = states[key]
+            units.insert(key)
+            domains.insert(plan.unit.domain)
+            let items = try await store.index.itemCount(inDomain: plan.unit.domain)
+            Gauge(label: MetricFamily.domainItems.name, dimensions: [("domain", plan.unit.domain)]).record(items)
+            Gauge(label: MetricFamily.consecutiveFailures.name, dimensions: unit).record(state?.failures ?? 0)
+            if let success = state?.lastSuccessAt {
+                Gauge(label: MetricFamily.lastSuccess.name, dimensions: unit).record(success.timeIntervalSince1970)
+            } else {
+                Gauge(label: MetricFamily.lastSuccess.name, dimensions: unit).destroy()
+            }
+            let scheduled = ScheduledDue.of(plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince)
+            if let due = scheduled?.at {
+                Gauge(label: MetricFamily.nextDue.name, dimensions: unit).record(due.timeIntervalSince1970)
+            } else {
+                Gauge(label: MetricFamily.nextDue.name, dimensions: unit).destroy()
+            }
+            Gauge(label: MetricFamily.overdue.name, dimensions: unit).record(scheduled?.isOverdue == true ? 1 : 0)
+        }
+        let (goneUnits, goneDomains) = published.withLock { published in
+            defer { published = (units, domains) }
+            return (published.units.subtracting(units), published.domains.subtracting(domains))
+        }
+        for key in goneUnits {
+            for family in [MetricFamily.lastSuccess, .nextDue, .consecutiveFailures, .overdue] {
+                Gauge(label: family.name, dimensions: [("unit", key)]).destroy()
             }
         }
+        for domain in goneDomains {
+            Gauge(label: MetricFamily.domainItems.name, dimensions: [("domain", domain)]).destroy()
+        }
+    }
+
+    /// Records whether the store answered a health check, just before a scrape.
+    func recordDatabaseHealth(_ healthy: Bool) {
+        Gauge(label: MetricFamily.databaseHealthy.name).record(healthy ? 1 : 0)
     }
 
     /// Counts a pass that failed as a whole (database or lock unusable), not a unit's failed run.
     func passFailed() {
-        Counter(label: "scheduler_pass_failures_total").increment()
+        Counter(label: MetricFamily.passFailures.name).increment()
     }
 
+    /// Counts a refused change of the config folder; the configuration in force is no longer the folder's.
     func configReloadFailed() {
-        Counter(label: "scheduler_config_reload_failures_total").increment()
+        Counter(label: MetricFamily.configReloadFailures.name).increment()
+        Gauge(label: MetricFamily.configLastReloadSuccessful.name).record(0)
     }
 }

@@ -49,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
         }
 
         let metricsRegistry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metricsRegistry))
+        MetricsSystem.bootstrap(DescribedPrometheusFactory(registry: metricsRegistry))
         let server = SchedulerServer(
             loader: config.loader, loadedFrom: loadedFrom, configuration: configuration, registry: BuiltinPlugins.registry,
             passLock: passLock, metricsRegistry: metricsRegistry, adminToken: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"],

@@ -1,0 +1,72 @@
+/// Every metric family the service exports, with its type, labels and help text: the one list the exporter
+/// describes families from, and the tests hold the README, `/metrics` and the Grafana dashboard to.
+public enum MetricFamily: String, CaseIterable, Sendable {
+    case runs = "scheduler_runs_total"
+    case itemsIndexed = "scheduler_items_indexed_total"
+    case itemsDeleted = "scheduler_items_deleted_total"
+    case itemsRejected = "scheduler_items_rejected_total"
+    case runDuration = "scheduler_run_duration_seconds"
+    case passFailures = "scheduler_pass_failures_total"
+    case lastPass = "scheduler_last_pass_timestamp_seconds"
+    case configReloadFailures = "scheduler_config_reload_failures_total"
+    case configLastReloadSuccessful = "scheduler_config_last_reload_successful"
+    case databaseHealthy = "scheduler_database_healthy"
+    case domainItems = "scheduler_domain_items"
+    case lastSuccess = "scheduler_last_success_timestamp_seconds"
+    case nextDue = "scheduler_next_due_timestamp_seconds"
+    case consecutiveFailures = "scheduler_unit_consecutive_failures"
+    case overdue = "scheduler_unit_overdue"
+
+    /// The Prometheus metric type.
+    public enum Kind: String, Sendable {
+        case counter, gauge, histogram
+    }
+
+    public var name: String { rawValue }
+
+    public var kind: Kind {
+        switch self {
+        case .runs, .itemsIndexed, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures: .counter
+        case .runDuration: .histogram
+        case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue: .gauge
+        }
+    }
+
+    /// The labels every series of the family carries.
+    public var labels: [String] {
+        switch self {
+        case .runs: ["source", "result"]
+        case .itemsIndexed, .itemsDeleted, .itemsRejected, .runDuration: ["source"]
+        case .domainItems: ["domain"]
+        case .lastSuccess, .nextDue, .consecutiveFailures, .overdue: ["unit"]
+        case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy: []
+        }
+    }
+
+    /// The `# HELP` text.
+    public var help: String {
+        switch self {
+        case .runs: "Runs finished, by source and result: reindexed, failed or purged."
+        case .itemsIndexed: "Items written to the index by runs of the source."
+        case .itemsDeleted: "Items deleted from the index by runs of the source: stale items and purges."
+        case .itemsRejected: "Items the source returned that failed validation and were not indexed."
+        case .runDuration: "How long runs of the source took, from start to the last commit."
+        case .passFailures: "Reconcile passes that failed as a whole (database or lock unusable), not a unit's failed run."
+        case .lastPass: "When the last reconcile pass finished without failing as a whole, in Unix seconds."
+        case .configReloadFailures: "Config folder changes refused because the new configuration had problems."
+        case .configLastReloadSuccessful: "1 when the config folder as it is now is the configuration in force, 0 while a change to it is refused."
+        case .databaseHealthy: "1 when the store answered a health check at this scrape, else 0."
+        case .domainItems: "Items in the index under the unit's domain."
+        case .lastSuccess: "When the unit last reindexed successfully, in Unix seconds."
+        case .nextDue: "When the unit's schedule wants its next success (for a unit that never succeeded: when the service started), in Unix seconds; only while its gate is on."
+        case .consecutiveFailures: "Failed runs of the unit since its last success."
+        case .overdue: "1 when the unit's gate is on and its next due passed more than service.overdueGrace ago without a success, else 0."
+        }
+    }
+
+    /// Histogram buckets: runs last from milliseconds (an unchanged feed) to an hour (a full crawl).
+    static let runDurationBuckets: [Duration] = [
+        .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5), .seconds(15), .seconds(30),
+        .seconds(60), .seconds(300), .seconds(900), .seconds(1800), .seconds(3600),
+    ]
+}

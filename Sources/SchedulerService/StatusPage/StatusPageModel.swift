@@ -1,0 +1,159 @@
+import Engine
+import Foundation
+import PluginAPI
+import SchedulerConfig
+import Store
+
+/// What the status page shows, as text ready for the template: every value here is escaped when rendered, and
+/// nothing from a source's options or a plugin's environment is in it.
+struct StatusPageModel {
+    struct Summary {
+        var units: Int
+        var due: Int
+        var failing: Int
+        var overdue: Int
+        var items: Int
+        // Stored, not computed: the template reads values through reflection, which sees stored properties only.
+        var anyFailing: Bool
+        var anyOverdue: Bool
+
+        init(units: Int, due: Int, failing: Int, overdue: Int, items: Int) {
+            (self.units, self.due, self.failing, self.overdue, self.items) = (units, due, failing, overdue, items)
+            (anyFailing, anyOverdue) = (failing > 0, overdue > 0)
+        }
+    }
+
+    struct UnitRow {
+        var source: String
+        var unit: String
+        var domain: String
+        var gate: String
+        var gateReason: String
+        var variant: String?
+        var result: String
+        var isFailing: Bool
+        var lastSuccess: Moment?
+        var nextDue: Moment?
+        var dueReason: String?
+        var isOverdue: Bool
+        var failures: Int
+        var lastError: String?
+        var items: Int
+    }
+
+    /// An instant in UTC, and relative to the page's.
+    struct Moment {
+        var utc: String
+        var relative: String
+    }
+
+    struct GateRow {
+        var name: String
+        var enabled: Bool
+        var rollout: String
+        var environments: String
+        var window: String?
+    }
+
+    struct ExperimentRow {
+        var name: String
+        var sources: String
+        var variants: String
+    }
+
+    struct RunRow {
+        var finished: Moment
+        var unit: String
+        var decision: String
+        var isFailure: Bool
+        var counts: String
+        var duration: String
+        var detail: String
+    }
+
+    struct ReplicaRow {
+        var id: String
+        var heartbeat: Moment
+        var leases: String
+    }
+
+    var generatedAt: String
+    var environment: String
+    var configGeneration: Int?
+    var configProblems: [String]
+    var lastPassError: String?
+    var replicaWarning: String?
+    var summary: Summary
+    var units: [UnitRow]
+    var gates: [GateRow]
+    var experiments: [ExperimentRow]
+    var orphans: [StatusReport.OrphanedDomain]
+    var runs: [RunRow]
+    var replicas: [ReplicaRow]
+    var hasConfigProblems: Bool
+    var hasOrphans: Bool
+    var hasReplicas: Bool
+
+    init(report: StatusReport, configuration: SchedulerConfiguration, runs: [RunRecord]) {
+        let now = report.at
+        func moment(_ date: Date?) -> Moment? {
+            date.map { Moment(utc: Self.utc($0), relative: RelativeTime.describe($0, now: now)) }
+        }
+        generatedAt = Self.utc(now)
+        environment = configuration.scheduler.environment
+        configGeneration = report.configGeneration
+        configProblems = report.problems.map(\.description)
+        lastPassError = report.lastPassError
+        replicaWarning = report.replicaWarning
+        units = report.units.map { unit in
+            UnitRow(
+                source: unit.source, unit: unit.unit, domain: unit.domain, gate: unit.gate.rawValue, gateReason: unit.gateReason ?? "",
+                variant: unit.variant, result: unit.lastResult?.rawValue ?? "never run", isFailing: unit.failures > 0,
+                lastSuccess: moment(unit.lastSuccess), nextDue: moment(unit.nextDue), dueReason: unit.dueReason,
+                isOverdue: unit.overdue == true, failures: unit.failures, lastError: unit.lastError, items: unit.items
+            )
+        }
+        summary = Summary(
+            units: units.count, due: report.units.filter { $0.due == true }.count, failing: units.filter(\.isFailing).count,
+            overdue: units.filter(\.isOverdue).count, items: report.totalItems
+        )
+        gates = configuration.gates.values.sorted { $0.name < $1.name }.map { gate in
+            let window = [gate.from.map { "from \(Self.utc($0))" }, gate.until.map { "until \(Self.utc($0))" }].compactMap { $0 }
+            return GateRow(
+                name: gate.name, enabled: gate.enabled, rollout: "\(gate.rollout.formatted(.number.precision(.fractionLength(0...2))))%",
+                environments: gate.environments?.joined(separator: ", ") ?? "all", window: window.isEmpty ? nil : window.joined(separator: " ")
+            )
+        }
+        experiments = configuration.experiments.map { experiment in
+            let total = max(experiment.variants.reduce(0) { $0 + $1.weight }, 1)
+            return ExperimentRow(
+                name: experiment.name, sources: experiment.sources.joined(separator: ", "),
+                variants: experiment.variants.map { "\($0.name) \($0.weight * 100 / total)%" }.joined(separator: " · ")
+            )
+        }
+        orphans = report.orphanedDomains
+        self.runs = runs.map { run in
+            let seconds = run.finishedAt.timeIntervalSince(run.startedAt)
+            return RunRow(
+                finished: Moment(utc: Self.utc(run.finishedAt), relative: RelativeTime.describe(run.finishedAt, now: now)), unit: run.unit,
+                decision: run.decision.rawValue + (run.forced ? " (forced)" : ""), isFailure: run.decision == .failed,
+                counts: "+\(run.indexed) −\(run.deleted)" + (run.rejected > 0 ? " ✕\(run.rejected)" : ""),
+                duration: seconds < 1 ? "\(Int(seconds * 1000)) ms" : "\(seconds.formatted(.number.precision(.fractionLength(1)))) s",
+                detail: run.error ?? run.reason
+            )
+        }
+        replicas = (report.replicas ?? []).map { replica in
+            ReplicaRow(
+                id: replica.id, heartbeat: Moment(utc: Self.utc(replica.lastHeartbeat), relative: RelativeTime.describe(replica.lastHeartbeat, now: now)),
+                leases: replica.leases.isEmpty ? "none" : replica.leases.joined(separator: ", ")
+            )
+        }
+        (hasConfigProblems, hasOrphans, hasReplicas) = (!configProblems.isEmpty, !orphans.isEmpty, !replicas.isEmpty)
+    }
+
+    /// `2026-11-23 15:40 UTC`: minutes are what operators compare.
+    static func utc(_ date: Date) -> String {
+        let iso = ISO8601.string(from: date)
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
+    }
+}

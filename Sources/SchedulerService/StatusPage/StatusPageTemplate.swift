@@ -1,0 +1,106 @@
+/// The status page's Mustache template. `{{…}}` escapes what it prints (`<`, `>`, `&`, quotes); the page never
+/// uses the unescaped `{{{…}}}`. The script and the style are files of their own (``StatusPageAssets``), so the
+/// Content-Security-Policy allows no inline code.
+enum StatusPageTemplate {
+    static let page = #"""
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Reindex scheduler · {{environment}}</title>
+    <link rel="stylesheet" href="/assets/status.css">
+    <script src="/assets/status.js" defer></script>
+    <noscript><meta http-equiv="refresh" content="30"></noscript>
+    </head>
+    <body>
+    <header>
+      <h1>Reindex scheduler <span class="env">{{environment}}</span></h1>
+      <form id="search" action="/" method="get" role="search">
+        <label for="q">Search the index</label>
+        <input id="q" name="q" type="search" autocomplete="off" spellcheck="false" placeholder="Type to search…">
+      </form>
+      <p id="search-status" class="muted" aria-live="polite"></p>
+      <ol id="results"></ol>
+    </header>
+    <main id="live" data-generated="{{generatedAt}}">
+      <p class="muted">As of {{generatedAt}}{{#configGeneration}} · configuration #{{configGeneration}}{{/configGeneration}} · refreshes every 30 s</p>
+      {{#hasConfigProblems}}
+      <section class="alert" id="config-problems">
+        <h2>A config change was refused: the last good configuration stays in force</h2>
+        <ul>{{#configProblems}}<li><code>{{.}}</code></li>{{/configProblems}}</ul>
+      </section>
+      {{/hasConfigProblems}}
+      {{#lastPassError}}<section class="alert" id="pass-error"><h2>The last pass failed as a whole</h2><p><code>{{lastPassError}}</code></p></section>{{/lastPassError}}
+      {{#replicaWarning}}<section class="alert"><h2>Replicas disagree</h2><p>{{replicaWarning}}</p></section>{{/replicaWarning}}
+      {{#summary}}
+      <ul class="summary">
+        <li><strong>{{units}}</strong> units</li>
+        <li><strong>{{due}}</strong> due</li>
+        <li class="{{#anyFailing}}bad{{/anyFailing}}"><strong>{{failing}}</strong> failing</li>
+        <li class="{{#anyOverdue}}bad{{/anyOverdue}}"><strong>{{overdue}}</strong> overdue</li>
+        <li><strong>{{items}}</strong> items</li>
+      </ul>
+      {{/summary}}
+      <section>
+        <h2>Units</h2>
+        <table class="units" id="units">
+          <thead><tr><th>Unit</th><th>Gate</th><th>Last result</th><th>Last success</th><th>Next due</th><th>Failures</th><th>Items</th></tr></thead>
+          <tbody>
+          {{#units}}
+            <tr data-unit="{{unit}}" class="{{#isFailing}}failing{{/isFailing}}{{#isOverdue}} overdue{{/isOverdue}}">
+              <td data-label="Unit"><div><strong>{{unit}}</strong><br><span class="muted">{{source}} · {{domain}}{{#variant}} · variant {{variant}}{{/variant}}</span></div></td>
+              <td data-label="Gate"><div><span class="gate-{{gate}}">{{gate}}</span><br><span class="muted">{{gateReason}}</span></div></td>
+              <td data-label="Last result"><div><span class="result">{{result}}</span>{{#lastError}}<br><code class="error">{{lastError}}</code>{{/lastError}}</div></td>
+              <td data-label="Last success"><div>{{#lastSuccess}}{{relative}}<br><span class="muted">{{utc}}</span>{{/lastSuccess}}{{^lastSuccess}}never{{/lastSuccess}}</div></td>
+              <td data-label="Next due"><div>{{#isOverdue}}<strong class="bad">overdue</strong><br>{{/isOverdue}}{{#nextDue}}{{relative}}<br><span class="muted">{{utc}}</span>{{/nextDue}}{{^nextDue}}{{dueReason}}{{/nextDue}}</div></td>
+              <td data-label="Failures"><div>{{failures}}</div></td>
+              <td data-label="Items"><div>{{items}}</div></td>
+            </tr>
+          {{/units}}
+          </tbody>
+        </table>
+        {{^units}}<p class="muted">No units: the configuration has no sources.</p>{{/units}}
+      </section>
+      <section class="columns">
+        <div>
+          <h2>Gates</h2>
+          <div class="scroll"><table id="gates"><thead><tr><th>Gate</th><th>Enabled</th><th>Rollout</th><th>Environments</th></tr></thead><tbody>
+          {{#gates}}<tr><td>{{name}}{{#window}}<br><span class="muted">{{window}}</span>{{/window}}</td><td>{{#enabled}}yes{{/enabled}}{{^enabled}}no{{/enabled}}</td><td>{{rollout}}</td><td>{{environments}}</td></tr>{{/gates}}
+          </tbody></table></div>
+        </div>
+        <div>
+          <h2>Experiments</h2>
+          <div class="scroll"><table id="experiments"><thead><tr><th>Experiment</th><th>Sources</th><th>Variants</th></tr></thead><tbody>
+          {{#experiments}}<tr><td>{{name}}</td><td>{{sources}}</td><td>{{variants}}</td></tr>{{/experiments}}
+          </tbody></table></div>
+          {{^experiments}}<p class="muted">None.</p>{{/experiments}}
+        </div>
+      </section>
+      {{#hasOrphans}}
+      <section id="orphans">
+        <h2>Orphaned domains</h2>
+        <p class="muted">Items no configured unit covers; <code>scheduler purge --domain</code> removes them.</p>
+        <ul>{{#orphans}}<li><code>{{domain}}</code>: {{items}} items</li>{{/orphans}}</ul>
+      </section>
+      {{/hasOrphans}}
+      {{#hasReplicas}}
+      <section id="replicas">
+        <h2>Replicas</h2>
+        <table><thead><tr><th>Replica</th><th>Heartbeat</th><th>Leases</th></tr></thead><tbody>
+        {{#replicas}}<tr><td>{{id}}</td><td>{{#heartbeat}}{{relative}}{{/heartbeat}}</td><td>{{leases}}</td></tr>{{/replicas}}
+        </tbody></table>
+      </section>
+      {{/hasReplicas}}
+      <section>
+        <h2>Last runs</h2>
+        <table class="runs" id="runs"><thead><tr><th>Finished</th><th>Unit</th><th>Result</th><th>Items</th><th>Took</th><th>Why</th></tr></thead><tbody>
+        {{#runs}}<tr class="{{#isFailure}}failing{{/isFailure}}"><td data-label="Finished"><div>{{#finished}}{{relative}}<br><span class="muted">{{utc}}</span>{{/finished}}</div></td><td data-label="Unit"><div>{{unit}}</div></td><td data-label="Result"><div>{{decision}}</div></td><td data-label="Items"><div>{{counts}}</div></td><td data-label="Took"><div>{{duration}}</div></td><td data-label="Why" class="detail"><div>{{detail}}</div></td></tr>{{/runs}}
+        </tbody></table>
+        {{^runs}}<p class="muted">No run yet.</p>{{/runs}}
+      </section>
+    </main>
+    </body>
+    </html>
+    """#
+}
