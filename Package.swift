@@ -260,7 +260,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["scheduler", "FuzzSupport", "StoreSupport"],
+            dependencies: ["scheduler", "FuzzSupport", "StoreSupport", "SchedulerService"],
             swiftSettings: strictSettings
         ),
     ]

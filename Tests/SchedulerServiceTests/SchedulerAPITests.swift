@@ -18,9 +18,10 @@ import Testing
 struct SchedulerAPITests {
     static let token = "s3cret-token"
 
-    /// Runs `body` with a client of an API over a fresh store holding three items of the source `docs`.
+    /// Runs `body` with a client of an API over a fresh store holding three items of the source `docs`, and what
+    /// `prepare` wrote.
     static func withAPI(
-        _ backend: StoreBackend, adminToken: String? = token,
+        _ backend: StoreBackend, adminToken: String? = token, prepare: @Sendable (any SchedulerStore) async throws -> Void = { _ in },
         _ body: @Sendable (any TestClientProtocol, LockFile) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-tests-\(UUID().uuidString)")
@@ -38,6 +39,7 @@ struct SchedulerAPITests {
             try await store.index.upsert((1...3).map {
                 SearchableItem(uniqueIdentifier: "doc-\($0)", domainIdentifier: "com.test.docs", title: "Document \($0)")
             })
+            try await prepare(store)
             let api = SchedulerAPI(
                 active: ActiveConfiguration(configuration), store: store, passLock: passLock, trigger: PassTrigger(),
                 health: ServiceHealth(), metrics: SchedulerMetrics(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken)

@@ -1,4 +1,5 @@
 public import Foundation
+import Indexing
 public import SchedulerConfig
 public import Store
 
@@ -15,7 +16,6 @@ public struct ScheduledDue: Sendable, Hashable {
     public static func of(plan: UnitPlan, state: UnitState?, now: Date, grace: Duration, watchingSince: Date?) -> ScheduledDue? {
         guard plan.gateDecision.isOn else { return nil }
         let due = state?.lastSuccessAt.map { plan.settings.nextDue(after: $0) } ?? watchingSince
-        let seconds = TimeInterval(grace.components.seconds) + TimeInterval(grace.components.attoseconds) / 1e18
-        return ScheduledDue(at: due, isOverdue: due.map { now.timeIntervalSince($0) > seconds } ?? false)
+        return ScheduledDue(at: due, isOverdue: due.map { now.timeIntervalSince($0) > grace.seconds } ?? false)
     }
 }

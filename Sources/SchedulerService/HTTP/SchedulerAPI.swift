@@ -82,6 +82,7 @@ public struct SchedulerAPI: Sendable {
     /// The Prometheus text, with the store's health checked for this scrape.
     func exposition() async -> Response {
         metrics.recordDatabaseHealth((try? await store.checkHealth()) != nil)
+        metrics.refreshOverdue(now: Date())
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metricsRegistry.emitToBuffer()))

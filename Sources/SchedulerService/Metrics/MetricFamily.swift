@@ -57,7 +57,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .configLastReloadSuccessful: "1 when the config folder as it is now is the configuration in force, 0 while a change to it is refused."
         case .databaseHealthy: "1 when the store answered a health check at this scrape, else 0."
         case .domainItems: "Items in the index under the unit's domain."
-        case .lastSuccess: "When the unit last reindexed successfully, in Unix seconds."
+        case .lastSuccess: "When the unit last reindexed successfully, in Unix seconds; 0 until it has."
         case .nextDue: "When the unit's schedule wants its next success (for a unit that never succeeded: when the service started), in Unix seconds; only while its gate is on."
         case .consecutiveFailures: "Failed runs of the unit since its last success."
         case .overdue: "1 when the unit's gate is on and its next due passed more than service.overdueGrace ago without a success, else 0."

@@ -1,4 +1,5 @@
 import Engine
+import Indexing
 public import Foundation
 import Metrics
 import PluginAPI
@@ -9,9 +10,18 @@ import Synchronization
 /// The service's metrics, through swift-metrics (the executable chooses the backend: Prometheus). Every family of
 /// ``MetricFamily`` has its series from the first scrape: zeros for the configured sources, levels for the
 /// configured units; a unit or domain removed from the config loses its series, so nothing alerts on it.
+/// Overdue is a matter of time, not of passes: it is recomputed at every scrape from the due instants of the last
+/// pass (``refreshOverdue(now:)``), so a unit turns overdue while the service sleeps until its next tick.
 public final class SchedulerMetrics: Sendable {
-    /// The units and domains whose level series are published now.
-    private let published = Mutex<(units: Set<String>, domains: Set<String>)>(([], []))
+    /// What the last levels recorded: the units and domains with series, and when each unit is due.
+    private struct Published {
+        var units: Set<String> = []
+        var domains: Set<String> = []
+        var dueAt: [String: Date] = [:]
+        var grace: TimeInterval = 0
+    }
+
+    private let published = Mutex(Published())
 
     /// Call after swift-metrics is bootstrapped: the last pass's instant reads 0 until a pass finishes.
     public init() {
@@ -57,7 +67,7 @@ public final class SchedulerMetrics: Sendable {
     /// overdue.
     func recordLevels(store: any SchedulerStore, configuration: SchedulerConfiguration, now: Date, watchingSince: Date) async throws {
         let states = try await store.units()
-        var units: Set<String> = [], domains: Set<String> = []
+        var units: Set<String> = [], domains: Set<String> = [], dueAt: [String: Date] = [:]
         for plan in configuration.plans(at: now) {
             let key = plan.unit.key, unit = [("unit", key)]
             let state = states[key]
@@ -66,21 +76,21 @@ public final class SchedulerMetrics: Sendable {
             let items = try await store.index.itemCount(inDomain: plan.unit.domain)
             Gauge(label: MetricFamily.domainItems.name, dimensions: [("domain", plan.unit.domain)]).record(items)
             Gauge(label: MetricFamily.consecutiveFailures.name, dimensions: unit).record(state?.failures ?? 0)
-            if let success = state?.lastSuccessAt {
-                Gauge(label: MetricFamily.lastSuccess.name, dimensions: unit).record(success.timeIntervalSince1970)
-            } else {
-                Gauge(label: MetricFamily.lastSuccess.name, dimensions: unit).destroy()
-            }
+            Gauge(label: MetricFamily.lastSuccess.name, dimensions: unit).record(state?.lastSuccessAt?.timeIntervalSince1970 ?? 0)
             let scheduled = ScheduledDue.of(plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince)
             if let due = scheduled?.at {
+                dueAt[key] = due
                 Gauge(label: MetricFamily.nextDue.name, dimensions: unit).record(due.timeIntervalSince1970)
             } else {
                 Gauge(label: MetricFamily.nextDue.name, dimensions: unit).destroy()
             }
             Gauge(label: MetricFamily.overdue.name, dimensions: unit).record(scheduled?.isOverdue == true ? 1 : 0)
         }
+        let grace = configuration.scheduler.overdueGrace
         let (goneUnits, goneDomains) = published.withLock { published in
-            defer { published = (units, domains) }
+            defer {
+                published = Published(units: units, domains: domains, dueAt: dueAt, grace: grace.seconds)
+            }
             return (published.units.subtracting(units), published.domains.subtracting(domains))
         }
         for key in goneUnits {
@@ -90,6 +100,15 @@ public final class SchedulerMetrics: Sendable {
         }
         for domain in goneDomains {
             Gauge(label: MetricFamily.domainItems.name, dimensions: [("domain", domain)]).destroy()
+        }
+    }
+
+    /// Sets each unit's overdue gauge as of `now`, from the due instants the last levels recorded: call before a scrape.
+    func refreshOverdue(now: Date) {
+        let published = published.withLock { $0 }
+        for unit in published.units {
+            let overdue = published.dueAt[unit].map { now.timeIntervalSince($0) > published.grace } ?? false
+            Gauge(label: MetricFamily.overdue.name, dimensions: [("unit", unit)]).record(overdue ? 1 : 0)
         }
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SchedulerService
+import Store
+import StoreSupport
+import Testing
+
+/// The HTML status page in process, on both stores: what it shows, what it escapes, the headers that keep a
+/// browser from running anything but the page's own script. The page in a real browser: `StatusPageBrowserTests`.
+@Suite("The status page, in process")
+struct StatusPageTests {
+    static let hostile = #"<script>alert("pwned")</script> & 'feed' unreachable"#
+
+    /// A failing `docs` unit whose error, and whose run in the history, carry a hostile text.
+    static func failing(_ store: any SchedulerStore) async throws {
+        let unit = UnitState(unit: "docs", source: "docs", domain: "com.test.docs")
+        let now = Date()
+        try await store.recordAttemptStart(unit, at: now, forced: false)
+        try await store.recordFailure(unit, error: hostile, failures: 4, retryAt: now.addingTimeInterval(3600))
+        try await store.append(RunRecord(
+            unit: "docs", source: "docs", domain: "com.test.docs", startedAt: now, finishedAt: now.addingTimeInterval(1.5), decision: .failed,
+            reason: "the plugin failed", indexed: 0, deleted: 0, rejected: 0, error: hostile, forced: false
+        ))
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func thePageShowsAFailingUnitWithItsErrorEscaped(backend: StoreBackend) async throws {
+        try await SchedulerAPITests.withAPI(backend, prepare: Self.failing) { client, _ in
+            let page = try await client.execute(uri: "/", method: .get)
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            let html = String(buffer: page.body)
+            #expect(html.contains(#"<tr data-unit="docs" class="failing">"#), "\(html)")
+            #expect(html.contains("&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; &amp; &#39;feed&#39; unreachable"))
+            #expect(!html.contains("<script>alert"), "the error text reached the page unescaped")
+            #expect(html.contains("<strong>1</strong> failing"))
+            #expect(html.contains("spotlight") == false && html.contains("docs_gate"), "the gate in force is listed")
+            #expect(html.contains("1.5 s"), "the run in the history, with its duration")
+            #expect(!html.contains(SchedulerAPITests.token))
+        }
+    }
+
+    @Test func thePageAndItsAssetsForbidInlineCodeAndOtherOrigins() async throws {
+        try await SchedulerAPITests.withAPI(.sqlite) { client, _ in
+            for (uri, type) in [("/", "text/html"), ("/assets/status.js", "text/javascript"), ("/assets/status.css", "text/css")] {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .ok, "\(uri)")
+                #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(uri)")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
+                let policy = try #require(response.headers[.contentSecurityPolicy], "\(uri)")
+                #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'") && !policy.contains("unsafe"), "\(policy)")
+            }
+            let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            // Every script is the page's file: none inline, no event handler attributes, nothing from elsewhere.
+            #expect(html.components(separatedBy: "<script").count == 2)
+            #expect(html.contains(#"<script src="/assets/status.js" defer></script>"#))
+            #expect(html.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil)
+            #expect(!html.contains("http://") && !html.contains("https://"), "no external resource")
+        }
+    }
+}
