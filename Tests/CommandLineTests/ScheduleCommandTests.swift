@@ -73,6 +73,25 @@ struct ScheduleCommandTests {
         #expect(try setup.status()["nextDue"] as? String == "2027-01-11T02:00:00Z", "JSON stays in UTC")
     }
 
+    @Test func aUnitIsOverdueOnceItsDueInstantIsLongerAgoThanTheGrace() throws {
+        let setup = try SourceWorkspace(schedule: "daily", expiration: "1000d")
+        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }", with: "service: { tick: 1h, listen: 127.0.0.1:0, overdueGrace: 6h }")
+        try setup.setFeed("a")
+        // Succeeded 31 hours ago: due 7 hours ago, past the 6-hour grace.
+        let success = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 31 * 3600).rounded(.down))
+        _ = try runOnce(setup, at: success)
+        let unit = try setup.status()
+        #expect(unit["overdue"] as? Bool == true, "\(unit)")
+        #expect(unit["scheduledDue"] as? String == ISO8601DateFormatter().string(from: success.addingTimeInterval(86_400)))
+        #expect(try setup.run(["status"]).stdout.contains("overdue: no success since it was due at"))
+        // Succeeded 2 hours ago: due in 22 hours, not overdue.
+        _ = try runOnce(setup, at: Date().addingTimeInterval(-2 * 3600))
+        #expect(try setup.status()["overdue"] as? Bool == false)
+        // A gate turned off: nothing to be late for.
+        try setup.setGate(on: false)
+        #expect(try setup.status()["overdue"] == nil)
+    }
+
     func runOnce(_ setup: SourceWorkspace, at date: Date) throws -> [String: Any] {
         let outcome = try setup.run(["run-once", "--json", "--now", ISO8601DateFormatter().string(from: date)])
         #expect(outcome.status == 0, "\(outcome.stderr)")

@@ -40,6 +40,9 @@ struct StatusCommand: AsyncParsableCommand {
             if let error = unit.lastError { print("  error: \(error)") }
             if let until = unit.backoffUntil { print("  backing off after \(unit.failures) failure(s) until \(ISO8601.string(from: until))") }
             if let due = unit.due, let reason = unit.dueReason { print("  \(due ? "due now" : "not due"): \(reason)") }
+            if unit.overdue == true, let since = unit.scheduledDue {
+                print("  overdue: no success since it was due at \(ISO8601.string(from: since)), longer ago than service.overdueGrace")
+            }
             if let next = unit.nextDue, let identifier = unit.timeZone, let zone = TimeZone(identifier: identifier) {
                 print("  next due \(ISO8601.string(from: next)), \(Self.local(next, in: zone)) \(identifier)")
             }
