@@ -31,6 +31,10 @@ public protocol SearchIndex: Sendable {
     /// How many items `domain` and the domains under it hold (an index range scan, not a count of every domain).
     func itemCount(inDomain domain: String) async throws -> Int
 
+    /// Which of `domains` hold at least one item (in themselves or a domain under them): one read, one index lookup
+    /// per domain, whatever the size of the index or of the domains. What a pass needs to decide 1,000 units.
+    func domainsHoldingItems(among domains: [String]) async throws -> Set<String>
+
     /// How many items of `domain` (and the domains under it) were last written by commit `number` or earlier.
     func itemCount(inDomain domain: String, committedThrough number: Int64) async throws -> Int
 

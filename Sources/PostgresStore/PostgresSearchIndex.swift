@@ -160,6 +160,15 @@ public final class PostgresSearchIndex: SearchIndex {
         return try await count(sql.query)
     }
 
+    public func domainsHoldingItems(among domains: [String]) async throws -> Set<String> {
+        var sql = SQLBuilder("SELECT d FROM unnest(")
+        sql.append("\(sql.bind(Array(Set(domains))))::text[]) AS d WHERE EXISTS (SELECT 1 FROM item WHERE domain_identifier = d")
+        sql.append(" OR (domain_identifier >= d || '.' AND domain_identifier < d || '/'))")
+        var found: Set<String> = []
+        for try await domain in try await client.query(sql.query, logger: logger).decode(String.self) { found.insert(domain) }
+        return found
+    }
+
     public func lastCommitNumber() async throws -> Int64 {
         for try await number in try await client.query("SELECT last_number FROM index_commit", logger: logger).decode(Int64.self) { return number }
         return 0

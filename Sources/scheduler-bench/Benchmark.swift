@@ -8,6 +8,7 @@ import PluginAPI
 /// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL]
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
 ///        scheduler-bench --search DATABASE      (search latency only, on an existing index)
+///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
 @main
 struct Benchmark {
@@ -19,6 +20,7 @@ struct Benchmark {
         var arguments = CommandLine.arguments.dropFirst()
         var passSizes: [Int] = []
         var postgres: String?
+        var tickBackground: Int?
         while let argument = arguments.popFirst() {
             switch argument {
             case "--work": work = arguments.popFirst() ?? work
@@ -30,6 +32,12 @@ struct Benchmark {
                     exit(2)
                 }
                 passSizes.append(n)
+            case "--ticks":
+                guard let n = arguments.popFirst().flatMap(Int.init), n >= 0 else {
+                    print("usage: scheduler-bench --ticks N")
+                    exit(2)
+                }
+                tickBackground = n
             case "--search":
                 let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
                 return try await measureSearch(index)
@@ -44,6 +52,9 @@ struct Benchmark {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
             + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; \(Date())")
+        if let tickBackground {
+            return try TickBenchmark.run(background: tickBackground, work: work, scheduler: scheduler)
+        }
         guard passSizes.isEmpty else {
             return try passSizes.forEach { try PassBenchmark.run(n: $0, work: work, scheduler: scheduler) }
         }

@@ -41,6 +41,19 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
+    func aDomainHoldsItemsWhenItOrADomainUnderItDoes(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert([Self.item("a", "com.shop.help.fr"), Self.item("b", "com.shopping")])
+            let asked = ["com.shop", "com.shop.help", "com.shop.help.fr", "com.shop.help.en", "com.sho", "com.shopping", "com", "org.shop"]
+            let holding = try await store.index.domainsHoldingItems(among: asked + asked)
+            #expect(holding == ["com.shop", "com.shop.help", "com.shop.help.fr", "com.shopping", "com"])
+            #expect(try await store.index.domainsHoldingItems(among: []).isEmpty)
+            _ = try await store.purge(domain: "com.shop")
+            #expect(try await store.index.domainsHoldingItems(among: asked) == ["com.shopping", "com"])
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
     func anIdentifierSentTwiceInOneBatchKeepsItsLastItem(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             let outcome = try await store.index.upsert([Self.item("a", title: "First"), Self.item("b"), Self.item("a", title: "Second")])

@@ -14,7 +14,7 @@ public struct DueDecision: Sendable, Hashable {
     /// interrupted, when it never succeeded, when its settings changed, when its domain is empty though a
     /// success is recorded (the index was wiped or replaced), or when the schedule's period has passed since
     /// the last success.
-    public static func decide(plan: UnitPlan, state: UnitState?, itemsInDomain: Int, now: Date, force: Bool) -> DueDecision {
+    public static func decide(plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: Bool) -> DueDecision {
         let nextDue = state?.lastSuccessAt.map { plan.settings.nextDue(after: $0) }
         if force { return DueDecision(isDue: true, reason: "forced", nextDue: nextDue) }
         if let retryAt = state?.retryAt, now < retryAt {
@@ -29,7 +29,7 @@ public struct DueDecision: Sendable, Hashable {
         if state.fingerprint != plan.fingerprint {
             return DueDecision(isDue: true, reason: "settings changed since the last success", nextDue: nextDue)
         }
-        if itemsInDomain == 0 {
+        if !domainHasItems {
             return DueDecision(isDue: true, reason: "the domain is empty though a success is recorded (index wiped or replaced)", nextDue: nextDue)
         }
         if now >= nextDue {

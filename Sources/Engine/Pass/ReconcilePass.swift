@@ -73,13 +73,16 @@ public struct ReconcilePass: Sendable {
                 logger.warning("the last run of \(interrupted.unit) was interrupted before its final commit; its previous success stands")
             }
         }
+        // The state table and the domains read once each, whatever the number of units: most units on most ticks
+        // have nothing to do, and deciding that must cost next to nothing.
         let states = try await store.units()
+        let holdingItems = try await store.index.domainsHoldingItems(among: plans.map(\.unit.domain))
         var outcomes: [UnitOutcome] = []
         for plan in plans {
             guard !Task.isCancelled else { break }
             let started = ContinuousClock.now
-            let itemsInDomain = try await store.index.itemCount(inDomain: plan.unit.domain)
-            var outcome = try await reconcile(plan, state: states[plan.unit.key], itemsInDomain: itemsInDomain, now: now, options: options)
+            let hasItems = holdingItems.contains(plan.unit.domain)
+            var outcome = try await reconcile(plan, state: states[plan.unit.key], domainHasItems: hasItems, now: now, options: options)
             outcome.duration = ContinuousClock.now - started
             var metadata: Logger.Metadata = [
                 "unit": "\(outcome.unit)", "reason": "\(outcome.reason)", "indexed": "\(outcome.indexed)",
@@ -106,20 +109,20 @@ public struct ReconcilePass: Sendable {
     /// Reconciles one unit. With leases, a unit with nothing to do is decided without one (most units on most ticks);
     /// one to purge or reindex is done under its lease, deciding again from the state read under it (another replica
     /// may have run the unit since the pass began).
-    private func reconcile(_ plan: UnitPlan, state unitState: UnitState?, itemsInDomain: Int, now: Date, options: Options) async throws -> UnitOutcome {
+    private func reconcile(_ plan: UnitPlan, state unitState: UnitState?, domainHasItems: Bool, now: Date, options: Options) async throws -> UnitOutcome {
         guard !options.dryRun, let leases = store.leases else {
-            return try await reconcile(plan, state: unitState, itemsInDomain: itemsInDomain, now: now, options: options, store: store)
+            return try await reconcile(plan, state: unitState, domainHasItems: domainHasItems, now: now, options: options, store: store)
         }
         var preview = options
         preview.dryRun = true
-        let decided = try await reconcile(plan, state: unitState, itemsInDomain: itemsInDomain, now: now, options: preview, store: store)
+        let decided = try await reconcile(plan, state: unitState, domainHasItems: domainHasItems, now: now, options: preview, store: store)
         guard decided.decision == .wouldPurge || decided.decision == .wouldReindex else { return decided }
         let work = LeasedWork(leases: leases, holder: options.replica, duration: options.leaseDuration, logger: logger.with(unit: plan.unit.key))
         do {
             let outcome = try await work.run(Lease.unitName(plan.unit.key)) { fenced in
                 let fresh = try await fenced.units()[plan.unit.key]
-                let items = try await fenced.index.itemCount(inDomain: plan.unit.domain)
-                return try await reconcile(plan, state: fresh, itemsInDomain: items, now: clock.now(), options: options, store: fenced)
+                let hasItems = try await fenced.index.domainsHoldingItems(among: [plan.unit.domain]).contains(plan.unit.domain)
+                return try await reconcile(plan, state: fresh, domainHasItems: hasItems, now: clock.now(), options: options, store: fenced)
             }
             return outcome ?? skipped(plan, state: unitState, reason: "another replica holds the unit's lease: it is running or purging it")
         } catch let lost as LeaseLost {
@@ -136,14 +139,14 @@ public struct ReconcilePass: Sendable {
 
     /// Decides what `plan` needs and does it, writing through `store` (fenced by the unit's lease when there is one).
     private func reconcile(
-        _ plan: UnitPlan, state unitState: UnitState?, itemsInDomain: Int, now: Date, options: Options, store: any SchedulerStore
+        _ plan: UnitPlan, state unitState: UnitState?, domainHasItems: Bool, now: Date, options: Options, store: any SchedulerStore
     ) async throws -> UnitOutcome {
         var outcome = UnitOutcome(
             source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.state,
             variant: plan.variant?.variant, decision: .skipped, reason: plan.gateDecision.reason, lastSuccess: unitState?.lastSuccessAt
         )
         guard plan.gateDecision.isOn else {
-            guard itemsInDomain > 0 || unitState?.lastSuccessAt != nil else {
+            guard domainHasItems || unitState?.lastSuccessAt != nil else {
                 outcome.reason += "; nothing indexed"
                 return outcome
             }
@@ -159,7 +162,7 @@ public struct ReconcilePass: Sendable {
         }
         // An interrupted forced run is redone forced: its operator accepted what it deletes.
         let force = options.force || (unitState?.lastResult == .interrupted && unitState?.forcedRun == true)
-        let due = DueDecision.decide(plan: plan, state: unitState, itemsInDomain: itemsInDomain, now: now, force: force)
+        let due = DueDecision.decide(plan: plan, state: unitState, domainHasItems: domainHasItems, now: now, force: force)
         outcome.reason = force && !options.force ? "the last run, forced, was interrupted before its final commit: redone forced" : due.reason
         outcome.nextDue = due.nextDue
         guard due.isDue else {

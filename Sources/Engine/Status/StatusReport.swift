@@ -117,7 +117,7 @@ public struct StatusReport: Sendable, Codable {
                 unit.gateReason = plan.gateDecision.reason
                 unit.variant = plan.variant?.variant
                 if plan.gateDecision.isOn {
-                    let due = DueDecision.decide(plan: plan, state: state, itemsInDomain: unit.items, now: now, force: false)
+                    let due = DueDecision.decide(plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: false)
                     unit.due = due.isDue
                     unit.dueReason = due.reason
                     unit.nextDue = due.nextDue

@@ -5,8 +5,9 @@ import GRDB
 struct DomainRange {
     let domain: String
 
-    /// `domainIdentifier = ? OR domainIdentifier BETWEEN …`, for the column `column`.
-    func condition(column: String = "domainIdentifier") -> String {
+    /// `domainIdentifier = ? OR domainIdentifier BETWEEN …`, for the column `column`: the same text for every domain,
+    /// so one prepared statement serves them all.
+    static func condition(column: String = "domainIdentifier") -> String {
         "(\(column) = ? OR (\(column) >= ? AND \(column) < ?))"
     }
 

@@ -26,7 +26,7 @@ extension SQLiteSearchIndex {
         var arguments: StatementArguments = [clock.now().timeIntervalSince1970]
         if let domain = query.domain {
             let range = DomainRange(domain: domain)
-            conditions.append(range.condition(column: "item.domainIdentifier"))
+            conditions.append(DomainRange.condition(column: "item.domainIdentifier"))
             arguments += range.arguments
         }
         if let contentType = query.contentType {

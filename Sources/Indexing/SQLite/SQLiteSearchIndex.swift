@@ -87,12 +87,12 @@ public final class SQLiteSearchIndex: SearchIndex {
                 case .deleteDomains(let domains):
                     for domain in domains {
                         let range = DomainRange(domain: domain)
-                        outcome.deleted += try rows.delete(where: range.condition(), arguments: range.arguments)
+                        outcome.deleted += try rows.delete(where: DomainRange.condition(), arguments: range.arguments)
                     }
                 case .deleteStale(let domain, let through):
                     let range = DomainRange(domain: domain)
                     outcome.deleted += try rows.delete(
-                        where: range.condition() + " AND commitNumber <= ?", arguments: range.arguments + [through]
+                        where: DomainRange.condition() + " AND commitNumber <= ?", arguments: range.arguments + [through]
                     )
                 case .deleteAll:
                     outcome.deleted += try rows.deleteAll()
@@ -138,7 +138,7 @@ public final class SQLiteSearchIndex: SearchIndex {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 let rows = try Row.fetchAll(
                     db,
-                    sql: "SELECT uniqueIdentifier, domainIdentifier FROM item WHERE uniqueIdentifier IN (\(marks)) AND NOT \(range.condition())",
+                    sql: "SELECT uniqueIdentifier, domainIdentifier FROM item WHERE uniqueIdentifier IN (\(marks)) AND NOT \(DomainRange.condition())",
                     arguments: StatementArguments(Array(chunk)) + range.arguments
                 )
                 for row in rows { held[row["uniqueIdentifier"]] = row["domainIdentifier"] }
@@ -150,7 +150,14 @@ public final class SQLiteSearchIndex: SearchIndex {
     public func itemCount(inDomain domain: String) async throws -> Int {
         let range = DomainRange(domain: domain)
         return try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE \(range.condition())", arguments: range.arguments) ?? 0
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition())", arguments: range.arguments) ?? 0
+        }
+    }
+
+    public func domainsHoldingItems(among domains: [String]) async throws -> Set<String> {
+        try await database.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item WHERE \(DomainRange.condition()))")
+            return try Set(domains).filter { domain in try Bool.fetchOne(statement, arguments: DomainRange(domain: domain).arguments) == true }
         }
     }
 
@@ -158,7 +165,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         let range = DomainRange(domain: domain)
         return try await database.read { db in
             try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM item WHERE \(range.condition()) AND commitNumber <= ?",
+                db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition()) AND commitNumber <= ?",
                 arguments: range.arguments + [number]
             ) ?? 0
         }

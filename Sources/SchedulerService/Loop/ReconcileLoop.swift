@@ -154,7 +154,7 @@ public struct ReconcileLoop: Service {
         do {
             let outcomes = try await pass.run(options)
             metrics.record(outcomes)
-            try await metrics.passFinished(store: store, configuration: configuration, at: clock.now(), watchingSince: health.startedAt)
+            try await metrics.passFinished(outcomes, store: store, configuration: configuration, at: clock.now(), watchingSince: health.startedAt)
             await health.passFinished(at: clock.now())
             return nil
         } catch is CancellationError {

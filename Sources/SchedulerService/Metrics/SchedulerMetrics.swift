@@ -57,15 +57,22 @@ public final class SchedulerMetrics: Sendable {
         }
     }
 
-    /// Records a pass that finished without failing as a whole, and the unit levels after it.
-    func passFinished(store: any SchedulerStore, configuration: SchedulerConfiguration, at now: Date, watchingSince: Date) async throws {
-        try await recordLevels(store: store, configuration: configuration, now: now, watchingSince: watchingSince)
+    /// Records a pass that finished without failing as a whole, and the unit levels after it. Domains are counted
+    /// again only when the pass wrote or deleted items: counting is a range scan, and most passes change nothing.
+    func passFinished(
+        _ outcomes: [UnitOutcome], store: any SchedulerStore, configuration: SchedulerConfiguration, at now: Date, watchingSince: Date
+    ) async throws {
+        let changed = outcomes.contains { $0.indexed + $0.deleted > 0 || $0.decision == .purged }
+        try await recordLevels(store: store, configuration: configuration, now: now, watchingSince: watchingSince, recountingItems: changed)
         Gauge(label: MetricFamily.lastPass.name).record(now.timeIntervalSince1970)
     }
 
-    /// Sets the gauges that describe the units now: items per domain, last success, next due, failures in a row,
-    /// overdue.
-    func recordLevels(store: any SchedulerStore, configuration: SchedulerConfiguration, now: Date, watchingSince: Date) async throws {
+    /// Sets the gauges that describe the units now: items per domain (counted when `recountingItems`, or when a
+    /// domain has no gauge yet), last success, next due, failures in a row, overdue.
+    func recordLevels(
+        store: any SchedulerStore, configuration: SchedulerConfiguration, now: Date, watchingSince: Date, recountingItems: Bool = true
+    ) async throws {
+        let counted = published.withLock { $0.domains }
         let states = try await store.units()
         var units: Set<String> = [], domains: Set<String> = [], dueAt: [String: Date] = [:]
         for plan in configuration.plans(at: now) {
@@ -73,8 +80,10 @@ public final class SchedulerMetrics: Sendable {
             let state = states[key]
             units.insert(key)
             domains.insert(plan.unit.domain)
-            let items = try await store.index.itemCount(inDomain: plan.unit.domain)
-            Gauge(label: MetricFamily.domainItems.name, dimensions: [("domain", plan.unit.domain)]).record(items)
+            if recountingItems || !counted.contains(plan.unit.domain) {
+                let items = try await store.index.itemCount(inDomain: plan.unit.domain)
+                Gauge(label: MetricFamily.domainItems.name, dimensions: [("domain", plan.unit.domain)]).record(items)
+            }
             Gauge(label: MetricFamily.consecutiveFailures.name, dimensions: unit).record(state?.failures ?? 0)
             Gauge(label: MetricFamily.lastSuccess.name, dimensions: unit).record(state?.lastSuccessAt?.timeIntervalSince1970 ?? 0)
             let scheduled = ScheduledDue.of(plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince)
