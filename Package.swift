@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "StoreSupport", "Store", "Indexing", "PluginAPI", "SchedulerConfig", "PostgresStore",
+                "StoreSupport", "Store", "Indexing", "PluginAPI", "SchedulerConfig", "SchedulerService", "PostgresStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

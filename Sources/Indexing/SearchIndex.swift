@@ -42,8 +42,15 @@ public protocol SearchIndex: Sendable {
     @discardableResult
     func sweepExpired() async throws -> Int
 
-    /// The stored item with this identifier, expired or not.
+    /// The stored item with this identifier, expired or not (a purged one is gone).
     func item(withIdentifier identifier: String) async throws -> SearchableItem?
+
+    /// Deletes up to `limit` rows of a purge that made them invisible (``PendingPurge``), in one short transaction;
+    /// returns how many, or `nil` when no purge is pending. Repeat until `nil`.
+    func reclaimPurgedItems(limit: Int) async throws -> Int?
+
+    /// The purges whose rows are not all reclaimed, with their progress.
+    func pendingPurges() async throws -> [PendingPurge]
 }
 
 extension SearchIndex {
@@ -59,7 +66,8 @@ extension SearchIndex {
         try await commit(IndexBatch(operations: [.deleteIdentifiers(identifiers)]))
     }
 
-    /// Deletes these domains and every domain under them.
+    /// Deletes these domains and every domain under them: gone from every read when this returns, their rows
+    /// reclaimed by ``reclaimPurgedItems(limit:)``.
     @discardableResult
     public func delete(domains: [String]) async throws -> BatchOutcome {
         try await commit(IndexBatch(operations: [.deleteDomains(domains)]))

@@ -109,7 +109,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
         _ = try await postgresIndex.commit(IndexBatch(clientState: checkpoint)) { connection, number in
             try await Self.check(fence, connection, logger: logger)
             var sql = SQLBuilder("SELECT unique_identifier, domain_identifier FROM item WHERE unique_identifier = ANY(")
-            sql.append("\(sql.bind(items.map(\.uniqueIdentifier)))) AND NOT ")
+            sql.append("\(sql.bind(items.map(\.uniqueIdentifier)))) AND \(PostgresPurgedDomains.liveCondition) AND NOT ")
             sql.appendDomainRange(domain)
             for try await (identifier, holder) in try await connection.query(sql.query, logger: logger).decode((String, String).self) {
                 taken[identifier] = holder

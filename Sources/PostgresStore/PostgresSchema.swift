@@ -113,6 +113,7 @@ enum PostgresSchema {
             )
             """,
         ]),
+        ("v3-purged-domains", [PostgresPurgedDomains.createTable]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -21,6 +21,7 @@ extension PostgresSearchIndex {
         /// `SELECT id FROM item WHERE <words> @@ query AND <filters> ORDER BY id LIMIT limit`.
         func scan(_ column: String, limit: Int, into sql: inout SQLBuilder) {
             sql.append("SELECT id FROM item WHERE \(column) @@ \(sql.bind(prefixQuery))::tsquery AND expiration_date > \(sql.bind(now))")
+            sql.append(" AND \(PostgresPurgedDomains.liveCondition)")
             if let domain = query.domain {
                 sql.append(" AND ")
                 sql.appendDomainRange(domain)

@@ -47,19 +47,18 @@ public final class PostgresSearchIndex: SearchIndex {
                     outcome.deleted += try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item WHERE unique_identifier = ANY(\(identifiers)) RETURNING 1) SELECT count(*) FROM gone")
                 case .deleteDomains(let domains):
                     for domain in domains {
-                        var sql = SQLBuilder("WITH gone AS (DELETE FROM item WHERE ")
-                        sql.appendDomainRange(domain)
-                        sql.append(" RETURNING 1) SELECT count(*) FROM gone")
-                        outcome.deleted += try await Self.count(connection, logger: logger, sql.query)
+                        outcome.deleted += try await PostgresPurgedDomains.purge(connection, domain: domain, commitNumber: number, now: now, logger: logger)
                     }
                 case .deleteStale(let domain, let through):
+                    // Rows a purge hid are not stale items of this run: the reclaimer deletes them.
                     var sql = SQLBuilder("WITH gone AS (DELETE FROM item WHERE ")
                     sql.appendDomainRange(domain)
-                    sql.append(" AND commit_number <= \(sql.bind(through)) RETURNING 1) SELECT count(*) FROM gone")
+                    sql.append(" AND commit_number <= \(sql.bind(through)) AND \(PostgresPurgedDomains.liveCondition) RETURNING 1) SELECT count(*) FROM gone")
                     outcome.deleted += try await Self.count(connection, logger: logger, sql.query)
                 case .deleteAll:
                     outcome.deleted += try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item RETURNING 1) SELECT count(*) FROM gone")
                     try await connection.query("DELETE FROM batch_client_state", logger: logger)
+                    try await connection.query("DELETE FROM purged_domain", logger: logger)
                 }
             }
             if let state = batch.clientState {
@@ -149,7 +148,9 @@ public final class PostgresSearchIndex: SearchIndex {
 
     public func itemCountsByDomain() async throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        let rows = try await client.query("SELECT domain_identifier, count(*) FROM item GROUP BY domain_identifier", logger: logger)
+        let rows = try await client.query(
+            "SELECT domain_identifier, count(*) FROM item WHERE \(unescaped: PostgresPurgedDomains.liveCondition) GROUP BY domain_identifier", logger: logger
+        )
         for try await (domain, count) in rows.decode((String, Int64).self) { counts[domain] = Int(count) }
         return counts
     }
@@ -157,13 +158,14 @@ public final class PostgresSearchIndex: SearchIndex {
     public func itemCount(inDomain domain: String) async throws -> Int {
         var sql = SQLBuilder("SELECT count(*) FROM item WHERE ")
         sql.appendDomainRange(domain)
+        sql.append(" AND \(PostgresPurgedDomains.liveCondition)")
         return try await count(sql.query)
     }
 
     public func domainsHoldingItems(among domains: [String]) async throws -> Set<String> {
         var sql = SQLBuilder("SELECT d FROM unnest(")
-        sql.append("\(sql.bind(Array(Set(domains))))::text[]) AS d WHERE EXISTS (SELECT 1 FROM item WHERE domain_identifier = d")
-        sql.append(" OR (domain_identifier >= d || '.' AND domain_identifier < d || '/'))")
+        sql.append("\(sql.bind(Array(Set(domains))))::text[]) AS d WHERE EXISTS (SELECT 1 FROM item WHERE (domain_identifier = d")
+        sql.append(" OR (domain_identifier >= d || '.' AND domain_identifier < d || '/')) AND \(PostgresPurgedDomains.liveCondition))")
         var found: Set<String> = []
         for try await domain in try await client.query(sql.query, logger: logger).decode(String.self) { found.insert(domain) }
         return found
@@ -177,16 +179,26 @@ public final class PostgresSearchIndex: SearchIndex {
     public func itemCount(inDomain domain: String, committedThrough number: Int64) async throws -> Int {
         var sql = SQLBuilder("SELECT count(*) FROM item WHERE ")
         sql.appendDomainRange(domain)
-        sql.append(" AND commit_number <= \(sql.bind(number))")
+        sql.append(" AND commit_number <= \(sql.bind(number)) AND \(PostgresPurgedDomains.liveCondition)")
         return try await count(sql.query)
     }
 
     @discardableResult
     public func sweepExpired() async throws -> Int {
         let now = clock.now().timeIntervalSince1970
-        let swept = try await count("WITH gone AS (DELETE FROM item WHERE expiration_date <= \(now) RETURNING 1) SELECT count(*) FROM gone")
+        let swept = try await count(
+            "WITH gone AS (DELETE FROM item WHERE expiration_date <= \(now) AND \(unescaped: PostgresPurgedDomains.liveCondition) RETURNING 1) SELECT count(*) FROM gone"
+        )
         if swept > 0 { logger.info("swept expired items", metadata: ["items": "\(swept)"]) }
         return swept
+    }
+
+    public func reclaimPurgedItems(limit: Int) async throws -> Int? {
+        try await PostgresPurgedDomains.reclaim(client, limit: limit, logger: logger)
+    }
+
+    public func pendingPurges() async throws -> [PendingPurge] {
+        try await PostgresPurgedDomains.pending(client, logger: logger)
     }
 
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
@@ -194,7 +206,7 @@ public final class PostgresSearchIndex: SearchIndex {
             """
             SELECT unique_identifier, domain_identifier, content_type, title, display_name, content_description, keywords,
                 thumbnail_url, thumbnail_data, content_url, ranking_hint, expiration_date
-            FROM item WHERE unique_identifier = \(identifier)
+            FROM item WHERE unique_identifier = \(identifier) AND \(unescaped: PostgresPurgedDomains.liveCondition)
             """,
             logger: logger
         )

@@ -6,7 +6,8 @@ import GRDB
 /// counts commits), so "the items of a domain not written since commit N" is exact whatever the clocks do.
 /// `item_fts` is an external-content FTS5 table over it, with two smaller ones over its best fields (see
 /// ``FullTextTable``); the index code keeps them in step inside each transaction. `batch_client_state` holds
-/// each batch name's last client state.
+/// each batch name's last client state; `purged_domain` the purges whose rows are not all reclaimed
+/// (``PurgedDomains``).
 ///
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
 /// take the highest-priority matches first and stop early instead of scoring every match.
@@ -52,6 +53,9 @@ enum IndexSchema {
                 try db.execute(sql: table.createStatement)
                 try db.execute(sql: table.indexAllRowsStatement)
             }
+        }
+        migrator.registerMigration("v3-purged-domains") { db in
+            try db.execute(sql: PurgedDomains.createTable)
         }
         return migrator
     }

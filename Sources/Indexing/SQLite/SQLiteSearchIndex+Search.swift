@@ -22,7 +22,7 @@ extension SQLiteSearchIndex {
         guard let match = terms.matchExpression else {
             return SearchResults(total: 0, totalIsExact: true, hits: [])
         }
-        var conditions = ["item.expirationDate > ?"]
+        var conditions = ["item.expirationDate > ?", PurgedDomains.liveCondition()]
         var arguments: StatementArguments = [clock.now().timeIntervalSince1970]
         if let domain = query.domain {
             let range = DomainRange(domain: domain)

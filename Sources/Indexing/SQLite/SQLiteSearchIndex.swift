@@ -86,17 +86,19 @@ public final class SQLiteSearchIndex: SearchIndex {
                     }
                 case .deleteDomains(let domains):
                     for domain in domains {
-                        let range = DomainRange(domain: domain)
-                        outcome.deleted += try rows.delete(where: DomainRange.condition(), arguments: range.arguments)
+                        outcome.deleted += try PurgedDomains.purge(db, domain: domain, commitNumber: number, now: now)
                     }
                 case .deleteStale(let domain, let through):
+                    // Rows a purge hid are not stale items of this run: the reclaimer deletes them.
                     let range = DomainRange(domain: domain)
                     outcome.deleted += try rows.delete(
-                        where: DomainRange.condition() + " AND commitNumber <= ?", arguments: range.arguments + [through]
+                        where: DomainRange.condition() + " AND commitNumber <= ? AND " + PurgedDomains.liveCondition(),
+                        arguments: range.arguments + [through]
                     )
                 case .deleteAll:
                     outcome.deleted += try rows.deleteAll()
                     try db.execute(sql: "DELETE FROM batch_client_state")
+                    try db.execute(sql: "DELETE FROM purged_domain")
                 }
             }
             if let state = batch.clientState {
@@ -138,7 +140,10 @@ public final class SQLiteSearchIndex: SearchIndex {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 let rows = try Row.fetchAll(
                     db,
-                    sql: "SELECT uniqueIdentifier, domainIdentifier FROM item WHERE uniqueIdentifier IN (\(marks)) AND NOT \(DomainRange.condition())",
+                    sql: """
+                        SELECT uniqueIdentifier, domainIdentifier FROM item
+                        WHERE uniqueIdentifier IN (\(marks)) AND NOT \(DomainRange.condition()) AND \(PurgedDomains.liveCondition())
+                        """,
                     arguments: StatementArguments(Array(chunk)) + range.arguments
                 )
                 for row in rows { held[row["uniqueIdentifier"]] = row["domainIdentifier"] }
@@ -150,13 +155,17 @@ public final class SQLiteSearchIndex: SearchIndex {
     public func itemCount(inDomain domain: String) async throws -> Int {
         let range = DomainRange(domain: domain)
         return try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition())", arguments: range.arguments) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition()) AND \(PurgedDomains.liveCondition())", arguments: range.arguments
+            ) ?? 0
         }
     }
 
     public func domainsHoldingItems(among domains: [String]) async throws -> Set<String> {
         try await database.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item WHERE \(DomainRange.condition()))")
+            let statement = try db.cachedStatement(
+                sql: "SELECT EXISTS (SELECT 1 FROM item WHERE \(DomainRange.condition()) AND \(PurgedDomains.liveCondition()))"
+            )
             return try Set(domains).filter { domain in try Bool.fetchOne(statement, arguments: DomainRange(domain: domain).arguments) == true }
         }
     }
@@ -165,7 +174,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         let range = DomainRange(domain: domain)
         return try await database.read { db in
             try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition()) AND commitNumber <= ?",
+                db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition()) AND commitNumber <= ? AND \(PurgedDomains.liveCondition())",
                 arguments: range.arguments + [number]
             ) ?? 0
         }
@@ -180,7 +189,9 @@ public final class SQLiteSearchIndex: SearchIndex {
     public func itemCountsByDomain() async throws -> [String: Int] {
         try await database.read { db in
             var counts: [String: Int] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT domainIdentifier, count(*) FROM item GROUP BY domainIdentifier")
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT domainIdentifier, count(*) FROM item WHERE \(PurgedDomains.liveCondition()) GROUP BY domainIdentifier"
+            )
             while let row = try rows.next() {
                 counts[row[0]] = row[1]
             }
@@ -192,15 +203,25 @@ public final class SQLiteSearchIndex: SearchIndex {
     public func sweepExpired() async throws -> Int {
         let now = clock.now().timeIntervalSince1970
         let swept = try await write { db in
-            try ItemRows(db: db).delete(where: "expirationDate <= ?", arguments: [now])
+            try ItemRows(db: db).delete(where: "expirationDate <= ? AND \(PurgedDomains.liveCondition())", arguments: [now])
         }
         if swept > 0 { logger.info("swept expired items", metadata: ["items": "\(swept)"]) }
         return swept
     }
 
+    public func reclaimPurgedItems(limit: Int) async throws -> Int? {
+        try await write { db in try PurgedDomains.reclaim(db, limit: limit) }
+    }
+
+    public func pendingPurges() async throws -> [PendingPurge] {
+        try await database.read { db in try PurgedDomains.pending(db) }
+    }
+
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM item WHERE uniqueIdentifier = ?", arguments: [identifier]).map { row in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM item WHERE uniqueIdentifier = ? AND \(PurgedDomains.liveCondition())", arguments: [identifier]
+            ).map { row in
                 SearchableItem(
                     uniqueIdentifier: row["uniqueIdentifier"],
                     domainIdentifier: row["domainIdentifier"],

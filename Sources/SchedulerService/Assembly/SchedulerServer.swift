@@ -59,7 +59,10 @@ public struct SchedulerServer: Sendable {
             )
             let server = api.application(settings: settings, logger: logger, onListening: onListening)
             var group = ServiceGroupConfiguration(
-                services: [.init(service: loop), .init(service: watcher), .init(service: server)],
+                services: [
+                    .init(service: loop), .init(service: watcher), .init(service: PurgeReclaimService(store: store, logger: logger)),
+                    .init(service: server),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
             )
             group.maximumGracefulShutdownDuration = .seconds(30)

@@ -76,7 +76,10 @@ struct RunOnceCommand: AsyncParsableCommand {
                 configuration: configuration, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.id), registry: BuiltinPlugins.registry,
                 clock: clock, logger: logger
             )
-            return try await pass.run(options)
+            let outcomes = try await pass.run(options)
+            // Purged domains vanished at once; their rows go now, in short steps, before the command exits.
+            if !dryRun { _ = try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll() }
+            return outcomes
         }
 
         if json {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Indexing
 import PluginAPI
 
@@ -34,8 +35,12 @@ struct DeleteCommand: AsyncParsableCommand {
     func run() async throws {
         let operation: IndexBatch.Operation =
             all ? .deleteAll : domains.isEmpty ? .deleteIdentifiers(identifiers) : .deleteDomains(domains)
-        let outcome = try await store.withStore(logger: CommandLogger.make()) { store in
-            try await store.index.commit(IndexBatch(operations: [operation]))
+        let logger = CommandLogger.make()
+        let outcome = try await store.withStore(logger: logger) { store in
+            let outcome = try await store.index.commit(IndexBatch(operations: [operation]))
+            // Deleted domains are gone from every search already; their rows go in short steps before the command exits.
+            _ = try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll()
+            return outcome
         }
         print("deleted \(outcome.deleted) items")
     }

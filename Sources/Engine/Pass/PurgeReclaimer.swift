@@ -1,0 +1,39 @@
+import Foundation
+public import Indexing
+public import Logging
+
+/// Deletes the rows of purged domains (``PendingPurge``) in short transactions, each sized to take about
+/// ``targetStep`` so that no write of the index waits long behind it: what comes after an instant purge.
+public struct PurgeReclaimer: Sendable {
+    /// How long one reclaiming transaction should hold the write lock.
+    public static let targetStep: Duration = .milliseconds(100)
+    let index: any SearchIndex
+    let logger: Logger
+
+    public init(index: any SearchIndex, logger: Logger) {
+        self.index = index
+        self.logger = logger
+    }
+
+    /// One transaction of at most `limit` rows; returns the rows deleted and the limit for the next step (scaled
+    /// towards ``targetStep``), or `nil` when no purge is pending.
+    public func step(limit: Int) async throws -> (deleted: Int, nextLimit: Int)? {
+        let started = ContinuousClock.now
+        guard let deleted = try await index.reclaimPurgedItems(limit: limit) else { return nil }
+        let elapsed = max((ContinuousClock.now - started).seconds, 0.001)
+        let scaled = Double(limit) * min(max(Self.targetStep.seconds / elapsed, 0.5), 2)
+        return (deleted, min(max(Int(scaled), 50), 20_000))
+    }
+
+    /// Reclaims every pending purge now, step by step; returns the rows deleted. For commands that purge and then
+    /// exit: a service running beside them still gets the write lock between steps.
+    public func reclaimAll() async throws -> Int {
+        var limit = 500, total = 0
+        while let (deleted, next) = try await step(limit: limit) {
+            total += deleted
+            limit = next
+        }
+        if total > 0 { logger.info("reclaimed the rows of purged domains", metadata: ["rows": "\(total)"]) }
+        return total
+    }
+}

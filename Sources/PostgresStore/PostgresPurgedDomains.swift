@@ -1,0 +1,89 @@
+import Foundation
+import Indexing
+import Logging
+import PostgresNIO
+
+/// Instant purges on PostgreSQL, as on SQLite: a purge commits a tombstone in `purged_domain` (the domain and the last
+/// commit number it covers), every read treats a row under it written by that commit or an earlier one as gone, and
+/// the rows are deleted afterwards in small transactions that any replica may run.
+enum PostgresPurgedDomains {
+    /// The SQL condition "the `item` row is not under a tombstone that covers it" (text of this module, no parameter).
+    static let liveCondition = """
+        NOT EXISTS (SELECT 1 FROM purged_domain p WHERE item.commit_number <= p.through_commit AND (item.domain_identifier = p.domain \
+        OR (item.domain_identifier >= p.domain || '.' AND item.domain_identifier < p.domain || '/')))
+        """
+
+    static let createTable = """
+        CREATE TABLE purged_domain (
+            domain TEXT COLLATE "C" PRIMARY KEY,
+            through_commit BIGINT NOT NULL,
+            purged_at DOUBLE PRECISION NOT NULL,
+            items BIGINT NOT NULL
+        )
+        """
+
+    /// Tombstones `domain` inside the transaction of commit `number`; returns how many items it hid (the rows this
+    /// commit already wrote there are deleted at once).
+    static func purge(_ connection: PostgresConnection, domain: String, commitNumber number: Int64, now: Date, logger: Logger) async throws -> Int {
+        var written = SQLBuilder("WITH gone AS (DELETE FROM item WHERE ")
+        written.appendDomainRange(domain)
+        written.append(" AND commit_number = \(written.bind(number)) RETURNING 1) SELECT count(*) FROM gone")
+        let deleted = try await PostgresSearchIndex.count(connection, logger: logger, written.query)
+        var live = SQLBuilder("SELECT count(*) FROM item WHERE ")
+        live.appendDomainRange(domain)
+        live.append(" AND \(liveCondition)")
+        let hidden = try await PostgresSearchIndex.count(connection, logger: logger, live.query)
+        try await connection.query(
+            """
+            INSERT INTO purged_domain (domain, through_commit, purged_at, items) VALUES (\(domain), \(number - 1), \(now.timeIntervalSince1970), \(hidden))
+            ON CONFLICT (domain) DO UPDATE SET through_commit = EXCLUDED.through_commit, purged_at = EXCLUDED.purged_at,
+                items = purged_domain.items + EXCLUDED.items
+            """,
+            logger: logger
+        )
+        return deleted + hidden
+    }
+
+    /// Deletes up to `limit` rows of the oldest tombstone, and the tombstone once none is left; `nil` when none is
+    /// pending. Replicas reclaiming together skip each other's rows.
+    static func reclaim(_ client: PostgresClient, limit: Int, logger: Logger) async throws -> Int? {
+        try await client.transaction(logger: logger) { connection in
+            var tombstone: (String, Int64)?
+            for try await row in try await connection.query(
+                "SELECT domain, through_commit FROM purged_domain ORDER BY purged_at, domain LIMIT 1", logger: logger
+            ).decode((String, Int64).self) { tombstone = row }
+            guard let (domain, through) = tombstone else { return nil }
+            var sql = SQLBuilder("WITH doomed AS (SELECT id FROM item WHERE ")
+            sql.appendDomainRange(domain)
+            sql.append(" AND commit_number <= \(sql.bind(through)) LIMIT \(sql.bind(limit)) FOR UPDATE SKIP LOCKED),")
+            sql.append(" gone AS (DELETE FROM item WHERE id IN (SELECT id FROM doomed) RETURNING 1) SELECT count(*) FROM gone")
+            let deleted = try await PostgresSearchIndex.count(connection, logger: logger, sql.query)
+            if deleted < limit {
+                var remaining = SQLBuilder("DELETE FROM purged_domain WHERE domain = ")
+                remaining.append("\(remaining.bind(domain)) AND through_commit = \(remaining.bind(through)) AND NOT EXISTS (SELECT 1 FROM item WHERE ")
+                remaining.appendDomainRange(domain)
+                remaining.append(" AND commit_number <= \(remaining.bind(through)))")
+                try await connection.query(remaining.query, logger: logger)
+            }
+            return deleted
+        }
+    }
+
+    /// The tombstones and how many of their rows are still stored.
+    static func pending(_ client: PostgresClient, logger: Logger) async throws -> [PendingPurge] {
+        var tombstones: [(String, Int64, Double, Int64)] = []
+        for try await row in try await client.query(
+            "SELECT domain, through_commit, purged_at, items FROM purged_domain ORDER BY purged_at, domain", logger: logger
+        ).decode((String, Int64, Double, Int64).self) { tombstones.append(row) }
+        var pending: [PendingPurge] = []
+        for (domain, through, purgedAt, items) in tombstones {
+            var sql = SQLBuilder("SELECT count(*) FROM item WHERE ")
+            sql.appendDomainRange(domain)
+            sql.append(" AND commit_number <= \(sql.bind(through))")
+            var left = 0
+            for try await count in try await client.query(sql.query, logger: logger).decode(Int64.self) { left = Int(count) }
+            pending.append(PendingPurge(domain: domain, purgedAt: Date(timeIntervalSince1970: purgedAt), purgedItems: Int(items), rowsLeft: left))
+        }
+        return pending
+    }
+}
