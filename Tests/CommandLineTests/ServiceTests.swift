@@ -23,6 +23,7 @@ struct ServiceTests {
         // Valid again, and off: the domain is purged within seconds.
         try setup.setGate(on: false)
         #expect(try await eventually { try await service.searchTotal() == 0 }, "turning the gate off purged the domain")
+        #expect(try await eventually { (try await service.json("/status")["pendingPurges"] as? [Any])?.isEmpty == true }, "its rows were reclaimed in the background")
         #expect(try await service.json("/status")["configValid"] as? Bool == true)
 
         let metrics = try await service.request("/metrics")

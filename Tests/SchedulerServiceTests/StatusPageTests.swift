@@ -41,6 +41,18 @@ struct StatusPageTests {
         }
     }
 
+    @Test(arguments: StoreBackend.allCases)
+    func aPurgeWhoseRowsAreStillBeingReclaimedShowsItsProgress(backend: StoreBackend) async throws {
+        try await SchedulerAPITests.withAPI(backend, prepare: { store in _ = try await store.purge(domain: "com.test.docs") }) { client, _ in
+            let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(html.contains("<code>com.test.docs</code>: 3 items purged just now, 3 rows left"), "\(html)")
+            let status = try SchedulerAPITests.json(try await client.execute(uri: "/status", method: .get))
+            let pending = try #require(status["pendingPurges"] as? [[String: Any]])
+            #expect(pending.first?["domain"] as? String == "com.test.docs" && pending.first?["rowsLeft"] as? Int == 3)
+            #expect(status["totalItems"] as? Int == 0, "gone from the counts at once")
+        }
+    }
+
     @Test func thePageAndItsAssetsForbidInlineCodeAndOtherOrigins() async throws {
         try await SchedulerAPITests.withAPI(.sqlite) { client, _ in
             for (uri, type) in [("/", "text/html"), ("/assets/status.js", "text/javascript"), ("/assets/status.css", "text/css")] {

@@ -1,6 +1,6 @@
 public import SchedulerConfig
 public import Foundation
-import Indexing
+public import Indexing
 import PluginAPI
 public import Store
 
@@ -77,6 +77,8 @@ public struct StatusReport: Sendable, Codable {
     public var lastPassError: String?
     public var units: [UnitStatus]
     public var orphanedDomains: [OrphanedDomain]
+    /// Purged domains whose rows are still being reclaimed (they are already gone from every search).
+    public var pendingPurges: [PendingPurge] = []
     public var totalItems: Int
 
     /// The report as of `now`, from a configuration that loaded, or from the problems of one that did not.
@@ -103,6 +105,7 @@ public struct StatusReport: Sendable, Codable {
             )
         }
         var report = StatusReport(at: now, configValid: true, problems: [], units: [], orphanedDomains: [], totalItems: counts.values.reduce(0, +))
+        report.pendingPurges = try await store.index.pendingPurges()
         switch configuration {
         case .failure(let invalid):
             report.configValid = false

@@ -71,6 +71,13 @@ struct StatusPageModel {
         var detail: String
     }
 
+    struct PurgeRow {
+        var domain: String
+        var purged: Moment
+        var items: Int
+        var rowsLeft: Int
+    }
+
     struct ReplicaRow {
         var id: String
         var heartbeat: Moment
@@ -88,17 +95,17 @@ struct StatusPageModel {
     var gates: [GateRow]
     var experiments: [ExperimentRow]
     var orphans: [StatusReport.OrphanedDomain]
+    var purges: [PurgeRow]
     var runs: [RunRow]
     var replicas: [ReplicaRow]
     var hasConfigProblems: Bool
     var hasOrphans: Bool
+    var hasPurges: Bool
     var hasReplicas: Bool
 
     init(report: StatusReport, configuration: SchedulerConfiguration, runs: [RunRecord]) {
         let now = report.at
-        func moment(_ date: Date?) -> Moment? {
-            date.map { Moment(utc: Self.utc($0), relative: RelativeTime.describe($0, now: now)) }
-        }
+        func moment(_ date: Date) -> Moment { Moment(utc: Self.utc(date), relative: RelativeTime.describe(date, now: now)) }
         generatedAt = Self.utc(now)
         environment = configuration.scheduler.environment
         configGeneration = report.configGeneration
@@ -109,7 +116,7 @@ struct StatusPageModel {
             UnitRow(
                 source: unit.source, unit: unit.unit, domain: unit.domain, gate: unit.gate.rawValue, gateReason: unit.gateReason ?? "",
                 variant: unit.variant, result: unit.lastResult?.rawValue ?? "never run", isFailing: unit.failures > 0,
-                lastSuccess: moment(unit.lastSuccess), nextDue: moment(unit.nextDue), dueReason: unit.dueReason,
+                lastSuccess: unit.lastSuccess.map(moment), nextDue: unit.nextDue.map(moment), dueReason: unit.dueReason,
                 isOverdue: unit.overdue == true, failures: unit.failures, lastError: unit.lastError, items: unit.items
             )
         }
@@ -132,10 +139,13 @@ struct StatusPageModel {
             )
         }
         orphans = report.orphanedDomains
+        purges = report.pendingPurges.map { purge in
+            PurgeRow(domain: purge.domain, purged: moment(purge.purgedAt), items: purge.purgedItems, rowsLeft: purge.rowsLeft)
+        }
         self.runs = runs.map { run in
             let seconds = run.finishedAt.timeIntervalSince(run.startedAt)
             return RunRow(
-                finished: Moment(utc: Self.utc(run.finishedAt), relative: RelativeTime.describe(run.finishedAt, now: now)), unit: run.unit,
+                finished: moment(run.finishedAt), unit: run.unit,
                 decision: run.decision.rawValue + (run.forced ? " (forced)" : ""), isFailure: run.decision == .failed,
                 counts: "+\(run.indexed) −\(run.deleted)" + (run.rejected > 0 ? " ✕\(run.rejected)" : ""),
                 duration: seconds < 1 ? "\(Int(seconds * 1000)) ms" : "\(seconds.formatted(.number.precision(.fractionLength(1)))) s",
@@ -144,11 +154,11 @@ struct StatusPageModel {
         }
         replicas = (report.replicas ?? []).map { replica in
             ReplicaRow(
-                id: replica.id, heartbeat: Moment(utc: Self.utc(replica.lastHeartbeat), relative: RelativeTime.describe(replica.lastHeartbeat, now: now)),
+                id: replica.id, heartbeat: moment(replica.lastHeartbeat),
                 leases: replica.leases.isEmpty ? "none" : replica.leases.joined(separator: ", ")
             )
         }
-        (hasConfigProblems, hasOrphans, hasReplicas) = (!configProblems.isEmpty, !orphans.isEmpty, !replicas.isEmpty)
+        (hasConfigProblems, hasOrphans, hasPurges, hasReplicas) = (!configProblems.isEmpty, !orphans.isEmpty, !purges.isEmpty, !replicas.isEmpty)
     }
 
     /// `2026-11-23 15:40 UTC`: minutes are what operators compare.

@@ -84,6 +84,13 @@ enum StatusPageTemplate {
         <ul>{{#orphans}}<li><code>{{domain}}</code>: {{items}} items</li>{{/orphans}}</ul>
       </section>
       {{/hasOrphans}}
+      {{#hasPurges}}
+      <section id="purges">
+        <h2>Purges in progress</h2>
+        <p class="muted">Gone from search already; their rows are reclaimed in the background.</p>
+        <ul>{{#purges}}<li><code>{{domain}}</code>: {{items}} items purged {{#purged}}{{relative}}{{/purged}}, {{rowsLeft}} rows left</li>{{/purges}}</ul>
+      </section>
+      {{/hasPurges}}
       {{#hasReplicas}}
       <section id="replicas">
         <h2>Replicas</h2>

@@ -50,6 +50,9 @@ struct StatusCommand: AsyncParsableCommand {
         for orphan in report.orphanedDomains {
             print("orphaned domain \(orphan.domain): \(orphan.items) items no configured source covers (scheduler purge --domain \(orphan.domain))")
         }
+        for purge in report.pendingPurges {
+            print("purge of \(purge.domain) (\(Self.date(purge.purgedAt))): its \(purge.purgedItems) items are gone from search; \(purge.rowsLeft) rows left to reclaim")
+        }
         for replica in report.replicas ?? [] {
             let leases = replica.leases.isEmpty ? "" : "; holds \(replica.leases.joined(separator: ", "))"
             print("replica \(replica.id)  config \(replica.configFingerprint)  last heartbeat \(Self.date(replica.lastHeartbeat))\(leases)")
