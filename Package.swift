@@ -183,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "scheduler-bench",
             dependencies: [
-                "PluginAPI", "Indexing", "SchedulerConfig", "SchedulerService", "PostgresStore",
+                "PluginAPI", "Indexing", "Engine", "SchedulerConfig", "SchedulerService", "PostgresStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

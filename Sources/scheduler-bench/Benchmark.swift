@@ -8,6 +8,7 @@ import PluginAPI
 /// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL]
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
 ///        scheduler-bench --search DATABASE      (search latency only, on an existing index)
+///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
 ///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
 @main
@@ -38,6 +39,9 @@ struct Benchmark {
                     exit(2)
                 }
                 tickBackground = n
+            case "--purge":
+                let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
+                return try await PurgeBenchmark.measure(index)
             case "--search":
                 let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
                 return try await measureSearch(index)
@@ -104,9 +108,7 @@ struct Benchmark {
         print(String(format: "database size: %.0f MB", Double(index.storageSize()) / 1e6))
         try await measureSearch(index)
 
-        let start = ContinuousClock.now
-        let deleted = try await index.delete(domains: [SyntheticItems.bigDomain]).deleted
-        print("delete domain holding \(deleted) items: \(ContinuousClock.now - start)")
+        try await PurgeBenchmark.measure(index)
     }
 
     /// 1–3 word prefix queries of 2–6 letters, as a user types them: the same 400 queries twice, first on

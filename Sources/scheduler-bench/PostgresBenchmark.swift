@@ -34,9 +34,7 @@ enum PostgresBenchmark {
         try await StoreOpener.withStore(.postgres(location), logger: Logger(label: "bench")) { store in
             print(String(format: "PostgreSQL: database size: %.0f MB", Double(try await store.storageBytes()) / 1e6))
             try await Benchmark.measureSearch(store.index, label: "PostgreSQL: ")
-            let start = ContinuousClock.now
-            let deleted = try await store.index.delete(domains: [SyntheticItems.bigDomain]).deleted
-            print("PostgreSQL: delete domain holding \(deleted) items: \(ContinuousClock.now - start)")
+            try await PurgeBenchmark.measure(store.index, label: "PostgreSQL: ")
         }
     }
 }
