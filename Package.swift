@@ -184,6 +184,7 @@ let package = Package(
             name: "scheduler-bench",
             dependencies: [
                 "PluginAPI", "Indexing", "Engine", "SchedulerConfig", "SchedulerService", "PostgresStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

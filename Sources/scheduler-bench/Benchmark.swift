@@ -9,6 +9,7 @@ import PluginAPI
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
 ///        scheduler-bench --search DATABASE      (search latency only, on an existing index)
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
+///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
 ///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
 @main
@@ -39,6 +40,10 @@ struct Benchmark {
                     exit(2)
                 }
                 tickBackground = n
+            case "--http":
+                let database = arguments.popFirst() ?? ""
+                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+                return try await HTTPBenchmark.run(database: database, work: work, scheduler: scheduler)
             case "--purge":
                 let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
                 return try await PurgeBenchmark.measure(index)
@@ -114,13 +119,7 @@ struct Benchmark {
     /// 1–3 word prefix queries of 2–6 letters, as a user types them: the same 400 queries twice, first on
     /// whatever the caches hold (after an import, pages the import did not leave there), then again.
     static func measureSearch(_ index: any SearchIndex, label: String = "") async throws {
-        var words = SyntheticItems(seed: 7)
-        var random = SplitMix64(seed: 99)
-        let queries = (0..<400).map { _ in
-            (0...Int(random.next() % 3)).map { _ in
-                String(words.word().prefix(2 + Int(random.next() % 5)))
-            }.joined(separator: " ")
-        }
+        let queries = typedQueries(400)
         for round in ["first round", "second round"] {
             var latencies: [Duration] = []
             for text in queries {
@@ -128,14 +127,28 @@ struct Benchmark {
                 _ = try await index.search(SearchQuery(text: text, limit: 20))
                 latencies.append(ContinuousClock.now - start)
             }
-            latencies.sort()
-            func percentile(_ p: Double) -> String {
-                let d = latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
-                return String(format: "%.1f ms", Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
-            }
-            print("\(label)search, \(round) (400 queries of 1–3 prefixes, top 20): "
-                + "p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))")
+            print("\(label)search, \(round) (400 queries of 1–3 prefixes, top 20): \(percentiles(latencies))")
         }
+    }
+
+    /// `count` queries of 1–3 words of the synthetic vocabulary cut to 2–6 letters, as a user types them.
+    static func typedQueries(_ count: Int) -> [String] {
+        var words = SyntheticItems(seed: 7)
+        var random = SplitMix64(seed: 99)
+        return (0..<count).map { _ in
+            (0...Int(random.next() % 3)).map { _ in
+                String(words.word().prefix(2 + Int(random.next() % 5)))
+            }.joined(separator: " ")
+        }
+    }
+
+    /// `p50 …, p99 …, max …` of `latencies`, in milliseconds.
+    static func percentiles(_ latencies: [Duration]) -> String {
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> String {
+            String(format: "%.1f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))].seconds * 1000)
+        }
+        return "p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))"
     }
 
     static func generate(n: Int, ndjson: String, csv: String) throws {

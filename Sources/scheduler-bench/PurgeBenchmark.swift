@@ -26,8 +26,9 @@ enum PurgeBenchmark {
         let total = ContinuousClock.now - reclaimStart
         let sorted = steps.sorted()
         guard let longest = sorted.last else { return print("\(label)nothing to reclaim") }
-        print(String(format: "%@reclaimed %d rows in %.1f s (%.0f rows/s), %d steps: median %.0f ms, longest %.0f ms (last limit %d rows)",
-            label, rows, total.seconds, Double(rows) / max(total.seconds, 0.001), steps.count,
-            sorted[sorted.count / 2].seconds * 1000, longest.seconds * 1000, limit))
+        print(String(format: "%@reclaimed %d rows in %.1f s (%.0f rows/s), %d steps: median %.0f ms, p99 %.0f ms, longest %.0f ms, over 250 ms: %d",
+            label, rows, total.seconds, Double(rows) / max(total.seconds, 0.001), steps.count, sorted[sorted.count / 2].seconds * 1000,
+            sorted[min(sorted.count - 1, sorted.count * 99 / 100)].seconds * 1000, longest.seconds * 1000,
+            steps.filter { $0 > .milliseconds(250) }.count))
     }
 }

@@ -6,7 +6,7 @@ public import Logging
 /// ``targetStep`` so that no write of the index waits long behind it: what comes after an instant purge.
 public struct PurgeReclaimer: Sendable {
     /// How long one reclaiming transaction should hold the write lock.
-    public static let targetStep: Duration = .milliseconds(100)
+    public static let targetStep: Duration = .milliseconds(50)
     let index: any SearchIndex
     let logger: Logger
 

@@ -56,6 +56,9 @@ enum IndexSchema {
         }
         migrator.registerMigration("v3-purged-domains") { db in
             try db.execute(sql: PurgedDomains.createTable)
+            // Domain and commit number in one index: what a purge, a reclaim step and a run's stale rows ask is
+            // answered from the index alone, without reading a row (a purge of 500k items read them all: 40 s cold).
+            try db.execute(sql: "DROP INDEX item_domain; CREATE INDEX item_domain ON item(domainIdentifier, commitNumber)")
         }
         return migrator
     }

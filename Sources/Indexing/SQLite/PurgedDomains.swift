@@ -24,12 +24,14 @@ enum PurgedDomains {
         )
         """
 
-    /// Tombstones `domain` inside commit `number`: the rows this commit already wrote there are deleted at once
-    /// (they are few: one batch), every older live row becomes invisible. Returns how many items the purge hid.
-    static func purge(_ db: Database, domain: String, commitNumber number: Int64, now: Date) throws -> Int {
+    /// Tombstones `domain` inside commit `number`: every older live row becomes invisible, and the rows this commit
+    /// already wrote there, if it wrote any, are deleted at once (they are few: one batch). Returns how many items
+    /// the purge removed. Reads the `item_domain` index only, never a row.
+    static func purge(_ db: Database, domain: String, commitNumber number: Int64, deletingThisCommitsRows: Bool, now: Date) throws -> Int {
         let range = DomainRange(domain: domain)
-        let rows = ItemRows(db: db)
-        let written = try rows.delete(where: DomainRange.condition() + " AND commitNumber = ?", arguments: range.arguments + [number])
+        let written = !deletingThisCommitsRows ? 0 : try ItemRows(db: db).delete(
+            where: DomainRange.condition() + " AND commitNumber = ?", arguments: range.arguments + [number]
+        )
         let hidden = try Int.fetchOne(
             db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition()) AND \(liveCondition())", arguments: range.arguments
         ) ?? 0

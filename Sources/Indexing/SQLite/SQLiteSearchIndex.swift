@@ -86,7 +86,9 @@ public final class SQLiteSearchIndex: SearchIndex {
                     }
                 case .deleteDomains(let domains):
                     for domain in domains {
-                        outcome.deleted += try PurgedDomains.purge(db, domain: domain, commitNumber: number, now: now)
+                        outcome.deleted += try PurgedDomains.purge(
+                            db, domain: domain, commitNumber: number, deletingThisCommitsRows: outcome.upserted > 0, now: now
+                        )
                     }
                 case .deleteStale(let domain, let through):
                     // Rows a purge hid are not stale items of this run: the reclaimer deletes them.
