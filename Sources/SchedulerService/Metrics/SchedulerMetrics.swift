@@ -1,6 +1,6 @@
 import Engine
-import Indexing
 public import Foundation
+import Indexing
 import Metrics
 import PluginAPI
 public import SchedulerConfig
@@ -23,6 +23,9 @@ public final class SchedulerMetrics: Sendable {
 
     private let published = Mutex(Published())
 
+    /// The decisions `scheduler_runs_total` counts: runs that did something.
+    static let countedDecisions: [RunDecision] = [.reindexed, .failed, .purged]
+
     /// Call after swift-metrics is bootstrapped: the last pass's instant reads 0 until a pass finishes.
     public init() {
         Gauge(label: MetricFamily.lastPass.name).record(0)
@@ -35,7 +38,7 @@ public final class SchedulerMetrics: Sendable {
         _ = Counter(label: MetricFamily.configReloadFailures.name)
         _ = Counter(label: MetricFamily.passFailures.name)
         for source in configuration.scheduler.sources.map(\.name) {
-            for result in [RunDecision.reindexed, .failed, .purged] {
+            for result in Self.countedDecisions {
                 _ = Counter(label: MetricFamily.runs.name, dimensions: [("source", source), ("result", result.rawValue)])
             }
             for family in [MetricFamily.itemsIndexed, .itemsDeleted, .itemsRejected] {
@@ -47,7 +50,7 @@ public final class SchedulerMetrics: Sendable {
 
     /// Counts one pass's runs, items and durations, by source and result.
     func record(_ outcomes: [UnitOutcome]) {
-        for outcome in outcomes where [.reindexed, .failed, .purged].contains(outcome.decision) {
+        for outcome in outcomes where Self.countedDecisions.contains(outcome.decision) {
             let source = [("source", outcome.source)]
             Counter(label: MetricFamily.runs.name, dimensions: source + [("result", outcome.decision.rawValue)]).increment()
             Counter(label: MetricFamily.itemsIndexed.name, dimensions: source).increment(by: outcome.indexed)
