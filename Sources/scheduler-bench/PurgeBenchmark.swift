@@ -15,7 +15,7 @@ enum PurgeBenchmark {
         print(String(format: "%@purge of a domain holding %d items: gone from search in %.0f ms", label, hidden, invisible.seconds * 1000))
 
         let reclaimer = PurgeReclaimer(index: index, logger: Logger(label: "bench"))
-        var limit = 500, steps: [Duration] = [], rows = 0
+        var limit = PurgeReclaimer.firstStepLimit, steps: [Duration] = [], rows = 0
         let reclaimStart = ContinuousClock.now
         while true {
             let stepStart = ContinuousClock.now

@@ -7,6 +7,8 @@ public import Logging
 public struct PurgeReclaimer: Sendable {
     /// How long one reclaiming transaction should hold the write lock.
     public static let targetStep: Duration = .milliseconds(50)
+    /// The rows of the first step; later steps are sized from how long the previous one took.
+    public static let firstStepLimit = 500
     let index: any SearchIndex
     let logger: Logger
 
@@ -28,7 +30,7 @@ public struct PurgeReclaimer: Sendable {
     /// Reclaims every pending purge now, step by step; returns the rows deleted. For commands that purge and then
     /// exit: a service running beside them still gets the write lock between steps.
     public func reclaimAll() async throws -> Int {
-        var limit = 500, total = 0
+        var limit = Self.firstStepLimit, total = 0
         while let (deleted, next) = try await step(limit: limit) {
             total += deleted
             limit = next

@@ -28,7 +28,7 @@ public struct PurgeReclaimService: Service {
 
     private func reclaimForever() async throws {
         let reclaimer = PurgeReclaimer(index: store.index, logger: logger)
-        var limit = 500, reclaimed = 0
+        var limit = PurgeReclaimer.firstStepLimit, reclaimed = 0
         while true {
             do {
                 if let (deleted, next) = try await reclaimer.step(limit: limit) {
