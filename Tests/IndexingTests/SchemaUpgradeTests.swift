@@ -62,7 +62,7 @@ struct ConcurrentOpenTests {
             #expect(failures.withLock { $0 } == [], "round \(round)")
             let database = try DatabaseQueue(path: path)
             let applied = try database.read { try IndexSchema.migrator.appliedMigrations($0) }
-            #expect(applied == ["v1-index", "v2-best-field-tables", "v3-purged-domains"])
+            #expect(applied == ["v1-index", "v2-best-field-tables", "v3-purged-domains", "v4-rowid-only-full-text"])
         }
     }
 }

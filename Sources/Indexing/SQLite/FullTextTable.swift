@@ -3,6 +3,12 @@
 /// ``all`` indexes every searchable field and decides what matches; ``bestFields`` and ``names`` index fewer
 /// fields so that a search can take the first matches in the best fields from short doclists, instead of
 /// filtering the matches of ``all`` by column (which walks every match when the best fields hold few).
+///
+/// The tables record which rows hold a word and nothing else (`detail=none`): a search asks only "which items,
+/// in row order" — it quotes each word alone and scores the candidates' text itself — so the columns and
+/// positions FTS5 records by default were written and never read. Without them an import writes half as
+/// much and the file is less than half the size (BENCHMARKS.md). The price: FTS5 refuses a quoted string it
+/// splits into several tokens (a phrase), so a search term must be one token to the tokenizer (``SearchTerms``).
 struct FullTextTable {
     let name: String
     let columns: [SearchColumn]
@@ -25,8 +31,9 @@ struct FullTextTable {
         CREATE VIRTUAL TABLE \(name) USING fts5(
             \(columnList),
             content='item', content_rowid='id',
-            tokenize='unicode61 remove_diacritics 2',
-            prefix='1 2 3 4 5 6'
+            tokenize="unicode61 remove_diacritics 2 separators '\(String(String.UnicodeScalarView(TextFolding.tokenizerSeparators)))'",
+            prefix='1 2 3 4 5 6',
+            detail=none
         )
         """
     }

@@ -60,6 +60,15 @@ enum IndexSchema {
             // answered from the index alone, without reading a row (a purge of 500k items read them all: 40 s cold).
             try db.execute(sql: "DROP INDEX item_domain; CREATE INDEX item_domain ON item(domainIdentifier, commitNumber)")
         }
+        migrator.registerMigration("v4-rowid-only-full-text") { db in
+            // The tables are rebuilt without columns and positions (see ``FullTextTable``): on a large index a
+            // one-time rebuild at the first open after the upgrade, about a minute per million items.
+            for table in FullTextTable.tables {
+                try db.execute(sql: "DROP TABLE \(table.name)")
+                try db.execute(sql: table.createStatement)
+                try db.execute(sql: table.indexAllRowsStatement)
+            }
+        }
         return migrator
     }
 

@@ -53,9 +53,17 @@ package enum TextFolding {
         (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
     }
 
+    /// Letters to today's Unicode that unicode61 separates words with: its tables predate their change from
+    /// spacing marks to letters (New Tai Lue vowel signs, two Vedic signs). Found by asking SQLite's tokenizer
+    /// about every character (`SearchTermsTokenizerTests`); the index's tables name them as separators too
+    /// (``FullTextTable``), so both sides agree whichever tables a newer SQLite carries.
+    static let tokenizerSeparators: [Unicode.Scalar] = (0x19B0...0x19C0).map { Unicode.Scalar($0)! }
+        + [0x19C8, 0x19C9, 0x1CF2, 0x1CF3].map { Unicode.Scalar($0)! }
+
     /// The characters unicode61 treats as parts of words: letters, digits, private use and combining marks.
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return isASCIIWordByte(UInt8(scalar.value)) }
+        if (0x19B0...0x1CF3).contains(scalar.value), tokenizerSeparators.contains(scalar) { return false }
         return switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
             .decimalNumber, .letterNumber, .otherNumber, .privateUse, .nonspacingMark, .spacingMark:
