@@ -24,7 +24,40 @@ package enum KeywordList {
         return json + "]"
     }
 
+    /// The keywords of a stored list; `[]` for anything that is not a JSON array of strings.
     package static func decode(_ json: String) -> [String] {
-        (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+        // What `encode` writes (every hit of every search decodes one) is read without a JSON decoder; anything
+        // else — older rows written by `JSONEncoder`, with `\/` or `\u` escapes — goes through one.
+        decodeEncoded(json) ?? (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+    }
+
+    /// The keywords of exactly what ``encode(_:)`` writes, or `nil`.
+    private static func decodeEncoded(_ json: String) -> [String]? {
+        var scalars = json.unicodeScalars[...]
+        guard scalars.popFirst() == "[", scalars.popLast() == "]" else { return nil }
+        var keywords: [String] = []
+        while !scalars.isEmpty {
+            if !keywords.isEmpty, scalars.popFirst() != "," { return nil }
+            guard scalars.popFirst() == "\"" else { return nil }
+            var keyword = String.UnicodeScalarView()
+            while true {
+                guard let scalar = scalars.popFirst() else { return nil }
+                if scalar == "\"" { break }
+                guard scalar == "\\" else {
+                    keyword.append(scalar)
+                    continue
+                }
+                switch scalars.popFirst() {
+                case "\"": keyword.append("\"")
+                case "\\": keyword.append("\\")
+                case "n": keyword.append("\n")
+                case "r": keyword.append("\r")
+                case "t": keyword.append("\t")
+                default: return nil
+                }
+            }
+            keywords.append(String(keyword))
+        }
+        return keywords
     }
 }

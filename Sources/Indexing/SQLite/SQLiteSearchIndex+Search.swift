@@ -39,42 +39,39 @@ extension SQLiteSearchIndex {
         let perScope = ranking.perScope
 
         return try await database.read { db in
-            /// The first `limit` matches in `table`, in priority order.
-            func scan(_ table: FullTextTable, limit: Int) throws -> [Int64] {
-                try Int64.fetchAll(
+            /// The first `limit` matches in `table`, in priority order, with the fields they are scored on. Each row
+            /// is read once, for the filter and the scoring alike.
+            func scan(_ table: FullTextTable, limit: Int) throws -> [CandidateRanking.Candidate] {
+                let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
-                        SELECT item.id FROM \(table.name) JOIN item ON item.id = \(table.name).rowid
+                        SELECT item.id, item.title, item.displayName, item.keywords, item.contentDescription, item.rankingHint
+                        FROM \(table.name) JOIN item ON item.id = \(table.name).rowid
                         WHERE \(table.name) MATCH ? AND \(filter) ORDER BY \(table.name).rowid LIMIT ?
                         """),
                     arguments: [match] + filterArguments + [limit]
                 )
+                var found: [CandidateRanking.Candidate] = []
+                while let row = try rows.next() {
+                    found.append(CandidateRanking.Candidate(
+                        id: row[0], title: row[1], displayName: row[2], keywords: row[3], contentDescription: row[4], rankingHint: row[5]
+                    ))
+                }
+                return found
             }
             // One scan counts the matches (up to the limit) and gives the first candidates.
             let firstMatches = try scan(.all, limit: ranking.countLimit + 1)
             var candidates = Array(firstMatches.prefix(perScope))
             if firstMatches.count > perScope {
                 // More matches than candidates: make sure the best title, name and keyword matches are among them.
-                var seen = Set(candidates)
+                var seen = Set(candidates.map(\.id))
                 for table in [FullTextTable.bestFields, .names] {
                     let found = try scan(table, limit: perScope)
-                    candidates += found.filter { seen.insert($0).inserted }
+                    candidates += found.filter { seen.insert($0.id).inserted }
                     // Fewer than asked: every best-field match is a candidate now, the name matches included.
                     if found.count < perScope { break }
                 }
             }
-            let candidateRows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, title, displayName, keywords, contentDescription, rankingHint
-                    FROM item WHERE id IN (SELECT value FROM json_each(?))
-                    """,
-                arguments: [Self.jsonArray(candidates)]
-            )
-            let page = ranking.page(of: candidateRows.map { row in
-                CandidateRanking.Candidate(
-                    id: row[0], title: row[1], displayName: row[2], keywords: row[3], contentDescription: row[4], rankingHint: row[5]
-                )
-            })
+            let page = ranking.page(of: candidates)
             let total = ranking.total(matches: firstMatches.count)
             return SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page))
         }

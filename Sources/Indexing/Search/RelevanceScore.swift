@@ -1,3 +1,5 @@
+import Foundation
+
 /// How well an item matches the search terms; higher is better.
 ///
 /// Each term counts the weight of the best field it matches (``SearchColumn/weight``), times 1 for a whole
@@ -24,7 +26,7 @@ package struct RelevanceScore {
             for index in matches.indices { matches[index] = 0 }
             TextFolding.forEachWord(in: text.utf8.count > Self.scoredBytesPerField ? Self.prefix(of: text) : text) { word in
                 wordCount += 1
-                for (index, term) in terms.enumerated() where matches[index] < 1 && word.starts(with: term) {
+                for (index, term) in terms.enumerated() where matches[index] < 1 && Self.word(word, startsWith: term) {
                     matches[index] = word.count == term.count ? 1 : 0.8
                 }
                 return true
@@ -35,6 +37,11 @@ package struct RelevanceScore {
             }
         }
         return best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100)
+    }
+
+    private static func word(_ word: UnsafeBufferPointer<UInt8>, startsWith term: [UInt8]) -> Bool {
+        guard !term.isEmpty, word.count >= term.count else { return term.isEmpty }
+        return term.withUnsafeBufferPointer { term in memcmp(word.baseAddress!, term.baseAddress!, term.count) == 0 }
     }
 
     private static func prefix(of text: String) -> String {

@@ -5,27 +5,20 @@ import Foundation
 package enum TextFolding {
     /// Calls `body` with the UTF-8 bytes of each folded word of `text`, in order, until it returns `false`.
     /// The bytes are only valid during the call.
-    package static func forEachWord(in text: some StringProtocol, _ body: ([UInt8]) -> Bool) {
-        var word: [UInt8] = []
-        word.reserveCapacity(32)
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII: classify and lowercase byte by byte, without building strings.
-            for byte in text.utf8 {
-                if isASCIIWordByte(byte) {
-                    word.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-                } else if !word.isEmpty {
-                    guard body(word) else { return }
-                    word.removeAll(keepingCapacity: true)
-                }
-            }
-            if !word.isEmpty { _ = body(word) }
-            return
+    package static func forEachWord(in text: some StringProtocol, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        // ASCII (most text, and every candidate a search scores): classify and lowercase byte by byte, in place
+        // of a scratch buffer, without building strings or arrays.
+        let wasASCII = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard isASCII(bytes) else { return false }
+            forEachASCIIWord(in: bytes, body)
+            return true
         }
+        if wasASCII == true { return }
         var current = String.UnicodeScalarView()
         func emit() -> Bool {
             defer { current = String.UnicodeScalarView() }
-            let folded = fold(String(current))
-            return folded.isEmpty || body(Array(folded.utf8))
+            var folded = fold(String(current))
+            return folded.isEmpty || folded.withUTF8(body)
         }
         for scalar in text.unicodeScalars {
             if isWordScalar(scalar) {
@@ -35,6 +28,29 @@ package enum TextFolding {
             }
         }
         if !current.isEmpty { _ = emit() }
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for byte in bytes { any |= byte }
+        return any < 0x80
+    }
+
+    private static func forEachASCIIWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count)) { scratch in
+            let base = UnsafePointer(scratch.baseAddress!)
+            var length = 0
+            for byte in bytes {
+                if isASCIIWordByte(byte) {
+                    scratch[length] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    length += 1
+                } else if length > 0 {
+                    guard body(UnsafeBufferPointer(start: base, count: length)) else { return }
+                    length = 0
+                }
+            }
+            if length > 0 { _ = body(UnsafeBufferPointer(start: base, count: length)) }
+        }
     }
 
     /// Lowercase, without diacritics: "École" becomes "ecole".
