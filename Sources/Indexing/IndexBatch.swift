@@ -31,6 +31,10 @@ public struct IndexBatch: Sendable {
         }
     }
 
+    /// Upserts are committed once a batch holds this many bytes of items (``SearchableItem/byteCount``), however
+    /// many items a batch may hold: a few thousand items with full-size thumbnails would otherwise be gigabytes.
+    public static let maxUpsertBytes = 16 * 1024 * 1024
+
     public var operations: [Operation]
     public var clientState: ClientState?
 

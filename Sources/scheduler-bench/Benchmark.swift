@@ -151,6 +151,9 @@ struct Benchmark {
                 latencies.append(ContinuousClock.now - start)
             }
             print("\(label)search, \(round) (400 queries of 1–3 prefixes, top 20): \(percentiles(latencies))")
+            if ProcessInfo.processInfo.environment["BENCH_SLOWEST"] != nil {
+                for (text, latency) in zip(queries, latencies).sorted(by: { $0.1 > $1.1 }).prefix(12) { print("  \(latency) \(text)") }
+            }
         }
     }
 

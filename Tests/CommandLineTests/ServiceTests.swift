@@ -201,16 +201,16 @@ struct ServiceTests {
     /// recorded, and the next pass redoes the run.
     @Test func sigtermDuringARunExitsZeroAndLosesNoCommittedItem() async throws {
         let setup = try SourceWorkspace()
-        // A first batch of 500 items is committed, then the feed waits.
-        try setup.setFeed((1...600).map { "i\($0)" }.joined(separator: " ") + " WAIT last")
+        // A first batch of 2,000 items (the default batch size) is committed, then the feed waits.
+        try setup.setFeed((1...2100).map { "i\($0)" }.joined(separator: " ") + " WAIT last")
         defer { try? setup.workspace.write("release", "") }
         let service = try RunningService(setup.config)
-        #expect(try await eventually { try await service.searchTotal() >= 500 }, "the first batch was committed")
+        #expect(try await eventually { try await service.searchTotal() >= 1000 }, "the first batch was committed (a search counts up to 1,000)")
 
         #expect(service.terminate() == 0, "\(service.log)")
         #expect(service.log.contains("stopped"))
         let committed = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
-        #expect(committed.stdout.contains(#""total":500"#), "\(committed.stdout)")
+        #expect(committed.stdout.contains(#""total":2000"#), "\(committed.stdout)")
         let status = try SchedulerProcess.run(["status", "--json"] + setup.config)
         #expect(!status.stdout.contains("lastSuccess"), "no success was recorded: \(status.stdout)")
 
@@ -219,6 +219,6 @@ struct ServiceTests {
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stdout.contains("the last run was interrupted"))
         let after = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
-        #expect(after.stdout.contains(#""total":601"#), "\(after.stdout)")
+        #expect(after.stdout.contains(#""total":2101"#), "\(after.stdout)")
     }
 }

@@ -28,4 +28,22 @@ struct NDJSONImporterTests {
         #expect(rejected == [2, 5, 6], "the empty line is skipped, not rejected")
         #expect(try await fixture.index.itemCountsByDomain() == ["com.test": 3])
     }
+
+    /// Items of about 1 kB in batches of up to 1,000 but 10 kB: cut by their size, without an item lost.
+    @Test func batchesOfLargeItemsAreCutByTheirSize() async throws {
+        let fixture = try IndexFixture()
+        let file = fixture.directory.path("large.ndjson")
+        let description = String(repeating: "word ", count: 200)
+        let lines = (0..<25).map { n in
+            #"{"uniqueIdentifier":"i\#(n)","domainIdentifier":"com.test","title":"Large \#(n)","contentDescription":"\#(description)"}"#
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let descriptor = open(file, O_RDONLY)
+        defer { close(descriptor) }
+        let importer = NDJSONImporter(index: fixture.index, batchSize: 1000, maxBatchBytes: 10_000)
+        let imported = try await importer.importLines(of: descriptor) { line, reason in Issue.record("line \(line): \(reason)") }
+        #expect(imported == 25)
+        #expect(try await fixture.index.lastCommitNumber() == 3, "10 + 10 + 5 items of just over 1 kB")
+        #expect(try await fixture.index.itemCountsByDomain() == ["com.test": 25])
+    }
 }

@@ -6,7 +6,8 @@ import SchedulerConfig
 
 /// The sink a unit's plugin sends its items into: each item is checked (inside the unit's domain, valid, its
 /// identifier not held by another domain), completed (deep link, expiration) and written to the index in atomic
-/// batches, each carrying the run's checkpoint as client state.
+/// batches (`batchSize` items or ``IndexBatch/maxUpsertBytes``, whichever comes first), each carrying the run's
+/// checkpoint as client state.
 struct BatchWriter: ItemSink {
     /// Writing a batch to the index failed: not the plugin's fault.
     struct IndexWriteFailure: Error {
@@ -21,6 +22,7 @@ struct BatchWriter: ItemSink {
     let expirationDate: Date
     let checkpoint: (_ committedItems: Int) throws -> IndexBatch.ClientState
     private var batch: [SearchableItem] = []
+    private var batchBytes = 0
     /// Items written so far, an identifier sent twice counting twice.
     private(set) var written = 0
 
@@ -51,7 +53,8 @@ struct BatchWriter: ItemSink {
             return
         }
         batch.append(item)
-        if batch.count >= batchSize { try await flush() }
+        batchBytes += item.byteCount
+        if batch.count >= batchSize || batchBytes >= IndexBatch.maxUpsertBytes { try await flush() }
     }
 
     /// Commits the items not yet written.
@@ -73,5 +76,6 @@ struct BatchWriter: ItemSink {
             throw IndexWriteFailure(error: error)
         }
         batch.removeAll(keepingCapacity: true)
+        batchBytes = 0
     }
 }

@@ -16,16 +16,20 @@ public struct ReconcilePass: Sendable {
         public var dryRun = false
         /// Only these sources; all when `nil`.
         public var sources: Set<String>?
-        /// Items per committed batch.
-        public var batchSize = 500
+        /// Items per committed batch (at most ``IndexBatch/maxUpsertBytes`` of them).
+        public var batchSize = Options.defaultBatchSize
         /// This replica, as the leases of a shared store name it.
         public var replica: String
         /// How long a unit's lease lasts unless renewed (a third of it between renewals): a replica killed mid-run
         /// holds the unit that long before another one redoes it.
         public var leaseDuration: Duration
 
+        /// Items per batch unless chosen otherwise: 2,000 wrote a first pass 15–20 % faster than 500, and 5,000
+        /// no faster (BENCHMARKS.md); a run stops at a batch boundary on shutdown and resumes from the last one.
+        public static let defaultBatchSize = 2000
+
         public init(
-            force: Bool = false, dryRun: Bool = false, sources: Set<String>? = nil, batchSize: Int = 500,
+            force: Bool = false, dryRun: Bool = false, sources: Set<String>? = nil, batchSize: Int = Options.defaultBatchSize,
             replica: String = RunnerIdentity.current, leaseDuration: Duration = .seconds(60)
         ) {
             self.force = force

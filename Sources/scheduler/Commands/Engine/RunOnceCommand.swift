@@ -31,7 +31,7 @@ struct RunOnceCommand: AsyncParsableCommand {
     var now: String?
 
     @Option(help: ArgumentHelp("Items per committed batch (1–100000).", valueName: "n"))
-    var batchSize = 500
+    var batchSize = ReconcilePass.Options.defaultBatchSize
 
     @Flag(help: "Print one JSON object {units} instead of text.")
     var json = false

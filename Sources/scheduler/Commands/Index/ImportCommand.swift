@@ -9,7 +9,7 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import items from an NDJSON file (one item JSON object per line).",
         discussion: """
-            Items are committed in batches of --batch-size; each batch is atomic. A line that is not a valid \
+            Items are committed in batches of --batch-size (or 16 MB of items, whichever comes first); each batch is atomic. A line that is not a valid \
             item is reported on standard error with its line number and reason, and skipped. \
             Exits with status 1 if any line was rejected.
             """
@@ -22,7 +22,7 @@ struct ImportCommand: AsyncParsableCommand {
     var file: String
 
     @Option(help: "Items per committed batch.")
-    var batchSize = 1000
+    var batchSize = NDJSONImporter.defaultBatchSize
 
     @OptionGroup var store: StoreOptions
 
