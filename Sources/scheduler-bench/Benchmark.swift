@@ -7,7 +7,7 @@ import PluginAPI
 ///
 /// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL]
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
-///        scheduler-bench --search DATABASE      (search latency only, on an existing index)
+///        scheduler-bench --search DATABASE      (search latency only, on an existing index; BENCH_SLOWEST=1 lists the slowest)
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
 ///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
 ///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
@@ -48,7 +48,8 @@ struct Benchmark {
                 let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
                 return try await PurgeBenchmark.measure(index)
             case "--search":
-                let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
+                // Without the result cache: what a search costs, not what a repeated one does.
+                let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", searchCacheEntries: 0, logger: Logger(label: "bench"))
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
@@ -131,7 +132,7 @@ struct Benchmark {
         print(String(format: "minimal raw load (one table + one FTS5 table, prefix='2 3'): %.1f s, %.0f items/s (ours is %.2f× it), %.0f MB",
             least.seconds, Double(n) / least.seconds, least.seconds / imported.seconds, leastSize / 1e6))
 
-        let index = try SQLiteSearchIndex(path: ours, logger: Logger(label: "bench"))
+        let index = try SQLiteSearchIndex(path: ours, searchCacheEntries: 0, logger: Logger(label: "bench"))
         print(String(format: "database size: %.0f MB (%.2f× the minimal raw load)", Double(index.storageSize()) / 1e6,
             Double(index.storageSize()) / max(leastSize, 1)))
         try await measureSearch(index)
@@ -150,17 +151,18 @@ struct Benchmark {
                 _ = try await index.search(SearchQuery(text: text, limit: 20))
                 latencies.append(ContinuousClock.now - start)
             }
-            print("\(label)search, \(round) (400 queries of 1–3 prefixes, top 20): \(percentiles(latencies))")
+            print("\(label)search, \(round) (400 queries of 1–3 prefixes, top 20, no result cache): \(percentiles(latencies))")
             if ProcessInfo.processInfo.environment["BENCH_SLOWEST"] != nil {
                 for (text, latency) in zip(queries, latencies).sorted(by: { $0.1 > $1.1 }).prefix(12) { print("  \(latency) \(text)") }
             }
         }
     }
 
-    /// `count` queries of 1–3 words of the synthetic vocabulary cut to 2–6 letters, as a user types them.
-    static func typedQueries(_ count: Int) -> [String] {
+    /// `count` queries of 1–3 words of the synthetic vocabulary cut to 2–6 letters, as a user types them; another
+    /// `seed` gives other queries.
+    static func typedQueries(_ count: Int, seed: UInt64 = 99) -> [String] {
         var words = SyntheticItems(seed: 7)
-        var random = SplitMix64(seed: 99)
+        var random = SplitMix64(seed: seed)
         return (0..<count).map { _ in
             (0...Int(random.next() % 3)).map { _ in
                 String(words.word().prefix(2 + Int(random.next() % 5)))

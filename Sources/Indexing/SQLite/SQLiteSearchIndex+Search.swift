@@ -16,14 +16,17 @@ import GRDB
 ///
 /// When a query matches no more than `k` items the ranking is exact; when it matches more, the best items
 /// among the highest-priority `k` of each scan are ranked, which is what an as-you-type search needs.
+///
+/// Results are kept in a ``SearchResultCache`` and answered again while they stay exact.
 extension SQLiteSearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
         let terms = SearchTerms(query.text)
         guard let match = terms.matchExpression else {
             return SearchResults(total: 0, totalIsExact: true, hits: [])
         }
+        let now = clock.now()
         var conditions = ["item.expirationDate > ?", PurgedDomains.liveCondition()]
-        var arguments: StatementArguments = [clock.now().timeIntervalSince1970]
+        var arguments: StatementArguments = [now.timeIntervalSince1970]
         if let domain = query.domain {
             let range = DomainRange(domain: domain)
             conditions.append(DomainRange.condition(column: "item.domainIdentifier"))
@@ -37,14 +40,21 @@ extension SQLiteSearchIndex {
         let filterArguments = arguments
         let ranking = CandidateRanking(query: query, terms: terms)
         let perScope = ranking.perScope
+        let cacheKey = SearchResultCache.Key(query: query, terms: terms)
+        let cache = resultCache
 
         return try await database.read { db in
+            let commitNumber = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastNumber FROM index_commit")) ?? 0
+            if let cached = cache.results(for: cacheKey, commitNumber: commitNumber, now: now) { return cached }
+            /// The earliest expiration among the rows read: the results hold until then (or the next commit).
+            var validUntil = Date.distantFuture
             /// The first `limit` matches in `table`, in priority order, with the fields they are scored on. Each row
             /// is read once, for the filter and the scoring alike.
             func scan(_ table: FullTextTable, limit: Int) throws -> [CandidateRanking.Candidate] {
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
-                        SELECT item.id, item.title, item.displayName, item.keywords, item.contentDescription, item.rankingHint
+                        SELECT item.id, item.title, item.displayName, item.keywords, item.contentDescription, item.rankingHint,
+                            item.expirationDate
                         FROM \(table.name) JOIN item ON item.id = \(table.name).rowid
                         WHERE \(table.name) MATCH ? AND \(filter) ORDER BY \(table.name).rowid LIMIT ?
                         """),
@@ -52,6 +62,7 @@ extension SQLiteSearchIndex {
                 )
                 var found: [CandidateRanking.Candidate] = []
                 while let row = try rows.next() {
+                    validUntil = min(validUntil, Date(timeIntervalSince1970: row[6]))
                     found.append(CandidateRanking.Candidate(
                         id: row[0], title: row[1], displayName: row[2], keywords: row[3], contentDescription: row[4], rankingHint: row[5]
                     ))
@@ -73,7 +84,9 @@ extension SQLiteSearchIndex {
             }
             let page = ranking.page(of: candidates)
             let total = ranking.total(matches: firstMatches.count)
-            return SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page))
+            let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page))
+            cache.store(results, for: cacheKey, commitNumber: commitNumber, validUntil: validUntil)
+            return results
         }
     }
 

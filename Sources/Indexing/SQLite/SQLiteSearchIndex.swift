@@ -17,15 +17,22 @@ public final class SQLiteSearchIndex: SearchIndex {
     let logger: Logger
     /// The file `path` named when it was opened.
     private let openedFile: DatabaseFileIdentity?
+    /// Recent results, reused while the index and the clock leave them exact.
+    let resultCache: SearchResultCache
+    /// Search results kept unless a caller chooses otherwise.
+    public static let defaultSearchCacheEntries = 2048
 
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
+    /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``).
     public init(
         path: String,
         timeToLive: Duration = IndexDefaults.timeToLive,
         clock: any WallClock = SystemWallClock(),
+        searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries,
         logger: Logger
     ) throws {
         self.path = path
+        resultCache = SearchResultCache(maxEntries: searchCacheEntries)
         self.timeToLive = timeToLive
         self.clock = clock
         self.logger = logger

@@ -1,0 +1,99 @@
+package import Foundation
+import Synchronization
+
+/// Recent search results, answered again while they are still exactly what a search would compute.
+///
+/// As-you-type search repeats itself: many people type the same first letters. A result is a function of the
+/// query, the index's content and the clock, so an entry is reused only while
+/// - the index's last commit number is the one it was computed at (every change to what a search can see is a
+///   commit, whichever process writes the file; the number is read in the search's own read transaction), and
+/// - no item the search read has expired since (an entry lives until the earliest expiration among the rows its
+///   scans read: rows it did not read could not change its answer, rows already expired stay expired).
+///
+/// Bounded in entries and in bytes of hit text; the least recently used entry goes first.
+package final class SearchResultCache: Sendable {
+    /// What makes two searches the same: the folded words, the filters and the page.
+    package struct Key: Hashable, Sendable {
+        var words: [String]
+        var domain: String?
+        var contentType: String?
+        var limit: Int
+        var offset: Int
+
+        package init(query: SearchQuery, terms: SearchTerms) {
+            words = terms.words
+            domain = query.domain
+            contentType = query.contentType
+            limit = query.limit
+            offset = query.offset
+        }
+    }
+
+    private struct Entry {
+        var results: SearchResults
+        var commitNumber: Int64
+        var validUntil: Date
+        var bytes: Int
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+        var uses: UInt64 = 0
+    }
+
+    /// Bytes of hit text kept at most, whatever the number of entries.
+    package static let maxBytes = 32 * 1024 * 1024
+
+    private let maxEntries: Int
+    private let state = Mutex(State())
+
+    /// A cache of `maxEntries` results; 0 keeps nothing.
+    package init(maxEntries: Int) {
+        self.maxEntries = maxEntries
+    }
+
+    /// The results stored for `key`, if computed at `commitNumber` and still valid at `now`.
+    package func results(for key: Key, commitNumber: Int64, now: Date) -> SearchResults? {
+        guard maxEntries > 0 else { return nil }
+        return state.withLock { state in
+            guard var entry = state.entries[key] else { return nil }
+            guard entry.commitNumber == commitNumber, now < entry.validUntil else {
+                state.entries[key] = nil
+                state.bytes -= entry.bytes
+                return nil
+            }
+            state.uses += 1
+            entry.lastUse = state.uses
+            state.entries[key] = entry
+            return entry.results
+        }
+    }
+
+    /// Keeps `results`, computed at `commitNumber`, until `validUntil` or the next commit.
+    package func store(_ results: SearchResults, for key: Key, commitNumber: Int64, validUntil: Date) {
+        let bytes = Self.byteCount(of: results)
+        guard maxEntries > 0, bytes <= Self.maxBytes / 8 else { return }
+        state.withLock { state in
+            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.bytes }
+            while !state.entries.isEmpty, state.entries.count >= maxEntries || state.bytes + bytes > Self.maxBytes {
+                // Evicting scans every entry: a few microseconds for a full cache, against a search's milliseconds.
+                let oldest = state.entries.min { $0.value.lastUse < $1.value.lastUse }!
+                state.entries[oldest.key] = nil
+                state.bytes -= oldest.value.bytes
+            }
+            state.uses += 1
+            state.entries[key] = Entry(results: results, commitNumber: commitNumber, validUntil: validUntil, bytes: bytes, lastUse: state.uses)
+            state.bytes += bytes
+        }
+    }
+
+    /// About how many bytes `results` hold.
+    private static func byteCount(of results: SearchResults) -> Int {
+        results.hits.reduce(64) { total, hit in
+            let texts = [hit.uniqueIdentifier, hit.domainIdentifier, hit.contentType, hit.title, hit.displayName, hit.contentDescription, hit.contentURL]
+            return total + 128 + texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + hit.keywords.reduce(0) { $0 + $1.utf8.count + 16 }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+@testable import Indexing
+import Logging
+import PluginAPI
+import Testing
+
+/// Searches answered from the result cache must be exactly what a search would compute: after any commit (from
+/// this process or another), and once an item it read expires.
+@Suite("Reusing recent search results")
+struct SearchResultCacheTests {
+    @Test func aCommitShowsInTheNextSearch() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert([item("a", title: "Harbour lights")])
+        #expect(try await fixture.identifiers("harb") == ["a"])
+        #expect(try await fixture.identifiers("harb") == ["a"], "the same answer from the cache")
+        try await fixture.index.upsert([item("b", title: "Harbour")])
+        #expect(try await fixture.identifiers("harb") == ["b", "a"], "the shorter title ranks first")
+        try await fixture.index.delete(identifiers: ["b"])
+        #expect(try await fixture.identifiers("HARB") == ["a"], "the same words, folded")
+    }
+
+    @Test func anItemThatExpiresLeavesTheResultsWithoutACommit() async throws {
+        let fixture = try IndexFixture()
+        let soon = fixture.clock.now().addingTimeInterval(60)
+        try await fixture.index.upsert([item("short", title: "Harbour ferry", expires: soon), item("long", title: "Harbour master")])
+        #expect(try await fixture.identifiers("harbour").sorted() == ["long", "short"])
+        fixture.clock.advance(by: 59)
+        #expect(try await fixture.identifiers("harbour").sorted() == ["long", "short"])
+        fixture.clock.advance(by: 1)
+        #expect(try await fixture.identifiers("harbour") == ["long"], "expired at its instant, though nothing was written")
+        #expect(try await fixture.index.search(SearchQuery(text: "harbour")).total == 1)
+    }
+
+    /// Two processes on one file: each has its own cache, and the other's commits reach it.
+    @Test func anotherWriterOfTheFileInvalidatesTheResults() async throws {
+        let fixture = try IndexFixture()
+        let other = try SQLiteSearchIndex(path: fixture.directory.path("index.sqlite"), clock: fixture.clock, logger: Logger(label: "other"))
+        try await fixture.index.upsert([item("a", domain: "com.test.a", title: "Lighthouse")])
+        #expect(try await fixture.identifiers("light") == ["a"])
+        try await other.upsert([item("b", domain: "com.test.b", title: "Light")])
+        #expect(try await fixture.identifiers("light") == ["b", "a"])
+        try await other.delete(domains: ["com.test.b"])
+        #expect(try await fixture.identifiers("light") == ["a"], "a purge by the other writer hides its items at once")
+        #expect(try await fixture.identifiers("light", domain: "com.test.b") == [])
+    }
+
+    @Test func filtersAndPagesAreCachedApart() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert((0..<5).map { item("i\($0)", domain: $0 < 2 ? "com.test.x" : "com.test.y", title: "Harbour \($0)") })
+        #expect(try await fixture.identifiers("harbour", limit: 2) == ["i0", "i1"])
+        #expect(try await fixture.identifiers("harbour", limit: 2, offset: 2) == ["i2", "i3"])
+        #expect(try await fixture.identifiers("harbour", domain: "com.test.y", limit: 2) == ["i2", "i3"])
+        #expect(try await fixture.identifiers("harbour", type: "public.image") == [])
+    }
+
+    @Test func theLeastRecentlyUsedEntryGoesFirst() throws {
+        let cache = SearchResultCache(maxEntries: 2)
+        func key(_ text: String) throws -> SearchResultCache.Key {
+            SearchResultCache.Key(query: try SearchQuery(text: text), terms: SearchTerms(text))
+        }
+        let results = SearchResults(total: 0, totalIsExact: true, hits: [])
+        let now = Date(timeIntervalSince1970: 0)
+        for text in ["a", "b"] { cache.store(results, for: try key(text), commitNumber: 1, validUntil: .distantFuture) }
+        #expect(cache.results(for: try key("a"), commitNumber: 1, now: now) != nil)
+        cache.store(results, for: try key("c"), commitNumber: 1, validUntil: .distantFuture)
+        #expect(cache.results(for: try key("b"), commitNumber: 1, now: now) == nil, "b was used least recently")
+        #expect(cache.results(for: try key("a"), commitNumber: 1, now: now) != nil)
+        #expect(cache.results(for: try key("a"), commitNumber: 2, now: now) == nil, "another commit")
+        #expect(SearchResultCache(maxEntries: 0).results(for: try key("a"), commitNumber: 1, now: now) == nil)
+    }
+}
