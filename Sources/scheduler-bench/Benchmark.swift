@@ -156,6 +156,37 @@ struct Benchmark {
                 for (text, latency) in zip(queries, latencies).sorted(by: { $0.1 > $1.1 }).prefix(12) { print("  \(latency) \(text)") }
             }
         }
+        // Query sets that are not the typed ones above, once each (warm).
+        for (name, texts) in otherQuerySets() {
+            var latencies: [Duration] = []
+            for text in texts {
+                let start = ContinuousClock.now
+                _ = try await index.search(SearchQuery(text: text, limit: 20))
+                latencies.append(ContinuousClock.now - start)
+            }
+            print("\(label)search, \(name) (\(texts.count) queries, top 20, no result cache): \(percentiles(latencies))")
+        }
+    }
+
+    /// Other shapes of queries: single letters, the most frequent whole words (each in a large share of the
+    /// items), a rare whole word beside common short prefixes, a long uniform-vocabulary prefix, and nothing found.
+    static func otherQuerySets() -> [(String, [String])] {
+        let vocabulary = SyntheticItems(seed: 7)
+        var random = SplitMix64(seed: 4242)
+        func pick(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        return [
+            ("1-letter prefixes, 1–3 words", (0..<200).map { _ in (0...pick(3)).map { _ in String(letters[pick(26)]) }.joined(separator: " ") }),
+            ("the 20 most frequent whole words, 1–2", (0..<200).map { _ in (0...pick(2)).map { _ in vocabulary.word(rank: pick(20)) }.joined(separator: " ") }),
+            ("a rare whole word and 1–2 two-letter prefixes", (0..<200).map { _ in
+                ([vocabulary.word(rank: 15_000 + pick(5_000))] + (0...pick(2)).map { _ in String(vocabulary.word(rank: pick(200)).prefix(2)) })
+                    .joined(separator: " ")
+            }),
+            ("uniform words cut to 4–8 letters, 1–3", (0..<200).map { _ in
+                (0...pick(3)).map { _ in String(vocabulary.word(rank: pick(20_000)).prefix(4 + pick(5))) }.joined(separator: " ")
+            }),
+            ("words found nowhere", (0..<200).map { _ in "xq\(letters[pick(26)])\(pick(1000)) wz" }),
+        ]
     }
 
     /// `count` queries of 1–3 words of the synthetic vocabulary cut to 2–6 letters, as a user types them; another

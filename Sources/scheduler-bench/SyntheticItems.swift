@@ -17,6 +17,9 @@ struct SyntheticItems {
         }
     }
 
+    /// The vocabulary's word of rank `rank` (0 is the most frequent).
+    func word(rank: Int) -> String { vocabulary[rank % vocabulary.count] }
+
     /// A word from the vocabulary, skewed towards frequent words as natural text is.
     mutating func word() -> String {
         let a = random.next() % UInt64(vocabulary.count), b = random.next() % UInt64(vocabulary.count)
