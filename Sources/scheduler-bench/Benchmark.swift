@@ -143,28 +143,27 @@ struct Benchmark {
     /// 1–3 word prefix queries of 2–6 letters, as a user types them: the same 400 queries twice, first on
     /// whatever the caches hold (after an import, pages the import did not leave there), then again.
     static func measureSearch(_ index: any SearchIndex, label: String = "") async throws {
-        let queries = typedQueries(400)
-        for round in ["first round", "second round"] {
-            var latencies: [Duration] = []
-            for text in queries {
-                let start = ContinuousClock.now
-                _ = try await index.search(SearchQuery(text: text, limit: 20))
-                latencies.append(ContinuousClock.now - start)
-            }
-            print("\(label)search, \(round) (400 queries of 1–3 prefixes, top 20, no result cache): \(percentiles(latencies))")
-            if ProcessInfo.processInfo.environment["BENCH_SLOWEST"] != nil {
-                for (text, latency) in zip(queries, latencies).sorted(by: { $0.1 > $1.1 }).prefix(12) { print("  \(latency) \(text)") }
-            }
-        }
-        // Query sets that are not the typed ones above, once each (warm).
-        for (name, texts) in otherQuerySets() {
+        /// How long each of `texts` took to search, in order.
+        func latencies(_ texts: [String]) async throws -> [Duration] {
             var latencies: [Duration] = []
             for text in texts {
                 let start = ContinuousClock.now
                 _ = try await index.search(SearchQuery(text: text, limit: 20))
                 latencies.append(ContinuousClock.now - start)
             }
-            print("\(label)search, \(name) (\(texts.count) queries, top 20, no result cache): \(percentiles(latencies))")
+            return latencies
+        }
+        let queries = typedQueries(400)
+        for round in ["first round", "second round"] {
+            let measured = try await latencies(queries)
+            print("\(label)search, \(round) (400 queries of 1–3 prefixes, top 20, no result cache): \(percentiles(measured))")
+            if ProcessInfo.processInfo.environment["BENCH_SLOWEST"] != nil {
+                for (text, latency) in zip(queries, measured).sorted(by: { $0.1 > $1.1 }).prefix(12) { print("  \(latency) \(text)") }
+            }
+        }
+        // Query sets that are not the typed ones above, once each (warm).
+        for (name, texts) in otherQuerySets() {
+            print("\(label)search, \(name) (\(texts.count) queries, top 20, no result cache): \(percentiles(try await latencies(texts)))")
         }
     }
 
