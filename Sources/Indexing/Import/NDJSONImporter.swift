@@ -1,8 +1,8 @@
 public import PluginAPI
 
 /// Loads NDJSON items (one item JSON object per line) into an index in atomic batches of `batchSize` items or
-/// `maxBatchBytes` of items, whichever comes first: what `scheduler index import` runs. Decoding the next batch overlaps writing the previous one; batches still commit
-/// one at a time, in order. A line that is not a valid item, or is longer than the limit, is handed to `reject`
+/// `maxBatchBytes` of items, whichever comes first: what `scheduler index import` runs. Decoding the next batch
+/// overlaps writing the previous one; batches still commit one at a time, in order. A line that is not a valid item, or is longer than the limit, is handed to `reject`
 /// with its number and reason, and skipped.
 public struct NDJSONImporter: Sendable {
     /// Lines longer than this are rejected unread: an item with a full-size thumbnail fits well within the default.

@@ -62,7 +62,7 @@ enum IndexSchema {
         }
         migrator.registerMigration("v4-rowid-only-full-text") { db in
             // The tables are rebuilt without columns and positions (see ``FullTextTable``): on a large index a
-            // one-time rebuild at the first open after the upgrade, about a minute per million items.
+            // one-time rebuild at the first open after the upgrade, about two minutes per million items.
             for table in FullTextTable.tables {
                 try db.execute(sql: "DROP TABLE \(table.name)")
                 try db.execute(sql: table.createStatement)

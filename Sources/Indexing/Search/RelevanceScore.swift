@@ -40,8 +40,8 @@ package struct RelevanceScore {
     }
 
     private static func word(_ word: UnsafeBufferPointer<UInt8>, startsWith term: [UInt8]) -> Bool {
-        guard !term.isEmpty, word.count >= term.count else { return term.isEmpty }
-        return term.withUnsafeBufferPointer { term in memcmp(word.baseAddress!, term.baseAddress!, term.count) == 0 }
+        guard word.count >= term.count else { return false }
+        return term.isEmpty || term.withUnsafeBufferPointer { term in memcmp(word.baseAddress!, term.baseAddress!, term.count) == 0 }
     }
 
     private static func prefix(of text: String) -> String {
