@@ -2,11 +2,13 @@ import Logging
 import NIOSSL
 public import PostgresNIO
 public import SchedulerConfig
+public import Store
 
 extension PostgresLocation {
     /// Why the store cannot connect before it tries.
-    public struct MissingPassword: Error, CustomStringConvertible {
+    public struct MissingPassword: StartupFailure {
         public var variable: String
+        public var mayPassOnRetry: Bool { false }
         public var description: String {
             "store.postgres.passwordFromEnvironment names \(variable), which is not set in this process's environment; export it or remove the setting"
         }

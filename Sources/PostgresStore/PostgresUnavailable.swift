@@ -3,13 +3,16 @@ import Logging
 import NIOSSL
 import PostgresNIO
 public import SchedulerConfig
+public import Store
 
 /// The database named by `store.postgres` cannot be used, said so that an operator knows what to change. The store
 /// tries one connection before it starts its pool: a wrong password or a missing database stops the command at once
 /// instead of a pool retrying in the background.
-public struct PostgresUnavailable: Error, CustomStringConvertible {
+public struct PostgresUnavailable: StartupFailure {
     public var location: PostgresLocation
     public var reason: String
+    /// Nothing answered (the server may be starting); a refusal (password, database, TLS) needs an operator.
+    public var mayPassOnRetry: Bool
 
     public var description: String { "cannot use the PostgreSQL store \(location): \(reason)" }
 
@@ -20,7 +23,8 @@ public struct PostgresUnavailable: Error, CustomStringConvertible {
         do {
             connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch {
-            throw PostgresUnavailable(location: location, reason: explain(error, location))
+            let nothingAnswered = (error as? PSQLError)?.code == .connectionError && !((error as? PSQLError)?.underlying is NIOSSLError)
+            throw PostgresUnavailable(location: location, reason: explain(error, location), mayPassOnRetry: nothingAnswered)
         }
         try? await connection.close()
     }

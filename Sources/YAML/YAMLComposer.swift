@@ -13,6 +13,8 @@ public struct YAMLLimits: Sendable {
     public var maxScalarBytes = 256 * 1024
     /// Most anchors a document may define.
     public var maxAnchors = 1000
+    /// Most keys in one mapping.
+    public var maxKeys = 100_000
 
     public init() {}
 
@@ -87,10 +89,20 @@ public enum YAMLComposer {
 
 /// The state of one composition: the collections still open, the anchors defined, the budget spent.
 private struct Composition {
-    /// A collection being composed.
-    enum Frame {
-        case sequence(elements: [YAMLNode], size: Int, mark: YAMLMark, tag: String?, anchor: String?)
-        case mapping(entries: [YAMLEntry], key: YAMLNode?, keys: Set<String>, size: Int, mark: YAMLMark, tag: String?, anchor: String?)
+    /// A collection being composed, changed in place as its children arrive: one append per child, whatever its
+    /// size (an enum's payload taken out, appended to and put back was copied each time: quadratic).
+    struct Frame {
+        var isMapping: Bool
+        var elements: [YAMLNode] = []
+        var entries: [YAMLEntry] = []
+        /// The key read and waiting for its value.
+        var key: YAMLNode?
+        var keys: Set<String> = []
+        /// Nodes in the collection so far, itself included.
+        var size = 1
+        var mark: YAMLMark
+        var tag: String?
+        var anchor: String?
     }
 
     let limits: YAMLLimits
@@ -131,12 +143,11 @@ private struct Composition {
         case YAML_SEQUENCE_START_EVENT:
             try open(at: mark)
             let tag = try Self.coreTag(event.data.sequence_start.tag, allowed: ["seq"], at: mark)
-            frames.append(.sequence(elements: [], size: 1, mark: mark, tag: tag, anchor: event.data.sequence_start.anchor.map { String(cString: $0) }))
+            frames.append(Frame(isMapping: false, mark: mark, tag: tag, anchor: event.data.sequence_start.anchor.map { String(cString: $0) }))
         case YAML_MAPPING_START_EVENT:
             try open(at: mark)
             let tag = try Self.coreTag(event.data.mapping_start.tag, allowed: ["map"], at: mark)
-            frames.append(.mapping(entries: [], key: nil, keys: [], size: 1, mark: mark, tag: tag,
-                                   anchor: event.data.mapping_start.anchor.map { String(cString: $0) }))
+            frames.append(Frame(isMapping: true, mark: mark, tag: tag, anchor: event.data.mapping_start.anchor.map { String(cString: $0) }))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let (node, size, name) = close()
             try anchor(name, node, size: size, at: node.mark)
@@ -164,12 +175,9 @@ private struct Composition {
     }
 
     private mutating func close() -> (YAMLNode, Int, String?) {
-        switch frames.removeLast() {
-        case .sequence(let elements, let size, let mark, let tag, let anchor):
-            return (YAMLNode(.sequence(elements), mark: mark, tag: tag), size, anchor)
-        case .mapping(let entries, _, _, let size, let mark, let tag, let anchor):
-            return (YAMLNode(.mapping(entries), mark: mark, tag: tag), size, anchor)
-        }
+        let frame = frames.removeLast()
+        let content: YAMLNode.Content = frame.isMapping ? .mapping(frame.entries) : .sequence(frame.elements)
+        return (YAMLNode(content, mark: frame.mark, tag: frame.tag), frame.size, frame.anchor)
     }
 
     private mutating func anchor(_ name: UnsafeMutablePointer<yaml_char_t>?, _ node: YAMLNode, size: Int, at mark: YAMLMark) throws(YAMLError) {
@@ -186,31 +194,33 @@ private struct Composition {
 
     /// Places a finished node in the collection being composed, or as the document.
     private mutating func add(_ node: YAMLNode, size: Int) throws(YAMLError) {
-        guard let frame = frames.popLast() else {
+        guard let last = frames.indices.last else {
             document = node
             return
         }
-        switch frame {
-        case .sequence(var elements, let total, let mark, let tag, let anchor):
-            elements.append(node)
-            frames.append(.sequence(elements: elements, size: total + size, mark: mark, tag: tag, anchor: anchor))
-        case .mapping(var entries, let key, var keys, let total, let mark, let tag, let anchor):
-            guard let key else {
-                guard case .scalar(let text, let style) = node.content else {
-                    throw YAMLError("a mapping key must be a plain name, not a list or a mapping ('? ' keys are not read)", at: node.mark)
-                }
-                if text == "<<", style == .plain {
-                    throw YAMLError("merge keys (<<) are not read; write the keys out in this mapping", at: node.mark)
-                }
-                guard keys.insert(text).inserted else {
-                    throw YAMLError("duplicate key '\(YAMLErrorText.oneLine(text))': each key appears once in a mapping", at: node.mark)
-                }
-                frames.append(.mapping(entries: entries, key: node, keys: keys, size: total + size, mark: mark, tag: tag, anchor: anchor))
-                return
-            }
-            entries.append(YAMLEntry(key: key, value: node))
-            frames.append(.mapping(entries: entries, key: nil, keys: keys, size: total + size, mark: mark, tag: tag, anchor: anchor))
+        frames[last].size += size
+        guard frames[last].isMapping else {
+            frames[last].elements.append(node)
+            return
         }
+        guard let key = frames[last].key else {
+            guard case .scalar(let text, let style) = node.content else {
+                throw YAMLError("a mapping key must be a plain name, not a list or a mapping ('? ' keys are not read)", at: node.mark)
+            }
+            if text == "<<", style == .plain {
+                throw YAMLError("merge keys (<<) are not read; write the keys out in this mapping", at: node.mark)
+            }
+            guard frames[last].keys.count < limits.maxKeys else {
+                throw YAMLError("a mapping with more than \(limits.maxKeys) keys is not read; split it", at: node.mark)
+            }
+            guard frames[last].keys.insert(text).inserted else {
+                throw YAMLError("duplicate key '\(YAMLErrorText.oneLine(text))': each key appears once in a mapping", at: node.mark)
+            }
+            frames[last].key = node
+            return
+        }
+        frames[last].entries.append(YAMLEntry(key: key, value: node))
+        frames[last].key = nil
     }
 
     /// The core-schema name of an explicit tag (`tag:yaml.org,2002:int` is `int`), `nil` without one; any other

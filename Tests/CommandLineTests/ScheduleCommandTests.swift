@@ -99,6 +99,25 @@ struct ScheduleCommandTests {
         return try #require((object?["units"] as? [[String: Any]])?.first, "\(outcome.stdout)")
     }
 
+    /// Every zone and link of the system's tz database (598 in Debian's tzdata 2025b), each the zone of its own
+    /// source in one config: ICU's list alone refused 155 of them (`Asia/Kolkata`, `Etc/UTC`, `US/Eastern`, `CET`).
+    @Test func everyNameOfTheSystemsZoneDatabaseIsAccepted() throws {
+        let database = try String(contentsOfFile: "/usr/share/zoneinfo/tzdata.zi", encoding: .utf8)
+        let names = database.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            return fields.first == "Z" ? fields.dropFirst().first.map(String.init) : fields.first == "L" ? fields.dropFirst(2).first.map(String.init) : nil
+        }
+        #expect(names.count > 500, "tzdata.zi lists \(names.count) names")
+        for required in ["Asia/Kolkata", "Etc/UTC", "US/Eastern", "CET", "EST5EDT", "Europe/Paris", "UTC"] { #expect(names.contains(required)) }
+        let setup = try SourceWorkspace(schedule: "daily")
+        let sources = names.enumerated().map { index, name in
+            "  zone\(index): { plugin: command, domain: com.test.zone\(index), gate: docs_gate, schedule: daily, timeZone: \"\(name)\", options: { command: [./feed.sh] } }"
+        }
+        try setup.editConfig(replacing: "sources:\n", with: "sources:\n" + sources.joined(separator: "\n") + "\n")
+        let outcome = try setup.run(["validate"])
+        #expect(outcome.status == 0, "\(outcome.stderr.prefix(2_000))")
+    }
+
     @Test(arguments: [
         (#"cron "0 0 30 2 *""#, "", "scheduler.yaml:8:15: source 'docs': schedule 'cron \"0 0 30 2 *\"': '0 0 30 2 *' never fires: February never has day 30"),
         (#"cron "0 0 31 4,6,9,11 *""#, "", "never fires: April, June, September, November never have day 31"),

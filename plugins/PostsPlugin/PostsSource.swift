@@ -79,6 +79,25 @@ public struct PostsSource: SourcePlugin {
         }
     }
 
+    /// The folder of each unit must exist and be one a run reads (not under `/proc`, `/sys` or `/dev`).
+    public static func validate(_ options: Options, in context: PluginValidationContext) throws(PluginOptionError) {
+        try validate(options)
+        for partition in context.units {
+            let path = context.resolve(path: folderPath(options, partition: partition))
+            if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
+                throw PluginOptionError(option: "directory", reason: problem)
+            }
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw PluginOptionError(option: "directory", reason: "\(path) does not exist; create it or point 'directory' at the site's posts")
+            }
+        }
+    }
+
+    /// The unit's folder as the options write it: `{partition}` replaced.
+    private static func folderPath(_ options: Options, partition: String?) -> String {
+        options.directory.replacingOccurrences(of: "{partition}", with: partition ?? "")
+    }
+
     private static func flavor(_ options: Options) throws(PluginOptionError) -> SiteFlavor? {
         guard let name = options.flavor else { return nil }
         guard let flavor = SiteFlavor(rawValue: name) else {
@@ -113,8 +132,7 @@ public struct PostsSource: SourcePlugin {
 
     public init(options: Options, context: PluginContext) throws {
         try Self.validate(options)
-        let directory = options.directory.replacingOccurrences(of: "{partition}", with: context.partition ?? "")
-        let path = context.resolve(path: directory)
+        let path = context.resolve(path: Self.folderPath(options, partition: context.partition))
         if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
             throw PluginOptionError(option: "directory", reason: problem)
         }

@@ -39,7 +39,7 @@ public struct PluginContext: Sendable {
 
     /// `path` resolved against ``baseDirectory`` when it is relative.
     public func resolve(path: String) -> String {
-        path.hasPrefix("/") ? path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).standardizedFileURL.path
+        ConfigPathRule.absolute(path, relativeTo: baseDirectory)
     }
 
     /// The unit's key: the source, or `source/partition`.

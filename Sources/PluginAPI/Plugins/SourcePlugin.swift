@@ -15,8 +15,12 @@ public protocol SourcePlugin: Sendable {
     /// Every option key the plugin accepts, with what it does; any other key is an error.
     static var options: [PluginOption] { get }
 
-    /// Checks option values beyond their types; runs when the config is validated.
+    /// Checks option values beyond their types; runs when the config is validated and before each run.
     static func validate(_ options: Options) throws(PluginOptionError)
+
+    /// Checks what the options name on this machine for every unit of the source (a folder that must exist, a
+    /// path a run would refuse), so `scheduler validate` finds what a run would; runs when the config is validated.
+    static func validate(_ options: Options, in context: PluginValidationContext) throws(PluginOptionError)
 
     init(options: Options, context: PluginContext) throws
 
@@ -27,6 +31,32 @@ public protocol SourcePlugin: Sendable {
 
 extension SourcePlugin {
     public static func validate(_ options: Options) throws(PluginOptionError) {}
+
+    public static func validate(_ options: Options, in context: PluginValidationContext) throws(PluginOptionError) {
+        try validate(options)
+    }
+}
+
+/// What a source's options are checked against when the config is validated: the folder relative paths are
+/// resolved against, and the partitions its units cover.
+public struct PluginValidationContext: Sendable {
+    /// The configuration folder.
+    public var baseDirectory: String
+    /// The source's partitions; empty for an unpartitioned source (one unit, no partition).
+    public var partitions: [String]
+
+    public init(baseDirectory: String, partitions: [String]) {
+        self.baseDirectory = baseDirectory
+        self.partitions = partitions
+    }
+
+    /// The partition of each unit: `nil` alone for an unpartitioned source.
+    public var units: [String?] { partitions.isEmpty ? [nil] : partitions }
+
+    /// `path` resolved against ``baseDirectory`` when it is relative.
+    public func resolve(path: String) -> String {
+        ConfigPathRule.absolute(path, relativeTo: baseDirectory)
+    }
 }
 
 /// One option a plugin accepts, as `scheduler plugins` lists it.

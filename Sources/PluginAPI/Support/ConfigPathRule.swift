@@ -18,6 +18,11 @@ public enum ConfigPathRule {
 
     static let forbiddenRoots = ["/proc", "/sys", "/dev"]
 
+    /// `path` resolved against `folder` (the config folder) when it is relative.
+    public static func absolute(_ path: String, relativeTo folder: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
+    }
+
     /// Why `path` (absolute) cannot be used as a `kind`, or `nil` when it can.
     public static func problem(with path: String, expecting kind: Kind) -> String? {
         let resolved = resolvingSymbolicLinks(path)

@@ -44,7 +44,7 @@ public struct ConfigLoader: Sendable {
         }
         let experiments = experimentsYAML.map { file -> [Experiment] in
             guard !file.failed else { return [] }
-            return ExperimentsFileParser(reader: NodeReader(file: file.name, problems: problems), registry: registry)
+            return ExperimentsFileParser(reader: NodeReader(file: file.name, problems: problems), registry: registry, directory: folder)
                 .parse(file.root, declaredSources: schedulerYAML?.failed == false ? declaredSources : nil, sources: scheduler?.sources ?? [])
         } ?? []
 

@@ -1,3 +1,4 @@
+import Foundation
 import PluginAPI
 import YAML
 
@@ -9,6 +10,8 @@ struct ExperimentsFileParser {
 
     let reader: NodeReader
     let registry: PluginRegistry
+    /// The config folder, which relative paths in options are resolved against.
+    let directory: URL
 
     /// The experiments. `declaredSources` holds every source name scheduler.yaml declares, or `nil` when that
     /// file could not be read (references are then not checked); `sources` the valid ones, for option checks.
@@ -122,6 +125,9 @@ struct ExperimentsFileParser {
     private func checkOptions(of source: Source, with variant: Variant, at node: YAMLNode, experiment: String) {
         guard !variant.overrides.options.isEmpty, let plugin = registry.plugin(kind: source.plugin) else { return }
         let merged = variant.overrides.applied(to: source.settings).options
-        PluginOptions.check(plugin, merged, owner: node, reader: reader, context: "\(experiment), variant '\(variant.name)' on source '\(source.name)'")
+        let site = PluginValidationContext(baseDirectory: directory.path, partitions: source.partitions)
+        PluginOptions.check(
+            plugin, merged, owner: node, in: site, reader: reader, context: "\(experiment), variant '\(variant.name)' on source '\(source.name)'"
+        )
     }
 }

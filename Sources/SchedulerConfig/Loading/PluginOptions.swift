@@ -4,14 +4,16 @@ import YAML
 /// A plugin's `options:` checked against what the plugin declares, then decoded into its `Options` type.
 enum PluginOptions {
     /// Logs every problem with `options` for `plugin`; `owner` is the node problems without a key point at.
-    static func check(_ plugin: any SourcePlugin.Type, _ options: YAMLNode, owner: YAMLNode, reader: NodeReader, context: String) {
+    static func check(
+        _ plugin: any SourcePlugin.Type, _ options: YAMLNode, owner: YAMLNode, in site: PluginValidationContext, reader: NodeReader, context: String
+    ) {
         let known = plugin.options.map(\.name)
         guard let entries = reader.mapping(options, "the options of \(context)", known: known) else { return }
         for required in plugin.options where required.isRequired && !entries.contains(where: { $0.key == required.name }) {
             reader.problem(owner, "\(context): plugin '\(plugin.kind)' needs the option '\(required.name)' (\(required.summary))")
         }
         do {
-            try validate(plugin, options)
+            try validate(plugin, options, in: site)
         } catch let error as PluginOptionError {
             let node = entries.first { $0.key == error.option }?.value ?? owner
             reader.problem(node, "\(context): \(error)")
@@ -30,8 +32,8 @@ enum PluginOptions {
         return options
     }
 
-    private static func validate<P: SourcePlugin>(_ plugin: P.Type, _ node: YAMLNode) throws {
-        _ = try decode(plugin, node)
+    private static func validate<P: SourcePlugin>(_ plugin: P.Type, _ node: YAMLNode, in site: PluginValidationContext) throws {
+        try P.validate(try YAMLNodeDecoder().decode(P.Options.self, from: node), in: site)
     }
 
     /// Where the problem is, when the decoder knows, and what it is, naming the option.

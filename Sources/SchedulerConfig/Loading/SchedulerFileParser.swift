@@ -22,7 +22,8 @@ struct SchedulerFileParser {
         func value(_ key: String) -> YAMLNode? { top.first { $0.key == key }?.value }
         var settings = SchedulerSettings(
             environment: "production", store: .sqlite(path: ""), localFilesPath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
-            idleTimeout: .seconds(30), maxConnections: 256, overdueGrace: .seconds(3600),
+            idleTimeout: .seconds(30), maxConnections: 256, maxConnectionsPerClient: 32, maxRequestsPerConnection: 1000,
+            maxConnectionAge: .seconds(300), adminListen: nil, overdueGrace: .seconds(3600),
             defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, defaultMaxDeleteWindow: .seconds(7 * 86_400), defaultTimeZone: .utc, historyLength: 1000,
             sources: []
         )
@@ -39,11 +40,29 @@ struct SchedulerFileParser {
         {
             settings.historyLength = length
         }
-        if let service = value("service"), let fields = reader.mapping(service, "service", known: ["tick", "listen", "idleTimeout", "maxConnections", "overdueGrace"]) {
+        let serviceKeys = [
+            "tick", "listen", "adminListen", "idleTimeout", "maxConnections", "maxConnectionsPerClient", "maxRequestsPerConnection", "maxConnectionAge",
+            "overdueGrace",
+        ]
+        if let service = value("service"), let fields = reader.mapping(service, "service", known: serviceKeys) {
             for (key, _, node) in fields {
                 if key == "idleTimeout", let timeout = reader.duration(node, "service.idleTimeout") { settings.idleTimeout = timeout }
                 if key == "maxConnections", let count = reader.integer(node, "service.maxConnections", in: 1...100_000) {
                     settings.maxConnections = count
+                }
+                if key == "maxConnectionsPerClient", let count = reader.integer(node, "service.maxConnectionsPerClient", in: 1...100_000) {
+                    settings.maxConnectionsPerClient = count
+                }
+                if key == "maxRequestsPerConnection", let count = reader.integer(node, "service.maxRequestsPerConnection", in: 1...10_000_000) {
+                    settings.maxRequestsPerConnection = count
+                }
+                if key == "maxConnectionAge", let age = reader.duration(node, "service.maxConnectionAge", minimum: .seconds(1)) {
+                    settings.maxConnectionAge = age
+                }
+                if key == "adminListen", let text = reader.string(node, "service.adminListen") {
+                    if let address = ListenAddress(text) { settings.adminListen = address } else {
+                        reader.problem(node, "service.adminListen '\(text)' must be host:port, such as 127.0.0.1:9090")
+                    }
                 }
                 if key == "overdueGrace", let grace = reader.duration(node, "service.overdueGrace") { settings.overdueGrace = grace }
                 if key == "tick", let tick = reader.duration(node, "service.tick") { settings.tick = tick }
@@ -52,6 +71,9 @@ struct SchedulerFileParser {
                         reader.problem(node, "service.listen '\(text)' must be host:port, such as 127.0.0.1:8080")
                     }
                 }
+            }
+            if let admin = settings.adminListen, admin == settings.listen, admin.port != 0 {
+                reader.problem(service["adminListen"], "service.adminListen \(admin) is service.listen too; give operators an address or port of their own")
             }
         }
         if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: ["expiration", "maxDeleteRatio", "maxDeleteWindow", "timeZone"]) {
@@ -102,7 +124,7 @@ struct SchedulerFileParser {
                 return nil
             }
             guard let path = reader.string(pathNode, "store.sqlite.path") else { return nil }
-            let resolved = path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+            let resolved = ConfigPathRule.absolute(path, relativeTo: directory.path)
             if let problem = ConfigPathRule.problem(with: resolved, expecting: .file) {
                 reader.problem(pathNode, "store.sqlite.path: \(problem)")
                 return nil
@@ -214,7 +236,8 @@ struct SchedulerFileParser {
         let timeZone = optional("timeZone", parsers.timeZone) ?? defaultTimeZone
         let options = value("options") ?? YAMLNode(.mapping([]), mark: node.mark)
         if let pluginType {
-            PluginOptions.check(pluginType, options, owner: value("options") ?? pluginNode, reader: reader, context: what)
+            let site = PluginValidationContext(baseDirectory: directory.path, partitions: partitions)
+            PluginOptions.check(pluginType, options, owner: value("options") ?? pluginNode, in: site, reader: reader, context: what)
         }
         guard valid, let plugin, pluginType != nil, let domain, let gate, let schedule else { return nil }
         let settings = SourceSettings(
@@ -255,9 +278,8 @@ struct SettingParsers {
     /// An IANA time zone name (`Europe/Paris`, `UTC`).
     func timeZone(_ node: YAMLNode, _ what: String) -> TimeZone? {
         guard let name = reader.string(node, "\(what): timeZone") else { return nil }
-        let known = TimeZone.knownTimeZoneIdentifiers
-        guard name == "UTC" || known.contains(name), let zone = TimeZone(identifier: name) else {
-            reader.problem(node, "\(what): unknown time zone '\(name.prefix(80))'\(NearestName.suggestion(for: name, among: known)); "
+        guard ZoneNames.isKnown(name), let zone = TimeZone(identifier: name) else {
+            reader.problem(node, "\(what): unknown time zone '\(name.prefix(80))'\(NearestName.suggestion(for: name, among: ZoneNames.known.sorted())); "
                 + "write an IANA name such as Europe/Paris, America/New_York or UTC")
             return nil
         }

@@ -18,6 +18,17 @@ public struct SchedulerSettings: Sendable {
     public var idleTimeout: Duration
     /// The most HTTP connections served at once; more wait in the kernel's queue (`service.maxConnections`).
     public var maxConnections: Int
+    /// The most connections one client address may hold at once; more are closed as they arrive
+    /// (`service.maxConnectionsPerClient`).
+    public var maxConnectionsPerClient: Int
+    /// The most requests one connection serves before it is closed after its response (`service.maxRequestsPerConnection`).
+    public var maxRequestsPerConnection: Int
+    /// How long one connection is kept, busy or not: closed after the response in progress, or at once when idle
+    /// (`service.maxConnectionAge`).
+    public var maxConnectionAge: Duration
+    /// A second listener for operators (`service.adminListen`): health, metrics, status and the admin actions,
+    /// with connection slots of its own, so clients filling `listen` never lock out a probe; `nil` for none.
+    public var adminListen: ListenAddress?
     /// How long past its schedule's due instant a unit may go without a success before the service calls it
     /// overdue (`service.overdueGrace`): on the status page and as `scheduler_unit_overdue`.
     public var overdueGrace: Duration

@@ -41,8 +41,8 @@ public struct SchedulerServer: Sendable {
         self.logger = logger
     }
 
-    /// Opens the store and serves until a shutdown signal; `onListening` receives the bound address.
-    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    /// Opens the store and serves until a shutdown signal; `onListening` receives each bound address and what it serves.
+    public func run(onListening: @escaping @Sendable (String, SchedulerAPI.Routes) -> Void) async throws {
         let settings = configuration.scheduler
         try await StoreOpener.withStore(settings, clock: SystemWallClock(), logger: logger) { store in
             let active = ActiveConfiguration(configuration)
@@ -57,12 +57,10 @@ public struct SchedulerServer: Sendable {
                 active: active, store: store, passLock: passLock, trigger: trigger, health: health, metrics: metrics, metricsRegistry: metricsRegistry,
                 authorization: AdminAuthorization(token: adminToken)
             )
-            let server = api.application(settings: settings, logger: logger, onListening: onListening)
+            let servers = api.servers(settings: settings, logger: logger, onListening: onListening)
             var group = ServiceGroupConfiguration(
-                services: [
-                    .init(service: loop), .init(service: watcher), .init(service: PurgeReclaimService(store: store, logger: logger)),
-                    .init(service: server),
-                ],
+                services: [.init(service: loop), .init(service: watcher), .init(service: PurgeReclaimService(store: store, logger: logger))]
+                    + servers.map { .init(service: $0) },
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
             )
             group.maximumGracefulShutdownDuration = .seconds(30)

@@ -36,19 +36,33 @@ public struct SchedulerAPI: Sendable {
         self.authorization = authorization
     }
 
-    /// The routes, ready for an `Application`.
-    public func router() -> Router<BasicRequestContext> {
+    /// What one listener serves.
+    public enum Routes: Sendable {
+        /// Everything: the one listener of a service without `service.adminListen`.
+        case all
+        /// The page, search, health, metrics and status, without the admin actions (they are on the operators' listener).
+        case publicOnly
+        /// Health, metrics, status and the admin actions: `service.adminListen`.
+        case operators
+    }
+
+    /// The routes of a listener, ready for an `Application`.
+    public func router(_ routes: Routes = .all) -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/") { _, _ in try await statusPage() }
-        router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
-        router.get("assets/status.js") { _, _ in StatusPage.script() }
         router.get("healthz") { _, _ in await healthz() }
         router.get("metrics") { _, _ in await exposition() }
         router.get("status") { _, _ in try await status() }
-        router.get("search") { request, _ in try await search(request) }
-        let admin = router.group().add(middleware: AdminOnly(authorization: authorization))
-        admin.post("sources/{name}/reindex") { _, context in try await reindex(source: context.parameters.get("name") ?? "") }
-        admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
+        if routes != .operators {
+            router.get("/") { _, _ in try await statusPage() }
+            router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
+            router.get("assets/status.js") { _, _ in StatusPage.script() }
+            router.get("search") { request, _ in try await search(request) }
+        }
+        if routes != .publicOnly {
+            let admin = router.group().add(middleware: AdminOnly(authorization: authorization))
+            admin.post("sources/{name}/reindex") { _, context in try await reindex(source: context.parameters.get("name") ?? "") }
+            admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
+        }
         return router
     }
 
@@ -177,28 +191,53 @@ public struct SchedulerAPI: Sendable {
 }
 
 extension SchedulerAPI {
-    /// The HTTP server for these routes on `settings.listen`, as a service; `onListening` receives the address it
-    /// bound (with the port the system chose when `listen` asks for port 0).
+    /// The HTTP servers of `settings`, as services: `service.listen`, and `service.adminListen` when set, each with
+    /// slots of its own; `onListening` receives each address bound (with the port the system chose for port 0) and
+    /// what it serves.
+    public func servers(
+        settings: SchedulerSettings, logger: Logger, onListening: @escaping @Sendable (String, Routes) -> Void
+    ) -> [any Service] {
+        guard let admin = settings.adminListen else {
+            return [server(.all, on: settings.listen, setting: "service.listen", settings: settings, logger: logger, onListening: onListening)]
+        }
+        return [
+            server(.publicOnly, on: settings.listen, setting: "service.listen", settings: settings, logger: logger, onListening: onListening),
+            server(.operators, on: admin, setting: "service.adminListen", settings: settings, logger: logger, onListening: onListening),
+        ]
+    }
+
+    /// One HTTP server for `routes` on `listen`.
     ///
     /// A connection that sends no request for `settings.idleTimeout` is closed (so is one trickling its request
     /// head), and at most `settings.maxConnections` are served at once: the rest wait in the kernel's accept queue
-    /// instead of taking file descriptors the reconcile pass needs.
-    public func application(
-        settings: SchedulerSettings, logger: Logger, onListening: @escaping @Sendable (String) -> Void
+    /// instead of taking file descriptors the reconcile pass needs. Within those, one client address holds at most
+    /// `maxConnectionsPerClient`, and a connection serves `maxRequestsPerConnection` requests for
+    /// `maxConnectionAge` at most (``ConnectionGuard``). A port that cannot be bound throws ``ListenFailure``.
+    func server(
+        _ routes: Routes, on listen: ListenAddress, setting: String, settings: SchedulerSettings, logger: Logger,
+        onListening: @escaping @Sendable (String, Routes) -> Void
     ) -> some Service {
-        let listen = settings.listen
-        return Application(
-            router: router(),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000))),
+        let policy = ConnectionPolicy(
+            maxPerClient: settings.maxConnectionsPerClient, maxRequests: settings.maxRequestsPerConnection,
+            maxAge: .nanoseconds(Int64(settings.maxConnectionAge.components.seconds) * 1_000_000_000)
+        )
+        let clients = ClientConnections()
+        let application = Application(
+            router: router(routes),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(policy: policy, clients: clients)],
+                idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000)
+            )),
             configuration: ApplicationConfiguration(
                 address: .hostname(listen.host, port: listen.port), serverName: "scheduler",
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)
             ),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? listen.port
-                onListening(ListenAddress("\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(port)")?.description ?? "\(listen)")
+                onListening(ListenAddress("\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(port)")?.description ?? "\(listen)", routes)
             },
             logger: logger
         )
+        return ListeningService(application: application, address: listen, setting: setting)
     }
 }

@@ -13,6 +13,7 @@ struct FrontMatter {
         var limits = YAMLLimits()
         limits.maxBytes = 256 * 1024
         limits.maxNodes = 10_000
+        limits.maxKeys = 1_000
         limits.maxDepth = 32
         return limits
     }()

@@ -7,6 +7,7 @@ import PluginAPI
 import Prometheus
 import SchedulerConfig
 import SchedulerService
+import Store
 
 /// `scheduler run`: the long-running service.
 struct RunCommand: AsyncParsableCommand {
@@ -17,8 +18,9 @@ struct RunCommand: AsyncParsableCommand {
             The config folder is polled every 2 seconds (and reloaded on SIGHUP): a change that validates is active at \
             once; one that does not keeps the last good config in force, is logged, and shows in /status. SIGTERM or \
             SIGINT stops it gracefully: a run in progress stops at its next batch boundary, and the process exits 0. \
-            Admin endpoints need SCHEDULER_ADMIN_TOKEN in the environment. Exits 2 when the config is invalid at \
-            start, 3 when another `scheduler run` serves the same database.
+            Admin endpoints need SCHEDULER_ADMIN_TOKEN in the environment. Exits 2 when it cannot start and a restart \
+            would not help (an invalid config, a read-only state folder, a refused database password, a port in use), \
+            1 when one may (a database that does not answer yet), 3 when another `scheduler run` serves the same database.
             """
     )
 
@@ -36,6 +38,9 @@ struct RunCommand: AsyncParsableCommand {
         } catch let busy as PassLock.Busy {
             printError("refusing to start: \(busy)")
             throw PassLock.busyExitCode
+        } catch let failure as any StartupFailure {
+            printError("refusing to start: \(failure)")
+            throw ExitCode(failure.mayPassOnRetry ? 1 : 2)
         }
         defer { withExtendedLifetime(serviceLock) {} }
         // Opened once: a pass takes the lock without opening anything, so a full descriptor table or a folder
@@ -55,9 +60,15 @@ struct RunCommand: AsyncParsableCommand {
             passLock: passLock, metricsRegistry: metricsRegistry, adminToken: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"],
             replica: replica.name, logger: logger
         )
-        try await server.run { address in
-            logger.notice("listening on http://\(address)")
-            FileHandle.standardOutput.write(Data("listening on http://\(address)\n".utf8))
+        do {
+            try await server.run { address, routes in
+                let line = routes == .operators ? "operators listening on http://\(address)" : "listening on http://\(address)"
+                logger.notice("\(line)")
+                FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+            }
+        } catch let failure as any StartupFailure {
+            printError("refusing to start: \(failure)")
+            throw ExitCode(failure.mayPassOnRetry ? 1 : 2)
         }
         logger.notice("stopped")
     }

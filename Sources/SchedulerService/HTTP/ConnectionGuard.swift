@@ -1,0 +1,139 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// How long and how much one HTTP connection may be kept, and how many one client may hold.
+struct ConnectionPolicy: Sendable {
+    /// The most connections one client address holds at once; more are closed as soon as they are accepted.
+    var maxPerClient: Int
+    /// The most requests one connection serves; the last one's response says `Connection: close`, then it closes.
+    var maxRequests: Int
+    /// How long one connection lives: closed when idle at that age, else after the response in progress.
+    var maxAge: TimeAmount
+}
+
+/// The connections each client address holds, shared by every connection of one listener.
+final class ClientConnections: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    /// Counts one more connection of `client`; `false` (and nothing counted) when it already holds `limit`.
+    func admit(_ client: String, limit: Int) -> Bool {
+        counts.withLock { counts in
+            let held = counts[client, default: 0]
+            guard held < limit else { return false }
+            counts[client] = held + 1
+            return true
+        }
+    }
+
+    func release(_ client: String) {
+        counts.withLock { counts in
+            guard let held = counts[client] else { return }
+            counts[client] = held > 1 ? held - 1 : nil
+        }
+    }
+}
+
+/// Keeps one connection within its ``ConnectionPolicy``: refused when its client holds too many, closed after its
+/// last allowed request or at its maximum age. Keep-alive clients that send a request now and then never meet the
+/// idle timeout; without this, a few hundred of them would hold every slot of the server for as long as they like.
+///
+/// Sits after the HTTP codec, so it sees whole request heads and response parts: a connection is only ever closed
+/// between responses, never in the middle of one.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let policy: ConnectionPolicy
+    private let clients: ClientConnections
+    /// Whether the connection was checked against the per-client limit (once, when it becomes active).
+    private var checked = false
+    /// The address counted against the per-client limit, once admitted.
+    private var client: String?
+    private var requests = 0
+    private var responding = false
+    /// The response in progress is the connection's last.
+    private var closeAfterResponse = false
+    private var ageLimit: Scheduled<Void>?
+
+    init(policy: ConnectionPolicy, clients: ClientConnections) {
+        self.policy = policy
+        self.clients = clients
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { admit(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        admit(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        leave()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        leave()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        requests += 1
+        responding = true
+        if requests >= policy.maxRequests { closeAfterResponse = true }
+        // The server's loop ends the connection after a request that asks to close it.
+        if closeAfterResponse { head.headerFields[.connection] = "close" }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where closeAfterResponse:
+            head.headerFields[.connection] = "close"
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where closeAfterResponse:
+            responding = false
+            let written = context.eventLoop.makePromise(of: Void.self)
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+            written.futureResult.cascade(to: promise)
+            context.writeAndFlush(data, promise: written)
+        case .end:
+            responding = false
+            context.write(data, promise: promise)
+        default:
+            context.write(data, promise: promise)
+        }
+    }
+
+    private func admit(context: ChannelHandlerContext) {
+        guard !checked else { return }
+        checked = true
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        guard clients.admit(address, limit: policy.maxPerClient) else {
+            context.close(promise: nil)
+            return
+        }
+        client = address
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        ageLimit = context.eventLoop.scheduleTask(in: policy.maxAge) {
+            bound.value.handler.closeAfterResponse = true
+            if !bound.value.handler.responding { bound.value.context.close(promise: nil) }
+        }
+    }
+
+    private func leave() {
+        ageLimit?.cancel()
+        if let client { clients.release(client) }
+        client = nil
+    }
+}
