@@ -24,7 +24,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -37,6 +36,9 @@ let package = Package(
         // Strict YAML over libyaml's event parser: one document composed into nodes with positions, limits enforced
         // while composing, scalars resolved by the YAML 1.2 core schema.
         .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strictSettings),
+        // Strict TOML 1.0 in Swift, for front matter nobody vetted: a node tree with positions, limits on size, values and
+        // depth, no recursion, linear time; every refusal says where and what to write instead.
+        .target(name: "TOML", swiftSettings: strictSettings),
         // The system cmark, CommonMark's reference parser: linear time and fuzzed, for Markdown nobody vetted.
         .systemLibrary(name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         // The plugin API: the item model and the errors plugins see. Depends on nothing heavy.
@@ -144,8 +146,7 @@ let package = Package(
         .target(
             name: "PostsPlugin",
             dependencies: [
-                "PluginAPI", "YAML", "CCommonMark",
-                .product(name: "TOMLKit", package: "TOMLKit"),
+                "PluginAPI", "YAML", "TOML", "CCommonMark",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "plugins/PostsPlugin",
@@ -161,6 +162,7 @@ let package = Package(
         .executableTarget(
             name: "scheduler",
             dependencies: [
+                "CSystemCalls",
                 "PluginAPI",
                 "Indexing",
                 "SchedulerConfig",
@@ -212,6 +214,12 @@ let package = Package(
         .testTarget(
             name: "YAMLTests",
             dependencies: ["YAML", "FuzzSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TOMLTests",
+            dependencies: ["TOML", "FuzzSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

@@ -5,10 +5,7 @@ import Testing
 struct ConfigCommandTests {
     /// The repository's example config, copied so a test can break it.
     func exampleConfig(in workspace: Workspace) throws -> String {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let copy = workspace.url.appendingPathComponent("config")
-        try FileManager.default.copyItem(at: repository.appendingPathComponent("config"), to: copy)
-        return copy.path
+        try workspace.copyExampleConfig()
     }
 
     @Test func theExampleConfigValidates() throws {

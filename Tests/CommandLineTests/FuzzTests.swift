@@ -26,12 +26,10 @@ struct FuzzTests {
     }
 
     @Test func mutatedConfigFilesExitZeroOrTwoWithAMessage() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var mutator = Mutator(seed: 41)
         for round in 0..<45 {
             let workspace = try Workspace()
-            let config = workspace.url.appendingPathComponent("config")
-            try FileManager.default.copyItem(at: repository.appendingPathComponent("config"), to: config)
+            let config = URL(fileURLWithPath: try workspace.copyExampleConfig())
             let file = ["scheduler.yaml", "gates.yaml", "experiments.yaml"][round % 3]
             let path = config.appendingPathComponent(file).path
             let mutated = mutator.mutate(try String(contentsOfFile: path, encoding: .utf8), maxMutations: 3)
@@ -39,6 +37,34 @@ struct FuzzTests {
             let outcome = try #require(try run(["validate", "--config", config.path]), "validate hung on:\n\(mutated)")
             #expect([0, 2].contains(outcome.status), "exit \(outcome.status) on:\n\(mutated)\n\(outcome.stderr)")
             if outcome.status == 2 { #expect(!outcome.stderr.isEmpty) }
+        }
+    }
+
+    /// Posts with mutated TOML front matter (the Hugo and Zola fixtures, and the texts that aborted the process
+    /// under toml++), read by `run-once` through the posts plugin: every run ends with 0 and a report, never a
+    /// signal, never a hang.
+    @Test func mutatedTOMLPostsNeverKillARun() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sites = repository.appendingPathComponent("Tests/PluginTests/Fixtures/Sites")
+        let seeds = try FileManager.default.enumerator(atPath: sites.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".md") }.sorted()
+            .map { try String(contentsOf: sites.appendingPathComponent($0), encoding: .utf8) }.filter { $0.hasPrefix("+++") }
+            + ["+++\ndate = 2024-05-01Tcol:07:00\n+++\n", "+++\nx = { date = 2024-05-01Tcol:07:00 }\n+++\n", "+++\nx = [2024-05-01Tcol:07:00]\n+++\n",
+               "+++\na = [}\n+++\n", "+++\n\u{FEFF}[[[a]]]\n+++\n", "+++\n\u{FEFF}[ =]\n+++\n",
+               "+++\n" + Array(repeating: "a", count: 30_000).joined(separator: ".") + " = 1\n+++\n"]
+        #expect(seeds.count > 10)
+        let setup = try SourceWorkspace()
+        try setup.editConfig(replacing: "plugin: command", with: "plugin: posts")
+        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: posts, flavor: hugo }")
+        var mutator = Mutator(seed: 43)
+        for round in 0..<12 {
+            try? FileManager.default.removeItem(atPath: setup.workspace.path("posts"))
+            for (index, seed) in seeds.enumerated() {
+                let text = round == 0 ? seed : mutator.mutate(seed, maxMutations: 3)
+                try setup.workspace.write("posts/post-\(index).md", text)
+            }
+            let outcome = try #require(try run(["run-once", "--force", "--json"] + setup.config, within: 60), "run-once hung in round \(round)")
+            #expect(outcome.status == 0, "round \(round): exit \(outcome.status)\n\(outcome.stderr.suffix(2_000))")
+            #expect(outcome.stdout.contains("\"decision\""), "round \(round): no report: \(outcome.stdout.prefix(500))")
         }
     }
 

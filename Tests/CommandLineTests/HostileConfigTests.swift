@@ -6,9 +6,7 @@ import Testing
 struct HostileConfigTests {
     /// A copy of the repository's example config with one replacement made in `file`.
     static func exampleConfig(in workspace: Workspace, file: String, replacing old: String, with new: String) throws -> String {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let copy = workspace.url.appendingPathComponent("config")
-        try FileManager.default.copyItem(at: repository.appendingPathComponent("config"), to: copy)
+        let copy = URL(fileURLWithPath: try workspace.copyExampleConfig())
         let path = copy.appendingPathComponent(file).path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains(old), "the example config changed: '\(old)' is gone from \(file)")
@@ -117,12 +115,31 @@ struct HostileConfigTests {
         #expect(FileManager.default.fileExists(atPath: outside.path("index.sqlite")))
     }
 
-    @Test func aPostsFolderInProcIsRefusedAndTheRunFails() throws {
-        let setup = try SourceWorkspace()
+    /// `validate` finds what a run would refuse: a folder under a kernel file system, one that does not exist
+    /// (for every partition of the source).
+    @Test(arguments: [
+        ("/proc/self", "", "/proc/self is inside /proc, a kernel file system"),
+        ("/sys/kernel", "", "/sys/kernel is inside /sys, a kernel file system"),
+        ("/dev/shm", "", "/dev/shm is inside /dev, a kernel file system"),
+        ("posts-nowhere", "", "posts-nowhere does not exist; create it or point 'directory' at the site's posts"),
+        ("posts/{partition}", "    partitions: [en, fr]", "posts/fr does not exist"),
+    ])
+    func aPostsFolderARunWouldRefuseIsRefusedByValidate(directory: String, extraLines: String, message: String) throws {
+        let setup = try SourceWorkspace(extraLines: extraLines)
+        try FileManager.default.createDirectory(atPath: setup.workspace.path("posts/en"), withIntermediateDirectories: true)
         try setup.editConfig(replacing: "plugin: command", with: "plugin: posts")
-        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: /proc/self }")
-        let outcome = try setup.run(["run-once", "--json"])
-        #expect(outcome.status == 1)
-        #expect(outcome.stdout.contains("/proc/self is inside /proc, a kernel file system"), "\(outcome.stdout)")
+        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: \"\(directory)\" }")
+        for command in ["validate", "run-once"] {
+            let outcome = try setup.run([command])
+            #expect(outcome.status == 2, "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(message), "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("scheduler.yaml:"), "the problem names its place: \(outcome.stderr)")
+        }
+        let valid = try SourceWorkspace(extraLines: extraLines)
+        try FileManager.default.createDirectory(atPath: valid.workspace.path("posts/fr"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: valid.workspace.path("posts/en"), withIntermediateDirectories: true)
+        try valid.editConfig(replacing: "plugin: command", with: "plugin: posts")
+        try valid.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: \"posts/{partition}\" }")
+        #expect(try valid.run(["validate"]).status == 0, "folders that exist validate")
     }
 }

@@ -64,3 +64,89 @@ struct PluginIsolationTests {
         #expect(outcome.stdout.contains("NOT_SET_ANYWHERE is not set in the scheduler's environment"), "\(outcome.stdout)")
     }
 }
+
+/// A plugin that runs as the scheduler's user (or as root) reading its parent's `/proc` files: the environment
+/// block and the command line hold no secret, and an account of its own (`runAs:`) cannot read them at all.
+@Suite("Plugins cannot read the scheduler's secrets through /proc")
+struct ParentProcessSecretTests {
+    static let secrets = PluginIsolationTests.secrets
+
+    /// A feed that indexes what it read of `/proc/$PPID/environ` and `/proc/$PPID/cmdline`, and its uid.
+    static func prying(_ setup: SourceWorkspace) throws {
+        try setup.writeScript("""
+            #!/bin/sh
+            read_parent() { { tr '\\000' ' ' < "/proc/$PPID/$1"; } 2>/dev/null | tr -cd 'A-Za-z0-9_=./ -' | head -c 3000; }
+            for file in environ cmdline; do
+                printf '{"uniqueIdentifier":"%s","domainIdentifier":"%s","title":"Doc %s uid %s","contentDescription":"read: %s"}\\n' \\
+                    "$file" "$SCHEDULER_DOMAIN" "$file" "$(id -u)" "$(read_parent $file)"
+            done
+            """)
+    }
+
+    @Test func aPluginOfTheService() async throws {
+        let setup = try SourceWorkspace()
+        try Self.prying(setup)
+        let service = try RunningService(setup.config, environment: Self.secrets)
+        #expect(try await eventually { try await service.searchTotal() == 2 }, "the plugin ran")
+        let found = try await service.request("/search?q=doc&limit=10").body
+        for secret in Self.secrets.values { #expect(!found.contains(secret), "\(secret) served by /search: \(found)") }
+        #expect(found.contains("--config"), "the command line was read, and holds no secret: \(found)")
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
+    @Test func aPluginOfRunOnce() throws {
+        let setup = try SourceWorkspace()
+        try Self.prying(setup)
+        #expect(try setup.run(["run-once"], environment: Self.secrets).status == 0)
+        let found = try setup.run(["search", "doc", "--json"]).stdout
+        #expect(found.contains("Doc environ"))
+        for secret in Self.secrets.values { #expect(!found.contains(secret), "\(secret) indexed: \(found)") }
+    }
+
+    /// As root, `runAs: nobody` starts the program as that account, which cannot read the service's `/proc` files;
+    /// as another user, the run says that only root can switch.
+    @Test func aPluginRunAsAnotherAccount() throws {
+        let setup = try SourceWorkspace()
+        try Self.prying(setup)
+        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { command: [./feed.sh], timeout: 2m, runAs: nobody }")
+        let outcome = try setup.run(["run-once"], environment: Self.secrets)
+        guard getuid() == 0 else {
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr.contains("only root can start a program as 'nobody'"), "\(outcome.stderr)")
+            return
+        }
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let found = try setup.run(["search", "doc", "--json"]).stdout
+        #expect(found.contains("Doc environ uid 65534"), "ran as nobody: \(found)")
+        #expect(found.contains(#""contentDescription":"read: ""#) || found.contains(#""contentDescription" : "read: ""#), "read nothing: \(found)")
+        for secret in Self.secrets.values { #expect(!found.contains(secret)) }
+    }
+
+    @Test func anUnknownAccountIsRefusedByValidate() throws {
+        let setup = try SourceWorkspace()
+        try setup.editConfig(replacing: "timeout: 2m }", with: "timeout: 2m, runAs: no-such-account-here }")
+        let outcome = try setup.run(["validate"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("'no-such-account-here' is not an account of this machine"), "\(outcome.stderr)")
+    }
+
+    /// The token from a file (`SCHEDULER_ADMIN_TOKEN_FILE`, or systemd's credential folder), never in the environment.
+    @Test(arguments: ["SCHEDULER_ADMIN_TOKEN_FILE", "CREDENTIALS_DIRECTORY"])
+    func theAdminTokenFromAFile(variable: String) async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a")
+        try setup.workspace.write("credentials/admin-token", "file-token-123\n")
+        let value = variable == "CREDENTIALS_DIRECTORY" ? setup.workspace.path("credentials") : setup.workspace.path("credentials/admin-token")
+        let service = try RunningService(setup.config, environment: [variable: value])
+        #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "file-token-123").status == 202)
+        #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "wrong").status == 401)
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
+    @Test func anUnreadableTokenFileStopsTheStart() throws {
+        let setup = try SourceWorkspace()
+        let outcome = try setup.run(["run"], environment: ["SCHEDULER_ADMIN_TOKEN_FILE": setup.workspace.path("missing-token")])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("cannot read the admin token from \(setup.workspace.path("missing-token"))"), "\(outcome.stderr)")
+    }
+}

@@ -9,27 +9,34 @@ import FoundationNetworking
 final class RunningService {
     let process: Process
     let base: URL
+    /// The operators' listener (`service.adminListen`), when the config has one and `operators` was asked for.
+    let operatorsBase: URL?
     private let errors: Drain
 
-    /// Starts the service and waits until it says where it listens.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts the service and waits until it says where it listens (and, with `operators`, where its operators'
+    /// listener does).
+    init(_ arguments: [String], environment: [String: String] = [:], operators: Bool = false) throws {
         let (process, _, stdout, stderr) = try SchedulerProcess.start(["run"] + arguments, environment: environment)
         self.process = process
         errors = Drain(stderr)
         var output = Data()
         let reader = stdout.fileHandleForReading
-        while !output.contains(UInt8(ascii: "\n")) {
+        while output.count(where: { $0 == UInt8(ascii: "\n") }) < (operators ? 2 : 1) {
             let chunk = reader.availableData
             guard !chunk.isEmpty else { break }
             output += chunk
         }
-        let line = String(decoding: output, as: UTF8.self)
-        guard let range = line.range(of: "http://"), let url = URL(string: String(line[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+        func url(_ prefix: String) -> URL? {
+            lines.first { $0.hasPrefix(prefix) }.flatMap { URL(string: String($0.dropFirst(prefix.count - "http://".count))) }
+        }
+        guard let base = url("listening on http://"), !operators || url("operators listening on http://") != nil else {
             process.terminate()
             process.waitUntilExit()
-            throw ServiceDidNotStart(output: line + errors.text())
+            throw ServiceDidNotStart(output: lines.joined(separator: "\n") + errors.text())
         }
-        base = url
+        self.base = base
+        operatorsBase = url("operators listening on http://")
     }
 
     struct ServiceDidNotStart: Error, CustomStringConvertible {
@@ -58,9 +65,12 @@ final class RunningService {
     /// Everything the service logged, once it has exited.
     var log: String { errors.text() }
 
-    /// A request to `path` (with its query); the status and the body.
-    func request(_ path: String, method: String = "GET", token: String? = nil) async throws -> (status: Int, body: String) {
-        var request = URLRequest(url: URL(string: path, relativeTo: base)!)
+    /// What the service has logged so far, while it runs.
+    var logSoFar: String { errors.text(waitingAtMost: 0) }
+
+    /// A request to `path` (with its query), on the main listener or the one `listener` names; the status and the body.
+    func request(_ path: String, method: String = "GET", token: String? = nil, on listener: URL? = nil) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: URL(string: path, relativeTo: listener ?? base)!)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let (data, response) = try await URLSession.shared.data(for: request)

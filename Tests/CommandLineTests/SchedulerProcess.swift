@@ -99,6 +99,16 @@ final class Workspace {
         try text.write(to: file, atomically: true, encoding: .utf8)
     }
 
+    /// Copies the repository's example `config/` here, with the `examples/` its relative paths name; returns the
+    /// copy's config folder.
+    func copyExampleConfig() throws -> String {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for folder in ["config", "examples"] {
+            try FileManager.default.copyItem(at: repository.appendingPathComponent(folder), to: url.appendingPathComponent(folder))
+        }
+        return path("config")
+    }
+
     /// `--database` pointing at this workspace's database.
     var database: [String] { ["--database", path("index.sqlite")] }
 }

@@ -18,6 +18,8 @@ struct CommandRun {
 
     let command: [String]
     let environment: [String: PluginEnvironment.Value]
+    /// The account the program runs as; the service's own when `nil`.
+    let user: SystemUser?
     let context: PluginContext
     let timeout: Duration
     let maxOutputBytes: Int
@@ -27,8 +29,8 @@ struct CommandRun {
         do {
             process = try SpawnedProcess(
                 executable: context.resolve(path: command[0]), arguments: Array(command.dropFirst()), directory: context.baseDirectory,
-                environment: try PluginEnvironment.make(environment, context: context, from: ProcessInfo.processInfo.environment),
-                ledger: context.processes
+                environment: try PluginEnvironment.make(environment, context: context, user: user, from: ProcessInfo.processInfo.environment),
+                user: user, ledger: context.processes
             )
         } catch let failure as Failure {
             throw failure

@@ -15,6 +15,8 @@ public struct CommandSource: SourcePlugin {
         public var maxOutputBytes: Int?
         /// Variables for the program beyond the minimal environment: a value, or `{ fromEnvironment: NAME }`.
         var env: [String: PluginEnvironment.Value]?
+        /// The account the program runs as; the service's own when absent.
+        public var runAs: String?
 
         public init(command: [String], timeout: DurationOption? = nil, maxOutputBytes: Int? = nil) {
             self.command = command
@@ -30,6 +32,7 @@ public struct CommandSource: SourcePlugin {
         PluginOption("timeout", "longest run before the program is stopped and the run fails (default 10m)"),
         PluginOption("maxOutputBytes", "largest standard output accepted (default 1 GiB)"),
         PluginOption("env", "NAME: value, or NAME: { fromEnvironment: VAR }: variables for the program beyond PATH, HOME, LANG, TZ"),
+        PluginOption("runAs", "the account the program runs as, such as nobody (the service must run as root to switch)"),
     ]
     static let defaultTimeout = Duration.seconds(600)
     static let defaultMaxOutputBytes = 1 << 30
@@ -47,6 +50,9 @@ public struct CommandSource: SourcePlugin {
         if let env = options.env, let problem = PluginEnvironment.problem(in: env) {
             throw PluginOptionError(option: "env", reason: problem)
         }
+        if let name = options.runAs, SystemUser.named(name) == nil {
+            throw PluginOptionError(option: "runAs", reason: "'\(name.prefix(64))' is not an account of this machine (getent passwd lists them)")
+        }
     }
 
     let options: Options
@@ -60,7 +66,7 @@ public struct CommandSource: SourcePlugin {
 
     public func produce(into sink: inout some ItemSink) async throws {
         let run = CommandRun(
-            command: options.command, environment: options.env ?? [:], context: context,
+            command: options.command, environment: options.env ?? [:], user: options.runAs.flatMap(SystemUser.named), context: context,
             timeout: options.timeout?.duration ?? Self.defaultTimeout,
             maxOutputBytes: options.maxOutputBytes ?? Self.defaultMaxOutputBytes
         )

@@ -44,10 +44,11 @@ enum PluginEnvironment {
         return nil
     }
 
-    /// The environment for a program of `context`'s unit, reading `from` for inherited and named variables;
-    /// throws when a variable `env:` names is not set.
-    static func make(_ entries: [String: Value], context: PluginContext, from host: [String: String]) throws -> [String: String] {
+    /// The environment for a program of `context`'s unit run as `user` (whose home is its `HOME`), reading `from`
+    /// for inherited and named variables; throws when a variable `env:` names is not set.
+    static func make(_ entries: [String: Value], context: PluginContext, user: SystemUser? = nil, from host: [String: String]) throws -> [String: String] {
         var environment = host.filter { inherited.contains($0.key) }
+        if let user { environment["HOME"] = user.home }
         if environment["PATH"] == nil { environment["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
         for (name, value) in entries {
             switch value {

@@ -19,4 +19,12 @@ int csystem_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *dir
 /// posix_spawn_file_actions_addclosefrom_np: the child closes every descriptor from `lowest` up (glibc 2.34).
 int csystem_spawn_add_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// prctl(PR_SET_DUMPABLE, 0): processes of the same user can no longer read this one's memory, environment or
+/// descriptors through /proc, nor attach a debugger; core dumps are off.
+int csystem_set_not_dumpable(void);
+
+/// Moves every environment variable into memory of its own and zeroes the block the kernel placed at start,
+/// which is what /proc/PID/environ shows: getenv keeps working, the block reads as zeros.
+void csystem_scrub_environment_block(void);
+
 #endif

@@ -30,11 +30,14 @@ public final class SpawnedProcess: Sendable {
     public let errors: Int32
     private let ledger: ProcessLedger
 
-    /// Starts `executable` (an absolute path) with `arguments` in `directory`, with exactly `environment`, and
-    /// records its group in `ledger` until ``endGroup()`` has reaped it.
+    /// Starts `executable` (an absolute path) with `arguments` in `directory`, with exactly `environment`, as `user`
+    /// (this process's own when `nil`), and records its group in `ledger` until ``endGroup()`` has reaped it.
     public init(
-        executable: String, arguments: [String], directory: String, environment: [String: String], ledger: ProcessLedger
+        executable: String, arguments: [String], directory: String, environment: [String: String], user: SystemUser? = nil,
+        ledger: ProcessLedger
     ) throws(CannotStart) {
+        if let problem = user?.problemStartingAs { throw CannotStart(description: problem) }
+        let (executable, arguments) = user?.wrapping(executable: executable, arguments: arguments) ?? (executable, arguments)
         var outputPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
         // Close-on-exec from the start, so no other program started meanwhile inherits them and holds the
         // pipes open; `dup2` in the child clears the flag on its standard output and error only.

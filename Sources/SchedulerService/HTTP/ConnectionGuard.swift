@@ -53,10 +53,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var checked = false
     /// The address counted against the per-client limit, once admitted.
     private var client: String?
-    private var requests = 0
-    private var responding = false
-    /// The response in progress is the connection's last.
-    private var closeAfterResponse = false
+    private var requestsReceived = 0
+    private var responsesStarted = 0
+    private var responsesEnded = 0
+    /// The connection closes after the response in progress (or at once when none is): its age is reached.
+    private var aged = false
+    /// The response being written is the connection's last.
+    private var lastResponse = false
     private var ageLimit: Scheduled<Void>?
 
     init(policy: ConnectionPolicy, clients: ClientConnections) {
@@ -83,34 +86,38 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data) else {
+        let part = unwrapInboundIn(data)
+        if case .head = part { requestsReceived += 1 }
+        // Requests pipelined past the last one allowed are never answered: the connection closes before them.
+        guard requestsReceived <= policy.maxRequests else { return }
+        guard case .head(var head) = part, requestsReceived == policy.maxRequests else {
             context.fireChannelRead(data)
             return
         }
-        requests += 1
-        responding = true
-        if requests >= policy.maxRequests { closeAfterResponse = true }
         // The server's loop ends the connection after a request that asks to close it.
-        if closeAfterResponse { head.headerFields[.connection] = "close" }
+        head.headerFields[.connection] = "close"
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(var head) where closeAfterResponse:
-            head.headerFields[.connection] = "close"
+        case .head(var head):
+            responsesStarted += 1
+            lastResponse = lastResponse || aged || responsesStarted >= policy.maxRequests
+            if lastResponse { head.headerFields[.connection] = "close" }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .end where closeAfterResponse:
-            responding = false
+        case .end:
+            responsesEnded += 1
+            guard lastResponse || aged else {
+                context.write(data, promise: promise)
+                return
+            }
             let written = context.eventLoop.makePromise(of: Void.self)
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
             written.futureResult.cascade(to: promise)
             context.writeAndFlush(data, promise: written)
-        case .end:
-            responding = false
-            context.write(data, promise: promise)
-        default:
+        case .body:
             context.write(data, promise: promise)
         }
     }
@@ -126,8 +133,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         client = address
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         ageLimit = context.eventLoop.scheduleTask(in: policy.maxAge) {
-            bound.value.handler.closeAfterResponse = true
-            if !bound.value.handler.responding { bound.value.context.close(promise: nil) }
+            let handler = bound.value.handler
+            handler.aged = true
+            // Idle (every request answered): close now; else after the response in progress.
+            if handler.responsesEnded >= handler.requestsReceived { bound.value.context.close(promise: nil) }
         }
     }
 

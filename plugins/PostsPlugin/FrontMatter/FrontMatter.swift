@@ -5,7 +5,7 @@ import YAML
 /// The fields of a post's front matter, whatever format they were written in, read by the types the item needs.
 ///
 /// YAML and JSON (a JSON object is YAML 1.2's flow syntax) are composed by the strict composer over the system
-/// libyaml, with its limits and core-schema types; TOML is parsed by TOMLKit and turned into the same nodes. A
+/// libyaml, with its limits and core-schema types; TOML is read by the strict TOML reader into the same nodes. A
 /// problem names the line of the file it is on, so a broken post is reported and skipped rather than indexed wrongly.
 struct FrontMatter {
     /// Limits for one post's front matter.

@@ -71,8 +71,8 @@ struct Post {
         for key in Self.keywordKeys {
             terms += try fields.list(key) { flavor.terms(in: $0, key: key) }
         }
-        for entry in fields.node("taxonomies")?.entries ?? [] {
-            guard let name = entry.key.scalarText else { continue }
+        // Taxonomies by name, whatever order the front matter writes them in.
+        for name in (fields.node("taxonomies")?.entries ?? []).compactMap(\.key.scalarText).sorted() {
             terms += try fields.list("taxonomies.\(name)") { [$0] }
         }
         var seen = Set<String>()

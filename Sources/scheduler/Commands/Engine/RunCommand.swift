@@ -18,7 +18,8 @@ struct RunCommand: AsyncParsableCommand {
             The config folder is polled every 2 seconds (and reloaded on SIGHUP): a change that validates is active at \
             once; one that does not keeps the last good config in force, is logged, and shows in /status. SIGTERM or \
             SIGINT stops it gracefully: a run in progress stops at its next batch boundary, and the process exits 0. \
-            Admin endpoints need SCHEDULER_ADMIN_TOKEN in the environment. Exits 2 when it cannot start and a restart \
+            Admin endpoints need a token: in the file SCHEDULER_ADMIN_TOKEN_FILE names, the systemd credential admin-token, \
+            or SCHEDULER_ADMIN_TOKEN. Exits 2 when it cannot start and a restart \
             would not help (an invalid config, a read-only state folder, a refused database password, a port in use), \
             1 when one may (a database that does not answer yet), 3 when another `scheduler run` serves the same database.
             """
@@ -29,6 +30,13 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var replica: ReplicaOptions
 
     func run() async throws {
+        let adminToken: String?
+        do {
+            adminToken = try AdminToken.load()
+        } catch {
+            printError("refusing to start: \(error)")
+            throw ExitCode(2)
+        }
         let logger = log.makeLogger(defaultLevel: .info)
         let loadedFrom = ConfigFolderSnapshot(directory: config.loader.directory)
         let configuration = try config.loadOrExit()
@@ -57,7 +65,7 @@ struct RunCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(DescribedPrometheusFactory(registry: metricsRegistry))
         let server = SchedulerServer(
             loader: config.loader, loadedFrom: loadedFrom, configuration: configuration, registry: BuiltinPlugins.registry,
-            passLock: passLock, metricsRegistry: metricsRegistry, adminToken: ProcessInfo.processInfo.environment["SCHEDULER_ADMIN_TOKEN"],
+            passLock: passLock, metricsRegistry: metricsRegistry, adminToken: adminToken,
             replica: replica.name, logger: logger
         )
         do {

@@ -48,6 +48,8 @@ struct RunOnceCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Plugins are its children: they cannot read its environment block or memory.
+        AdminToken.hideSecrets()
         let configuration = try config.loadOrExit()
         let known = configuration.scheduler.sources.map(\.name)
         if let unknown = sources.first(where: { !known.contains($0) }) {

@@ -1,0 +1,50 @@
+import CSystemCalls
+import Foundation
+
+/// The admin endpoints' bearer token, read from where operators keep secrets, and the process's own secrets kept
+/// from the programs it starts.
+///
+/// A file is read first: `SCHEDULER_ADMIN_TOKEN_FILE`, or systemd's credential `admin-token` (`LoadCredential=` or
+/// `SetCredential=`, found in `$CREDENTIALS_DIRECTORY`); else the variable `SCHEDULER_ADMIN_TOKEN`. Plugins run as
+/// the same user could read the variable from `/proc/<scheduler>/environ` (their own environment is clean, but
+/// their parent's is not), so once read it is removed, the environment block the kernel shows is zeroed, and the
+/// process is made non-dumpable, which closes `/proc/<pid>/environ` and `/proc/<pid>/mem` to other processes of
+/// the user (root still sees everything: give command sources `runAs:` when the service runs as root).
+enum AdminToken {
+    /// The token could not be read from the file named for it.
+    struct Unreadable: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+        var description: String { "cannot read the admin token from \(path): \(reason); fix the file or unset the setting that names it" }
+    }
+
+    static let variable = "SCHEDULER_ADMIN_TOKEN"
+    static let fileVariable = "SCHEDULER_ADMIN_TOKEN_FILE"
+    static let credential = "admin-token"
+
+    /// Reads the token (`nil` when none is configured), then hides the process's secrets (``hideSecrets()``).
+    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Unreadable) -> String? {
+        defer { hideSecrets() }
+        let file = environment[fileVariable] ?? environment["CREDENTIALS_DIRECTORY"].map { $0 + "/" + credential }
+        if let file, environment[fileVariable] != nil || FileManager.default.fileExists(atPath: file) {
+            let text: String
+            do {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            } catch {
+                throw Unreadable(path: file, reason: (error as NSError).localizedDescription)
+            }
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !token.isEmpty else { throw Unreadable(path: file, reason: "the file is empty") }
+            return token
+        }
+        return environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Removes the token's variable, zeroes the environment block `/proc/<pid>/environ` shows (the variables stay
+    /// readable to this process), and makes the process non-dumpable.
+    static func hideSecrets() {
+        unsetenv(variable)
+        csystem_scrub_environment_block()
+        _ = csystem_set_not_dumpable()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// Clients that hold connections (silent, or keep-alive with a request now and then) cannot lock operators out:
+/// one client address holds a bounded share, connections are recycled, and `service.adminListen` has slots of its own.
+@Suite("scheduler run: connection limits")
+struct ConnectionLimitTests {
+    static let healthz = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+    @Test func aThousandConnectionsFromOneClientLeaveHealthAnsweredForOthers() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a")
+        let service = try RunningService(setup.config)
+        let port = try #require(service.base.port)
+        // Silent connections from one address: without a per-client limit, 256 of them held every slot for the idle
+        // timeout and the rest queued in front of everyone else.
+        let held = try (0..<1_000).map { _ in try RawConnection(port: port) }
+        let probe = try RawConnection(port: port, from: "127.0.0.2")
+        probe.send(Self.healthz.replacingOccurrences(of: "\r\n\r\n", with: "\r\nConnection: close\r\n\r\n"))
+        let answer = probe.response(within: 5)
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "healthz from another client: \(answer.prefix(200))")
+        // Past the client's share, connections were closed as they arrived.
+        let closed = held.suffix(200).filter { $0.isClosedByServer(within: 5) }.count
+        #expect(closed == 200, "\(closed) of the last 200 connections were closed")
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
+    @Test func theOperatorsListenerAnswersWhileClientsHoldEveryPublicSlot() async throws {
+        let setup = try SourceWorkspace()
+        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
+                             with: "service: { tick: 1h, listen: 127.0.0.1:0, adminListen: 127.0.0.1:0, maxConnections: 8 }")
+        try setup.setFeed("a")
+        let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
+        let port = try #require(service.base.port), operators = try #require(service.operatorsBase)
+        #expect(try await eventually { try await service.searchTotal() == 1 })
+
+        // Eight clients, each within its own limit, hold every public slot.
+        let held = try (2..<10).map { try RawConnection(port: port, from: "127.0.0.\($0)") }
+        #expect(try await service.request("/healthz", on: operators).status == 200)
+        #expect(try await service.request("/metrics", on: operators).body.contains("scheduler_runs_total"))
+        // Admin actions move to the operators' listener; the public one keeps the page and search only.
+        #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "secret-token", on: operators).status == 202)
+        #expect(try await service.request("/search?q=doc", on: operators).status == 404)
+        withExtendedLifetime(held) {}
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
+    @Test func theAdminActionsAreNotOnThePublicListenerOnceOperatorsHaveTheirOwn() async throws {
+        let setup = try SourceWorkspace()
+        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
+                             with: "service: { tick: 1h, listen: 127.0.0.1:0, adminListen: 127.0.0.1:0 }")
+        try setup.setFeed("a")
+        let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
+        #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "secret-token").status == 404)
+        #expect(try await service.request("/healthz").status == 200, "health stays on the public listener too")
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
+    @Test func aKeepAliveConnectionServesAtMostItsShareOfRequests() throws {
+        let setup = try SourceWorkspace()
+        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
+                             with: "service: { tick: 1h, listen: 127.0.0.1:0, maxRequestsPerConnection: 3 }")
+        try setup.setFeed("a")
+        let service = try RunningService(setup.config)
+        let connection = try RawConnection(port: try #require(service.base.port))
+        connection.send(String(repeating: Self.healthz, count: 5))
+        // Three answers, the last saying it closes, then the server closes: well before the idle timeout.
+        let answers = connection.response(within: 20)
+        #expect(answers.components(separatedBy: "HTTP/1.1 200").count - 1 == 3, "\(answers)")
+        #expect(answers.lowercased().contains("connection: close"), "\(answers)")
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
+    @Test func aConnectionThatSendsARequestNowAndThenIsClosedAtItsMaximumAge() throws {
+        let setup = try SourceWorkspace()
+        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
+                             with: "service: { tick: 1h, listen: 127.0.0.1:0, idleTimeout: 60s, maxConnectionAge: 2s }")
+        try setup.setFeed("a")
+        let service = try RunningService(setup.config)
+        let connection = try RawConnection(port: try #require(service.base.port))
+        connection.send(Self.healthz)
+        // The idle timeout is a minute away; the age limit closes it within seconds.
+        #expect(connection.isClosedByServer(within: 20))
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
+    @Test func aPortInUseNamesTheAddressAndTheSettingAndExitsTwo() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a")
+        let service = try RunningService(setup.config)
+        let port = try #require(service.base.port)
+        let other = try SourceWorkspace()
+        try other.editConfig(replacing: "listen: 127.0.0.1:0", with: "listen: 127.0.0.1:\(port)")
+        try other.setFeed("a")
+        let outcome = try SchedulerProcess.run(["run"] + other.config)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("cannot listen on 127.0.0.1:\(port) (service.listen): the address is already in use"), "\(outcome.stderr)")
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+}
