@@ -94,6 +94,7 @@ let package = Package(
         .target(
             name: "Engine",
             dependencies: [
+                "CSystemCalls",
                 "PluginAPI",
                 "Indexing",
                 "Store",

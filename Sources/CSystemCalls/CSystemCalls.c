@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #ifdef __linux__
@@ -59,7 +60,8 @@ static int environment_block(unsigned long *start, unsigned long *end) {
     // Field 3 (the state) follows the command's closing parenthesis.
     int field = 2;
     unsigned long values[2] = {0, 0};
-    for (char *token = strtok(cursor + 1, " "); token != NULL; token = strtok(NULL, " ")) {
+    char *position = NULL;
+    for (char *token = strtok_r(cursor + 1, " ", &position); token != NULL; token = strtok_r(NULL, " ", &position)) {
         field++;
         if (field == 50) values[0] = strtoul(token, NULL, 10);
         if (field == 51) { values[1] = strtoul(token, NULL, 10); break; }
@@ -83,4 +85,12 @@ void csystem_scrub_environment_block(void) {
     }
     // The whole block, so a variable unset before (its pointer gone from environ) is wiped too.
     memset((void *)start, 0, end - start);
+}
+
+int csystem_peer_uid(int socket, unsigned int *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    return 0;
 }

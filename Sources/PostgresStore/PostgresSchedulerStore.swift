@@ -17,6 +17,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
     /// How many runs the history keeps.
     public let historyLength: Int
     public let location: String
+    /// Where the database is, to explain a failure.
+    let postgresLocation: PostgresLocation
     /// The lease every write of this view checks first (see ``fenced(by:)``); `nil` for the unfenced store.
     let fence: Lease?
     let logger: Logger
@@ -24,9 +26,10 @@ public final class PostgresSchedulerStore: SchedulerStore {
     public var index: any SearchIndex { postgresIndex }
     public var leases: (any LeaseStore)? { self }
 
-    init(client: PostgresClient, location: String, timeToLive: Duration, historyLength: Int, clock: any WallClock, logger: Logger) {
+    init(client: PostgresClient, location: PostgresLocation, timeToLive: Duration, historyLength: Int, clock: any WallClock, logger: Logger) {
         self.client = client
-        self.location = location
+        self.location = location.description
+        self.postgresLocation = location
         self.postgresIndex = PostgresSearchIndex(client: client, timeToLive: timeToLive, clock: clock, logger: logger)
         self.historyLength = historyLength
         self.fence = nil
@@ -39,6 +42,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
         postgresIndex = store.postgresIndex
         historyLength = store.historyLength
         location = store.location
+        postgresLocation = store.postgresLocation
         self.fence = fence
         logger = store.logger
     }
@@ -65,7 +69,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
             for _ in 0..<16 { await Task.yield() }
             try await PostgresSchema.migrate(client, logger: logger)
             let store = PostgresSchedulerStore(
-                client: client, location: location.description, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger
+                client: client, location: location, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger
             )
             let result = try await body(store)
             await closePool()
@@ -246,8 +250,15 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return 0
     }
 
+    /// One query; a failure says what is wrong with the server in words (``PostgresUnavailable``), not the driver's.
     public func checkHealth() async throws {
-        _ = try await postgresIndex.lastCommitNumber()
+        do {
+            _ = try await postgresIndex.lastCommitNumber()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw PostgresUnavailable(location: postgresLocation, reason: PostgresUnavailable.explain(error, postgresLocation), mayPassOnRetry: true)
+        }
     }
 
     /// Inserts the unit's row if missing, and keeps its source and domain current.

@@ -31,7 +31,10 @@ public struct PostgresUnavailable: StartupFailure {
 
     /// What a connection failure means for the person who wrote the config.
     static func explain(_ error: any Error, _ location: PostgresLocation) -> String {
-        guard let error = error as? PSQLError else { return "\(error)" }
+        guard let error = error as? PSQLError else {
+            // The pool's own errors (its connection attempts keep failing) name no server.
+            return "the server at \(location.host):\(location.port) cannot be reached (\(error)); check that it runs and that this machine reaches it"
+        }
         let passwordAdvice = location.passwordFromEnvironment.map { "check the password in $\($0)" }
             ?? "put the password in an environment variable and name it in store.postgres.passwordFromEnvironment"
         switch error.code {
@@ -55,7 +58,8 @@ public struct PostgresUnavailable: StartupFailure {
             default: return message + (state.isEmpty ? "" : " (SQLSTATE \(state))")
             }
         default:
-            return "\(error)"
+            // The description of a PSQLError hides its details on purpose; its code names the kind.
+            return "the connection to \(location.host):\(location.port) failed (\(error.code)); check that the server runs and that this machine reaches it"
         }
     }
 }

@@ -65,8 +65,16 @@ public struct CommandSource: SourcePlugin {
     }
 
     public func produce(into sink: inout some ItemSink) async throws {
+        // Never the service's own account in place of the one asked for: an account gone since validation fails the run.
+        var user: SystemUser?
+        if let name = options.runAs {
+            guard let found = SystemUser.named(name) else {
+                throw CommandRun.Failure(description: "runAs: '\(name.prefix(64))' is no longer an account of this machine; the program was not started")
+            }
+            user = found
+        }
         let run = CommandRun(
-            command: options.command, environment: options.env ?? [:], user: options.runAs.flatMap(SystemUser.named), context: context,
+            command: options.command, environment: options.env ?? [:], user: user, context: context,
             timeout: options.timeout?.duration ?? Self.defaultTimeout,
             maxOutputBytes: options.maxOutputBytes ?? Self.defaultMaxOutputBytes
         )

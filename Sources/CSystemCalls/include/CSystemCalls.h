@@ -19,6 +19,10 @@ int csystem_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *dir
 /// posix_spawn_file_actions_addclosefrom_np: the child closes every descriptor from `lowest` up (glibc 2.34).
 int csystem_spawn_add_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// The user id of the process that called listen(2) on the Unix socket connected as `socket` (SO_PEERCRED); 0 on
+/// success, -1 with errno set.
+int csystem_peer_uid(int socket, unsigned int *uid);
+
 /// prctl(PR_SET_DUMPABLE, 0): processes of the same user can no longer read this one's memory, environment or
 /// descriptors through /proc, nor attach a debugger; core dumps are off.
 int csystem_set_not_dumpable(void);

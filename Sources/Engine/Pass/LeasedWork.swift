@@ -32,10 +32,11 @@ struct LeasedWork {
 
     /// Releases `lease`, even when this task is cancelled (a graceful shutdown mid-run): the release runs in a task
     /// of its own, awaited here, so the next replica need not wait for the lease to expire. A failed release only
-    /// means waiting for the expiry.
+    /// means waiting for the expiry, and so does a database that does not answer within ``StoreDeadline/cleanup``
+    /// (a shutdown never waits on it for ever).
     private func release(_ lease: Lease) async {
         let leases = leases
-        await Task.detached { try? await leases.release(lease) }.value
+        await Task.detached { _ = try? await StoreDeadline.cleanup.run { try await leases.release(lease) } }.value
     }
 
     /// Renews `lease` until cancelled; stops when it is lost (the fenced writes then refuse the rest of the work).

@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 public import Store
 import Synchronization
@@ -13,9 +14,13 @@ import Glibc
 /// Exclusive across processes and between tasks of this process (a `flock` on one open file would not exclude
 /// them), released by the operating system when the process dies. Deleting the file (an operator, a tmp cleaner)
 /// cannot break it: a file lock alone would then be held on an unlinked inode while the next process creates and
-/// locks a new file, so each take also binds an abstract Unix socket named after the file's path, which nothing
-/// on the file system can remove, and checks after `flock` that the path still names the locked file, reopening it
-/// when not (so processes that started before and after the deletion lock the same file again).
+/// locks a new file, so each take also binds an abstract Unix socket named after the file's folder and name, which
+/// nothing on the file system can remove, and checks after `flock` that the path still names the locked file,
+/// reopening it when not (so processes that started before and after the deletion lock the same file again).
+///
+/// The socket is a second line, never a way to lock everyone out: a name bound by a process of another user (not
+/// root) is not ours and is ignored, and where no socket can be made (a sandbox without Unix sockets, no descriptor
+/// left) the file lock alone decides, as it does between network namespaces, which do not share abstract names.
 public final class LockFile: Sendable {
     /// The lock file could not be opened or created.
     public struct CannotOpen: StartupFailure {
@@ -28,7 +33,7 @@ public final class LockFile: Sendable {
     /// What is held while the lock is taken.
     private struct State {
         var descriptor: Int32
-        /// The bound abstract socket while the lock is taken; `nil` when it is free.
+        /// While the lock is taken, the bound abstract socket (-1 when none could be made); `nil` when it is free.
         var socket: Int32?
     }
 
@@ -50,7 +55,7 @@ public final class LockFile: Sendable {
 
     deinit {
         state.withLock { state in
-            if let socket = state.socket { close(socket) }
+            if let socket = state.socket, socket >= 0 { close(socket) }
             close(state.descriptor)
         }
     }
@@ -58,20 +63,28 @@ public final class LockFile: Sendable {
     /// Takes the lock without waiting; `false` when another process or another task of this one holds it.
     func tryLock() -> Bool {
         state.withLock { state in
-            guard state.socket == nil, let socket = Self.bindAbstractSocket(socketName) else { return false }
+            guard state.socket == nil else { return false }
+            let socket: Int32?
+            switch Self.bindAbstractSocket(socketName) {
+            case .bound(let descriptor): socket = descriptor
+            case .heldByAnotherHolder: return false
+            case .unavailable: socket = nil
+            }
             // A few rounds at most: each one follows a deletion or replacement of the file made meanwhile.
             for _ in 0..<8 {
                 guard flock(state.descriptor, LOCK_EX | LOCK_NB) == 0 else { break }
                 if Self.pathNamesFile(path, descriptor: state.descriptor) {
-                    state.socket = socket
+                    state.socket = socket ?? -1
                     return true
                 }
                 flock(state.descriptor, LOCK_UN)
+                // The folder may have gone with the file.
+                try? FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
                 guard let reopened = try? Self.open(path) else { break }
                 close(state.descriptor)
                 state.descriptor = reopened
             }
-            close(socket)
+            if let socket { close(socket) }
             return false
         }
     }
@@ -79,7 +92,7 @@ public final class LockFile: Sendable {
     func unlock() {
         state.withLock { state in
             flock(state.descriptor, LOCK_UN)
-            if let socket = state.socket { close(socket) }
+            if let socket = state.socket, socket >= 0 { close(socket) }
             state.socket = nil
         }
     }
@@ -98,38 +111,68 @@ public final class LockFile: Sendable {
         return opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
-    /// Binds the abstract socket `name` (close-on-exec, so plugins do not inherit it); `nil` when another process
-    /// has it bound, which means it holds this lock.
-    private static func bindAbstractSocket(_ name: [UInt8]) -> Int32? {
+    /// What binding the lock's abstract socket found.
+    private enum SocketOutcome {
+        /// Bound (and listening, so others can ask who holds it): this process holds the name.
+        case bound(Int32)
+        /// Another process of this user (or root) holds it: it holds the lock.
+        case heldByAnotherHolder
+        /// No socket could be made, or the name is held by another user's process: the file lock alone decides.
+        case unavailable
+    }
+
+    /// Binds the abstract socket `name` (close-on-exec, so plugins do not inherit it).
+    private static func bindAbstractSocket(_ name: [UInt8]) -> SocketOutcome {
+        var (address, length) = abstractAddress(name)
         let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { return nil }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            // The leading zero byte makes it abstract: a name in the kernel, no file.
-            for (index, byte) in name.prefix(bytes.count - 1).enumerated() { bytes[index + 1] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + 1 + min(name.count, MemoryLayout.size(ofValue: address.sun_path) - 1))
+        guard socket >= 0 else { return .unavailable }
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
         }
-        guard bound == 0 else {
-            close(socket)
-            return nil
-        }
-        return socket
+        if bound == 0, listen(socket, 64) == 0 { return .bound(socket) }
+        let failure = errno
+        close(socket)
+        return failure == EADDRINUSE ? holderOfName(name) : .unavailable
     }
 
-    /// `reindex-scheduler.lock.` and two 64-bit FNV-1a hashes of the canonical path (the folder's symbolic links
-    /// followed), so every path naming the same file names the same socket.
+    /// Who holds the bound name `name`: a holder of ours (this user, or root) listens on it; a name bound by another
+    /// user's process, or not listened on, is someone else's and does not stop us.
+    private static func holderOfName(_ name: [UInt8]) -> SocketOutcome {
+        var (address, length) = abstractAddress(name)
+        let probe = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard probe >= 0 else { return .heldByAnotherHolder }
+        defer { close(probe) }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, length) }
+        }
+        // A holder's queue full of earlier probes cannot say who it is: busy, the safe answer.
+        guard connected == 0 else { return errno == EAGAIN ? .heldByAnotherHolder : .unavailable }
+        var uid: UInt32 = 0
+        guard csystem_peer_uid(probe, &uid) == 0 else { return .heldByAnotherHolder }
+        return uid == geteuid() || uid == 0 ? .heldByAnotherHolder : .unavailable
+    }
+
+    /// The `sockaddr_un` of the abstract name `name` (a leading zero byte, no trailing one) and its length.
+    private static func abstractAddress(_ name: [UInt8]) -> (sockaddr_un, socklen_t) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path) - 1
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in name.prefix(capacity).enumerated() { bytes[index + 1] = byte }
+        }
+        let length = (MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? MemoryLayout<sa_family_t>.size) + 1 + min(name.count, capacity)
+        return (address, socklen_t(length))
+    }
+
+    /// `reindex-scheduler.lock.` and two 64-bit FNV-1a hashes of the folder's device and inode and the file's name,
+    /// so every path naming the same file names the same socket, and two containers that share the network but
+    /// not the file system (the same path, two folders) do not.
     private static func socketName(for path: String) -> [UInt8] {
         let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        let canonicalFolder = realpath(folder, nil).map { resolved in
-            defer { free(resolved) }
-            return String(cString: resolved)
-        } ?? folder
-        let canonical = Array((canonicalFolder + "/" + url.lastPathComponent).utf8)
+        var folder = stat()
+        let folderIdentity = stat(url.deletingLastPathComponent().path, &folder) == 0
+            ? "\(folder.st_dev):\(folder.st_ino)" : url.deletingLastPathComponent().standardizedFileURL.path
+        let canonical = Array((folderIdentity + "/" + url.lastPathComponent).utf8)
         func fnv1a(_ seed: UInt64) -> String {
             var hash = seed
             for byte in canonical { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }

@@ -29,16 +29,22 @@ public struct SystemUser: Sendable, Hashable {
     /// (the account this process runs as needs no switch).
     public var problemStartingAs: String? {
         let effective = geteuid()
-        guard effective != 0, effective != uid else { return nil }
-        return "the service runs as uid \(effective), and only root can start a program as '\(name)'; run the service as root (the "
-            + "systemd unit's User=root with the hardening it sets), or remove runAs"
+        if effective == uid { return nil }
+        guard effective == 0 else {
+            return "the service runs as uid \(effective), and only root can start a program as '\(name)'; run the service as root "
+                + "(deploy/scheduler.service explains how), or remove runAs"
+        }
+        guard access(Self.setpriv, X_OK) == 0 else {
+            return "\(Self.setpriv) (util-linux) is needed to start a program as '\(name)' and is missing; install util-linux"
+        }
+        return nil
     }
 
     /// The program and arguments that run `executable` as this user: util-linux's `setpriv` sets the user and its
     /// groups, forbids new privileges, then executes the program in its own place (same pid, same process group).
     func wrapping(executable: String, arguments: [String]) -> (executable: String, arguments: [String]) {
         guard geteuid() != uid else { return (executable, arguments) }
-        return (Self.setpriv, ["--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "--no-new-privs", "--", executable] + arguments)
+        return (Self.setpriv, ["--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "--no-new-privs", "--inh-caps=-all", "--", executable] + arguments)
     }
 
     static let setpriv = "/usr/bin/setpriv"

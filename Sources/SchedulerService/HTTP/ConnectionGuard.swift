@@ -11,6 +11,9 @@ struct ConnectionPolicy: Sendable {
     var maxRequests: Int
     /// How long one connection lives: closed when idle at that age, else after the response in progress.
     var maxAge: TimeAmount
+    /// How long past `maxAge` a response in progress may take (a client that stops reading would otherwise hold
+    /// its connection for ever: the idle timer does not run while a response is written).
+    var responseGrace: TimeAmount
 }
 
 /// The connections each client address holds, shared by every connection of one listener.
@@ -68,11 +71,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { admit(context: context) }
+        if context.channel.isActive { _ = admit(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        admit(context: context)
+        // A refused connection is closed here; the handlers after this one never see it.
+        guard admit(context: context) else { return }
         context.fireChannelActive()
     }
 
@@ -101,6 +105,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
+        case .head(let head) where head.status.kind == .informational:
+            // `100 Continue` and the like come before the response they belong to.
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .head(var head):
             responsesStarted += 1
             lastResponse = lastResponse || aged || responsesStarted >= policy.maxRequests
@@ -114,7 +121,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
             let written = context.eventLoop.makePromise(of: Void.self)
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            written.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+            // Output only: a full close with request bytes still unread would make the kernel reset the connection
+            // and drop the response still in its send queue. The client's end (or the idle timeout) closes the rest.
+            written.futureResult.whenComplete { _ in bound.value.close(mode: .output, promise: nil) }
             written.futureResult.cascade(to: promise)
             context.writeAndFlush(data, promise: written)
         case .body:
@@ -122,22 +131,29 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func admit(context: ChannelHandlerContext) {
-        guard !checked else { return }
+    /// Counts the connection against its client's limit, once; `false` when it was refused (and closed).
+    private func admit(context: ChannelHandlerContext) -> Bool {
+        guard !checked else { return client != nil }
         checked = true
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
         guard clients.admit(address, limit: policy.maxPerClient) else {
             context.close(promise: nil)
-            return
+            return false
         }
         client = address
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let grace = policy.responseGrace
         ageLimit = context.eventLoop.scheduleTask(in: policy.maxAge) {
             let handler = bound.value.handler
             handler.aged = true
-            // Idle (every request answered): close now; else after the response in progress.
-            if handler.responsesEnded >= handler.requestsReceived { bound.value.context.close(promise: nil) }
+            // Idle (every request answered): close now; else after the response in progress, or after the grace.
+            if handler.responsesEnded >= handler.requestsReceived {
+                bound.value.context.close(promise: nil)
+            } else {
+                handler.ageLimit = bound.value.context.eventLoop.scheduleTask(in: grace) { bound.value.context.close(promise: nil) }
+            }
         }
+        return true
     }
 
     private func leave() {

@@ -79,7 +79,7 @@ public struct SchedulerAPI: Sendable {
         let loop = await health.loopIsAlive
         var databaseProblem: String?
         do {
-            try await store.checkHealth()
+            try await databaseHealth()
         } catch {
             databaseProblem = "\(error)"
         }
@@ -95,7 +95,7 @@ public struct SchedulerAPI: Sendable {
 
     /// The Prometheus text, with the store's health checked for this scrape.
     func exposition() async -> Response {
-        metrics.recordDatabaseHealth((try? await store.checkHealth()) != nil)
+        metrics.recordDatabaseHealth((try? await databaseHealth()) != nil)
         metrics.refreshOverdue(now: Date())
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -112,9 +112,10 @@ public struct SchedulerAPI: Sendable {
         let configuration = await active.current
         let report = try await report(configuration: configuration)
         do {
-            return StatusPage.response(StatusPageModel(report: report, configuration: configuration, runs: try await store.history(source: nil, limit: 50)))
+            let runs = try await StoreDeadline.request.run { [store] in try await store.history(source: nil, limit: 50) }
+            return StatusPage.response(StatusPageModel(report: report, configuration: configuration, runs: runs))
         } catch {
-            throw APIError(.serviceUnavailable, "the database did not answer: \(error)")
+            throw await unavailable(error)
         }
     }
 
@@ -122,14 +123,17 @@ public struct SchedulerAPI: Sendable {
     private func report(configuration: SchedulerConfiguration) async throws(APIError) -> StatusReport {
         let problems = await active.rejectedProblems
         do {
-            var report = try await StatusReport.make(configuration: .success(configuration), store: store, now: Date(), watchingSince: health.startedAt)
+            let (store, startedAt) = (store, health.startedAt)
+            var report = try await StoreDeadline.request.run {
+                try await StatusReport.make(configuration: .success(configuration), store: store, now: Date(), watchingSince: startedAt)
+            }
             report.configValid = problems.isEmpty
             report.problems = problems
             report.configGeneration = await active.generation
             report.lastPassError = await health.lastPassError
             return report
         } catch {
-            throw APIError(.serviceUnavailable, "the database did not answer: \(error)")
+            throw await unavailable(error)
         }
     }
 
@@ -155,9 +159,26 @@ public struct SchedulerAPI: Sendable {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")
         }
         do {
-            return JSONResponse.make(try await store.index.search(query))
+            return JSONResponse.make(try await StoreDeadline.request.run { [store] in try await store.index.search(query) })
         } catch {
-            throw APIError(.serviceUnavailable, "the search failed: \(error)")
+            throw await unavailable(error)
+        }
+    }
+
+    /// The store's health check, within the request deadline.
+    private func databaseHealth() async throws {
+        try await StoreDeadline.request.run { [store] in try await store.checkHealth() }
+    }
+
+    /// The 503 for a store call that failed: the health check's sentence when the database is down (a driver's
+    /// own error, such as a pool's, says little to an operator), else the error.
+    private func unavailable(_ error: any Error) async -> APIError {
+        if error is StoreDeadline.Missed { return APIError(.serviceUnavailable, "\(error)") }
+        do {
+            try await databaseHealth()
+            return APIError(.serviceUnavailable, "the database did not answer: \(error)")
+        } catch {
+            return APIError(.serviceUnavailable, "\(error)")
         }
     }
 
@@ -219,7 +240,8 @@ extension SchedulerAPI {
     ) -> some Service {
         let policy = ConnectionPolicy(
             maxPerClient: settings.maxConnectionsPerClient, maxRequests: settings.maxRequestsPerConnection,
-            maxAge: .nanoseconds(Int64(settings.maxConnectionAge.components.seconds) * 1_000_000_000)
+            maxAge: .nanoseconds(Int64(settings.maxConnectionAge.components.seconds) * 1_000_000_000),
+            responseGrace: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000)
         )
         let clients = ClientConnections()
         let application = Application(

@@ -59,8 +59,14 @@ public struct ReconcileLoop: Service {
             throw error
         }
         await health.loopStopped()
-        // Off the roll of a shared store: the other replicas stop counting this one.
-        do { try await store.leases?.removeReplica(replica) } catch { logger.warning("could not leave the roll of replicas: \(error)") }
+        // Off the roll of a shared store: the other replicas stop counting this one (a database that does not answer
+        // holds the shutdown a few seconds at most; the others then drop this replica when its heartbeat is old).
+        let (leases, replica) = (store.leases, replica)
+        do {
+            try await StoreDeadline.cleanup.run { try await leases?.removeReplica(replica) }
+        } catch {
+            logger.warning("could not leave the roll of replicas: \(error)")
+        }
     }
 
     private func loop() async throws {

@@ -56,7 +56,15 @@ enum TOMLFrontMatter {
         case .boolean(let flag):
             return plain(flag ? "true" : "false")
         case .offsetDateTime(let text), .localDateTime(let text), .localDate(let text), .localTime(let text):
-            return plain(text)
+            return plain(nanosecondPrecision(text))
         }
+    }
+
+    /// `text` with a fraction of a second cut to 9 digits: TOML allows any number, dates are read to the nanosecond.
+    private static func nanosecondPrecision(_ text: String) -> String {
+        guard let dot = text.firstIndex(of: ".") else { return text }
+        let digits = text[text.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
+        guard digits.count > 9 else { return text }
+        return String(text[...dot]) + digits.prefix(9) + text[digits.endIndex...]
     }
 }

@@ -1,0 +1,38 @@
+/// How long a caller waits for the store: a database that does not answer (PostgreSQL stopped, its network gone)
+/// turns into an error with a sentence within seconds, instead of a wait until the driver gives up (20 s and more,
+/// then a raw pool error). HTTP requests answer 503 with it; a shutdown does not wait on it for ever.
+public struct StoreDeadline: Sendable {
+    /// The store did not answer in time.
+    public struct Missed: Error, CustomStringConvertible {
+        public var limit: Duration
+        public var description: String {
+            "the database did not answer within \(limit.components.seconds) s; check that it runs and that this machine reaches it"
+        }
+    }
+
+    /// The wait every HTTP request gets.
+    public static let request = StoreDeadline(limit: .seconds(3))
+    /// The wait for a cleanup on the way out (a lease released at shutdown).
+    public static let cleanup = StoreDeadline(limit: .seconds(5))
+
+    public var limit: Duration
+
+    public init(limit: Duration) {
+        self.limit = limit
+    }
+
+    /// `work`'s result, or ``Missed`` once `limit` has passed (`work` is then cancelled: a connection the pool is
+    /// still waiting for is given up).
+    public func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await work() }
+            group.addTask { [limit] in
+                try await Task.sleep(for: limit)
+                throw Missed(limit: limit)
+            }
+            defer { group.cancelAll() }
+            guard let result = try await group.next() else { throw CancellationError() }
+            return result
+        }
+    }
+}

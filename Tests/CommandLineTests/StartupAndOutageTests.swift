@@ -1,0 +1,93 @@
+import Foundation
+import StoreSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What an operator and a service manager see when the service cannot start, or loses its database: exit codes
+/// that say whether a restart may help, and answers within seconds that say what is wrong.
+@Suite("Starting, and losing the database")
+struct StartupAndOutageTests {
+    /// A workspace on a new PostgreSQL database, reached through `port` (the server's own when `nil`), with
+    /// `settings` added to the store's mapping.
+    func postgresWorkspace(port: Int? = nil, settings: String = "") async throws -> (SourceWorkspace, serverPort: Int) {
+        let setup = try SourceWorkspace()
+        guard case .postgres(var location) = try await StoreBackend.postgres.freshLocation(in: setup.workspace.url) else {
+            throw CocoaError(.featureUnsupported)
+        }
+        let serverPort = location.port
+        if let port { location.port = port }
+        try setup.editConfig(replacing: "store: { sqlite: { path: index.sqlite } }", with: "store: { postgres: { url: \"\(location)\", tls: disable\(settings) } }")
+        return (setup, serverPort)
+    }
+
+    @Test func aStoppedPostgreSQLGets503sWithASentenceWithinSeconds() async throws {
+        let server = try await postgresWorkspace()
+        let proxy = try TCPProxy(to: server.serverPort)
+        let (setup, _) = try await postgresWorkspace(port: proxy.port)
+        try setup.setFeed("a")
+        let service = try RunningService(setup.config)
+        #expect(try await eventually { try await service.searchTotal() == 1 })
+
+        proxy.stop()
+        for path in ["/healthz", "/search?q=doc", "/status"] {
+            var request = URLRequest(url: URL(string: path, relativeTo: service.base)!)
+            // Before: the first of each hung past 20 s, then a raw ConnectionPoolError.
+            request.timeoutInterval = 15
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let body = String(decoding: data, as: UTF8.self)
+            #expect((response as? HTTPURLResponse)?.statusCode == 503, "\(path): \(body)")
+            #expect(["did not answer within 3 s", "cannot be reached", "check that the server runs"].contains { body.contains($0) }, "\(path): \(body)")
+            #expect(!body.contains("ConnectionPoolError"), "\(path): \(body)")
+        }
+        #expect(service.terminate() == 0, "\(service.log)")
+    }
+
+    @Test func aMissingPasswordVariableOrDatabaseExitsTwoAndNothingAnsweringExitsOne() async throws {
+        let missing = try await postgresWorkspace(settings: ", passwordFromEnvironment: SCHEDULER_TEST_NO_SUCH_PASSWORD").0
+        let outcome = try missing.run(["run"])
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("SCHEDULER_TEST_NO_SUCH_PASSWORD, which is not set"), "\(outcome.stderr)")
+
+        let noDatabase = try await postgresWorkspace().0
+        try noDatabase.editConfig(replacing: "/scheduler_test_", with: "/missing_scheduler_test_")
+        let refused = try noDatabase.run(["run"])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("does not exist"), "\(refused.stderr)")
+
+        let proxy = try TCPProxy(to: 1)
+        proxy.stop()
+        let nothing = try await postgresWorkspace(port: proxy.port).0
+        let unanswered = try nothing.run(["run"])
+        #expect(unanswered.status == 1, "a server still starting may answer after a restart: \(unanswered.stderr)")
+        #expect(unanswered.stderr.contains("nothing answers at 127.0.0.1:\(proxy.port)"), "\(unanswered.stderr)")
+    }
+
+    /// A state folder the service's user cannot write (as root, the service runs as `nobody` for this test).
+    @Test func aReadOnlyStateFolderExitsTwo() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a")
+        try setup.editConfig(replacing: "path: index.sqlite", with: "path: state/index.sqlite")
+        try FileManager.default.createDirectory(atPath: setup.workspace.path("state"), withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: setup.workspace.path("state"))
+        let process = Process()
+        if getuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", SchedulerProcess.executable.path, "run"] + setup.config
+        } else {
+            process.executableURL = SchedulerProcess.executable
+            process.arguments = ["run"] + setup.config
+        }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let drained = Drain(errors)
+        process.waitUntilExit()
+        let text = drained.text()
+        #expect(process.terminationStatus == 2, "\(text)")
+        #expect(text.contains("refusing to start") && text.contains(setup.workspace.path("state")), "\(text)")
+    }
+}
