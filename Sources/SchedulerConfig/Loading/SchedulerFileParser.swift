@@ -85,18 +85,18 @@ struct SchedulerFileParser {
             }
         }
         if let sources = value("sources"), let entries = reader.mapping(sources, "sources") {
-            var domainOwners: [(domain: String, source: String)] = []
+            var domainOwners = DomainOwners()
             for entry in entries {
                 guard let name = reader.name(entry.keyNode, "source name") else { continue }
                 declaredSources.insert(name)
                 guard let source = parseSource(name, entry.value, gates: gates, defaultTimeZone: settings.defaultTimeZone) else { continue }
-                if let owner = domainOwners.first(where: { DomainIdentifier.isWithin(source.domain, $0.domain) || DomainIdentifier.isWithin($0.domain, source.domain) }) {
+                if let owner = domainOwners.overlapping(source.domain) {
                     let domainNode = reader.mapping(entry.value, "source '\(name)'")?.first { $0.key == "domain" }?.value
                     reader.problem(domainNode, "source '\(name)': domain '\(source.domain)' overlaps source '\(owner.source)''s domain "
                         + "'\(owner.domain)'; purging one would purge the other, so give each source a domain of its own")
                     continue
                 }
-                domainOwners.append((source.domain, name))
+                domainOwners.add(source.domain, source: name)
                 settings.sources.append(source)
             }
         }
