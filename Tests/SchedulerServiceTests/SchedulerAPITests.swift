@@ -42,7 +42,9 @@ struct SchedulerAPITests {
             try await prepare(store)
             let api = SchedulerAPI(
                 active: ActiveConfiguration(configuration), store: store, passLock: passLock, trigger: PassTrigger(),
-                health: ServiceHealth(), metrics: SchedulerMetrics(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken)
+                health: ServiceHealth(), metrics: SchedulerMetrics(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken),
+                // In process, the suite's other tests can starve the handlers' threads for seconds: no 503 for that.
+                storeDeadline: StoreDeadline(limit: .seconds(120))
             )
             try await Application(router: api.router()).test(.router) { client in try await body(client, passLock) }
         }

@@ -21,11 +21,15 @@ public struct SchedulerAPI: Sendable {
     let metrics: SchedulerMetrics
     let metricsRegistry: PrometheusCollectorRegistry
     let authorization: AdminAuthorization
+    /// How long a request waits for the store before it answers 503.
+    let storeDeadline: StoreDeadline
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
-        metrics: SchedulerMetrics, metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization
+        metrics: SchedulerMetrics, metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization,
+        storeDeadline: StoreDeadline = .request
     ) {
+        self.storeDeadline = storeDeadline
         self.active = active
         self.store = store
         self.passLock = passLock
@@ -112,7 +116,7 @@ public struct SchedulerAPI: Sendable {
         let configuration = await active.current
         let report = try await report(configuration: configuration)
         do {
-            let runs = try await StoreDeadline.request.run { [store] in try await store.history(source: nil, limit: 50) }
+            let runs = try await storeDeadline.run { [store] in try await store.history(source: nil, limit: 50) }
             return StatusPage.response(StatusPageModel(report: report, configuration: configuration, runs: runs))
         } catch {
             throw await unavailable(error)
@@ -124,7 +128,7 @@ public struct SchedulerAPI: Sendable {
         let problems = await active.rejectedProblems
         do {
             let (store, startedAt) = (store, health.startedAt)
-            var report = try await StoreDeadline.request.run {
+            var report = try await storeDeadline.run {
                 try await StatusReport.make(configuration: .success(configuration), store: store, now: Date(), watchingSince: startedAt)
             }
             report.configValid = problems.isEmpty
@@ -159,7 +163,7 @@ public struct SchedulerAPI: Sendable {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")
         }
         do {
-            return JSONResponse.make(try await StoreDeadline.request.run { [store] in try await store.index.search(query) })
+            return JSONResponse.make(try await storeDeadline.run { [store] in try await store.index.search(query) })
         } catch {
             throw await unavailable(error)
         }
@@ -167,7 +171,7 @@ public struct SchedulerAPI: Sendable {
 
     /// The store's health check, within the request deadline.
     private func databaseHealth() async throws {
-        try await StoreDeadline.request.run { [store] in try await store.checkHealth() }
+        try await storeDeadline.run { [store] in try await store.checkHealth() }
     }
 
     /// The 503 for a store call that failed: the health check's sentence when the database is down (a driver's
