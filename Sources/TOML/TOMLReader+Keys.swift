@@ -18,25 +18,21 @@ extension TOMLReader {
                 if byte(pos &+ 1) == UInt8(ascii: "\""), byte(pos &+ 2) == UInt8(ascii: "\"") {
                     throw failure("a key cannot be a multi-line string (\"\"\"); write it in single double quotes")
                 }
-                let markHere = mark(at: offset)
                 name = try readBasicString()
-                parts.append(TOMLKeyPart(name: name, offset: offset, mark: markHere))
             case UInt8(ascii: "'"):
                 if byte(pos &+ 1) == UInt8(ascii: "'"), byte(pos &+ 2) == UInt8(ascii: "'") {
                     throw failure("a key cannot be a multi-line string ('''); write it in single quotes")
                 }
-                let markHere = mark(at: offset)
                 name = try readLiteralString()
-                parts.append(TOMLKeyPart(name: name, offset: offset, mark: markHere))
             case let byte where Self.isBareKey(byte):
-                let markHere = mark(at: offset)
                 while Self.isBareKey(current) { pos &+= 1 }
                 name = String(decoding: bytes[offset..<pos], as: UTF8.self)
-                parts.append(TOMLKeyPart(name: name, offset: offset, mark: markHere))
             default:
                 let what = parts.isEmpty ? "a key" : "a key part after '.'"
                 throw failure("expected \(what) \(context), found \(describe(at: pos)); keys are bare (A-Z a-z 0-9 _ -) or quoted (\"a b\", 'a b')")
             }
+            // A part read without error asks for no position, so its start's line and column still come in order.
+            parts.append(TOMLKeyPart(name: name, offset: offset, mark: mark(at: offset)))
             if parts.count > maxDepth &+ 1 {
                 throw failure("a key of more than \(maxDepth &+ 1) dotted parts nests deeper than the limit of \(maxDepth) levels; flatten it", at: offset)
             }

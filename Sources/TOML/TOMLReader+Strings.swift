@@ -19,13 +19,7 @@ extension TOMLReader {
                 continue
             }
             if byte < 0x20 && byte != 0x09 || byte == 0x7F {
-                if atEnd {
-                    throw failure("the string opened at \(mark(at: open)) is not closed; end it with '\"' on the same line", at: open)
-                }
-                if byte == 0x0A || byte == 0x0D {
-                    throw failure("a \"…\" string ends on its line; close it with '\"', or write a multi-line string in \"\"\" … \"\"\"")
-                }
-                throw failure("\(describe(at: pos)) is not allowed in a string; write it as an escape such as \\u\(TOMLErrorText.hex(UInt32(byte), digits: 4))")
+                throw refusedCharacter(in: .basic, openedAt: open)
             }
             pos &+= 1
         }
@@ -34,50 +28,7 @@ extension TOMLReader {
     /// Reads a multi-line basic string, `"""…"""`, from its opening quotes: a line break right after them is
     /// dropped, a backslash at the end of a line drops the break and the whitespace after it, CRLF is kept as LF.
     mutating func readMultilineBasicString() throws(TOMLError) -> String {
-        let open = pos
-        pos &+= 3
-        _ = skipNewline()
-        var text: [UInt8] = []
-        var runStart = pos
-        while true {
-            let byte = current
-            switch byte {
-            case UInt8(ascii: "\""):
-                var quotes = 1
-                while self.byte(pos &+ quotes) == UInt8(ascii: "\"") && quotes < 6 { quotes &+= 1 }
-                if quotes < 3 {
-                    pos &+= quotes
-                    continue
-                }
-                if quotes == 6 {
-                    throw failure("too many quotes: a \"\"\" string can end with at most two quotes before its closing \"\"\"; escape one as \\\"", at: pos &+ 5)
-                }
-                text.append(contentsOf: bytes[runStart..<(pos &+ quotes &- 3)])
-                pos &+= quotes
-                return String(decoding: text, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                text.append(contentsOf: bytes[runStart..<pos])
-                if try !skipEscapedLineBreak() { try readEscape(into: &text) }
-                runStart = pos
-            case 0x0A:
-                pos &+= 1
-            case 0x0D where self.byte(pos &+ 1) == 0x0A:
-                text.append(contentsOf: bytes[runStart..<pos])
-                text.append(0x0A)
-                pos &+= 2
-                runStart = pos
-            case 0x00..<0x20 where byte != 0x09, 0x7F:
-                if atEnd {
-                    throw failure("the string opened at \(mark(at: open)) is not closed; end it with \"\"\"", at: open)
-                }
-                if byte == 0x0D {
-                    throw failure("a carriage return in a string must be followed by a line feed; write \\r for a lone one")
-                }
-                throw failure("\(describe(at: pos)) is not allowed in a string; write it as an escape such as \\u\(TOMLErrorText.hex(UInt32(byte), digits: 4))")
-            default:
-                pos &+= 1
-            }
-        }
+        try readMultilineString(.multilineBasic)
     }
 
     /// Skips a backslash that ends a line in a multi-line basic string, with the line break and every space, tab and
@@ -149,13 +100,7 @@ extension TOMLReader {
                 return text
             }
             if byte < 0x20 && byte != 0x09 || byte == 0x7F {
-                if atEnd {
-                    throw failure("the string opened at \(mark(at: open)) is not closed; end it with ' on the same line", at: open)
-                }
-                if byte == 0x0A || byte == 0x0D {
-                    throw failure("a '…' string ends on its line; close it with ', or write a multi-line string in ''' … '''")
-                }
-                throw failure("\(describe(at: pos)) is not allowed in a literal string; use a \"…\" string with an escape such as \\u\(TOMLErrorText.hex(UInt32(byte), digits: 4))")
+                throw refusedCharacter(in: .literal, openedAt: open)
             }
             pos &+= 1
         }
@@ -164,7 +109,15 @@ extension TOMLReader {
     /// Reads a multi-line literal string, `'''…'''`, from its opening quotes: a line break right after them is
     /// dropped, CRLF is kept as LF, nothing is escaped.
     mutating func readMultilineLiteralString() throws(TOMLError) -> String {
+        try readMultilineString(.multilineLiteral)
+    }
+
+    /// Reads a multi-line string of `kind` from its opening quotes. Always inlined into the two readers above,
+    /// where `kind` is a constant, so each keeps a loop of its own with nothing decided per byte.
+    @inline(__always)
+    private mutating func readMultilineString(_ kind: StringKind) throws(TOMLError) -> String {
         let open = pos
+        let quote = kind.quote
         pos &+= 3
         _ = skipNewline()
         var text: [UInt8] = []
@@ -172,19 +125,23 @@ extension TOMLReader {
         while true {
             let byte = current
             switch byte {
-            case UInt8(ascii: "'"):
+            case quote:
+                // Three to five quotes close the string, those before the last three being content; one or two are
+                // content.
                 var quotes = 1
-                while self.byte(pos &+ quotes) == UInt8(ascii: "'") && quotes < 6 { quotes &+= 1 }
+                while self.byte(pos &+ quotes) == quote && quotes < 6 { quotes &+= 1 }
                 if quotes < 3 {
                     pos &+= quotes
                     continue
                 }
-                if quotes == 6 {
-                    throw failure("too many quotes: a ''' string can end with at most two quotes before its closing '''; use a \"\"\" string for more", at: pos &+ 5)
-                }
+                if quotes == 6 { throw failure(kind.tooManyQuotes, at: pos &+ 5) }
                 text.append(contentsOf: bytes[runStart..<(pos &+ quotes &- 3)])
                 pos &+= quotes
                 return String(decoding: text, as: UTF8.self)
+            case UInt8(ascii: "\\") where kind == .multilineBasic:
+                text.append(contentsOf: bytes[runStart..<pos])
+                if try !skipEscapedLineBreak() { try readEscape(into: &text) }
+                runStart = pos
             case 0x0A:
                 pos &+= 1
             case 0x0D where self.byte(pos &+ 1) == 0x0A:
@@ -193,17 +150,24 @@ extension TOMLReader {
                 pos &+= 2
                 runStart = pos
             case 0x00..<0x20 where byte != 0x09, 0x7F:
-                if atEnd {
-                    throw failure("the string opened at \(mark(at: open)) is not closed; end it with '''", at: open)
-                }
-                if byte == 0x0D {
-                    throw failure("a carriage return in a string must be followed by a line feed")
-                }
-                throw failure("\(describe(at: pos)) is not allowed in a literal string; use a \"\"\" string with an escape such as \\u\(TOMLErrorText.hex(UInt32(byte), digits: 4))")
+                throw refusedCharacter(in: kind, openedAt: open)
             default:
                 pos &+= 1
             }
         }
+    }
+
+    /// The error for the byte at `pos`, which a string of `kind` opened at `open` refuses: the end of the text, a
+    /// line break (in a multi-line string, which reads its line breaks itself, only a lone carriage return), or
+    /// another control character.
+    @inline(never)
+    private mutating func refusedCharacter(in kind: StringKind, openedAt open: Int) -> TOMLError {
+        if atEnd {
+            return failure("the string opened at \(mark(at: open)) is not closed; end it with \(kind.closing)", at: open)
+        }
+        let byte = current
+        if byte == 0x0A || byte == 0x0D { return failure(kind.lineBreak) }
+        return failure("\(describe(at: pos)) is not allowed \(kind.escapeAdvice) \\u\(TOMLErrorText.hex(UInt32(byte), digits: 4))")
     }
 
     /// The value of a hexadecimal digit.
@@ -213,6 +177,58 @@ extension TOMLReader {
         case 0x41...0x46: byte &- 0x41 &+ 10
         case 0x61...0x66: byte &- 0x61 &+ 10
         default: nil
+        }
+    }
+}
+
+/// The four kinds of string, with how the messages word what each refuses.
+private enum StringKind {
+    case basic, multilineBasic, literal, multilineLiteral
+
+    /// The quote that opens and closes the string.
+    var quote: UInt8 {
+        switch self {
+        case .basic, .multilineBasic: UInt8(ascii: "\"")
+        case .literal, .multilineLiteral: UInt8(ascii: "'")
+        }
+    }
+
+    /// How to end the string, for one that is not closed.
+    var closing: String {
+        switch self {
+        case .basic: "'\"' on the same line"
+        case .multilineBasic: "\"\"\""
+        case .literal: "' on the same line"
+        case .multilineLiteral: "'''"
+        }
+    }
+
+    /// Why a line break (in a multi-line string, a lone carriage return) cannot stand in the string.
+    var lineBreak: String {
+        switch self {
+        case .basic: "a \"…\" string ends on its line; close it with '\"', or write a multi-line string in \"\"\" … \"\"\""
+        case .multilineBasic: "a carriage return in a string must be followed by a line feed; write \\r for a lone one"
+        case .literal: "a '…' string ends on its line; close it with ', or write a multi-line string in ''' … '''"
+        case .multilineLiteral: "a carriage return in a string must be followed by a line feed"
+        }
+    }
+
+    /// Where a control character is refused and what to write instead, up to the `\u` escape itself.
+    var escapeAdvice: String {
+        switch self {
+        case .basic, .multilineBasic: "in a string; write it as an escape such as"
+        case .literal: "in a literal string; use a \"…\" string with an escape such as"
+        case .multilineLiteral: "in a literal string; use a \"\"\" string with an escape such as"
+        }
+    }
+
+    /// The refusal of six quotes or more where a multi-line string ends (at most two of content, then three).
+    var tooManyQuotes: String {
+        switch self {
+        case .basic, .multilineBasic:
+            "too many quotes: a \"\"\" string can end with at most two quotes before its closing \"\"\"; escape one as \\\""
+        case .literal, .multilineLiteral:
+            "too many quotes: a ''' string can end with at most two quotes before its closing '''; use a \"\"\" string for more"
         }
     }
 }

@@ -6,32 +6,11 @@ import Testing
 struct LockDeletionTests {
     static let token = ["SCHEDULER_ADMIN_TOKEN": "lock-test-token"]
 
-    /// A workspace whose feed records each start in `starts.txt` before printing its items.
-    func workspace() throws -> SourceWorkspace {
-        let setup = try SourceWorkspace()
-        try setup.writeScript("""
-            #!/bin/sh
-            echo started >> starts.txt
-            for id in $(cat ids.txt); do
-                if [ "$id" = WAIT ]; then
-                    while [ ! -f release ] && [ -f ids.txt ]; do sleep 0.05; done
-                    continue
-                fi
-                printf '{"uniqueIdentifier":"%s","domainIdentifier":"%s","title":"Doc %s"}\\n' "$id" "$SCHEDULER_DOMAIN" "$id"
-            done
-            """)
-        return setup
-    }
-
-    func starts(_ setup: SourceWorkspace) -> Int {
-        ((try? String(contentsOfFile: setup.workspace.path("starts.txt"), encoding: .utf8)) ?? "").split(separator: "\n").count
-    }
-
     @Test func duringAPassNeitherRunOnceNorPurgeNorASecondServiceGetsIn() async throws {
-        let setup = try workspace()
+        let setup = try SourceWorkspace()
         try setup.setFeed("a WAIT b")
         let service = try RunningService(setup.config)
-        #expect(try await eventually(within: 20) { starts(setup) == 1 }, "the service's pass started")
+        #expect(try await eventually(within: 20) { setup.starts == 1 }, "the service's pass started")
 
         for suffix in [".lock", ".service.lock"] { try FileManager.default.removeItem(atPath: setup.workspace.path("index.sqlite" + suffix)) }
 
@@ -42,7 +21,7 @@ struct LockDeletionTests {
         #expect(purge.status == 3, "purge beside the pass: \(purge.stderr)")
         let second = try setup.run(["run"])
         #expect(second.status == 3, "a second service: \(second.stderr)")
-        #expect(starts(setup) == 1, "the service's plugin was neither restarted nor killed")
+        #expect(setup.starts == 1, "the service's plugin was neither restarted nor killed")
 
         try setup.workspace.write("release", "")
         #expect(try await eventually { try await service.searchTotal() == 2 }, "the pass finished with every item")
@@ -52,7 +31,7 @@ struct LockDeletionTests {
     }
 
     @Test func betweenPassesTheServiceAndACommandStillExcludeEachOther() async throws {
-        let setup = try workspace()
+        let setup = try SourceWorkspace()
         try setup.setFeed("a")
         let service = try RunningService(setup.config, environment: Self.token)
         #expect(try await eventually { try await service.searchTotal() == 1 })
@@ -60,12 +39,12 @@ struct LockDeletionTests {
         try FileManager.default.removeItem(atPath: setup.workspace.path("index.sqlite.lock"))
         try setup.setFeed("a WAIT b")
         let (command, _, _, _) = try SchedulerProcess.start(["run-once", "--force"] + setup.config)
-        #expect(try await eventually(within: 20) { starts(setup) == 2 }, "run-once's plugin started")
+        #expect(try await eventually(within: 20) { setup.starts == 2 }, "run-once's plugin started")
 
         // The service, woken, finds run-once's lock: it skips, and its plugin does not start beside the other.
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "lock-test-token").status == 202)
         #expect(try await eventually(within: 20) { service.logSoFar.contains("pass skipped until the next tick") }, "\(service.logSoFar)")
-        #expect(starts(setup) == 2)
+        #expect(setup.starts == 2)
 
         try setup.workspace.write("release", "")
         command.waitUntilExit()

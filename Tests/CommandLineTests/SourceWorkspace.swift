@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// A workspace whose one source runs `feed.sh`, which prints an item for each word of `ids.txt`; the word
-/// `WAIT` makes it wait until the file `release` exists (or the workspace is gone).
+/// A workspace whose one source runs `feed.sh`, which records each start in `starts.txt` and prints an item for
+/// each word of `ids.txt`; the word `WAIT` makes it wait until the file `release` exists (or the workspace is gone).
 final class SourceWorkspace {
     let workspace: Workspace
     var config: [String] { ["--config", workspace.url.path] }
@@ -26,6 +26,7 @@ final class SourceWorkspace {
         try setGate(on: gate)
         try writeScript("""
             #!/bin/sh
+            echo started >> starts.txt
             for id in $(cat ids.txt); do
                 if [ "$id" = WAIT ]; then
                     while [ ! -f release ] && [ -f ids.txt ]; do sleep 0.05; done
@@ -54,6 +55,11 @@ final class SourceWorkspace {
     }
 
     func setFeed(_ ids: String) throws { try workspace.write("ids.txt", ids + "\n") }
+
+    /// How many times the feed has started.
+    var starts: Int {
+        ((try? String(contentsOfFile: workspace.path("starts.txt"), encoding: .utf8)) ?? "").split(separator: "\n").count
+    }
 
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> SchedulerProcess.Outcome {
         try SchedulerProcess.run(arguments + config, environment: environment)

@@ -19,12 +19,20 @@ struct TOMLTestSuiteTests {
         Array(try Data(contentsOf: root.appendingPathComponent(path)))
     }
 
-    @Test func everyValidDocumentReadsToTheExpectedValues() throws {
-        let cases = try Self.cases("valid")
-        #expect(cases.count == 210)
+    /// Runs `check` on every case of `group`, which must number `count`, then prints how many passed it, saying
+    /// what passing means (`outcome`).
+    static func forEachCase(_ group: String, count: Int, outcome: String, _ check: (_ path: String, _ bytes: [UInt8]) throws -> Bool) throws {
+        let cases = try Self.cases(group)
+        #expect(cases.count == count)
         var passed = 0
         for path in cases {
-            let bytes = try Self.bytes(path)
+            if try check(path, Self.bytes(path)) { passed += 1 }
+        }
+        print("toml-test \(group) (TOML 1.0): \(passed) of \(cases.count) \(outcome)")
+    }
+
+    @Test func everyValidDocumentReadsToTheExpectedValues() throws {
+        try Self.forEachCase("valid", count: 210, outcome: "read as expected") { path, bytes in
             let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent(String(path.dropLast(5)) + ".json")))
             do {
                 let table = try TOMLParser.parse(utf8: bytes)
@@ -33,30 +41,26 @@ struct TOMLTestSuiteTests {
                 // The String entry point reads the same.
                 let fromString = try TOMLParser.parse(String(decoding: bytes, as: UTF8.self))
                 #expect(TaggedJSON.difference(TOMLNode(.table(fromString), mark: TOMLMark(line: 1, column: 1)), expected) == nil, "\(path) from a String")
-                if difference == nil { passed += 1 }
+                return difference == nil
             } catch {
                 Issue.record("\(path) refused: \(error)")
+                return false
             }
         }
-        print("toml-test valid (TOML 1.0): \(passed) of \(cases.count) read as expected")
     }
 
     @Test func everyInvalidDocumentIsRefusedWithAPosition() throws {
-        let cases = try Self.cases("invalid")
-        #expect(cases.count == 499)
-        var refused = 0
-        for path in cases {
-            let bytes = try Self.bytes(path)
-            do {
+        try Self.forEachCase("invalid", count: 499, outcome: "refused") { path, bytes in
+            do throws(TOMLError) {
                 let table = try TOMLParser.parse(utf8: bytes)
                 Issue.record("\(path) was read, not refused: \(table.keys)")
+                return false
             } catch {
-                refused += 1
                 let lines = bytes.count { $0 == 0x0A } + 1
                 #expect(error.mark.line >= 1 && error.mark.line <= lines && error.mark.column >= 1, "\(path): \(error)")
                 #expect(!error.message.isEmpty && !error.message.contains("\n"), "\(path): \(error)")
+                return true
             }
         }
-        print("toml-test invalid (TOML 1.0): \(refused) of \(cases.count) refused")
     }
 }

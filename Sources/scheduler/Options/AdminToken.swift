@@ -9,7 +9,9 @@ import Foundation
 /// the same user could read the variable from `/proc/<scheduler>/environ` (their own environment is clean, but
 /// their parent's is not), so once read it is removed, the environment block the kernel shows is zeroed, and the
 /// process is made non-dumpable, which closes `/proc/<pid>/environ` and `/proc/<pid>/mem` to other processes of
-/// the user (root still sees everything: give command sources `runAs:` when the service runs as root).
+/// the user. A plugin of the same user can still read the token file itself, and root reads everything: accounts of
+/// their own (`runAs:`) are what separates plugins from the service. The scrub runs first thing in the command,
+/// before any thread of ours could hold a pointer into the block.
 enum AdminToken {
     /// The token could not be read from the file named for it.
     struct Unreadable: Error, CustomStringConvertible {
