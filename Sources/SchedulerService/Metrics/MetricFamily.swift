@@ -1,5 +1,5 @@
 /// Every metric family the service exports, with its type, labels and help text: the one list the exporter
-/// describes families from, and the tests hold the README, `/metrics` and the Grafana dashboard to.
+/// describes families from, and the tests hold docs/operating.md, `/metrics` and the Grafana dashboard to.
 public enum MetricFamily: String, CaseIterable, Sendable {
     case runs = "scheduler_runs_total"
     case itemsIndexed = "scheduler_items_indexed_total"

@@ -43,6 +43,6 @@ struct ExternalTool {
     }
 }
 
-/// The repository's root folder: where `deploy/` and the README are, and `.build/` for the screenshots.
+/// The repository's root folder: where `deploy/` and `docs/` are, and `.build/` for the screenshots.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()

@@ -3,7 +3,7 @@ import SchedulerService
 import Testing
 
 /// `/metrics` of a real `scheduler run`, judged by Prometheus's own `promtool check metrics`: every family described
-/// from the first scrape, the unit gauges alerting needs, and the README listing exactly what is exported.
+/// from the first scrape, the unit gauges alerting needs, and docs/operating.md listing exactly what is exported.
 @Suite("Metrics, judged by promtool")
 struct MetricsExpositionTests {
     /// `promtool check metrics` on `text`: its complaints, empty when it accepts the text.
@@ -60,9 +60,9 @@ struct MetricsExpositionTests {
         #expect(service.terminate() == 0, "\(service.log)")
     }
 
-    @Test func theREADMEListsExactlyTheExportedFamilies() throws {
-        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        // The rows of the README's metrics table: | `name` | type | labels | meaning |
+    @Test func theOperatorsGuideListsExactlyTheExportedFamilies() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/operating.md"), encoding: .utf8)
+        // The rows of the guide's metrics table: | `name` | type | labels | meaning |
         let rows = readme.split(separator: "\n").compactMap { line -> (String, String, String)? in
             guard let match = line.wholeMatch(of: #/\| `(scheduler_[a-z_]+)` \| (counter|gauge|histogram) \| ([a-z, ]*) \|.*/#) else { return nil }
             return (String(match.1), String(match.2), String(match.3))

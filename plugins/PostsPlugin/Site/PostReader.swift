@@ -4,7 +4,7 @@ import PluginAPI
 /// Reads one post as its generator would publish it, and makes the searchable item of it.
 ///
 /// Which posts are published (drafts, `published: false`, future and expired posts), the title, description,
-/// keywords, date and authors, and the URL follow the flavor's conventions (see README, "posts").
+/// keywords, date and authors, and the URL follow the flavor's conventions (see docs/plugins.md, "posts").
 struct PostReader: Sendable {
     /// Why a post is not published.
     enum Skip: String, Sendable, CaseIterable {
