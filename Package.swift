@@ -9,7 +9,6 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "reindex-scheduler",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "scheduler", targets: ["scheduler"]),
         .library(name: "PluginAPI", targets: ["PluginAPI"]),

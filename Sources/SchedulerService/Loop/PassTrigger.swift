@@ -59,8 +59,4 @@ public final class PassTrigger: Sendable {
         }
         return nil
     }
-
-    func finish() {
-        continuation.finish()
-    }
 }
