@@ -129,7 +129,7 @@ public final class LockFile: Sendable {
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
         }
-        if bound == 0, listen(socket, 64) == 0 { return .bound(socket) }
+        if bound == 0, listen(socket, SOMAXCONN) == 0 { return .bound(socket) }
         let failure = errno
         close(socket)
         return failure == EADDRINUSE ? holderOfName(name) : .unavailable
@@ -145,8 +145,9 @@ public final class LockFile: Sendable {
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, length) }
         }
-        // A holder's queue full of earlier probes cannot say who it is: busy, the safe answer.
-        guard connected == 0 else { return errno == EAGAIN ? .heldByAnotherHolder : .unavailable }
+        // A full queue says nothing of who listens (another user can fill its own on purpose): the file lock decides.
+        // A holder of ours listens with the largest queue, which probes alone take thousands of passes to fill.
+        guard connected == 0 else { return .unavailable }
         var uid: UInt32 = 0
         guard csystem_peer_uid(probe, &uid) == 0 else { return .heldByAnotherHolder }
         return uid == geteuid() || uid == 0 ? .heldByAnotherHolder : .unavailable
