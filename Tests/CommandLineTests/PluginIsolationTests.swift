@@ -143,10 +143,19 @@ struct ParentProcessSecretTests {
         #expect(service.terminate() == 0, "\(service.log)")
     }
 
-    @Test func anUnreadableTokenFileStopsTheStart() throws {
+    /// A token file that cannot be a token stops the start with the reason, never a service without its token.
+    @Test(arguments: [
+        (nil, "No such file or directory"), ("", "the file is empty"), ("two\nlines", "must be one word"),
+        (String(repeating: "a", count: 10_000), "a token is at most 4096"), ("<folder>", "not a regular file"),
+    ] as [(String?, String)])
+    func aTokenFileThatCannotBeATokenStopsTheStart(content: String?, reason: String) throws {
         let setup = try SourceWorkspace()
-        let outcome = try setup.run(["run"], environment: ["SCHEDULER_ADMIN_TOKEN_FILE": setup.workspace.path("missing-token")])
+        let path = setup.workspace.path("token")
+        if content == "<folder>" { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        else if let content { try setup.workspace.write("token", content) }
+        let outcome = try setup.run(["run"], environment: ["SCHEDULER_ADMIN_TOKEN_FILE": path])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("cannot read the admin token from \(setup.workspace.path("missing-token"))"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("cannot read the admin token from \(path): "), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(reason), "\(outcome.stderr)")
     }
 }

@@ -29,17 +29,32 @@ enum AdminToken {
         defer { hideSecrets() }
         let file = environment[fileVariable] ?? environment["CREDENTIALS_DIRECTORY"].map { $0 + "/" + credential }
         if let file, environment[fileVariable] != nil || FileManager.default.fileExists(atPath: file) {
-            let text: String
-            do {
-                text = try String(contentsOfFile: file, encoding: .utf8)
-            } catch {
-                throw Unreadable(path: file, reason: (error as NSError).localizedDescription)
-            }
-            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let token = try read(file).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !token.isEmpty else { throw Unreadable(path: file, reason: "the file is empty") }
+            guard !token.contains(where: \.isWhitespace) else {
+                throw Unreadable(path: file, reason: "the token must be one word (no spaces or line breaks inside), as a bearer token is")
+            }
             return token
         }
         return environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The text of the regular file at `path`, at most `maxBytes` long.
+    private static func read(_ path: String) throws(Unreadable) -> String {
+        let maxBytes = 4096
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw Unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw Unreadable(path: path, reason: "it is not a regular file")
+        }
+        guard info.st_size <= maxBytes else { throw Unreadable(path: path, reason: "it is \(info.st_size) bytes; a token is at most \(maxBytes)") }
+        var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, maxBytes + 1) }
+        guard count >= 0 else { throw Unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard let text = String(validating: bytes[..<count], as: UTF8.self) else { throw Unreadable(path: path, reason: "it is not UTF-8 text") }
+        return text
     }
 
     /// Removes the token's variable, zeroes the environment block `/proc/<pid>/environ` shows (the variables stay
