@@ -38,9 +38,13 @@ public final class PassLock: Sendable {
     /// Runs `body` holding the pass lock of `file`, released when `body` returns or throws; throws ``Busy`` without
     /// running `body` when another holder has it.
     public static func withPass<Result>(file: LockFile, _ body: () async throws -> Result) async throws -> Result {
-        let lock = try pass(file: file)
-        // Released by its deinit once `body` is done: held for exactly this scope.
-        defer { withExtendedLifetime(lock) {} }
+        try await pass(file: file).holding(body)
+    }
+
+    /// Runs `body` holding this lock, released when `body` returns or throws (by the lock's deinit, once this
+    /// scope no longer keeps it).
+    public func holding<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        defer { withExtendedLifetime(self) {} }
         return try await body()
     }
 

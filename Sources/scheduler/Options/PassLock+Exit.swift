@@ -5,13 +5,16 @@ extension PassLock {
     /// The exit status of a command that found another pass running on its database.
     static let busyExitCode = ExitCode(3)
 
-    /// Takes the pass lock of `localFilesPath`, or reports "busy" and exits 3 without waiting.
-    static func takeOrExit(localFilesPath: String) throws -> PassLock {
+    /// Runs `body` holding the pass lock of `localFilesPath`; when another holder has it, reports "busy" and exits
+    /// 3 without waiting and without running `body`.
+    static func withPassOrExit<Result>(localFilesPath: String, _ body: () async throws -> Result) async throws -> Result {
+        let lock: PassLock
         do {
-            return try PassLock.pass(localFilesPath: localFilesPath)
+            lock = try PassLock.pass(localFilesPath: localFilesPath)
         } catch let busy as PassLock.Busy {
             printError("busy: \(busy); try again when it has finished")
             throw busyExitCode
         }
+        return try await lock.holding(body)
     }
 }

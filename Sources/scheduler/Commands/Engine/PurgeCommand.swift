@@ -24,14 +24,14 @@ struct PurgeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let lock = try PassLock.takeOrExit(localFilesPath: try store.localFilesPath())
-        defer { withExtendedLifetime(lock) {} }
         let logger = CommandLogger.make()
-        let deleted = try await store.withStore(logger: logger) { store in
-            let deleted = try await OperatorPurge.purge(domain: domain, store: store)
-            // Gone from every search already; the rows are reclaimed in short steps before the command exits.
-            _ = try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll()
-            return deleted
+        let deleted = try await PassLock.withPassOrExit(localFilesPath: try store.localFilesPath()) {
+            try await store.withStore(logger: logger) { store in
+                let deleted = try await OperatorPurge.purge(domain: domain, store: store)
+                // Gone from every search already; the rows are reclaimed in short steps before the command exits.
+                _ = try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll()
+                return deleted
+            }
         }
         print("purged \(domain): \(deleted) items deleted")
     }

@@ -50,7 +50,12 @@ struct RunCommand: AsyncParsableCommand {
             printError("refusing to start: \(failure)")
             throw ExitCode(failure.mayPassOnRetry ? 1 : 2)
         }
-        defer { withExtendedLifetime(serviceLock) {} }
+        try await serviceLock.holding { try await serve(configuration, adminToken: adminToken, loadedFrom: loadedFrom, logger: logger) }
+        logger.notice("stopped")
+    }
+
+    /// Serves until a shutdown signal, the service's lock held by the caller.
+    private func serve(_ configuration: SchedulerConfiguration, adminToken: String?, loadedFrom: ConfigFolderSnapshot, logger: Logger) async throws {
         // Opened once: a pass takes the lock without opening anything, so a full descriptor table or a folder
         // made read-only later cannot stop the service.
         let passLock: LockFile
@@ -78,6 +83,5 @@ struct RunCommand: AsyncParsableCommand {
             printError("refusing to start: \(failure)")
             throw ExitCode(failure.mayPassOnRetry ? 1 : 2)
         }
-        logger.notice("stopped")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import SchedulerConfig
 import Engine
 import Foundation
+import Logging
 import PluginAPI
 import SchedulerService
 import Store
@@ -57,8 +58,23 @@ struct RunOnceCommand: AsyncParsableCommand {
         }
         let clock: any WallClock = now.flatMap(ISO8601.date(from:)).map(FixedWallClock.init) ?? SystemWallClock()
         let logger = log.makeLogger(defaultLevel: .warning)
-        let lock = dryRun ? nil : try PassLock.takeOrExit(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id))
-        defer { withExtendedLifetime(lock) {} }
+        let outcomes = dryRun
+            ? try await pass(configuration, clock: clock, logger: logger)
+            : try await PassLock.withPassOrExit(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) {
+                try await pass(configuration, clock: clock, logger: logger)
+            }
+        if json {
+            struct Output: Encodable { var units: [UnitOutcome] }
+            try JSONOutput.print(Output(units: outcomes))
+        } else {
+            outcomes.forEach { print(Self.describe($0)) }
+            if outcomes.isEmpty { print("no unit matched") }
+        }
+        if outcomes.contains(where: { $0.decision == .failed }) { throw ExitCode(1) }
+    }
+
+    /// The pass the options ask for, then the reclaim of what it purged.
+    private func pass(_ configuration: SchedulerConfiguration, clock: any WallClock, logger: Logger) async throws -> [UnitOutcome] {
         var settings = configuration.scheduler
         // A dry run touches nothing, not even to create a missing database file: it decides against an empty one.
         var scratch: URL?
@@ -73,7 +89,7 @@ struct RunOnceCommand: AsyncParsableCommand {
             force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize,
             replica: replica.name.id, leaseDuration: settings.leaseDuration
         )
-        let outcomes = try await StoreOpener.withStore(settings, clock: clock, logger: logger) { store in
+        return try await StoreOpener.withStore(settings, clock: clock, logger: logger) { store in
             let pass = ReconcilePass(
                 configuration: configuration, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.id), registry: BuiltinPlugins.registry,
                 clock: clock, logger: logger
@@ -83,15 +99,6 @@ struct RunOnceCommand: AsyncParsableCommand {
             if !dryRun { _ = try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll() }
             return outcomes
         }
-
-        if json {
-            struct Output: Encodable { var units: [UnitOutcome] }
-            try JSONOutput.print(Output(units: outcomes))
-        } else {
-            outcomes.forEach { print(Self.describe($0)) }
-            if outcomes.isEmpty { print("no unit matched") }
-        }
-        if outcomes.contains(where: { $0.decision == .failed }) { throw ExitCode(1) }
     }
 
     /// One line per unit: what was decided and why, and what it did.
