@@ -7,6 +7,14 @@ import Testing
 struct ConnectionLimitTests {
     static let healthz = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
+    /// A workspace with one item to index, whose `service:` mapping gains `settings`.
+    func workspace(service settings: String) throws -> SourceWorkspace {
+        let setup = try SourceWorkspace()
+        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }", with: "service: { tick: 1h, listen: 127.0.0.1:0, \(settings) }")
+        try setup.setFeed("a")
+        return setup
+    }
+
     @Test func aThousandConnectionsFromOneClientLeaveHealthAnsweredForOthers() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
@@ -26,10 +34,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func theOperatorsListenerAnswersWhileClientsHoldEveryPublicSlot() async throws {
-        let setup = try SourceWorkspace()
-        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
-                             with: "service: { tick: 1h, listen: 127.0.0.1:0, adminListen: 127.0.0.1:0, maxConnections: 8 }")
-        try setup.setFeed("a")
+        let setup = try workspace(service: "adminListen: 127.0.0.1:0, maxConnections: 8")
         let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
         let port = try #require(service.base.port), operators = try #require(service.operatorsBase)
         #expect(try await eventually { try await service.searchTotal() == 1 })
@@ -46,10 +51,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func theAdminActionsAreNotOnThePublicListenerOnceOperatorsHaveTheirOwn() async throws {
-        let setup = try SourceWorkspace()
-        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
-                             with: "service: { tick: 1h, listen: 127.0.0.1:0, adminListen: 127.0.0.1:0 }")
-        try setup.setFeed("a")
+        let setup = try workspace(service: "adminListen: 127.0.0.1:0")
         let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "secret-token").status == 404)
         #expect(try await service.request("/healthz").status == 200, "health stays on the public listener too")
@@ -57,10 +59,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func aKeepAliveConnectionServesAtMostItsShareOfRequests() throws {
-        let setup = try SourceWorkspace()
-        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
-                             with: "service: { tick: 1h, listen: 127.0.0.1:0, maxRequestsPerConnection: 3 }")
-        try setup.setFeed("a")
+        let setup = try workspace(service: "maxRequestsPerConnection: 3")
         let service = try RunningService(setup.config)
         let connection = try RawConnection(port: try #require(service.base.port))
         connection.send(String(repeating: Self.healthz, count: 5))
@@ -72,10 +71,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func aConnectionThatSendsARequestNowAndThenIsClosedAtItsMaximumAge() throws {
-        let setup = try SourceWorkspace()
-        try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
-                             with: "service: { tick: 1h, listen: 127.0.0.1:0, idleTimeout: 60s, maxConnectionAge: 2s }")
-        try setup.setFeed("a")
+        let setup = try workspace(service: "idleTimeout: 60s, maxConnectionAge: 2s")
         let service = try RunningService(setup.config)
         let connection = try RawConnection(port: try #require(service.base.port))
         connection.send(Self.healthz)

@@ -52,8 +52,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let policy: ConnectionPolicy
     private let clients: ClientConnections
-    /// Whether the connection was checked against the per-client limit (once, when it becomes active).
-    private var checked = false
     /// The address counted against the per-client limit, once admitted.
     private var client: String?
     private var requestsReceived = 0
@@ -68,10 +66,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     init(policy: ConnectionPolicy, clients: ClientConnections) {
         self.policy = policy
         self.clients = clients
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { _ = admit(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -131,10 +125,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Counts the connection against its client's limit, once; `false` when it was refused (and closed).
+    /// Counts the connection against its client's limit (once: the server adds its handlers before the connection
+    /// becomes active); `false` when it was refused (and closed).
     private func admit(context: ChannelHandlerContext) -> Bool {
-        guard !checked else { return client != nil }
-        checked = true
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
         guard clients.admit(address, limit: policy.maxPerClient) else {
             context.close(promise: nil)

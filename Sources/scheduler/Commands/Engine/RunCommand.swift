@@ -30,26 +30,11 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var replica: ReplicaOptions
 
     func run() async throws {
-        let adminToken: String?
-        do {
-            adminToken = try AdminToken.load()
-        } catch {
-            printError("refusing to start: \(error)")
-            throw ExitCode(2)
-        }
+        let adminToken = try Self.starting { try AdminToken.load() }
         let logger = log.makeLogger(defaultLevel: .info)
         let loadedFrom = ConfigFolderSnapshot(directory: config.loader.directory)
         let configuration = try config.loadOrExit()
-        let serviceLock: PassLock
-        do {
-            serviceLock = try PassLock.service(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id))
-        } catch let busy as PassLock.Busy {
-            printError("refusing to start: \(busy)")
-            throw PassLock.busyExitCode
-        } catch let failure as any StartupFailure {
-            printError("refusing to start: \(failure)")
-            throw ExitCode(failure.mayPassOnRetry ? 1 : 2)
-        }
+        let serviceLock = try Self.starting { try PassLock.service(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) }
         try await serviceLock.holding { try await serve(configuration, adminToken: adminToken, loadedFrom: loadedFrom, logger: logger) }
         logger.notice("stopped")
     }
@@ -58,13 +43,7 @@ struct RunCommand: AsyncParsableCommand {
     private func serve(_ configuration: SchedulerConfiguration, adminToken: String?, loadedFrom: ConfigFolderSnapshot, logger: Logger) async throws {
         // Opened once: a pass takes the lock without opening anything, so a full descriptor table or a folder
         // made read-only later cannot stop the service.
-        let passLock: LockFile
-        do {
-            passLock = try PassLock.passLockFile(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id))
-        } catch {
-            printError("refusing to start: \(error)")
-            throw ExitCode(2)
-        }
+        let passLock = try Self.starting { try PassLock.passLockFile(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) }
 
         let metricsRegistry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(DescribedPrometheusFactory(registry: metricsRegistry))
@@ -80,8 +59,23 @@ struct RunCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("\(line)\n".utf8))
             }
         } catch let failure as any StartupFailure {
-            printError("refusing to start: \(failure)")
-            throw ExitCode(failure.mayPassOnRetry ? 1 : 2)
+            throw Self.refusingToStart(failure)
         }
+    }
+
+    /// `step`'s result, or its failure said as "refusing to start" with the exit status it calls for: 3 when
+    /// another service holds the database, 1 when a restart may help, 2 otherwise.
+    private static func starting<Result>(_ step: () throws -> Result) throws -> Result {
+        do {
+            return try step()
+        } catch {
+            throw refusingToStart(error)
+        }
+    }
+
+    private static func refusingToStart(_ error: any Error) -> ExitCode {
+        printError("refusing to start: \(error)")
+        if error is PassLock.Busy { return PassLock.busyExitCode }
+        return ExitCode((error as? any StartupFailure)?.mayPassOnRetry == true ? 1 : 2)
     }
 }
