@@ -46,23 +46,22 @@ let package = Package(
             dependencies: ["CSystemCalls", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // The searchable index: one protocol, an SQLite + FTS5 backend.
+        // The searchable index without a database: its protocol, batches, queries, text folding, ranking and the
+        // result cache, which every backend shares.
         .target(
             name: "Indexing",
-            dependencies: [
-                "PluginAPI",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["PluginAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // The store's roles: the protocol the engine writes through, and the state it keeps per unit and run.
+        // The store's roles: the protocols the engine writes through, the state it keeps per unit and run, where a
+        // store lives, and the defaults every backend shares.
         .target(
             name: "Store",
             dependencies: ["PluginAPI", "Indexing"],
             swiftSettings: strictSettings
         ),
-        // The embedded store: the SQLite index and the scheduler's tables in one file (GRDB).
+        // The embedded store: owns its SQLite file (the FTS5 index and the scheduler's tables, one migrator); the only
+        // module that imports GRDB.
         .target(
             name: "SQLiteStore",
             dependencies: [
@@ -72,11 +71,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The store for several replicas: the index and the scheduler's tables in one PostgreSQL database.
+        // The store for several replicas: owns its PostgreSQL database (the index and the scheduler's tables); the only
+        // module that imports PostgresNIO.
         .target(
             name: "PostgresStore",
             dependencies: [
-                "PluginAPI", "Indexing", "Store", "SchedulerConfig",
+                "PluginAPI", "Indexing", "Store",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,7 +86,7 @@ let package = Package(
         // YAML configuration, feature gates and A/B experiments: safe loading, validation, evaluation.
         .target(
             name: "SchedulerConfig",
-            dependencies: ["PluginAPI", "YAML"],
+            dependencies: ["PluginAPI", "Store", "YAML"],
             swiftSettings: strictSettings
         ),
         // The reindex engine: due decisions, the reconcile pass, locking, backoff, state and history.
@@ -185,7 +185,7 @@ let package = Package(
         .executableTarget(
             name: "scheduler-bench",
             dependencies: [
-                "PluginAPI", "Indexing", "Engine", "SchedulerConfig", "SchedulerService", "PostgresStore",
+                "PluginAPI", "Indexing", "Engine", "SchedulerConfig", "SchedulerService", "Store", "SQLiteStore", "PostgresStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -229,8 +229,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "IndexingTests",
-            dependencies: ["Indexing", "PluginAPI", "FuzzSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "SQLiteStoreTests",
+            dependencies: [
+                "SQLiteStore", "Store", "Indexing", "PluginAPI", "FuzzSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,12 +1,6 @@
 public import Foundation
 public import PluginAPI
 
-/// Defaults every index backend shares.
-public enum IndexDefaults {
-    /// Core Spotlight's default lifetime of an item without an expiration date: about a month.
-    public static let timeToLive: Duration = .seconds(30 * 24 * 3600)
-}
-
 /// A searchable index with Core Spotlight's semantics: items upserted by unique identifier, grouped in
 /// hierarchical domains, expiring, written in atomic batches that may carry a client state, and searched
 /// by prefix with ranking.

@@ -1,7 +1,6 @@
 import Logging
 import NIOSSL
 public import PostgresNIO
-public import SchedulerConfig
 public import Store
 
 extension PostgresLocation {

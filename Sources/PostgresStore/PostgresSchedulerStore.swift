@@ -3,7 +3,6 @@ public import Indexing
 public import Logging
 public import PluginAPI
 import PostgresNIO
-public import SchedulerConfig
 public import Store
 
 /// The store for several replicas: the index and the scheduler's tables in one PostgreSQL database, each
@@ -50,7 +49,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     /// Connects to `location`, brings the schema up to date and runs `body` with the store; the pool's
     /// connections are closed when `body` returns or throws.
     public static func withStore<Result: Sendable>(
-        location: PostgresLocation, environment: [String: String] = ProcessInfo.processInfo.environment, timeToLive: Duration = IndexDefaults.timeToLive, historyLength: Int = 1000,
+        location: PostgresLocation, environment: [String: String] = ProcessInfo.processInfo.environment, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
         clock: any WallClock = SystemWallClock(), logger: Logger,
         _ body: (PostgresSchedulerStore) async throws -> Result
     ) async throws -> Result {

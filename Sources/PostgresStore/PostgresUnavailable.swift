@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
-public import SchedulerConfig
 public import Store
 
 /// The database named by `store.postgres` cannot be used, said so that an operator knows what to change. The store

@@ -8,8 +8,9 @@ public import Store
 /// The embedded store: the SQLite index and the scheduler's tables in one database file, so a batch, its
 /// checkpoint and a unit's success are committed in one SQLite transaction.
 ///
-/// It owns the file: the index's migrations and the scheduler's run when it opens, and every write goes through
-/// the index's `write`, which first checks that the file is still the one opened.
+/// It owns the file: one migrator (``SQLiteSchema``) brings the index's and the scheduler's tables up to date when
+/// the index opens it, and every write goes through the index's `write`, which first checks that the file is still
+/// the one opened.
 public final class SQLiteSchedulerStore: SchedulerStore {
     /// The index, with the SQLite-only parts (`path`, `storageSize()`, `verifyFile()`).
     public let sqliteIndex: SQLiteSearchIndex
@@ -21,18 +22,13 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     public var leases: (any LeaseStore)? { nil }
     var database: DatabasePool { sqliteIndex.database }
 
-    /// Opens (creating if needed) the database at `path` and brings both schemas up to date.
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(
-        path: String, timeToLive: Duration = IndexDefaults.timeToLive, historyLength: Int = 1000,
+        path: String, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
         clock: any WallClock = SystemWallClock(), logger: Logger
     ) throws {
         sqliteIndex = try SQLiteSearchIndex(path: path, timeToLive: timeToLive, clock: clock, logger: logger)
         self.historyLength = historyLength
-        do {
-            try SharedDatabaseFile.migrate(sqliteIndex.database, with: SchedulerStateSchema.migrator)
-        } catch let error as DatabaseError {
-            throw IndexError.cannotOpen(path: path, reason: error.message ?? error.description)
-        }
     }
 
     public func units() async throws -> [String: UnitState] {

@@ -2,6 +2,7 @@ import Foundation
 import Indexing
 import Logging
 import PluginAPI
+import SQLiteStore
 
 /// Measures the index at several sizes and prints the figures recorded in BENCHMARKS.md.
 ///

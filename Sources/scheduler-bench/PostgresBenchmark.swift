@@ -4,6 +4,7 @@ import Logging
 import PostgresStore
 import SchedulerConfig
 import SchedulerService
+import Store
 
 /// The import, search and purge figures on PostgreSQL, beside SQLite's: `scheduler-bench N --postgres URL`, where
 /// URL names a server and a user allowed to create databases. Each size gets a fresh database `scheduler_bench_N`.

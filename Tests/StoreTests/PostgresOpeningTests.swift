@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PluginAPI
 import PostgresStore
-import SchedulerConfig
+import Store
 import StoreSupport
 import Testing
 

@@ -17,7 +17,7 @@ public enum OperatorPurge {
 
     /// Purges `domain`; returns how many items were deleted.
     public static func purge(
-        domain: String, store: any SchedulerStore, holder: String = RunnerIdentity.current, leaseDuration: Duration = .seconds(60)
+        domain: String, store: any SchedulerStore, holder: String = RunnerIdentity.current, leaseDuration: Duration = StoreDefaults.leaseDuration
     ) async throws -> Int {
         guard let leases = store.leases else { return try await store.purge(domain: domain) }
         let units = try await store.units().values.filter { DomainIdentifier.isWithin($0.domain, domain) }.map(\.unit).sorted()

@@ -30,7 +30,7 @@ public struct ReconcilePass: Sendable {
 
         public init(
             force: Bool = false, dryRun: Bool = false, sources: Set<String>? = nil, batchSize: Int = Options.defaultBatchSize,
-            replica: String = RunnerIdentity.current, leaseDuration: Duration = .seconds(60)
+            replica: String = RunnerIdentity.current, leaseDuration: Duration = StoreDefaults.leaseDuration
         ) {
             self.force = force
             self.dryRun = dryRun

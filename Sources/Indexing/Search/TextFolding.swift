@@ -73,7 +73,7 @@ package enum TextFolding {
     /// spacing marks to letters (New Tai Lue vowel signs, two Vedic signs). Found by asking SQLite's tokenizer
     /// about every character (`SearchTermsTokenizerTests`); the index's tables name them as separators too
     /// (``FullTextTable``), so both sides agree whichever tables a newer SQLite carries.
-    static let tokenizerSeparators: [Unicode.Scalar] = (0x19B0...0x19C0).map { Unicode.Scalar($0)! }
+    package static let tokenizerSeparators: [Unicode.Scalar] = (0x19B0...0x19C0).map { Unicode.Scalar($0)! }
         + [0x19C8, 0x19C9, 0x1CF2, 0x1CF3].map { Unicode.Scalar($0)! }
 
     /// The characters unicode61 treats as parts of words: letters, digits, private use and combining marks.

@@ -1,5 +1,6 @@
 import Foundation
 public import PluginAPI
+public import Store
 import YAML
 
 /// Loads the config folder: `scheduler.yaml`, `gates.yaml` (both required) and `experiments.yaml` (optional).

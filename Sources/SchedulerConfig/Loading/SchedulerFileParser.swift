@@ -1,5 +1,6 @@
 import Foundation
 import PluginAPI
+import Store
 import YAML
 
 /// Reads `scheduler.yaml`: the environment, the store, the service, the defaults and the sources.
@@ -20,13 +21,7 @@ struct SchedulerFileParser {
             return nil
         }
         func value(_ key: String) -> YAMLNode? { top.first { $0.key == key }?.value }
-        var settings = SchedulerSettings(
-            environment: "production", store: .sqlite(path: ""), localFilesPath: "", tick: .seconds(60), listen: ListenAddress("127.0.0.1:8080")!,
-            idleTimeout: .seconds(30), maxConnections: 256, maxConnectionsPerClient: 32, maxRequestsPerConnection: 1000,
-            maxConnectionAge: .seconds(300), adminListen: nil, overdueGrace: .seconds(3600),
-            defaultExpiration: .seconds(30 * 86_400), defaultMaxDeleteRatio: 0.5, defaultMaxDeleteWindow: .seconds(7 * 86_400), defaultTimeZone: .utc, historyLength: 1000,
-            sources: []
-        )
+        var settings = SchedulerSettings(store: .sqlite(path: ""), localFilesPath: "")
         if let node = value("environment"), let environment = reader.string(node, "environment") {
             settings.environment = environment
         }

@@ -1,4 +1,5 @@
 public import Foundation
+public import Store
 
 /// What `scheduler.yaml` says: the environment, where the index lives, the service, defaults, and the sources.
 public struct SchedulerSettings: Sendable {
@@ -55,9 +56,9 @@ public struct SchedulerSettings: Sendable {
         return localFilesPath + "-" + safe
     }
 
-    /// How long a unit's lease lasts on a shared store (`store.postgres.leaseTTL`); 60 s otherwise, unused.
+    /// How long a unit's lease lasts on a shared store (`store.postgres.leaseTTL`); the default otherwise, unused.
     public var leaseDuration: Duration {
-        if case .postgres(let location) = store { location.leaseTTL } else { .seconds(60) }
+        if case .postgres(let location) = store { location.leaseTTL } else { StoreDefaults.leaseDuration }
     }
     /// The sources, in file order.
     public var sources: [Source]
@@ -65,6 +66,29 @@ public struct SchedulerSettings: Sendable {
     /// The source named `name`.
     public func source(named name: String) -> Source? {
         sources.first { $0.name == name }
+    }
+
+    /// Settings with the default of every key `scheduler.yaml` may leave out: the one place they are written
+    /// (docs/configuration.md lists them).
+    public init(store: StoreLocation, localFilesPath: String, sources: [Source] = []) {
+        environment = "production"
+        self.store = store
+        self.localFilesPath = localFilesPath
+        tick = .seconds(60)
+        listen = ListenAddress("127.0.0.1:8080")!
+        idleTimeout = .seconds(30)
+        maxConnections = 256
+        maxConnectionsPerClient = 32
+        maxRequestsPerConnection = 1000
+        maxConnectionAge = .seconds(300)
+        adminListen = nil
+        overdueGrace = .seconds(3600)
+        defaultExpiration = StoreDefaults.timeToLive
+        defaultMaxDeleteRatio = 0.5
+        defaultMaxDeleteWindow = .seconds(7 * 86_400)
+        defaultTimeZone = .utc
+        historyLength = StoreDefaults.historyLength
+        self.sources = sources
     }
 }
 

@@ -13,7 +13,7 @@ public enum StoreOpener {
     /// Opens (creating if needed) the store at `location` and runs `body` with it; a PostgreSQL store's connections
     /// are closed when `body` returns.
     public static func withStore<Result: Sendable>(
-        _ location: StoreLocation, timeToLive: Duration = IndexDefaults.timeToLive, historyLength: Int = 1000,
+        _ location: StoreLocation, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
         clock: any WallClock = SystemWallClock(), logger: Logger,
         _ body: (any SchedulerStore) async throws -> Result
     ) async throws -> Result {

@@ -8,7 +8,7 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "List the most recent runs (reindexed, failed, purged), newest first.",
-        discussion: "The database keeps the last store.history runs (1000 by default)."
+        discussion: "The database keeps the last store.history runs (\(StoreDefaults.historyLength) by default)."
     )
 
     @Option(help: ArgumentHelp("Only the runs of this source.", valueName: "name"))

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+public import Indexing
 
 /// Search without scoring every match: FTS5 walks matches in row-identifier order, which is
 /// ``ItemPriority`` order, so each query below stops after a bounded number of rows.

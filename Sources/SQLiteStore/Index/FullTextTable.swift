@@ -1,3 +1,4 @@
+import Indexing
 /// One of the index's FTS5 tables, each an external-content table over `item` indexing some of its fields.
 ///
 /// ``all`` indexes every searchable field and decides what matches; ``bestFields`` and ``names`` index fewer

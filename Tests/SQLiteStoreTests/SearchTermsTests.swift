@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import Indexing
 import PluginAPI
+@testable import SQLiteStore
 import Testing
 
 @Suite("Turning user text into search terms")

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Indexing
 import PluginAPI
+@testable import SQLiteStore
 import Testing
 
 @Suite("Importing NDJSON")

@@ -1,17 +1,20 @@
 import GRDB
+import Indexing
 
-/// The index's tables, created and upgraded by migrations so that every database file reaches the same schema.
+/// The database file's tables, the index's and the scheduler's, created and upgraded by one migrator so that every
+/// file reaches the same schema. The migrations keep the identifiers earlier releases wrote (`v1-index` …,
+/// `v1-scheduler-state` …), so a file written by any of them upgrades in place.
 ///
 /// `item` holds the items, each stamped with the number of the commit that last wrote it (`index_commit`
 /// counts commits), so "the items of a domain not written since commit N" is exact whatever the clocks do.
 /// `item_fts` is an external-content FTS5 table over it, with two smaller ones over its best fields (see
 /// ``FullTextTable``); the index code keeps them in step inside each transaction. `batch_client_state` holds
 /// each batch name's last client state; `purged_domain` the purges whose rows are not all reclaimed
-/// (``PurgedDomains``).
+/// (``PurgedDomains``). `unit_state` holds one row per unit, `run_history` the last runs.
 ///
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
 /// take the highest-priority matches first and stop early instead of scoring every match.
-enum IndexSchema {
+enum SQLiteSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-index") { db in
@@ -68,6 +71,46 @@ enum IndexSchema {
                 try db.execute(sql: table.createStatement)
                 try db.execute(sql: table.indexAllRowsStatement)
             }
+        }
+        migrator.registerMigration("v1-scheduler-state") { db in
+            try db.execute(sql: """
+                CREATE TABLE unit_state (
+                    unit TEXT PRIMARY KEY,
+                    source TEXT NOT NULL,
+                    domain TEXT NOT NULL,
+                    lastSuccessAt REAL,
+                    fingerprint TEXT,
+                    itemCount INTEGER,
+                    lastAttemptAt REAL,
+                    lastResult TEXT,
+                    lastError TEXT,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    retryAt REAL
+                );
+                CREATE TABLE run_history (
+                    id INTEGER PRIMARY KEY,
+                    unit TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    domain TEXT NOT NULL,
+                    startedAt REAL NOT NULL,
+                    finishedAt REAL NOT NULL,
+                    decision TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    indexed INTEGER NOT NULL,
+                    deleted INTEGER NOT NULL,
+                    rejected INTEGER NOT NULL,
+                    error TEXT
+                );
+                CREATE INDEX run_history_source ON run_history(source, id);
+                """)
+        }
+        migrator.registerMigration("v2-runner-and-forced-runs") { db in
+            try db.execute(sql: """
+                ALTER TABLE unit_state ADD COLUMN runner TEXT;
+                ALTER TABLE unit_state ADD COLUMN forcedRun INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE run_history ADD COLUMN forced INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX run_history_unit ON run_history(unit, id);
+                """)
         }
         return migrator
     }

@@ -1,5 +1,6 @@
 import Foundation
-import Indexing
+@testable import Indexing
+@testable import SQLiteStore
 import Testing
 
 @Suite("Expiration")

@@ -1,7 +1,9 @@
 public import Foundation
-package import GRDB
+import GRDB
+public import Indexing
 public import Logging
 public import PluginAPI
+public import Store
 
 /// The embedded index: one SQLite database file in WAL mode, searched through FTS5.
 ///
@@ -12,7 +14,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// How long an item without an expiration date lives after it is indexed.
     public let timeToLive: Duration
     /// The database; the scheduler keeps its own tables in the same file.
-    package let database: DatabasePool
+    let database: DatabasePool
     let clock: any WallClock
     let logger: Logger
     /// The file `path` named when it was opened.
@@ -26,7 +28,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``).
     public init(
         path: String,
-        timeToLive: Duration = IndexDefaults.timeToLive,
+        timeToLive: Duration = StoreDefaults.timeToLive,
         clock: any WallClock = SystemWallClock(),
         searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries,
         logger: Logger
@@ -52,8 +54,8 @@ public final class SQLiteSearchIndex: SearchIndex {
         }
         do {
             database = try SharedDatabaseFile.open(path: path, configuration: configuration)
-            try database.write(IndexSchema.requireFullTextSearch)
-            try SharedDatabaseFile.migrate(database, with: IndexSchema.migrator)
+            try database.write(SQLiteSchema.requireFullTextSearch)
+            try SharedDatabaseFile.migrate(database, with: SQLiteSchema.migrator)
             openedFile = DatabaseFileIdentity.of(path: path)
         } catch let error as IndexError {
             throw error
@@ -69,7 +71,7 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     /// Commits `batch` and runs `alongside` in the same transaction, with the commit's number: the scheduler
     /// records a unit's success there, so the success and the index change it describes are one commit.
-    package func commit(
+    func commit(
         _ batch: IndexBatch, alongside: @escaping @Sendable (Database, Int64) throws -> Void
     ) async throws -> BatchOutcome {
         try batch.validate()
@@ -128,7 +130,7 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     /// Runs `updates` in one write transaction, after checking that the database file is still the one opened:
     /// every write of the index and of the scheduler's state goes through here.
-    package func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try verifyFile()
         return try await database.write(updates)
     }
@@ -139,7 +141,7 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     /// Which of `identifiers` are held by items outside `domain`, with the domain holding each: a unit writing
     /// them would take those items from another unit.
-    package func domainsHolding(_ identifiers: [String], outside domain: String) async throws -> [String: String] {
+    func domainsHolding(_ identifiers: [String], outside domain: String) async throws -> [String: String] {
         guard !identifiers.isEmpty else { return [:] }
         let range = DomainRange(domain: domain)
         return try await database.read { db in
@@ -255,13 +257,5 @@ public final class SQLiteSearchIndex: SearchIndex {
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue
             return total + (size ?? 0)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    package var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 @testable import Indexing
+@testable import SQLiteStore
 import Testing
 
 /// Keywords are stored as a JSON array of strings and read back for every hit.

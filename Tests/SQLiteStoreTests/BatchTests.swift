@@ -1,6 +1,7 @@
 import Foundation
-import Indexing
+@testable import Indexing
 import PluginAPI
+@testable import SQLiteStore
 import Testing
 
 @Suite("Batches and client state")

@@ -35,16 +35,16 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public var password: String?
     /// The environment variable holding the password, read when the store is opened.
     public var passwordFromEnvironment: String?
-    /// The most connections this process opens (`pool:`, 8 unless set).
+    /// The most connections this process opens (`pool:`, ``StoreDefaults/postgresPoolSize`` unless set).
     public var poolSize: Int
-    /// How long a unit's lease lasts unless renewed (`leaseTTL:`, 60 s unless set): a replica killed mid-run
+    /// How long a unit's lease lasts unless renewed (`leaseTTL:`, ``StoreDefaults/leaseDuration`` unless set): a replica killed mid-run
     /// holds its unit that long before another one redoes it.
-    public var leaseTTL: Duration = .seconds(60)
+    public var leaseTTL: Duration = StoreDefaults.leaseDuration
     public var tls: TLSMode
 
     public init(
         host: String, port: Int = 5432, username: String, database: String, password: String? = nil,
-        passwordFromEnvironment: String? = nil, poolSize: Int = 8, tls: TLSMode = .prefer
+        passwordFromEnvironment: String? = nil, poolSize: Int = StoreDefaults.postgresPoolSize, tls: TLSMode = .prefer
     ) {
         self.host = host
         self.port = port

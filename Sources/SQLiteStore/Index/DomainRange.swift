@@ -1,4 +1,5 @@
 import GRDB
+import Indexing
 
 /// The SQL condition "this domain or any domain under it", as an index range scan:
 /// every domain under `com.shop` sorts between `com.shop.` and `com.shop/` ('/' follows '.').

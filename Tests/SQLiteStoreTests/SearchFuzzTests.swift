@@ -1,7 +1,8 @@
 import Foundation
 import FuzzSupport
-import Indexing
+@testable import Indexing
 import PluginAPI
+@testable import SQLiteStore
 import Testing
 
 /// Random search text (FTS5 syntax, operators, Unicode, control characters): a query is refused naming its

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Indexing
 
 /// Purges that are instant: a purge commits a tombstone (`purged_domain`: the domain and the last commit number
 /// it covers), and every read treats an item under a tombstone, written by that commit or an earlier one, as gone.

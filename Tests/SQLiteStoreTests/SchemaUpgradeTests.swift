@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import Indexing
+@testable import SQLiteStore
 import Synchronization
 import Testing
 
@@ -12,7 +13,7 @@ struct SchemaUpgradeTests {
         do {
             // The file as the first version of the index left it: items in `item` and `item_fts` only.
             let database = try DatabasePool(path: path)
-            try IndexSchema.migrator.migrate(database, upTo: "v1-index")
+            try SQLiteSchema.migrator.migrate(database, upTo: "v1-index")
             try await database.write { db in
                 for number in 0...150 {
                     let title = number == 150 ? "Zebra" : "Item \(number)"
@@ -61,8 +62,8 @@ struct ConcurrentOpenTests {
             }
             #expect(failures.withLock { $0 } == [], "round \(round)")
             let database = try DatabaseQueue(path: path)
-            let applied = try database.read { try IndexSchema.migrator.appliedMigrations($0) }
-            #expect(applied == ["v1-index", "v2-best-field-tables", "v3-purged-domains", "v4-rowid-only-full-text"])
+            let applied = try database.read { try SQLiteSchema.migrator.appliedMigrations($0) }
+            #expect(applied == ["v1-index", "v2-best-field-tables", "v3-purged-domains", "v4-rowid-only-full-text", "v1-scheduler-state", "v2-runner-and-forced-runs"])
         }
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 @testable import Indexing
 import Logging
 import PluginAPI
+import Store
+@testable import SQLiteStore
 import Synchronization
 
 /// A clock the test moves by hand.
@@ -29,7 +31,7 @@ struct IndexFixture {
     let clock: ManualClock
     let index: SQLiteSearchIndex
 
-    init(timeToLive: Duration = IndexDefaults.timeToLive) throws {
+    init(timeToLive: Duration = StoreDefaults.timeToLive) throws {
         directory = try TemporaryDirectory()
         clock = ManualClock()
         index = try SQLiteSearchIndex(

@@ -2,6 +2,7 @@ import Foundation
 @testable import Indexing
 import Logging
 import PluginAPI
+@testable import SQLiteStore
 import Testing
 
 /// Searches answered from the result cache must be exactly what a search would compute: after any commit (from

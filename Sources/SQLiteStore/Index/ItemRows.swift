@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Indexing
 import PluginAPI
 
 /// Writes and deletes item rows and keeps the FTS5 tables in step, inside the caller's transaction.

@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import Indexing
+import Logging
+import PluginAPI
+@testable import SQLiteStore
+import Store
+import Testing
+
+/// A database file written by an earlier release opens in place, keeps everything it held, and takes new writes.
+@Suite("Opening a database written by an earlier release")
+struct ReleaseUpgradeTests {
+    /// A copy of a release's file (see `Fixtures/README.md`) in a temporary folder: a test never writes the fixture.
+    static func copyOfRelease(_ name: String, into directory: TemporaryDirectory) throws -> String {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)")
+        let path = directory.path("index.sqlite")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        return path
+    }
+
+    @Test func theLastReleaseBeforeOneModulePerBackendUpgradesInPlace() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.copyOfRelease("release-29f556b.sqlite", into: directory)
+        let clock = ManualClock(ISO8601.date(from: "2026-11-25T00:00:00Z")!)
+        let store = try SQLiteSchedulerStore(path: path, clock: clock, logger: Logger(label: "test"))
+
+        let units = try await store.units()
+        #expect(units.keys.sorted() == ["blog", "categories/fr", "categories/us", "help/en", "help/fr"])
+        #expect(units["help/fr"]?.lastResult == .purged && units["help/fr"]?.lastSuccessAt == nil)
+        #expect(units["blog"]?.lastResult == .succeeded && units["blog"]?.itemCount == 3)
+        #expect(try await store.history(source: nil, limit: 10).count == 5)
+        #expect(try await store.index.itemCountsByDomain() == [
+            "com.shop.categories.us": 3, "com.shop.categories.fr": 2, "com.shop.help.en": 3, "com.shop.blog": 3,
+        ])
+        #expect(try await store.index.search(SearchQuery(text: "comt")).hits.map(\.uniqueIdentifier) == ["cheese-of-the-month-comte", "fr/12"])
+        #expect(try await store.index.lastCommitNumber() == 11)
+
+        // The next run of a unit writes and sweeps as on a new file.
+        let blog = try #require(units["blog"])
+        let checkpoint = IndexBatch.ClientState(batchName: "run/blog", data: Data("1".utf8))
+        _ = try await store.writeRunBatch(
+            [SearchableItem(uniqueIdentifier: "pairing-wine", domainIdentifier: "com.shop.blog", title: "Pairing cheese and cider")],
+            domain: "com.shop.blog", checkpoint: checkpoint
+        )
+        let deleted = try await store.finishRun(
+            UnitSuccess(unit: blog, finishedAt: clock.now(), fingerprint: "f", itemCount: 1), deletingItemsCommittedThrough: 11
+        )
+        #expect(deleted == 2)
+        #expect(try await store.index.search(SearchQuery(text: "cider")).hits.map(\.uniqueIdentifier) == ["pairing-wine"])
+        try await checkFullTextTables(of: store.sqliteIndex)
+
+        let applied = try await DatabaseQueue(path: path).read { try SQLiteSchema.migrator.appliedIdentifiers($0) }
+        #expect(applied == Set(SQLiteSchema.migrator.migrations))
+    }
+}
