@@ -79,6 +79,8 @@ let package = Package(
                 "PluginAPI", "Indexing", "Store",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -248,7 +250,11 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["Engine", "SchedulerConfig", "SchedulerService", "Indexing", "Store", "StoreSupport", "PluginAPI", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Engine", "SchedulerConfig", "SchedulerService", "Indexing", "Store", "StoreSupport", "PluginAPI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -50,7 +50,7 @@ extension PostgresLocation {
         return value
     }
 
-    /// One connection's configuration, for the probe that runs before the pool starts.
+    /// One connection's configuration, for the probe that runs before the pool's first connection.
     func connectionConfiguration(environment: [String: String]) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS = switch self.tls {
         case .disable: .disable

@@ -3,13 +3,15 @@ public import Indexing
 public import Logging
 public import PluginAPI
 import PostgresNIO
+public import ServiceLifecycle
 public import Store
 
 /// The store for several replicas: the index and the scheduler's tables in one PostgreSQL database, each
 /// operation of the pass one transaction.
 ///
-/// Open it with ``withStore(location:environment:timeToLive:historyLength:clock:logger:_:)``, which runs the connection
-/// pool for the duration of the body and applies the migrations first.
+/// Making one connects nothing. Run its ``connectionPool`` as a service of the `ServiceGroup` that uses the store,
+/// listed ahead of the services using it (a graceful shutdown stops them first, so their last writes, such as a
+/// lease's release, still reach the database), then call ``prepare()`` before anything else.
 public final class PostgresSchedulerStore: SchedulerStore {
     let client: PostgresClient
     let postgresIndex: PostgresSearchIndex
@@ -18,20 +20,31 @@ public final class PostgresSchedulerStore: SchedulerStore {
     public let location: String
     /// Where the database is, to explain a failure.
     let postgresLocation: PostgresLocation
+    /// The configuration of the one connection ``prepare()`` tries before the pool's first.
+    let probeConfiguration: PostgresConnection.Configuration
     /// The lease every write of this view checks first (see ``fenced(by:)``); `nil` for the unfenced store.
     let fence: Lease?
     let logger: Logger
 
     public var index: any SearchIndex { postgresIndex }
     public var leases: (any LeaseStore)? { self }
+    /// The connection pool, a service that runs as long as the store is used.
+    public var connectionPool: any Service { client }
 
-    init(client: PostgresClient, location: PostgresLocation, timeToLive: Duration, historyLength: Int, clock: any WallClock, logger: Logger) {
-        self.client = client
+    /// The store at `location`, the password read from `environment` when the location names a variable; throws
+    /// ``PostgresLocation/MissingPassword`` when that variable is not set.
+    public init(
+        location: PostgresLocation, environment: [String: String] = ProcessInfo.processInfo.environment,
+        timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
+        clock: any WallClock = SystemWallClock(), logger: Logger
+    ) throws {
+        client = PostgresClient(configuration: try location.clientConfiguration(environment: environment), backgroundLogger: logger)
+        probeConfiguration = try location.connectionConfiguration(environment: environment)
         self.location = location.description
-        self.postgresLocation = location
-        self.postgresIndex = PostgresSearchIndex(client: client, timeToLive: timeToLive, clock: clock, logger: logger)
+        postgresLocation = location
+        postgresIndex = PostgresSearchIndex(client: client, timeToLive: timeToLive, clock: clock, logger: logger)
         self.historyLength = historyLength
-        self.fence = nil
+        fence = nil
         self.logger = logger
     }
 
@@ -42,41 +55,17 @@ public final class PostgresSchedulerStore: SchedulerStore {
         historyLength = store.historyLength
         location = store.location
         postgresLocation = store.postgresLocation
+        probeConfiguration = store.probeConfiguration
         self.fence = fence
         logger = store.logger
     }
 
-    /// Connects to `location`, brings the schema up to date and runs `body` with the store; the pool's
-    /// connections are closed when `body` returns or throws.
-    public static func withStore<Result: Sendable>(
-        location: PostgresLocation, environment: [String: String] = ProcessInfo.processInfo.environment, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
-        clock: any WallClock = SystemWallClock(), logger: Logger,
-        _ body: (PostgresSchedulerStore) async throws -> Result
-    ) async throws -> Result {
-        try await PostgresUnavailable.probe(location, environment: environment, logger: logger)
-        let client = PostgresClient(configuration: try location.clientConfiguration(environment: environment), backgroundLogger: logger)
-        // The pool lives exactly as long as `body`, and is not a child of this task: when the task is cancelled (a
-        // shutdown mid-run), `body`'s cleanup, such as releasing a lease, must still reach the database.
-        let pool = Task.detached { await client.run() }
-        func closePool() async {
-            pool.cancel()
-            await pool.value
-        }
-        do {
-            // Let the pool's task start before the first lease, which PostgresNIO would otherwise warn about (the
-            // lease waits for the pool either way).
-            for _ in 0..<16 { await Task.yield() }
-            try await PostgresSchema.migrate(client, logger: logger)
-            let store = PostgresSchedulerStore(
-                client: client, location: location, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger
-            )
-            let result = try await body(store)
-            await closePool()
-            return result
-        } catch {
-            await closePool()
-            throw error
-        }
+    /// Makes the store ready once its pool runs: tries one connection of its own first, so a wrong password or a
+    /// missing database stops the command at once with the remedy (``PostgresUnavailable``) instead of a pool
+    /// retrying in the background, then brings the schema up to date.
+    public func prepare() async throws {
+        try await PostgresUnavailable.probe(postgresLocation, configuration: probeConfiguration, logger: logger)
+        try await PostgresSchema.migrate(client, logger: logger)
     }
 
     public func units() async throws -> [String: UnitState] {

@@ -15,9 +15,8 @@ public struct PostgresUnavailable: StartupFailure {
 
     public var description: String { "cannot use the PostgreSQL store \(location): \(reason)" }
 
-    /// Connects once to `location`, and throws with the reason and the remedy when that fails.
-    static func probe(_ location: PostgresLocation, environment: [String: String], logger: Logger) async throws {
-        let configuration = try location.connectionConfiguration(environment: environment)
+    /// Connects once to `location` with `configuration`, and throws with the reason and the remedy when that fails.
+    static func probe(_ location: PostgresLocation, configuration: PostgresConnection.Configuration, logger: Logger) async throws {
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)

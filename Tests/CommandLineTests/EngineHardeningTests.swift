@@ -147,4 +147,41 @@ struct EngineHardeningTests {
         #expect(!Self.isRunning(pid))
         #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite.plugins")), "no group runs: no ledger file")
     }
+
+    /// SIGTERM stops `run-once` as it stops the service: at a batch boundary, the plugin's group stopped, the store
+    /// closed, exit 4; the unit keeps its previous success and the next pass redoes it (forced, as it was started).
+    @Test func sigtermStopsAPassAtABatchBoundaryAndTheNextPassRedoesIt() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b c")
+        #expect(try setup.run(["run-once"]).status == 0)
+        try setup.writeScript("""
+            #!/bin/sh
+            echo $$ > plugin.pid
+            for id in $(cat ids.txt); do
+                printf '{"uniqueIdentifier":"%s","domainIdentifier":"%s","title":"Doc %s"}\\n' "$id" "$SCHEDULER_DOMAIN" "$id"
+            done
+            while [ ! -f release ]; do sleep 0.05; done
+            """)
+        try setup.setFeed("a new")
+        let (process, _, _, stderr) = try SchedulerProcess.start(["run-once", "--batch-size", "1", "--force"] + setup.config)
+        let errors = Drain(stderr)
+        let deadline = Date().addingTimeInterval(60)
+        while try !setup.indexed().contains("new"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let pid = try #require(Int32(try String(contentsOfFile: setup.workspace.path("plugin.pid"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(-pid, SIGKILL) }
+
+        #expect(process.terminationStatus == 4, "\(errors.text())")
+        #expect(errors.text().contains("stopped by a signal before the pass ended"), "\(errors.text())")
+        #expect(!Self.isRunning(pid), "the plugin's group is stopped with the pass")
+        #expect(try setup.indexed() == ["a", "b", "c", "new"], "committed batches stay; nothing is swept")
+
+        try setup.writeScript("#!/bin/sh\nfor id in $(cat ids.txt); do printf '{\"uniqueIdentifier\":\"%s\",\"domainIdentifier\":\"%s\",\"title\":\"Doc %s\"}\\n' \"$id\" \"$SCHEDULER_DOMAIN\" \"$id\"; done\n")
+        let redo = try setup.run(["run-once", "--json"])
+        #expect(redo.status == 0, "\(redo.stderr)")
+        #expect(try unit(redo)["reason"] as? String == "the last run, forced, was interrupted before its final commit: redone forced")
+        #expect(try setup.indexed() == ["a", "new"])
+    }
 }

@@ -1,8 +1,9 @@
-import SchedulerConfig
 import Engine
 import Foundation
 import Indexing
 import PluginAPI
+import SchedulerConfig
+import ServiceLifecycle
 import Store
 import StoreSupport
 import Testing
@@ -119,7 +120,8 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == ["a", "b", "c", "x"])
     }
 
-    /// What a shutdown or a crash in the middle of a run leaves: the committed batches, the previous success.
+    /// What a shutdown in the middle of a run leaves: the committed batches, the previous success, and on a shared
+    /// store no lease (the store's pool stops after the pass, so the release reaches the database).
     @Test(arguments: StoreBackend.allCases)
     func aRunStoppedMidwayKeepsThePreviousSuccessAndIsRedoneAtOnce(backend: StoreBackend) async throws {
         let fixture = try await EngineFixture(backend)
@@ -127,9 +129,10 @@ struct ReconcilePassTests {
         try await fixture.pass(at: start)
         try fixture.setFeed(["a", "new", "HANG"])
 
-        let running = Task { try await fixture.pass(at: start.plus(days: 28), .init(batchSize: 1)) }
+        let service = ServiceGroup(services: [WorkService { try await fixture.pass(at: start.plus(days: 28), .init(batchSize: 1)) }], logger: .quiet)
+        let running = Task { try await service.run() }
         while try await fixture.identifiers().contains("new") == false { try await Task.sleep(for: .milliseconds(5)) }
-        running.cancel()
+        await service.triggerGracefulShutdown()
         await #expect(throws: CancellationError.self) { try await running.value }
 
         #expect(try await fixture.identifiers() == ["a", "b", "c", "new"])

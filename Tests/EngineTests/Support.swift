@@ -1,10 +1,11 @@
-import SchedulerConfig
 import Engine
 import Foundation
 import Indexing
 import Logging
 import PluginAPI
+import SchedulerConfig
 import SchedulerService
+import ServiceLifecycle
 import Store
 import StoreSupport
 
@@ -113,22 +114,26 @@ final class EngineFixture: @unchecked Sendable {
 
     /// Opens the store as the command line does, at `date`, for the duration of `body`.
     @discardableResult
-    func withStore<Result: Sendable>(at date: Date = EngineFixture.start, _ body: (any SchedulerStore) async throws -> Result) async throws -> Result {
+    func withStore<Result: Sendable>(
+        at date: Date = EngineFixture.start, _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
+    ) async throws -> Result {
         try await StoreOpener.withStore(
-            store, timeToLive: .seconds(30 * 86_400), historyLength: historyLength, clock: FixedWallClock(date), logger: Logger.quiet, body
+            store, timeToLive: StoreDefaults.timeToLive, historyLength: historyLength, clock: FixedWallClock(date), logger: Logger.quiet, body
         )
     }
 
-    /// One pass as `scheduler run-once --now date` runs it: the config read afresh, the store reopened.
+    /// One pass as `scheduler run-once --now date` runs it: the config read afresh, the store reopened, stopped at a
+    /// batch boundary by a graceful shutdown of the service group it runs in (if any).
     @discardableResult
     func pass(at date: Date, _ options: ReconcilePass.Options = .init(), random: Double = 0.5) async throws -> [UnitOutcome] {
         let configuration = try load()
+        let processes = ProcessLedger(path: url.appendingPathComponent("index.sqlite.plugins").path)
         return try await withStore(at: date) { store in
             let pass = ReconcilePass(
-                configuration: configuration, store: store, processes: ProcessLedger(path: url.appendingPathComponent("index.sqlite.plugins").path),
+                configuration: configuration, store: store, processes: processes,
                 registry: PluginRegistry([LinesTestPlugin.self]), clock: FixedWallClock(date), logger: Logger.quiet, random: { random }
             )
-            return try await pass.run(options)
+            return try await cancelWhenGracefulShutdown { try await pass.run(options) }
         }
     }
 
@@ -152,4 +157,12 @@ extension Date {
 extension Logger {
     /// A logger that drops everything: the tests assert on outcomes, not on log lines.
     static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+}
+
+/// Work run once as a service, so a test can stop it the way the service and the commands are stopped: by a
+/// graceful shutdown of its group.
+struct WorkService: Service {
+    let work: @Sendable () async throws -> Void
+    init(_ work: @escaping @Sendable () async throws -> Void) { self.work = work }
+    func run() async throws { try await work() }
 }

@@ -21,8 +21,8 @@ struct SchedulerAPITests {
     /// Runs `body` with a client of an API over a fresh store holding three items of the source `docs`, and what
     /// `prepare` wrote.
     static func withAPI(
-        _ backend: StoreBackend, adminToken: String? = token, prepare: @Sendable (any SchedulerStore) async throws -> Void = { _ in },
-        _ body: @Sendable (any TestClientProtocol, LockFile) async throws -> Void
+        _ backend: StoreBackend, adminToken: String? = token, prepare: @escaping @Sendable (any SchedulerStore) async throws -> Void = { _ in },
+        _ body: @escaping @Sendable (any TestClientProtocol, LockFile) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

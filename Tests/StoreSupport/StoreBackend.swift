@@ -47,7 +47,8 @@ extension StoreBackend {
     /// Runs `body` with a new, empty store of this backend, opened as the service opens one; its folder is removed
     /// afterwards (a PostgreSQL test database stays on the throwaway server).
     public func withFreshStore<Result: Sendable>(
-        clock: any WallClock, historyLength: Int = StoreDefaults.historyLength, _ body: (any SchedulerStore) async throws -> Result
+        clock: any WallClock, historyLength: Int = StoreDefaults.historyLength,
+        _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PluginAPI
-import PostgresStore
+import SchedulerService
 import Store
 import StoreSupport
 import Testing
@@ -12,9 +12,9 @@ import Testing
 struct PostgresOpeningTests {
     static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
-    static func opening(_ location: PostgresLocation, environment: [String: String] = [:]) async -> String {
+    static func opening(_ location: PostgresLocation) async -> String {
         do {
-            try await PostgresSchedulerStore.withStore(location: location, environment: environment, logger: quiet) { _ in }
+            try await StoreOpener.withStore(.postgres(location), logger: quiet) { _ in }
             return "opened"
         } catch {
             return "\(error)"
@@ -31,7 +31,7 @@ struct PostgresOpeningTests {
         let opened = try await withThrowingTaskGroup(of: Int64.self) { group in
             for _ in 0..<6 {
                 group.addTask {
-                    try await PostgresSchedulerStore.withStore(location: location, logger: Self.quiet) { try await $0.index.lastCommitNumber() }
+                    try await StoreOpener.withStore(.postgres(location), logger: Self.quiet) { try await $0.index.lastCommitNumber() }
                 }
             }
             return try await group.reduce(into: [Int64]()) { $0.append($1) }
@@ -56,7 +56,7 @@ struct PostgresOpeningTests {
     @Test func aPasswordVariableThatIsNotSetIsNamed() async throws {
         var location = try StoreBackend.postgresServer()
         location.passwordFromEnvironment = "SCHEDULER_TEST_NO_SUCH_VARIABLE"
-        let message = await Self.opening(location, environment: [:])
+        let message = await Self.opening(location)
         #expect(message.contains("names SCHEDULER_TEST_NO_SUCH_VARIABLE, which is not set"), "\(message)")
     }
 }

@@ -99,7 +99,7 @@ struct StoreConformanceTests {
         item.keywords = (0..<limits.maxKeywords).map { "k\($0)" + String(repeating: "k", count: limits.maxKeywordBytes - 4) }
         item.thumbnailData = Data(repeating: 0xFF, count: limits.maxThumbnailBytes)
         try item.validate()
-        try await backend.withFreshStore(clock: Self.clock) { store in
+        try await backend.withFreshStore(clock: Self.clock) { [item, words] store in
             try await store.index.upsert([item])
             #expect(try await store.index.item(withIdentifier: item.uniqueIdentifier) == item.withDefaultsOf(store: Self.now))
             #expect(try await store.index.search(SearchQuery(text: words.last ?? "")).hits.count == 1)

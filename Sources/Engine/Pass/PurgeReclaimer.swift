@@ -27,15 +27,17 @@ public struct PurgeReclaimer: Sendable {
         return (deleted, min(max(Int(scaled), 50), 20_000))
     }
 
-    /// Reclaims every pending purge now, step by step; returns the rows deleted. For commands that purge and then
-    /// exit: a service running beside them still gets the write lock between steps.
-    public func reclaimAll() async throws -> Int {
+    /// Reclaims every pending purge now, step by step, pausing `pause` between steps so other writers get the
+    /// write lock; returns the rows deleted. A cancellation stops it between steps: what is left is reclaimed by the
+    /// next one (the purged domains are already invisible).
+    public func reclaimAll(pausing pause: Duration = .zero) async throws -> Int {
         var limit = Self.firstStepLimit, total = 0
+        defer { if total > 0 { logger.info("reclaimed the rows of purged domains", metadata: ["rows": "\(total)"]) } }
         while let (deleted, next) = try await step(limit: limit) {
             total += deleted
             limit = next
+            if pause > .zero { try await Task.sleep(for: pause) }
         }
-        if total > 0 { logger.info("reclaimed the rows of purged domains", metadata: ["rows": "\(total)"]) }
         return total
     }
 }

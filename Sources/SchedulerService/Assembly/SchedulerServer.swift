@@ -44,7 +44,8 @@ public struct SchedulerServer: Sendable {
     /// Opens the store and serves until a shutdown signal; `onListening` receives each bound address and what it serves.
     public func run(onListening: @escaping @Sendable (String, SchedulerAPI.Routes) -> Void) async throws {
         let settings = configuration.scheduler
-        try await StoreOpener.withStore(settings, clock: SystemWallClock(), logger: logger) { store in
+        // The signals reach the store's group, which passes the shutdown on to this one, then stops the store's pool.
+        try await StoreOpener.withStore(settings, clock: SystemWallClock(), shutdownSignals: [.sigterm, .sigint], logger: logger) { store in
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
             metrics.prepare(for: configuration)
@@ -61,9 +62,9 @@ public struct SchedulerServer: Sendable {
             var group = ServiceGroupConfiguration(
                 services: [.init(service: loop), .init(service: watcher), .init(service: PurgeReclaimService(store: store, logger: logger))]
                     + servers.map { .init(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+                logger: logger
             )
-            group.maximumGracefulShutdownDuration = .seconds(30)
+            group.maximumGracefulShutdownDuration = StoreOpener.maximumGracefulShutdown
             try await ServiceGroup(configuration: group).run()
         }
     }

@@ -28,19 +28,9 @@ public struct PurgeReclaimService: Service {
 
     private func reclaimForever() async throws {
         let reclaimer = PurgeReclaimer(index: store.index, logger: logger)
-        var limit = PurgeReclaimer.firstStepLimit, reclaimed = 0
         while true {
             do {
-                if let (deleted, next) = try await reclaimer.step(limit: limit) {
-                    (reclaimed, limit) = (reclaimed + deleted, next)
-                    // Let the other writers in between steps.
-                    try await Task.sleep(for: .milliseconds(10))
-                    continue
-                }
-                if reclaimed > 0 {
-                    logger.info("reclaimed the rows of purged domains", metadata: ["rows": "\(reclaimed)"])
-                    reclaimed = 0
-                }
+                _ = try await reclaimer.reclaimAll(pausing: .milliseconds(10))
             } catch let error where !(error is CancellationError) {
                 logger.warning("could not reclaim the rows of purged domains; trying again: \(error)")
             }

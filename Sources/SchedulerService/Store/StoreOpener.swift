@@ -1,39 +1,75 @@
+import Engine
 import Foundation
 public import Logging
 public import PluginAPI
 import PostgresStore
 public import SchedulerConfig
-public import Indexing
 import SQLiteStore
+public import ServiceLifecycle
 public import Store
+public import UnixSignals
 
 /// Opens the store a config names, with the backend its `store:` section chooses, for the service and the
 /// commands alike; nothing else picks a backend.
+///
+/// Whoever uses a store does it in one `ServiceGroup` with the store's own services (PostgreSQL's connection pool):
+/// the work is a service listed after them, so a graceful shutdown stops the work first and the pool last, and
+/// the work's last writes (a lease's release, a run marked interrupted) still reach the database.
 public enum StoreOpener {
-    /// Opens (creating if needed) the store at `location` and runs `body` with it; a PostgreSQL store's connections
-    /// are closed when `body` returns.
+    /// How long a graceful shutdown may take before what is still running is cancelled.
+    public static let maximumGracefulShutdown: Duration = .seconds(30)
+
+    /// Opens (creating if needed) the store at `location` and runs `body` with it as a service beside the store's
+    /// own; returns when `body` has returned and the store's services have stopped. `shutdownSignals` start a
+    /// graceful shutdown: `body` sees it as any service does (`cancelWhenGracefulShutdown`, a nested
+    /// `ServiceGroup`), then the store's services stop. With `reclaimingPurges`, the rows of the domains purged
+    /// (by `body` or before) are reclaimed after `body`, before the store closes; a shutdown stops that between two
+    /// steps, and the next start resumes it.
     public static func withStore<Result: Sendable>(
         _ location: StoreLocation, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
-        clock: any WallClock = SystemWallClock(), logger: Logger,
-        _ body: (any SchedulerStore) async throws -> Result
+        clock: any WallClock = SystemWallClock(), shutdownSignals: [UnixSignal] = [], reclaimingPurges: Bool = false, logger: Logger,
+        _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
+        let (store, services, prepare): (any SchedulerStore, [any Service], @Sendable () async throws -> Void)
         switch location {
         case .sqlite(let path):
-            let store = try SQLiteSchedulerStore(path: path, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger)
-            return try await body(store)
+            store = try SQLiteSchedulerStore(path: path, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger)
+            (services, prepare) = ([], {})
         case .postgres(let postgres):
-            return try await PostgresSchedulerStore.withStore(
+            let shared = try PostgresSchedulerStore(
                 location: postgres, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger
-            ) { store in try await body(store) }
+            )
+            (store, services, prepare) = (shared, [shared.connectionPool], shared.prepare)
         }
+        let work = StoreWork {
+            try await prepare()
+            let result = try await body(store)
+            if reclaimingPurges {
+                do {
+                    _ = try await cancelWhenGracefulShutdown { try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll() }
+                } catch is CancellationError {
+                    // The purged domains are already invisible; the rest of their rows go at the next start.
+                }
+            }
+            return result
+        }
+        var group = ServiceGroupConfiguration(
+            services: services.map { .init(service: $0) } + [.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: shutdownSignals, logger: logger
+        )
+        group.maximumGracefulShutdownDuration = maximumGracefulShutdown
+        try await ServiceGroup(configuration: group).run()
+        return try work.result()
     }
 
     /// Opens the store of `settings`, with its default expiration as the index's time to live and its history length.
     public static func withStore<Result: Sendable>(
-        _ settings: SchedulerSettings, clock: any WallClock, logger: Logger, _ body: (any SchedulerStore) async throws -> Result
+        _ settings: SchedulerSettings, clock: any WallClock, shutdownSignals: [UnixSignal] = [], reclaimingPurges: Bool = false,
+        logger: Logger, _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
         try await withStore(
-            settings.store, timeToLive: settings.defaultExpiration, historyLength: settings.historyLength, clock: clock, logger: logger, body
+            settings.store, timeToLive: settings.defaultExpiration, historyLength: settings.historyLength, clock: clock,
+            shutdownSignals: shutdownSignals, reclaimingPurges: reclaimingPurges, logger: logger, body
         )
     }
 

@@ -28,8 +28,15 @@ struct StoreOptions: ParsableArguments {
         try location().localFilesPath(configDirectory: URL(fileURLWithPath: config.directory))
     }
 
-    /// Opens the store the options point at and runs `body` with it.
-    func withStore<Result: Sendable>(logger: Logger, _ body: (any SchedulerStore) async throws -> Result) async throws -> Result {
-        try await StoreOpener.withStore(try location(), logger: logger, body)
+    /// Opens the store the options point at and runs `body` with it (see ``StoreOpener``). A command that writes
+    /// stops gracefully on SIGTERM and SIGINT (`gracefulShutdown`); with `reclaimingPurges`, the rows of purged
+    /// domains are reclaimed before it exits.
+    func withStore<Result: Sendable>(
+        logger: Logger, gracefulShutdown: Bool = false, reclaimingPurges: Bool = false,
+        _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
+    ) async throws -> Result {
+        try await StoreOpener.withStore(
+            try location(), shutdownSignals: gracefulShutdown ? CommandSignals.graceful : [], reclaimingPurges: reclaimingPurges, logger: logger, body
+        )
     }
 }

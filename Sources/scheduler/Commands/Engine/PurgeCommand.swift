@@ -26,11 +26,9 @@ struct PurgeCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = CommandLogger.make()
         let deleted = try await PassLock.withPassOrExit(localFilesPath: try store.localFilesPath()) {
-            try await store.withStore(logger: logger) { store in
-                let deleted = try await OperatorPurge.purge(domain: domain, store: store)
-                // Gone from every search already; the rows are reclaimed in short steps before the command exits.
-                _ = try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll()
-                return deleted
+            // Gone from every search at once; the rows are reclaimed in short steps before the command exits.
+            try await store.withStore(logger: logger, gracefulShutdown: true, reclaimingPurges: true) { [domain] store in
+                try await OperatorPurge.purge(domain: domain, store: store)
             }
         }
         print("purged \(domain): \(deleted) items deleted")

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import PluginAPI
 import SchedulerService
+import ServiceLifecycle
 import Store
 
 /// `scheduler run-once`: one reconcile pass over every unit, as the service runs on each tick.
@@ -15,7 +16,8 @@ struct RunOnceCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 when no unit failed; 1 when a unit failed (its previous items and last-indexed date are kept, \
             and it backs off); 2 when the configuration is invalid (nothing runs, nothing is purged); 3 when another \
-            pass holds the database's lock (busy: this command does not wait).
+            pass holds the database's lock (busy: this command does not wait); 4 when SIGTERM or SIGINT stopped the \
+            pass at a batch boundary (the unit in progress keeps its previous success and is redone by the next pass).
             """
     )
 
@@ -58,11 +60,17 @@ struct RunOnceCommand: AsyncParsableCommand {
         }
         let clock: any WallClock = now.flatMap(ISO8601.date(from:)).map(FixedWallClock.init) ?? SystemWallClock()
         let logger = log.makeLogger(defaultLevel: .warning)
-        let outcomes = dryRun
-            ? try await pass(configuration, clock: clock, logger: logger)
-            : try await PassLock.withPassOrExit(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) {
-                try await pass(configuration, clock: clock, logger: logger)
-            }
+        let outcomes: [UnitOutcome]
+        do {
+            outcomes = dryRun
+                ? try await pass(configuration, clock: clock, logger: logger)
+                : try await PassLock.withPassOrExit(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) {
+                    try await pass(configuration, clock: clock, logger: logger)
+                }
+        } catch is CancellationError {
+            printError("stopped by a signal before the pass ended: committed batches stay, the unit in progress keeps its previous success and is redone by the next pass")
+            throw CommandSignals.stoppedExitCode
+        }
         if json {
             struct Output: Encodable { var units: [UnitOutcome] }
             try JSONOutput.print(Output(units: outcomes))
@@ -89,15 +97,15 @@ struct RunOnceCommand: AsyncParsableCommand {
             force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize,
             replica: replica.name.id, leaseDuration: settings.leaseDuration
         )
-        return try await StoreOpener.withStore(settings, clock: clock, logger: logger) { store in
+        let processes = StoreOpener.processLedger(settings, replicaID: replica.id)
+        // Purged domains vanish at once; their rows go after the pass, in short steps, before the command exits.
+        return try await StoreOpener.withStore(
+            settings, clock: clock, shutdownSignals: CommandSignals.graceful, reclaimingPurges: !dryRun, logger: logger
+        ) { store in
             let pass = ReconcilePass(
-                configuration: configuration, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.id), registry: BuiltinPlugins.registry,
-                clock: clock, logger: logger
+                configuration: configuration, store: store, processes: processes, registry: BuiltinPlugins.registry, clock: clock, logger: logger
             )
-            let outcomes = try await pass.run(options)
-            // Purged domains vanished at once; their rows go now, in short steps, before the command exits.
-            if !dryRun { _ = try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll() }
-            return outcomes
+            return try await cancelWhenGracefulShutdown { try await pass.run(options) }
         }
     }
 

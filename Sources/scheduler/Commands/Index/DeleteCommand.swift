@@ -36,11 +36,9 @@ struct DeleteCommand: AsyncParsableCommand {
         let operation: IndexBatch.Operation =
             all ? .deleteAll : domains.isEmpty ? .deleteIdentifiers(identifiers) : .deleteDomains(domains)
         let logger = CommandLogger.make()
-        let outcome = try await store.withStore(logger: logger) { store in
-            let outcome = try await store.index.commit(IndexBatch(operations: [operation]))
-            // Deleted domains are gone from every search already; their rows go in short steps before the command exits.
-            _ = try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll()
-            return outcome
+        // Deleted domains are gone from every search at once; their rows go in short steps before the command exits.
+        let outcome = try await store.withStore(logger: logger, gracefulShutdown: true, reclaimingPurges: true) { store in
+            try await store.index.commit(IndexBatch(operations: [operation]))
         }
         print("deleted \(outcome.deleted) items")
     }

@@ -39,14 +39,15 @@ struct ImportCommand: AsyncParsableCommand {
         }
         defer { if fileDescriptor != STDIN_FILENO { close(fileDescriptor) } }
 
-        var rejected = 0
-        let imported = try await store.withStore(logger: CommandLogger.make()) { store in
-            try await NDJSONImporter(index: store.index, batchSize: batchSize).importLines(of: fileDescriptor) { line, reason in
+        let (imported, rejected) = try await store.withStore(logger: CommandLogger.make()) { [file, batchSize] store in
+            var rejected = 0
+            let imported = try await NDJSONImporter(index: store.index, batchSize: batchSize).importLines(of: fileDescriptor) { line, reason in
                 rejected += 1
                 if rejected <= Self.maxReportedRejections {
                     printError("\(file == "-" ? "stdin" : file):\(line): \(reason)")
                 }
             }
+            return (imported, rejected)
         }
         if rejected > Self.maxReportedRejections {
             printError("… and \(rejected - Self.maxReportedRejections) more rejected lines")
