@@ -8,13 +8,15 @@ extension PassLock {
     /// Runs `body` holding the pass lock of `localFilesPath`; when another holder has it, reports "busy" and exits
     /// 3 without waiting and without running `body`.
     static func withPassOrExit<Result>(localFilesPath: String, _ body: () async throws -> Result) async throws -> Result {
-        let lock: PassLock
+        var started = false
         do {
-            lock = try PassLock.pass(localFilesPath: localFilesPath)
-        } catch let busy as PassLock.Busy {
+            return try await withPass(localFilesPath: localFilesPath) {
+                started = true
+                return try await body()
+            }
+        } catch let busy as PassLock.Busy where !started {
             printError("busy: \(busy); try again when it has finished")
             throw busyExitCode
         }
-        return try await lock.holding(body)
     }
 }

@@ -34,8 +34,15 @@ struct RunCommand: AsyncParsableCommand {
         let logger = log.makeLogger(defaultLevel: .info)
         let loadedFrom = ConfigFolderSnapshot(directory: config.loader.directory)
         let configuration = try config.loadOrExit()
-        let serviceLock = try Self.starting { try PassLock.service(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) }
-        try await serviceLock.holding { try await serve(configuration, adminToken: adminToken, loadedFrom: loadedFrom, logger: logger) }
+        var serving = false
+        do {
+            try await PassLock.withService(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) {
+                serving = true
+                try await serve(configuration, adminToken: adminToken, loadedFrom: loadedFrom, logger: logger)
+            }
+        } catch where !serving {
+            throw Self.refusingToStart(error)
+        }
         logger.notice("stopped")
     }
 
