@@ -85,6 +85,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The memory twin of the stores: the same protocols in this process's memory, for fast tests of the code above.
+        .target(
+            name: "MemoryStore",
+            dependencies: ["PluginAPI", "Indexing", "Store"],
+            swiftSettings: strictSettings
+        ),
         // YAML configuration, feature gates and A/B experiments: safe loading, validation, evaluation.
         .target(
             name: "SchedulerConfig",
@@ -197,7 +203,7 @@ let package = Package(
         .target(
             name: "StoreSupport",
             dependencies: [
-                "PluginAPI", "SchedulerConfig", "SchedulerService", "Store", "PostgresStore",
+                "PluginAPI", "SchedulerConfig", "SchedulerService", "Store", "PostgresStore", "MemoryStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/StoreSupport",
@@ -251,7 +257,7 @@ let package = Package(
         .testTarget(
             name: "EngineTests",
             dependencies: [
-                "Engine", "SchedulerConfig", "SchedulerService", "Indexing", "Store", "StoreSupport", "PluginAPI",
+                "Engine", "SchedulerConfig", "SchedulerService", "Indexing", "Store", "StoreSupport", "PluginAPI", "MemoryStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -2,12 +2,14 @@ import Engine
 import Foundation
 import Indexing
 import Logging
+import MemoryStore
 import PluginAPI
 import SchedulerConfig
 import SchedulerService
 import ServiceLifecycle
 import Store
 import StoreSupport
+import Synchronization
 
 /// A plugin for engine tests that reads its items from a text file the test rewrites between passes: one
 /// identifier per line; a line `FAIL` makes it fail there, `HANG` makes it wait until cancelled; `outside:ID` produces an item in a domain
@@ -50,8 +52,12 @@ final class EngineFixture: @unchecked Sendable {
     static let start = ISO8601.date(from: "2026-01-31T10:00:00Z")!
 
     let url: URL
-    /// The store the config names: an SQLite file in the folder, or a fresh PostgreSQL database.
-    let store: StoreLocation
+    /// The store the config names: an SQLite file in the folder, a fresh PostgreSQL database, or `nil` for the
+    /// memory twin, kept from pass to pass in `memory`.
+    let store: StoreLocation?
+    private var memory: MemoryStore?
+    /// The memory twin's clock, set to each pass's date.
+    private let memoryClock = SettableClock()
     var schedule = "monthly"
     var deepLink = "app://article/{id}"
     var partitions: String?
@@ -62,7 +68,7 @@ final class EngineFixture: @unchecked Sendable {
     init(_ backend: StoreBackend) async throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("engine-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        store = try await backend.freshLocation(in: url)
+        store = backend == .memory ? nil : try await backend.freshLocation(in: url)
         try setGate(on: true)
         try writeScheduler()
     }
@@ -94,7 +100,7 @@ final class EngineFixture: @unchecked Sendable {
     /// The store as scheduler.yaml names it.
     private var storeLine: String {
         switch store {
-        case .sqlite: "sqlite: { path: index.sqlite }"
+        case .sqlite, nil: "sqlite: { path: index.sqlite }"
         case .postgres(let location): "postgres: { url: \"\(location)\", tls: disable }"
         }
     }
@@ -117,7 +123,13 @@ final class EngineFixture: @unchecked Sendable {
     func withStore<Result: Sendable>(
         at date: Date = EngineFixture.start, _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
-        try await StoreOpener.withStore(
+        guard let store else {
+            memoryClock.set(date)
+            let twin = memory ?? MemoryStore(historyLength: historyLength, clock: memoryClock)
+            memory = twin
+            return try await body(twin)
+        }
+        return try await StoreOpener.withStore(
             store, timeToLive: StoreDefaults.timeToLive, historyLength: historyLength, clock: FixedWallClock(date), logger: Logger.quiet, body
         )
     }
@@ -165,4 +177,11 @@ struct WorkService: Service {
     let work: @Sendable () async throws -> Void
     init(_ work: @escaping @Sendable () async throws -> Void) { self.work = work }
     func run() async throws { try await work() }
+}
+
+/// A clock a test sets by hand: the memory twin's, which lives across passes dated differently.
+final class SettableClock: WallClock {
+    private let current = Mutex(Date(timeIntervalSince1970: 0))
+    func set(_ date: Date) { current.withLock { $0 = date } }
+    func now() -> Date { current.withLock { $0 } }
 }

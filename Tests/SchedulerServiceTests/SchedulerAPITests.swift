@@ -92,7 +92,7 @@ struct SchedulerAPITests {
             #expect(units.map { $0["unit"] as? String } == ["docs"])
             #expect(units.first?["items"] as? Int == 3)
             #expect(units.first?["gate"] as? String == "on")
-            #expect((status["replicas"] != nil) == (backend == .postgres), "replicas are listed for a shared store only")
+            #expect((status["replicas"] != nil) == (backend != .sqlite), "replicas are listed for a store with leases only (PostgreSQL, the memory twin)")
         }
     }
 

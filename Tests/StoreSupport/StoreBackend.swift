@@ -3,12 +3,22 @@ public import PluginAPI
 import SchedulerService
 public import Store
 import Logging
+import MemoryStore
 import PostgresStore
 public import SchedulerConfig
 
-/// The store backends every store and engine test runs against: a real SQLite file and a real PostgreSQL database.
+/// The store backends every store and engine test runs against: a real SQLite file, a real PostgreSQL database, and
+/// the memory twin (held to the same suite, never instead of the real ones).
 public enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sqlite, postgres
+    case sqlite, postgres, memory
+
+    /// The backends that keep a store across processes: what tests of reopening, files and servers run against.
+    public static let real: [StoreBackend] = [.sqlite, .postgres]
+
+    /// The memory twin has no location to open again.
+    public struct NoLocation: Error, CustomStringConvertible {
+        public var description: String { "the memory twin lives in one process and has no location: run this test on StoreBackend.real" }
+    }
 
     public var description: String { rawValue }
 
@@ -31,6 +41,8 @@ public enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertibl
     /// A new, empty store: an SQLite file in `folder`, or a new database on the test server.
     public func freshLocation(in folder: URL) async throws -> StoreLocation {
         switch self {
+        case .memory:
+            throw NoLocation()
         case .sqlite:
             return .sqlite(path: folder.appendingPathComponent("index.sqlite").path)
         case .postgres:
@@ -50,6 +62,7 @@ extension StoreBackend {
         clock: any WallClock, historyLength: Int = StoreDefaults.historyLength,
         _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
+        if self == .memory { return try await body(MemoryStore(historyLength: historyLength, clock: clock)) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

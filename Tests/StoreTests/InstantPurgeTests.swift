@@ -74,7 +74,7 @@ struct InstantPurgeTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.real)
     func anInterruptedReclaimResumesAfterReopeningAndTheDomainStaysHidden(backend: StoreBackend) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("purge-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

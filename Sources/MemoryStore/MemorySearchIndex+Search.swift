@@ -1,0 +1,57 @@
+public import Indexing
+import PluginAPI
+
+/// Search as the SQLite index does it (see ``CandidateRanking``): the matches in priority order are counted up to
+/// the limit and the first are candidates; when there are more, the first matches in the best fields and in the
+/// names join them; the shared scorer ranks them. A word matches as the full-text tables match it: every term is
+/// the prefix of a folded word of the scope's fields.
+extension MemorySearchIndex {
+    public func search(_ query: SearchQuery) async throws -> SearchResults {
+        let terms = SearchTerms(query.text)
+        guard !terms.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
+        let ranking = CandidateRanking(query: query, terms: terms)
+        let now = clock.now()
+        return tables.read { tables in
+            let visible = tables.rows.values.filter { row in
+                row.item.expirationDate! > now && tables.isLive(row)
+                    && query.domain.map { MemoryTables.domain(row.item.domainIdentifier, isWithin: $0) } ?? true
+                    && query.contentType.map { row.item.contentType == $0 } ?? true
+            }
+            .sorted { $0.id < $1.id }
+            /// The first `limit` visible rows matching every term in `columns`, in priority order.
+            func scan(_ columns: [SearchColumn], limit: Int) -> [MemoryTables.Row] {
+                Array(visible.lazy.filter { row in
+                    terms.words.allSatisfy { term in columns.contains { column in row.words[column, default: []].contains { $0.hasPrefix(term) } } }
+                }.prefix(limit))
+            }
+            let firstMatches = scan(SearchColumn.allCases, limit: ranking.countLimit + 1)
+            var candidates = Array(firstMatches.prefix(ranking.perScope))
+            if firstMatches.count > ranking.perScope {
+                var seen = Set(candidates.map(\.id))
+                for columns in [[SearchColumn.title, .displayName, .keywords], [.title, .displayName]] {
+                    let found = scan(columns, limit: ranking.perScope)
+                    candidates += found.filter { seen.insert($0.id).inserted }
+                    if found.count < ranking.perScope { break }
+                }
+            }
+            let rowsByID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0) })
+            let page = ranking.page(of: candidates.map { row in
+                CandidateRanking.Candidate(
+                    id: row.id, title: row.item.title, displayName: row.item.displayName, keywords: KeywordList.encode(row.item.keywords),
+                    contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint
+                )
+            })
+            let total = ranking.total(matches: firstMatches.count)
+            return SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
+                rowsByID[id].map { row in
+                    SearchHit(
+                        uniqueIdentifier: row.item.uniqueIdentifier, domainIdentifier: row.item.domainIdentifier, contentType: row.item.contentType,
+                        title: row.item.title, displayName: row.item.displayName, contentDescription: row.item.contentDescription,
+                        keywords: row.item.keywords, contentURL: row.item.contentURL, rankingHint: row.item.rankingHint,
+                        expirationDate: row.item.expirationDate!, score: score
+                    )
+                }
+            })
+        }
+    }
+}

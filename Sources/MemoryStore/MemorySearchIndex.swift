@@ -1,0 +1,123 @@
+public import Foundation
+public import Indexing
+public import PluginAPI
+import Store
+
+/// The index of a ``MemoryStore``: Core Spotlight's semantics as the SQLite and PostgreSQL indexes implement them
+/// (batches as one change, commit numbers, purges as tombstones reclaimed in steps, expiry), searched with the
+/// same terms, candidates and scorer, so the conformance suite holds it to the same answers.
+public struct MemorySearchIndex: SearchIndex {
+    let tables: MemoryDatabase
+    let timeToLive: Duration
+    let clock: any WallClock
+
+    @discardableResult
+    public func commit(_ batch: IndexBatch) async throws -> BatchOutcome {
+        try commit(batch) { _ in }
+    }
+
+    /// Commits `batch` and runs `alongside` in the same change, as the store's operations do.
+    func commit(_ batch: IndexBatch, alongside: (inout MemoryTables) throws -> Void) throws -> BatchOutcome {
+        try batch.validate()
+        let now = clock.now()
+        let expiration = now.addingTimeInterval(timeToLive.seconds)
+        return try tables.change { tables in
+            tables.lastCommitNumber += 1
+            let number = tables.lastCommitNumber
+            var outcome = BatchOutcome(commitNumber: number)
+            for operation in batch.operations {
+                switch operation {
+                case .upsert(let items):
+                    for item in items {
+                        tables.upsert(item, expiration: item.expirationDate ?? expiration, now: now, commitNumber: number)
+                    }
+                    outcome.upserted += items.count
+                case .deleteIdentifiers(let identifiers):
+                    for identifier in identifiers where tables.rows.removeValue(forKey: identifier) != nil {
+                        outcome.deleted += 1
+                    }
+                case .deleteDomains(let domains):
+                    for domain in domains {
+                        outcome.deleted += tables.purge(domain: domain, commitNumber: number, deletingThisCommitsRows: outcome.upserted > 0, now: now)
+                    }
+                case .deleteStale(let domain, let through):
+                    let stale = Set(tables.liveRows(within: domain).filter { $0.commitNumber <= through }.map(\.item.uniqueIdentifier))
+                    outcome.deleted += tables.deleteRows { stale.contains($0.item.uniqueIdentifier) }
+                case .deleteAll:
+                    outcome.deleted += tables.rows.count
+                    tables.rows = [:]
+                    tables.clientStates = [:]
+                    tables.tombstones = [:]
+                }
+            }
+            if let state = batch.clientState { tables.clientStates[state.batchName] = state.data }
+            try alongside(&tables)
+            return outcome
+        }
+    }
+
+    public func lastClientState(batchName: String) async throws -> Data? {
+        tables.read { $0.clientStates[batchName] }
+    }
+
+    public func itemCountsByDomain() async throws -> [String: Int] {
+        tables.read { tables in
+            tables.rows.values.filter(tables.isLive).reduce(into: [:]) { counts, row in counts[row.item.domainIdentifier, default: 0] += 1 }
+        }
+    }
+
+    public func lastCommitNumber() async throws -> Int64 {
+        tables.read(\.lastCommitNumber)
+    }
+
+    public func itemCount(inDomain domain: String) async throws -> Int {
+        tables.read { $0.liveRows(within: domain).count }
+    }
+
+    public func domainsHoldingItems(among domains: [String]) async throws -> Set<String> {
+        tables.read { tables in Set(domains.filter { !tables.liveRows(within: $0).isEmpty }) }
+    }
+
+    public func itemCount(inDomain domain: String, committedThrough number: Int64) async throws -> Int {
+        tables.read { $0.liveRows(within: domain).filter { $0.commitNumber <= number }.count }
+    }
+
+    @discardableResult
+    public func sweepExpired() async throws -> Int {
+        let now = clock.now()
+        return tables.change { tables in
+            let expired = Set(tables.rows.values.filter { $0.item.expirationDate! <= now && tables.isLive($0) }.map(\.item.uniqueIdentifier))
+            return tables.deleteRows { expired.contains($0.item.uniqueIdentifier) }
+        }
+    }
+
+    public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
+        tables.read { tables in tables.rows[identifier].flatMap { tables.isLive($0) ? $0.item : nil } }
+    }
+
+    public func reclaimPurgedItems(limit: Int) async throws -> Int? {
+        tables.change { tables in
+            guard let (domain, tombstone) = tables.tombstones.min(by: { ($0.value.purgedAt, $0.key) < ($1.value.purgedAt, $1.key) }) else {
+                return nil
+            }
+            let covered = tables.rows.values.filter {
+                MemoryTables.domain($0.item.domainIdentifier, isWithin: domain) && $0.commitNumber <= tombstone.throughCommit
+            }
+            let doomed = Set(covered.prefix(limit).map(\.item.uniqueIdentifier))
+            let deleted = tables.deleteRows { doomed.contains($0.item.uniqueIdentifier) }
+            if covered.count < limit { tables.tombstones[domain] = nil }
+            return deleted
+        }
+    }
+
+    public func pendingPurges() async throws -> [PendingPurge] {
+        tables.read { tables in
+            tables.tombstones.sorted { ($0.value.purgedAt, $0.key) < ($1.value.purgedAt, $1.key) }.map { domain, tombstone in
+                let left = tables.rows.values.filter {
+                    MemoryTables.domain($0.item.domainIdentifier, isWithin: domain) && $0.commitNumber <= tombstone.throughCommit
+                }.count
+                return PendingPurge(domain: domain, purgedAt: tombstone.purgedAt, purgedItems: tombstone.items, rowsLeft: left)
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+public import Foundation
+public import Indexing
+public import PluginAPI
+public import Store
+
+/// The memory twin of the store: the same protocols as the SQLite and PostgreSQL stores (store, index, leases),
+/// held in this process's memory, each operation one change under one lock, so tests of the code above the
+/// store run in milliseconds without files or a server. The same conformance suite holds it to the real stores'
+/// answers; it keeps nothing across processes, so it is never a store the service runs on.
+///
+/// Leases expire by the system clock, as the real ones do by the database's, whatever clock items are dated by.
+public struct MemoryStore: SchedulerStore {
+    let database: MemoryDatabase
+    let memoryIndex: MemorySearchIndex
+    /// How many runs the history keeps.
+    public let historyLength: Int
+    /// The lease every write of this view checks first (see ``fenced(by:)``); `nil` for the unfenced store.
+    let fence: Lease?
+    /// The clock leases expire by.
+    let leaseClock: any WallClock
+
+    public var index: any SearchIndex { memoryIndex }
+    public var leases: (any LeaseStore)? { self }
+    public var location: String { "memory" }
+
+    /// A new, empty store; items without an expiration date live `timeToLive` by `clock`.
+    public init(
+        timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength, clock: any WallClock = SystemWallClock()
+    ) {
+        database = MemoryDatabase()
+        memoryIndex = MemorySearchIndex(tables: database, timeToLive: timeToLive, clock: clock)
+        self.historyLength = historyLength
+        fence = nil
+        leaseClock = SystemWallClock()
+    }
+
+    /// A view of `store` whose writes are fenced by `fence`.
+    init(sharing store: MemoryStore, fence: Lease) {
+        database = store.database
+        memoryIndex = store.memoryIndex
+        historyLength = store.historyLength
+        self.fence = fence
+        leaseClock = store.leaseClock
+    }
+
+    public func units() async throws -> [String: UnitState] {
+        database.read(\.units)
+    }
+
+    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws {
+        try database.change { tables in
+            try tables.check(fence)
+            tables.updateUnit(unit) { state in
+                state.lastAttemptAt = date
+                state.lastResult = .running
+                state.lastError = nil
+                state.runner = RunnerIdentity.current
+                state.forcedRun = forced
+            }
+        }
+    }
+
+    public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
+        let taken = try database.read { tables in
+            try tables.check(fence)
+            var taken: [String: String] = [:]
+            for item in items {
+                if let row = tables.rows[item.uniqueIdentifier], !MemoryTables.domain(row.item.domainIdentifier, isWithin: domain), tables.isLive(row) {
+                    taken[item.uniqueIdentifier] = row.item.domainIdentifier
+                }
+            }
+            return taken
+        }
+        let kept = items.filter { taken[$0.uniqueIdentifier] == nil }
+        // One lock for the check above and this change would be exact; a pass writes its units one at a time.
+        let outcome = try memoryIndex.commit(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint)) { try $0.check(fence) }
+        return RunBatchOutcome(upserted: outcome.upserted, taken: taken)
+    }
+
+    public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {
+        try memoryIndex.commit(IndexBatch(operations: [.deleteStale(domain: success.unit.domain, committedThrough: baseline)])) { tables in
+            try tables.check(fence)
+            tables.updateUnit(success.unit) { state in
+                state.lastSuccessAt = success.finishedAt
+                state.fingerprint = success.fingerprint
+                state.itemCount = success.itemCount
+                state.lastAttemptAt = success.finishedAt
+                state.lastResult = .succeeded
+                state.lastError = nil
+                state.failures = 0
+                state.retryAt = nil
+                state.runner = nil
+                state.forcedRun = false
+            }
+        }.deleted
+    }
+
+    public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
+        try database.change { tables in
+            try tables.check(fence)
+            tables.updateUnit(unit) { state in
+                state.lastResult = .failed
+                state.lastError = error
+                state.failures = failures
+                state.retryAt = retryAt
+                state.runner = nil
+                state.forcedRun = false
+            }
+        }
+    }
+
+    public func purge(domain: String) async throws -> Int {
+        try memoryIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { tables in
+            try tables.check(fence)
+            for (key, var state) in tables.units where MemoryTables.domain(state.domain, isWithin: domain) {
+                state.lastSuccessAt = nil
+                state.fingerprint = nil
+                state.itemCount = nil
+                state.lastResult = .purged
+                state.lastError = nil
+                state.failures = 0
+                state.retryAt = nil
+                state.runner = nil
+                state.forcedRun = false
+                tables.units[key] = state
+            }
+        }.deleted
+    }
+
+    public func markInterrupted() async throws -> [UnitState] {
+        let now = leaseClock.now()
+        return database.change { tables in
+            var interrupted: [UnitState] = []
+            for (key, var state) in tables.units where state.lastResult == .running {
+                if let lease = tables.leases[Lease.unitName(key)], lease.expiresAt > now { continue }
+                interrupted.append(state)
+                state.lastResult = .interrupted
+                state.lastError = UnitState.interruptedError
+                state.runner = nil
+                tables.units[key] = state
+            }
+            return interrupted
+        }
+    }
+
+    public func append(_ run: RunRecord) async throws {
+        try database.change { tables in
+            try tables.check(fence)
+            tables.lastRunID += 1
+            tables.history.append((tables.lastRunID, run))
+            tables.history.removeAll { $0.id <= tables.lastRunID - Int64(historyLength) }
+        }
+    }
+
+    public func peakItemCount(unit: String, since: Date) async throws -> Int? {
+        database.read { tables in
+            let runs = tables.history.filter { $0.run.unit == unit }
+            let reset = runs.last { $0.run.decision == .purged || ($0.run.decision == .reindexed && $0.run.forced) }?.id ?? 0
+            return runs.filter { $0.id >= reset && $0.run.decision == .reindexed && $0.run.finishedAt >= since }.map(\.run.indexed).max()
+        }
+    }
+
+    public func history(source: String?, limit: Int) async throws -> [RunRecord] {
+        database.read { tables in
+            Array(tables.history.reversed().lazy.map(\.run).filter { source == nil || $0.source == source }.prefix(limit))
+        }
+    }
+
+    /// Nothing to check: memory always answers.
+    public func checkHealth() async throws {}
+
+    /// Nothing on disk.
+    public func storageBytes() async throws -> Int { 0 }
+}
