@@ -6,9 +6,13 @@ struct Scheduler: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scheduler",
         abstract: "A feature-flagged reindex scheduler that hosts source plugins and keeps a search index.",
+        version: "\(Self.version) (commit \(BuildInfo.commit))",
         subcommands: [
             RunCommand.self, RunOnceCommand.self, StatusCommand.self, HistoryCommand.self, PurgeCommand.self, SearchCommand.self, IndexCommand.self,
             ValidateCommand.self, GatesCommand.self, PluginsCommand.self,
         ]
     )
+
+    /// The release this source is; `--version` adds the commit it was built from.
+    static let version = "0.1.0"
 }

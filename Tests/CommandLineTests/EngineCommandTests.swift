@@ -52,7 +52,7 @@ struct EngineCommandTests {
 
         // Items expire 30 days after indexing, and search hides expired ones: pass a date near today.
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let outcome = try setup.run(["run-once", "--json", "--now", now.formatted(.iso8601)])
+        let outcome = try setup.run(["run-once", "--json", "--at", now.formatted(.iso8601)])
 
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let unit = try #require(try units(outcome).first)
@@ -145,9 +145,21 @@ struct EngineCommandTests {
         #expect(try setup.indexed().isEmpty)
     }
 
+    @Test func theFormerNameOfAtStillWorksWithANotice() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a")
+        let outcome = try setup.run(["run-once", "--dry-run", "--json", "--now", "2026-12-01T00:00:00Z"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("note: --now is now called --at"), "\(outcome.stderr)")
+        #expect(try units(outcome).first?["decision"] as? String == "would-reindex")
+    }
+
     @Test(arguments: [
         (["run-once", "--source", "doc"], "--source 'doc' is not a source", Int32(64)),
-        (["run-once", "--now", "next tuesday"], "is not an ISO 8601 date", Int32(64)),
+        (["run-once", "--at", "next tuesday"], "is not an ISO 8601 date", Int32(64)),
+        (["run-once", "--now", "next tuesday"], "--now 'next tuesday' is not an ISO 8601 date", Int32(64)),
+        (["run-once", "--at", "2026-12-01T00:00:00Z", "--now", "2026-12-01T00:00:00Z"], "give --at only (--now is its former name)", Int32(64)),
+        (["gates", "--at", "2026-12-01"], "--at '2026-12-01' is not an ISO 8601 date", Int32(64)),
         (["run-once", "--batch-size", "0"], "--batch-size must be between 1 and 100000", Int32(64)),
         (["history", "--limit", "0"], "--limit must be between 1 and 10000", Int32(64)),
         (["purge", "--domain", "com..bad"], "domain", Int32(64)),

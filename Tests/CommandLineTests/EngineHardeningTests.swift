@@ -43,7 +43,7 @@ struct EngineHardeningTests {
         try setup.setFeed("a b c d e f g h i j")
         #expect(try setup.run(["run-once"]).status == 0)
         try setup.setFeed("x WAIT")
-        try killMidRun(setup, ["--source", "docs", "--now", ISO8601DateFormatter().string(from: Date().addingTimeInterval(40 * 86_400))], firstItem: "x")
+        try killMidRun(setup, ["--source", "docs", "--at", ISO8601DateFormatter().string(from: Date().addingTimeInterval(40 * 86_400))], firstItem: "x")
         try setup.setFeed("x")
         let redo = try setup.run(["run-once", "--json"])
         #expect(redo.status == 1)
@@ -61,7 +61,7 @@ struct EngineHardeningTests {
             try setup.setFeed((0..<count).map { "i\($0)" }.joined(separator: " "))
             minute += 2
             let now = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(minute * 60)))
-            return try unit(setup.run(["run-once", "--json", "--now", now] + (force ? ["--force"] : [])))
+            return try unit(setup.run(["run-once", "--json", "--at", now] + (force ? ["--force"] : [])))
         }
         #expect(try run(1000)["decision"] as? String == "reindexed")
         #expect(try run(511)["decision"] as? String == "reindexed", "49 % fewer: within maxDeleteRatio 0.5")

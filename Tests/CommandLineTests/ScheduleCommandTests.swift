@@ -93,7 +93,7 @@ struct ScheduleCommandTests {
     }
 
     func runOnce(_ setup: SourceWorkspace, at date: Date) throws -> [String: Any] {
-        let outcome = try setup.run(["run-once", "--json", "--now", ISO8601DateFormatter().string(from: date)])
+        let outcome = try setup.run(["run-once", "--json", "--at", ISO8601DateFormatter().string(from: date)])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         return try #require((object?["units"] as? [[String: Any]])?.first, "\(outcome.stdout)")

@@ -134,7 +134,7 @@ final class EngineFixture: @unchecked Sendable {
         )
     }
 
-    /// One pass as `scheduler run-once --now date` runs it: the config read afresh, the store reopened, stopped at a
+    /// One pass as `scheduler run-once --at date` runs it: the config read afresh, the store reopened, stopped at a
     /// batch boundary by a graceful shutdown of the service group it runs in (if any).
     @discardableResult
     func pass(at date: Date, _ options: ReconcilePass.Options = .init(), random: Double = 0.5) async throws -> [UnitOutcome] {

@@ -210,7 +210,10 @@ struct PostsPluginTests {
         stop.withLock { $0 = true }
         stopped.wait()
         #expect(!titles.contains("SECRET"), "an outside file was read")
-        #expect(titles.contains("Inside"), "the inside target was read when the link pointed there")
+        // Whether a run met the link pointing inside depends on the scheduler; once it stays there, it is read.
+        unlink(link)
+        symlink(".inside", link)
+        #expect(await PluginConformance.items(of: plugin).items.compactMap(\.title) == ["Inside"], "the inside target is read")
     }
 
     @Test func aPipeOrALinkLoopNeitherHangsNorLoops() async throws {

@@ -19,7 +19,7 @@ public struct PluginContext: Sendable {
     /// Where a plugin that starts programs records their process groups (see ``SpawnedProcess``).
     public var processes: ProcessLedger
     /// The instant the run started: what "now" means to the plugin (a post dated later is in the future), from the
-    /// scheduler's clock, so `run-once --now` and tests control it.
+    /// scheduler's clock, so `run-once --at` and tests control it.
     public var now: Date
 
     public init(

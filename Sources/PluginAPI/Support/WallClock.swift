@@ -12,7 +12,7 @@ public struct SystemWallClock: WallClock {
     public func now() -> Date { Date() }
 }
 
-/// A clock stopped at one instant: `run-once --now` and tests use it to evaluate a pass as of a date.
+/// A clock stopped at one instant: `run-once --at` and tests use it to evaluate a pass as of a date.
 public struct FixedWallClock: WallClock {
     public var date: Date
     public init(_ date: Date) { self.date = date }

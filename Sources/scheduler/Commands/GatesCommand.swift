@@ -25,22 +25,15 @@ struct GatesCommand: ParsableCommand {
         var fingerprint: String
     }
 
-    @Option(help: ArgumentHelp("Evaluate as of this instant (ISO 8601) instead of now.", valueName: "date"))
-    var at: String?
+    @OptionGroup var instant: InstantOptions
 
     @Flag(help: "Print one JSON object {at, units} instead of text.")
     var json = false
 
     @OptionGroup var config: ConfigOptions
 
-    func validate() throws {
-        if let at, ISO8601.date(from: at) == nil {
-            throw ValidationError("--at '\(at)' is not an ISO 8601 date such as 2026-12-01T00:00:00Z")
-        }
-    }
-
     func run() throws {
-        let date = at.flatMap(ISO8601.date(from:)) ?? Date()
+        let date = instant.instant ?? Date()
         let loaded = try config.loadOrExit()
         let reports = loaded.plans(at: date).map { plan in
             UnitReport(

@@ -30,8 +30,7 @@ struct RunOnceCommand: AsyncParsableCommand {
     @Flag(help: "Decide and report, touching nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("Evaluate the pass as of this instant (ISO 8601) instead of now.", valueName: "date"))
-    var now: String?
+    @OptionGroup var instant: InstantOptions
 
     @Option(help: ArgumentHelp("Items per committed batch (1–100000).", valueName: "n"))
     var batchSize = ReconcilePass.Options.defaultBatchSize
@@ -44,9 +43,6 @@ struct RunOnceCommand: AsyncParsableCommand {
     @OptionGroup var replica: ReplicaOptions
 
     func validate() throws {
-        if let now, ISO8601.date(from: now) == nil {
-            throw ValidationError("--now '\(now)' is not an ISO 8601 date such as 2026-12-01T00:00:00Z")
-        }
         guard (1...100_000).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 100000") }
     }
 
@@ -58,7 +54,7 @@ struct RunOnceCommand: AsyncParsableCommand {
         if let unknown = sources.first(where: { !known.contains($0) }) {
             throw ValidationError("--source '\(unknown)' is not a source of \(config.directory)\(NearestName.suggestion(for: unknown, among: known)); the sources are \(known.joined(separator: ", "))")
         }
-        let clock: any WallClock = now.flatMap(ISO8601.date(from:)).map(FixedWallClock.init) ?? SystemWallClock()
+        let clock: any WallClock = instant.instant.map(FixedWallClock.init) ?? SystemWallClock()
         let logger = log.makeLogger(defaultLevel: .warning)
         let outcomes: [UnitOutcome]
         do {
