@@ -21,7 +21,7 @@ extension MemorySearchIndex {
             /// The first `limit` visible rows matching every term in `columns`, in priority order.
             func scan(_ columns: [SearchColumn], limit: Int) -> [MemoryTables.Row] {
                 Array(visible.lazy.filter { row in
-                    terms.words.allSatisfy { term in columns.contains { column in row.words[column, default: []].contains { $0.hasPrefix(term) } } }
+                    terms.words.allSatisfy { term in columns.contains { column in row.words[column, default: []].contains { $0.utf8.starts(with: term.utf8) } } }
                 }.prefix(limit))
             }
             let firstMatches = scan(SearchColumn.allCases, limit: ranking.countLimit + 1)

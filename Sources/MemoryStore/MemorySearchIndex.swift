@@ -20,39 +20,9 @@ public struct MemorySearchIndex: SearchIndex {
     func commit(_ batch: IndexBatch, alongside: (inout MemoryTables) throws -> Void) throws -> BatchOutcome {
         try batch.validate()
         let now = clock.now()
-        let expiration = now.addingTimeInterval(timeToLive.seconds)
         return try tables.change { tables in
-            tables.lastCommitNumber += 1
-            let number = tables.lastCommitNumber
-            var outcome = BatchOutcome(commitNumber: number)
-            for operation in batch.operations {
-                switch operation {
-                case .upsert(let items):
-                    for item in items {
-                        tables.upsert(item, expiration: item.expirationDate ?? expiration, now: now, commitNumber: number)
-                    }
-                    outcome.upserted += items.count
-                case .deleteIdentifiers(let identifiers):
-                    for identifier in identifiers where tables.rows.removeValue(forKey: identifier) != nil {
-                        outcome.deleted += 1
-                    }
-                case .deleteDomains(let domains):
-                    for domain in domains {
-                        outcome.deleted += tables.purge(domain: domain, commitNumber: number, deletingThisCommitsRows: outcome.upserted > 0, now: now)
-                    }
-                case .deleteStale(let domain, let through):
-                    let stale = Set(tables.liveRows(within: domain).filter { $0.commitNumber <= through }.map(\.item.uniqueIdentifier))
-                    outcome.deleted += tables.deleteRows { stale.contains($0.item.uniqueIdentifier) }
-                case .deleteAll:
-                    outcome.deleted += tables.rows.count
-                    tables.rows = [:]
-                    tables.clientStates = [:]
-                    tables.tombstones = [:]
-                }
-            }
-            if let state = batch.clientState { tables.clientStates[state.batchName] = state.data }
             try alongside(&tables)
-            return outcome
+            return tables.apply(batch, now: now, defaultExpiration: now.addingTimeInterval(timeToLive.seconds))
         }
     }
 
@@ -86,13 +56,13 @@ public struct MemorySearchIndex: SearchIndex {
     public func sweepExpired() async throws -> Int {
         let now = clock.now()
         return tables.change { tables in
-            let expired = Set(tables.rows.values.filter { $0.item.expirationDate! <= now && tables.isLive($0) }.map(\.item.uniqueIdentifier))
-            return tables.deleteRows { expired.contains($0.item.uniqueIdentifier) }
+            let expired = Set(tables.rows.values.filter { $0.item.expirationDate! <= now && tables.isLive($0) }.map(\.id))
+            return tables.deleteRows { expired.contains($0.id) }
         }
     }
 
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
-        tables.read { tables in tables.rows[identifier].flatMap { tables.isLive($0) ? $0.item : nil } }
+        tables.read { tables in tables.rows[ExactText(identifier)].flatMap { tables.isLive($0) ? $0.item : nil } }
     }
 
     public func reclaimPurgedItems(limit: Int) async throws -> Int? {
@@ -103,8 +73,8 @@ public struct MemorySearchIndex: SearchIndex {
             let covered = tables.rows.values.filter {
                 MemoryTables.domain($0.item.domainIdentifier, isWithin: domain) && $0.commitNumber <= tombstone.throughCommit
             }
-            let doomed = Set(covered.prefix(limit).map(\.item.uniqueIdentifier))
-            let deleted = tables.deleteRows { doomed.contains($0.item.uniqueIdentifier) }
+            let doomed = Set(covered.prefix(limit).map(\.id))
+            let deleted = tables.deleteRows { doomed.contains($0.id) }
             if covered.count < limit { tables.tombstones[domain] = nil }
             return deleted
         }

@@ -61,20 +61,25 @@ public struct MemoryStore: SchedulerStore {
     }
 
     public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
-        let taken = try database.read { tables in
+        let batch = IndexBatch(operations: [.upsert(items)], clientState: checkpoint)
+        try batch.validate()
+        let now = memoryIndex.clock.now()
+        let expiration = now.addingTimeInterval(memoryIndex.timeToLive.seconds)
+        return try database.change { tables in
             try tables.check(fence)
+            // Checked and written in one change: no other writer can take an identifier in between.
             var taken: [String: String] = [:]
             for item in items {
-                if let row = tables.rows[item.uniqueIdentifier], !MemoryTables.domain(row.item.domainIdentifier, isWithin: domain), tables.isLive(row) {
+                if let row = tables.rows[ExactText(item.uniqueIdentifier)], tables.isLive(row),
+                    !MemoryTables.domain(row.item.domainIdentifier, isWithin: domain)
+                {
                     taken[item.uniqueIdentifier] = row.item.domainIdentifier
                 }
             }
-            return taken
+            let kept = items.filter { taken[$0.uniqueIdentifier] == nil }
+            let outcome = tables.apply(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint), now: now, defaultExpiration: expiration)
+            return RunBatchOutcome(upserted: outcome.upserted, taken: taken)
         }
-        let kept = items.filter { taken[$0.uniqueIdentifier] == nil }
-        // One lock for the check above and this change would be exact; a pass writes its units one at a time.
-        let outcome = try memoryIndex.commit(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint)) { try $0.check(fence) }
-        return RunBatchOutcome(upserted: outcome.upserted, taken: taken)
     }
 
     public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {

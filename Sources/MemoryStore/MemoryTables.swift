@@ -23,7 +23,9 @@ struct MemoryTables: Sendable {
         var items: Int
     }
 
-    var rows: [String: Row] = [:]
+    /// The items by identifier, compared byte for byte as the databases compare text (Swift's `==` would merge the
+    /// composed and decomposed spellings of "café", which are two identifiers to SQLite and PostgreSQL).
+    var rows: [ExactText: Row] = [:]
     var lastCommitNumber: Int64 = 0
     var clientStates: [String: Data] = [:]
     var tombstones: [String: Tombstone] = [:]
@@ -36,7 +38,7 @@ struct MemoryTables: Sendable {
 
     /// Whether `domain` is `ancestor` or lies under it, compared bytewise as the databases do.
     static func domain(_ domain: String, isWithin ancestor: String) -> Bool {
-        domain == ancestor || domain.utf8.starts(with: (ancestor + ".").utf8)
+        domain.utf8.elementsEqual(ancestor.utf8) || domain.utf8.starts(with: (ancestor + ".").utf8)
     }
 
     /// Whether `row` is visible: no tombstone covers it.
@@ -56,23 +58,69 @@ struct MemoryTables: Sendable {
     mutating func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) {
         var stored = item
         stored.expirationDate = expiration
-        if var existing = rows[item.uniqueIdentifier] {
-            var old = existing.item
-            old.expirationDate = expiration
-            if old == stored {
-                existing.item = stored
+        let key = ExactText(item.uniqueIdentifier)
+        if var existing = rows[key] {
+            if Self.hasSameContent(existing.item, as: item) {
+                existing.item.expirationDate = expiration
                 existing.indexedAt = now
                 existing.commitNumber = commitNumber
-                rows[item.uniqueIdentifier] = existing
+                rows[key] = existing
                 return
             }
-            rows[item.uniqueIdentifier] = nil
+            rows[key] = nil
         }
         let band = ItemPriority(rankingHint: item.rankingHint)
         let last = rows.values.lazy.map(\.id).filter { (band.firstIdentifier...band.lastIdentifier).contains($0) }.max()
-        rows[item.uniqueIdentifier] = Row(
+        rows[key] = Row(
             id: (last ?? band.firstIdentifier - 1) + 1, item: stored, indexedAt: now, commitNumber: commitNumber, words: Self.words(of: item)
         )
+    }
+
+    /// Whether `stored` holds exactly `item`'s content (everything but its dates), text compared byte for byte.
+    static func hasSameContent(_ stored: SearchableItem, as item: SearchableItem) -> Bool {
+        let texts: [(String?, String?)] = [
+            (stored.domainIdentifier, item.domainIdentifier), (stored.contentType, item.contentType), (stored.title, item.title),
+            (stored.displayName, item.displayName), (stored.contentDescription, item.contentDescription),
+            (KeywordList.encode(stored.keywords), KeywordList.encode(item.keywords)), (stored.thumbnailURL, item.thumbnailURL),
+            (stored.contentURL, item.contentURL),
+        ]
+        return texts.allSatisfy { ExactText.equal($0, $1) } && stored.thumbnailData == item.thumbnailData && stored.rankingHint == item.rankingHint
+    }
+
+    /// Applies every operation of `batch` as commit number `lastCommitNumber + 1`, and stores its client state; items
+    /// without an expiration date get `defaultExpiration`.
+    mutating func apply(_ batch: IndexBatch, now: Date, defaultExpiration: Date) -> BatchOutcome {
+        lastCommitNumber += 1
+        let number = lastCommitNumber
+        var outcome = BatchOutcome(commitNumber: number)
+        for operation in batch.operations {
+            switch operation {
+            case .upsert(let items):
+                for item in items {
+                    upsert(item, expiration: item.expirationDate ?? defaultExpiration, now: now, commitNumber: number)
+                }
+                outcome.upserted += items.count
+            case .deleteIdentifiers(let identifiers):
+                for identifier in identifiers where rows.removeValue(forKey: ExactText(identifier)) != nil {
+                    outcome.deleted += 1
+                }
+            case .deleteDomains(let domains):
+                for domain in domains {
+                    outcome.deleted += purge(domain: domain, commitNumber: number, deletingThisCommitsRows: outcome.upserted > 0, now: now)
+                }
+            case .deleteStale(let domain, let through):
+                // Rows a purge hid are not stale items of this run: the reclaimer deletes them.
+                let stale = Set(liveRows(within: domain).filter { $0.commitNumber <= through }.map(\.id))
+                outcome.deleted += deleteRows { stale.contains($0.id) }
+            case .deleteAll:
+                outcome.deleted += rows.count
+                rows = [:]
+                clientStates = [:]
+                tombstones = [:]
+            }
+        }
+        if let state = batch.clientState { clientStates[state.batchName] = state.data }
+        return outcome
     }
 
     /// Deletes the rows `isDeleted` picks; returns how many.
@@ -112,5 +160,19 @@ struct MemoryTables: Sendable {
             words[column] = found
         }
         return words
+    }
+}
+
+/// Text as the databases compare it: by its UTF-8 bytes.
+struct ExactText: Hashable, Sendable {
+    let bytes: [UInt8]
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    static func equal(_ left: String?, _ right: String?) -> Bool {
+        switch (left, right) {
+        case (nil, nil): true
+        case (let left?, let right?): left.utf8.elementsEqual(right.utf8)
+        default: false
+        }
     }
 }

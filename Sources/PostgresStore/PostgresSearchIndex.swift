@@ -95,9 +95,11 @@ public final class PostgresSearchIndex: SearchIndex {
     private static func upsert(
         _ items: [SearchableItem], expiration: Date, now: Date, commitNumber: Int64, _ connection: PostgresConnection, logger: Logger
     ) async throws {
-        var last: [String: Int] = [:]
-        for (position, item) in items.enumerated() { last[item.uniqueIdentifier] = position }
-        let rows = items.enumerated().filter { last[$0.element.uniqueIdentifier] == $0.offset }.map { _, item in
+        // Keyed by bytes, as the database compares identifiers: Swift's `==` would merge the composed and decomposed
+        // spellings of "café", two items to the database, and drop one.
+        var last: [[UInt8]: Int] = [:]
+        for (position, item) in items.enumerated() { last[Array(item.uniqueIdentifier.utf8)] = position }
+        let rows = items.enumerated().filter { last[Array($0.element.uniqueIdentifier.utf8)] == $0.offset }.map { _, item in
             ItemRow(item, expiration: item.expirationDate ?? expiration)
         }
         guard !rows.isEmpty else { return }

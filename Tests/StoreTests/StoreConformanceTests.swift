@@ -53,6 +53,21 @@ struct StoreConformanceTests {
         }
     }
 
+    /// Identifiers are compared byte for byte: the composed and decomposed spellings of "café" are two items, as
+    /// two apps that spell them differently mean two things.
+    @Test(arguments: StoreBackend.allCases)
+    func identifiersThatDifferOnlyInUnicodeNormalizationAreTwoItems(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+            try await store.index.upsert([Self.item(composed, title: "Composed"), Self.item(decomposed, title: "Decomposed")])
+            #expect(try await store.index.item(withIdentifier: composed)?.title == "Composed")
+            #expect(try await store.index.item(withIdentifier: decomposed)?.title == "Decomposed")
+            #expect(try await store.index.itemCount(inDomain: "com.shop.help") == 2)
+            try await store.index.delete(identifiers: [decomposed])
+            #expect(try await store.index.item(withIdentifier: composed)?.title == "Composed")
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func anIdentifierSentTwiceInOneBatchKeepsItsLastItem(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in

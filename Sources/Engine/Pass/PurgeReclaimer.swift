@@ -33,7 +33,9 @@ public struct PurgeReclaimer: Sendable {
     public func reclaimAll(pausing pause: Duration = .zero) async throws -> Int {
         var limit = Self.firstStepLimit, total = 0
         defer { if total > 0 { logger.info("reclaimed the rows of purged domains", metadata: ["rows": "\(total)"]) } }
-        while let (deleted, next) = try await step(limit: limit) {
+        while true {
+            try Task.checkCancellation()
+            guard let (deleted, next) = try await step(limit: limit) else { break }
             total += deleted
             limit = next
             if pause > .zero { try await Task.sleep(for: pause) }

@@ -78,15 +78,19 @@ public struct ReconcilePass: Sendable {
             }
         }
         // The state table and the domains read once each, whatever the number of units: most units on most ticks
-        // have nothing to do, and deciding that must cost next to nothing.
+        // have nothing to do, and deciding that must cost next to nothing. Every unit is decided first, then done.
         let states = try await store.units()
         let holdingItems = try await store.index.domainsHoldingItems(among: plans.map(\.unit.domain))
+        let needs = plans.map { plan in
+            UnitNeed.decide(
+                plan: plan, state: states[plan.unit.key], domainHasItems: holdingItems.contains(plan.unit.domain), now: now, force: options.force
+            )
+        }
         var outcomes: [UnitOutcome] = []
-        for plan in plans {
+        for need in needs {
             guard !Task.isCancelled else { break }
             let started = ContinuousClock.now
-            let hasItems = holdingItems.contains(plan.unit.domain)
-            var outcome = try await reconcile(plan, state: states[plan.unit.key], domainHasItems: hasItems, now: now, options: options)
+            var outcome = try await carryOut(need, startedAt: now, options: options)
             outcome.duration = ContinuousClock.now - started
             var metadata: Logger.Metadata = [
                 "unit": "\(outcome.unit)", "reason": "\(outcome.reason)", "indexed": "\(outcome.indexed)",
@@ -110,101 +114,80 @@ public struct ReconcilePass: Sendable {
         _ = try await work.run(Lease.sweepName) { fenced in try await fenced.index.sweepExpired() }
     }
 
-    /// Reconciles one unit. With leases, a unit with nothing to do is decided without one (most units on most ticks);
-    /// one to purge or reindex is done under its lease, deciding again from the state read under it (another replica
-    /// may have run the unit since the pass began).
-    private func reconcile(_ plan: UnitPlan, state unitState: UnitState?, domainHasItems: Bool, now: Date, options: Options) async throws -> UnitOutcome {
-        guard !options.dryRun, let leases = store.leases else {
-            return try await reconcile(plan, state: unitState, domainHasItems: domainHasItems, now: now, options: options, store: store)
-        }
-        var preview = options
-        preview.dryRun = true
-        let decided = try await reconcile(plan, state: unitState, domainHasItems: domainHasItems, now: now, options: preview, store: store)
-        guard decided.decision == .wouldPurge || decided.decision == .wouldReindex else { return decided }
-        let work = LeasedWork(leases: leases, holder: options.replica, duration: options.leaseDuration, logger: logger.with(unit: plan.unit.key))
+    /// Carries out what `need` asks. A dry run, or a unit with nothing to do (most units on most ticks), is reported
+    /// as decided. With leases, the work is done under the unit's lease, after deciding again from the state read
+    /// under it: another replica may have run the unit since the pass decided.
+    private func carryOut(_ need: UnitNeed, startedAt: Date, options: Options) async throws -> UnitOutcome {
+        guard !options.dryRun, need.changesSomething else { return need.outcome(dryRun: options.dryRun) }
+        guard let leases = store.leases else { return try await perform(need, startedAt: startedAt, options: options, store: store) }
+        let unit = need.plan.unit
+        let work = LeasedWork(leases: leases, holder: options.replica, duration: options.leaseDuration, logger: logger.with(unit: unit.key))
         do {
-            let outcome = try await work.run(Lease.unitName(plan.unit.key)) { fenced in
-                let fresh = try await fenced.units()[plan.unit.key]
-                let hasItems = try await fenced.index.domainsHoldingItems(among: [plan.unit.domain]).contains(plan.unit.domain)
-                return try await reconcile(plan, state: fresh, domainHasItems: hasItems, now: clock.now(), options: options, store: fenced)
+            let outcome = try await work.run(Lease.unitName(unit.key)) { fenced in
+                let state = try await fenced.units()[unit.key]
+                let hasItems = try await fenced.index.domainsHoldingItems(among: [unit.domain]).contains(unit.domain)
+                let fresh = UnitNeed.decide(plan: need.plan, state: state, domainHasItems: hasItems, now: clock.now(), force: options.force)
+                guard fresh.changesSomething else { return fresh.outcome(dryRun: false) }
+                return try await perform(fresh, startedAt: startedAt, options: options, store: fenced)
             }
-            return outcome ?? skipped(plan, state: unitState, reason: "another replica holds the unit's lease: it is running or purging it")
+            return outcome ?? skipped(need, reason: "another replica holds the unit's lease: it is running or purging it")
         } catch let lost as LeaseLost {
-            return skipped(plan, state: unitState, reason: "\(lost); the replica holding it now finishes the unit")
+            return skipped(need, reason: "\(lost); the replica holding it now finishes the unit")
         }
     }
 
-    private func skipped(_ plan: UnitPlan, state: UnitState?, reason: String) -> UnitOutcome {
-        UnitOutcome(
-            source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.state,
-            variant: plan.variant?.variant, decision: .skipped, reason: reason, lastSuccess: state?.lastSuccessAt
-        )
+    private func skipped(_ need: UnitNeed, reason: String) -> UnitOutcome {
+        var outcome = need.outcome(dryRun: false)
+        outcome.decision = .skipped
+        outcome.reason = reason
+        outcome.nextDue = nil
+        return outcome
     }
 
-    /// Decides what `plan` needs and does it, writing through `store` (fenced by the unit's lease when there is one).
-    private func reconcile(
-        _ plan: UnitPlan, state unitState: UnitState?, domainHasItems: Bool, now: Date, options: Options, store: any SchedulerStore
-    ) async throws -> UnitOutcome {
-        var outcome = UnitOutcome(
-            source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.state,
-            variant: plan.variant?.variant, decision: .skipped, reason: plan.gateDecision.reason, lastSuccess: unitState?.lastSuccessAt
-        )
-        guard plan.gateDecision.isOn else {
-            guard domainHasItems || unitState?.lastSuccessAt != nil else {
-                outcome.reason += "; nothing indexed"
-                return outcome
-            }
-            guard !options.dryRun else {
-                outcome.decision = .wouldPurge
-                return outcome
-            }
+    /// Purges or reindexes the unit as `need` says, writing through `store` (fenced by the unit's lease when there
+    /// is one), and records the run.
+    private func perform(_ need: UnitNeed, startedAt: Date, options: Options, store: any SchedulerStore) async throws -> UnitOutcome {
+        var outcome = need.outcome(dryRun: false)
+        let plan = need.plan
+        switch need.action {
+        case .nothing:
+            return outcome
+        case .purge:
             outcome.deleted = try await store.purge(domain: plan.unit.domain)
             outcome.decision = .purged
             outcome.lastSuccess = nil
-            try await record(outcome, startedAt: now, in: store)
+            try await record(outcome, startedAt: startedAt, in: store)
+            return outcome
+        case .reindex(let forced):
+            var known = need.state ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
+            known.domain = plan.unit.domain
+            let run = UnitReindex(
+                plan: plan, unit: known, configuration: configuration, store: store, processes: processes, registry: registry,
+                clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: forced
+            )
+            do {
+                let result = try await run.run()
+                outcome.decision = .reindexed
+                outcome.indexed = result.indexed
+                outcome.deleted = result.deleted
+                outcome.rejected = result.rejected
+                outcome.lastSuccess = result.finishedAt
+                outcome.nextDue = plan.settings.nextDue(after: result.finishedAt)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch let failure as UnitReindex.Failure {
+                let failures = known.failures + 1
+                let retryAt = clock.now().addingTimeInterval(TimeInterval(backoff.delay(afterFailures: failures, random: random()).components.seconds))
+                try await store.recordFailure(known, error: failure.message, failures: failures, retryAt: retryAt)
+                outcome.decision = .failed
+                outcome.error = failure.message
+                outcome.indexed = failure.indexed
+                outcome.rejected = failure.rejected
+                outcome.nextDue = retryAt
+            }
+            try await record(outcome, startedAt: startedAt, forced: forced, in: store)
             return outcome
         }
-        // An interrupted forced run is redone forced: its operator accepted what it deletes.
-        let force = options.force || (unitState?.lastResult == .interrupted && unitState?.forcedRun == true)
-        let due = DueDecision.decide(plan: plan, state: unitState, domainHasItems: domainHasItems, now: now, force: force)
-        outcome.reason = force && !options.force ? "the last run, forced, was interrupted before its final commit: redone forced" : due.reason
-        outcome.nextDue = due.nextDue
-        guard due.isDue else {
-            outcome.decision = .notDue
-            return outcome
-        }
-        guard !options.dryRun else {
-            outcome.decision = .wouldReindex
-            return outcome
-        }
-        var known = unitState ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
-        known.domain = plan.unit.domain
-        let run = UnitReindex(
-            plan: plan, unit: known, configuration: configuration, store: store, processes: processes, registry: registry,
-            clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: force
-        )
-        do {
-            let result = try await run.run()
-            outcome.decision = .reindexed
-            outcome.indexed = result.indexed
-            outcome.deleted = result.deleted
-            outcome.rejected = result.rejected
-            outcome.lastSuccess = result.finishedAt
-            outcome.nextDue = plan.settings.nextDue(after: result.finishedAt)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let failure as UnitReindex.Failure {
-            let failures = known.failures + 1
-            let retryAt = clock.now().addingTimeInterval(TimeInterval(backoff.delay(afterFailures: failures, random: random()).components.seconds))
-            try await store.recordFailure(known, error: failure.message, failures: failures, retryAt: retryAt)
-            outcome.decision = .failed
-            outcome.error = failure.message
-            outcome.indexed = failure.indexed
-            outcome.rejected = failure.rejected
-            outcome.nextDue = retryAt
-        }
-        try await record(outcome, startedAt: now, forced: force, in: store)
-        return outcome
     }
 
     private func record(_ outcome: UnitOutcome, startedAt: Date, forced: Bool = false, in store: any SchedulerStore) async throws {

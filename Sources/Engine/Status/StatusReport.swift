@@ -120,10 +120,11 @@ public struct StatusReport: Sendable, Codable {
                 unit.gateReason = plan.gateDecision.reason
                 unit.variant = plan.variant?.variant
                 if plan.gateDecision.isOn {
-                    let due = DueDecision.decide(plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: false)
-                    unit.due = due.isDue
-                    unit.dueReason = due.reason
-                    unit.nextDue = due.nextDue
+                    // What the next pass would decide, by the same code.
+                    let need = UnitNeed.decide(plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: false)
+                    unit.due = need.action != .nothing
+                    unit.dueReason = need.reason
+                    unit.nextDue = need.nextDue
                     let zone = plan.settings.timeZone
                     unit.timeZone = zone.secondsFromGMT() == 0 && zone.nextDaylightSavingTimeTransition == nil ? nil : zone.identifier
                 }

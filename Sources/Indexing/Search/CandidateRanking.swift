@@ -1,5 +1,5 @@
 /// The part of a search every backend shares: how many matches are counted and taken as candidates, and how the
-/// candidates are scored and ordered (see the search of ``SQLiteSearchIndex`` for the strategy).
+/// candidates are scored and ordered (the SQLite store's search explains the strategy: `SQLiteSearchIndex+Search.swift`).
 package struct CandidateRanking {
     /// Candidates taken from each scope (all fields, best fields, names), at least.
     package static let candidatesPerScope = 100

@@ -13,7 +13,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     public let path: String
     /// How long an item without an expiration date lives after it is indexed.
     public let timeToLive: Duration
-    /// The database; the scheduler keeps its own tables in the same file.
+    /// The database, whose one migrator (``SQLiteSchema``) also made the scheduler's tables, which the store writes.
     let database: DatabasePool
     let clock: any WallClock
     let logger: Logger

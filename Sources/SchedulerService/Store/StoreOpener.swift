@@ -14,10 +14,13 @@ public import UnixSignals
 ///
 /// Whoever uses a store does it in one `ServiceGroup` with the store's own services (PostgreSQL's connection pool):
 /// the work is a service listed after them, so a graceful shutdown stops the work first and the pool last, and
-/// the work's last writes (a lease's release, a run marked interrupted) still reach the database.
+/// the work's last writes (a lease's release, leaving the roll of replicas) still reach the database.
 public enum StoreOpener {
-    /// How long a graceful shutdown may take before what is still running is cancelled.
+    /// How long the work may take to stop gracefully before it is cancelled (the service's own group uses it).
     public static let maximumGracefulShutdown: Duration = .seconds(30)
+    /// How long the store's services wait for the work: its own limit and then a cleanup's, so a work cancelled at
+    /// its limit still has a live pool for its last writes.
+    static let storeGracefulShutdown = maximumGracefulShutdown + StoreDeadline.cleanup.limit
 
     /// Opens (creating if needed) the store at `location` and runs `body` with it as a service beside the store's
     /// own; returns when `body` has returned and the store's services have stopped. `shutdownSignals` start a
@@ -49,6 +52,9 @@ public enum StoreOpener {
                     _ = try await cancelWhenGracefulShutdown { try await PurgeReclaimer(index: store.index, logger: logger).reclaimAll() }
                 } catch is CancellationError {
                     // The purged domains are already invisible; the rest of their rows go at the next start.
+                } catch {
+                    // The work is committed: a reclaim that fails (a busy database) is resumed by the next start.
+                    logger.warning("could not reclaim the rows of purged domains now; the next start resumes it: \(error)")
                 }
             }
             return result
@@ -57,7 +63,7 @@ public enum StoreOpener {
             services: services.map { .init(service: $0) } + [.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: shutdownSignals, logger: logger
         )
-        group.maximumGracefulShutdownDuration = maximumGracefulShutdown
+        group.maximumGracefulShutdownDuration = storeGracefulShutdown
         try await ServiceGroup(configuration: group).run()
         return try work.result()
     }

@@ -4,11 +4,6 @@ import Synchronization
 /// Work on a store run as a service of the group that runs the store's own services (see ``StoreOpener``): it
 /// runs once and keeps its result for whoever ran the group.
 final class StoreWork<Result: Sendable>: Service {
-    /// The work ended by a graceful shutdown before it produced a result.
-    struct Unfinished: Error, CustomStringConvertible {
-        var description: String { "stopped by a shutdown signal before the work was done" }
-    }
-
     private let work: @Sendable () async throws -> Result
     private let outcome = Mutex<Result?>(nil)
 
@@ -21,9 +16,9 @@ final class StoreWork<Result: Sendable>: Service {
         outcome.withLock { $0 = value }
     }
 
-    /// What the work returned; throws ``Unfinished`` when it never ran to its end.
+    /// What the work returned; throws `CancellationError` when it never ran to its end.
     func result() throws -> Result {
-        guard let value = outcome.withLock({ $0 }) else { throw Unfinished() }
+        guard let value = outcome.withLock({ $0 }) else { throw CancellationError() }
         return value
     }
 }

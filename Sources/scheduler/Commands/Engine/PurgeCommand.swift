@@ -27,8 +27,10 @@ struct PurgeCommand: AsyncParsableCommand {
         let logger = CommandLogger.make()
         let deleted = try await PassLock.withPassOrExit(localFilesPath: try store.localFilesPath()) {
             // Gone from every search at once; the rows are reclaimed in short steps before the command exits.
-            try await store.withStore(logger: logger, gracefulShutdown: true, reclaimingPurges: true) { [domain] store in
-                try await OperatorPurge.purge(domain: domain, store: store)
+            try await CommandSignals.exitingWhenStopped("the purge was confirmed: run it again to be sure (purging again is harmless)") {
+                try await store.withStore(logger: logger, gracefulShutdown: true, reclaimingPurges: true) { [domain] store in
+                    try await OperatorPurge.purge(domain: domain, store: store)
+                }
             }
         }
         print("purged \(domain): \(deleted) items deleted")

@@ -56,16 +56,14 @@ struct RunOnceCommand: AsyncParsableCommand {
         }
         let clock: any WallClock = instant.instant.map(FixedWallClock.init) ?? SystemWallClock()
         let logger = log.makeLogger(defaultLevel: .warning)
-        let outcomes: [UnitOutcome]
-        do {
-            outcomes = dryRun
+        let outcomes = try await CommandSignals.exitingWhenStopped(
+            "the pass ended: committed batches stay, the unit in progress keeps its previous success and is redone by the next pass"
+        ) {
+            dryRun
                 ? try await pass(configuration, clock: clock, logger: logger)
                 : try await PassLock.withPassOrExit(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) {
                     try await pass(configuration, clock: clock, logger: logger)
                 }
-        } catch is CancellationError {
-            printError("stopped by a signal before the pass ended: committed batches stay, the unit in progress keeps its previous success and is redone by the next pass")
-            throw CommandSignals.stoppedExitCode
         }
         if json {
             struct Output: Encodable { var units: [UnitOutcome] }
@@ -101,7 +99,12 @@ struct RunOnceCommand: AsyncParsableCommand {
             let pass = ReconcilePass(
                 configuration: configuration, store: store, processes: processes, registry: BuiltinPlugins.registry, clock: clock, logger: logger
             )
-            return try await cancelWhenGracefulShutdown { try await pass.run(options) }
+            return try await cancelWhenGracefulShutdown {
+                let outcomes = try await pass.run(options)
+                // A pass stopped between two units returns the ones it did: stopped all the same.
+                try Task.checkCancellation()
+                return outcomes
+            }
         }
     }
 

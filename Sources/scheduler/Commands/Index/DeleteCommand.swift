@@ -37,8 +37,10 @@ struct DeleteCommand: AsyncParsableCommand {
             all ? .deleteAll : domains.isEmpty ? .deleteIdentifiers(identifiers) : .deleteDomains(domains)
         let logger = CommandLogger.make()
         // Deleted domains are gone from every search at once; their rows go in short steps before the command exits.
-        let outcome = try await store.withStore(logger: logger, gracefulShutdown: true, reclaimingPurges: true) { store in
-            try await store.index.commit(IndexBatch(operations: [operation]))
+        let outcome = try await CommandSignals.exitingWhenStopped("the deletion was confirmed: run it again to be sure (deleting again is harmless)") {
+            try await store.withStore(logger: logger, gracefulShutdown: true, reclaimingPurges: true) { store in
+                try await store.index.commit(IndexBatch(operations: [operation]))
+            }
         }
         print("deleted \(outcome.deleted) items")
     }

@@ -1,0 +1,64 @@
+public import Foundation
+public import SchedulerConfig
+public import Store
+
+/// What one unit needs at one instant, and why: decided from the config's plan for the unit and one read of the
+/// store's state, before anything is done. The pass decides every unit first, then carries out what they need
+/// (under a unit's lease, after deciding again from the state read under it); `status` shows the same decision.
+public struct UnitNeed: Sendable {
+    /// What is to be done.
+    public enum Action: Sendable, Hashable {
+        /// Nothing: the gate is on and the unit is not due, or the gate is off and nothing is indexed.
+        case nothing
+        /// Purge the unit's domain: its gate is validly off and something is indexed or remembered there.
+        case purge
+        /// Reindex the unit; `forced` allows deleting more than `maxDeleteRatio` (an operator's `--force`, or a
+        /// forced run that was interrupted, redone forced).
+        case reindex(forced: Bool)
+    }
+
+    public var plan: UnitPlan
+    /// The unit's state as read when deciding (`nil`: never seen).
+    public var state: UnitState?
+    public var action: Action
+    /// Why, in words: the gate's reason when it is off, the due decision's when it is on.
+    public var reason: String
+    /// When the unit is next due (or may next be tried, while backing off); `nil` while the gate is off.
+    public var nextDue: Date?
+
+    /// Decides what `plan`'s unit needs at `now`, given its `state` and whether its domain holds items; `force` is
+    /// the operator's.
+    public static func decide(plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: Bool) -> UnitNeed {
+        guard plan.gateDecision.isOn else {
+            let indexed = domainHasItems || state?.lastSuccessAt != nil
+            return UnitNeed(
+                plan: plan, state: state, action: indexed ? .purge : .nothing,
+                reason: plan.gateDecision.reason + (indexed ? "" : "; nothing indexed"), nextDue: nil
+            )
+        }
+        // An interrupted forced run is redone forced: its operator accepted what it deletes.
+        let redoneForced = !force && state?.lastResult == .interrupted && state?.forcedRun == true
+        let due = DueDecision.decide(plan: plan, state: state, domainHasItems: domainHasItems, now: now, force: force || redoneForced)
+        return UnitNeed(
+            plan: plan, state: state, action: due.isDue ? .reindex(forced: force || redoneForced) : .nothing,
+            reason: redoneForced ? "the last run, forced, was interrupted before its final commit: redone forced" : due.reason,
+            nextDue: due.nextDue
+        )
+    }
+
+    /// Whether carrying it out writes anything.
+    public var changesSomething: Bool { action != .nothing }
+
+    /// The outcome as decided, before anything is done: what a dry run reports, and where a run's outcome starts.
+    public func outcome(dryRun: Bool) -> UnitOutcome {
+        let decision: RunDecision = switch action {
+        case .nothing: plan.gateDecision.isOn ? .notDue : .skipped
+        case .purge: dryRun ? .wouldPurge : .skipped
+        case .reindex: dryRun ? .wouldReindex : .skipped
+        }
+        return UnitOutcome(
+            source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.state,
+            variant: plan.variant?.variant, decision: decision, reason: reason, lastSuccess: state?.lastSuccessAt, nextDue: nextDue
+        )
+    }
+}
