@@ -143,7 +143,7 @@ final class EngineFixture: @unchecked Sendable {
         return try await withStore(at: date) { store in
             let pass = ReconcilePass(
                 configuration: configuration, store: store, processes: processes,
-                registry: PluginRegistry([LinesTestPlugin.self]), clock: FixedWallClock(date), logger: Logger.quiet, random: { random }
+                clock: FixedWallClock(date), logger: Logger.quiet, random: { random }
             )
             return try await cancelWhenGracefulShutdown { try await pass.run(options) }
         }

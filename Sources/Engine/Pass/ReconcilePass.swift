@@ -44,21 +44,19 @@ public struct ReconcilePass: Sendable {
     let configuration: SchedulerConfiguration
     let store: any SchedulerStore
     let processes: ProcessLedger
-    let registry: PluginRegistry
     let clock: any WallClock
     let logger: Logger
     let backoff: Backoff
     let random: @Sendable () -> Double
 
     public init(
-        configuration: SchedulerConfiguration, store: any SchedulerStore, processes: ProcessLedger, registry: PluginRegistry,
+        configuration: SchedulerConfiguration, store: any SchedulerStore, processes: ProcessLedger,
         clock: any WallClock, logger: Logger, backoff: Backoff = Backoff(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
     ) {
         self.configuration = configuration
         self.store = store
         self.processes = processes
-        self.registry = registry
         self.clock = clock
         self.logger = logger
         self.backoff = backoff
@@ -162,7 +160,7 @@ public struct ReconcilePass: Sendable {
             var known = need.state ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
             known.domain = plan.unit.domain
             let run = UnitReindex(
-                plan: plan, unit: known, configuration: configuration, store: store, processes: processes, registry: registry,
+                plan: plan, unit: known, configuration: configuration, store: store, processes: processes,
                 clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: forced
             )
             do {

@@ -42,7 +42,6 @@ struct UnitReindex {
     let configuration: SchedulerConfiguration
     let store: any SchedulerStore
     let processes: ProcessLedger
-    let registry: PluginRegistry
     let clock: any WallClock
     let logger: Logger
     let batchSize: Int
@@ -73,7 +72,7 @@ struct UnitReindex {
             Failure(message: message, indexed: writer.written, rejected: rejections.count)
         }
         do {
-            let plugin = try plan.makePlugin(registry: registry, context: context)
+            let plugin = try plan.makePlugin(context: context)
             try await plugin.produce(into: &writer)
             try await writer.flush()
         } catch is CancellationError {

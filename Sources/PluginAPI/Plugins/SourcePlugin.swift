@@ -15,7 +15,8 @@ public protocol SourcePlugin: Sendable {
     /// Every option key the plugin accepts, with what it does; any other key is an error.
     static var options: [PluginOption] { get }
 
-    /// Checks option values beyond their types; runs when the config is validated and before each run.
+    /// Checks option values beyond their types, once, when the config loads: every run of the config uses the options
+    /// as then decoded and checked.
     static func validate(_ options: Options) throws(PluginOptionError)
 
     /// Checks what the options name on this machine for every unit of the source (a folder that must exist, a

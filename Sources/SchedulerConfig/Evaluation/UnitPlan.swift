@@ -32,6 +32,7 @@ extension SchedulerConfiguration {
         var settings = source.settings
         if let assignment, let variant = experiment(forSource: source.name)?.variants.first(where: { $0.name == assignment.variant }) {
             settings = variant.overrides.applied(to: settings)
+            if let maker = variant.makers[source.name] { settings.maker = maker }
         }
         let expiration = settings.expiration ?? scheduler.defaultExpiration
         let shape = [

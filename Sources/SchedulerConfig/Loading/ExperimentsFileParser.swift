@@ -63,10 +63,10 @@ struct ExperimentsFileParser {
         var variants: [Variant] = []
         for entry in variantEntries {
             guard let variantName = reader.name(entry.keyNode, "variant name"),
-                let variant = parseVariant(variantName, entry.value, experiment: what)
+                var variant = parseVariant(variantName, entry.value, experiment: what)
             else { valid = false; continue }
-            for source in sources where sourceNames.contains(source.name) {
-                checkOptions(of: source, with: variant, at: entry.value, experiment: what)
+            for source in sources where sourceNames.contains(source.name) && !variant.overrides.options.isEmpty {
+                variant.makers[source.name] = checkOptions(of: source, with: variant, at: entry.value, experiment: what)
             }
             variants.append(variant)
         }
@@ -121,12 +121,13 @@ struct ExperimentsFileParser {
         return valid ? overrides : nil
     }
 
-    /// The source's options with the variant's option overrides must still be valid for its plugin.
-    private func checkOptions(of source: Source, with variant: Variant, at node: YAMLNode, experiment: String) {
-        guard !variant.overrides.options.isEmpty, let plugin = registry.plugin(kind: source.plugin) else { return }
+    /// The source's options with the variant's option overrides must still be valid for its plugin: the plugin's
+    /// maker from them, or `nil` after logging why not.
+    private func checkOptions(of source: Source, with variant: Variant, at node: YAMLNode, experiment: String) -> PluginMaker? {
+        guard let plugin = registry.plugin(kind: source.plugin) else { return nil }
         let merged = variant.overrides.applied(to: source.settings).options
         let site = PluginValidationContext(baseDirectory: directory.path, partitions: source.partitions)
-        PluginOptions.check(
+        return PluginOptions.check(
             plugin, merged, owner: node, in: site, reader: reader, context: "\(experiment), variant '\(variant.name)' on source '\(source.name)'"
         )
     }

@@ -1,19 +1,24 @@
 import PluginAPI
 import YAML
 
-/// A plugin's `options:` checked against what the plugin declares, then decoded into its `Options` type.
+/// A plugin's `options:` checked against what the plugin declares, then decoded into its `Options` type and
+/// validated by the plugin: once, when the config loads.
 enum PluginOptions {
-    /// Logs every problem with `options` for `plugin`; `owner` is the node problems without a key point at.
+    /// The maker of the plugin's instances from `options`; `nil` after logging every problem with them. `owner` is
+    /// the node problems without a key point at.
     static func check(
         _ plugin: any SourcePlugin.Type, _ options: YAMLNode, owner: YAMLNode, in site: PluginValidationContext, reader: NodeReader, context: String
-    ) {
+    ) -> PluginMaker? {
         let known = plugin.options.map(\.name)
-        guard let entries = reader.mapping(options, "the options of \(context)", known: known) else { return }
+        guard let entries = reader.mapping(options, "the options of \(context)", known: known) else { return nil }
+        var complete = true
         for required in plugin.options where required.isRequired && !entries.contains(where: { $0.key == required.name }) {
             reader.problem(owner, "\(context): plugin '\(plugin.kind)' needs the option '\(required.name)' (\(required.summary))")
+            complete = false
         }
         do {
-            try validate(plugin, options, in: site)
+            let maker = try self.maker(plugin, options, in: site)
+            return complete ? maker : nil
         } catch let error as PluginOptionError {
             let node = entries.first { $0.key == error.option }?.value ?? owner
             reader.problem(node, "\(context): \(error)")
@@ -23,17 +28,14 @@ enum PluginOptions {
         } catch {
             reader.problem(owner, "\(context): \(error)")
         }
+        return nil
     }
 
-    /// The plugin's options decoded from `node` and validated by the plugin.
-    static func decode<P: SourcePlugin>(_ plugin: P.Type, _ node: YAMLNode) throws -> P.Options {
+    /// The plugin's options decoded from `node` and validated by the plugin for `site`, kept to make its instances.
+    private static func maker<P: SourcePlugin>(_ plugin: P.Type, _ node: YAMLNode, in site: PluginValidationContext) throws -> PluginMaker {
         let options = try YAMLNodeDecoder().decode(P.Options.self, from: node)
-        try P.validate(options)
-        return options
-    }
-
-    private static func validate<P: SourcePlugin>(_ plugin: P.Type, _ node: YAMLNode, in site: PluginValidationContext) throws {
-        try P.validate(try YAMLNodeDecoder().decode(P.Options.self, from: node), in: site)
+        try P.validate(options, in: site)
+        return PluginMaker { context in try P(options: options, context: context) }
     }
 
     /// Where the problem is, when the decoder knows, and what it is, naming the option.

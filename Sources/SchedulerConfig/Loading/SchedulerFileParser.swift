@@ -230,14 +230,14 @@ struct SchedulerFileParser {
         let maxDeleteWindow = optional("maxDeleteWindow") { node, what in reader.duration(node, "\(what): maxDeleteWindow") }
         let timeZone = optional("timeZone", parsers.timeZone) ?? defaultTimeZone
         let options = value("options") ?? YAMLNode(.mapping([]), mark: node.mark)
-        if let pluginType {
+        let maker = pluginType.flatMap { pluginType in
             let site = PluginValidationContext(baseDirectory: directory.path, partitions: partitions)
-            PluginOptions.check(pluginType, options, owner: value("options") ?? pluginNode, in: site, reader: reader, context: what)
+            return PluginOptions.check(pluginType, options, owner: value("options") ?? pluginNode, in: site, reader: reader, context: what)
         }
-        guard valid, let plugin, pluginType != nil, let domain, let gate, let schedule else { return nil }
+        guard valid, let plugin, let maker, let domain, let gate, let schedule else { return nil }
         let settings = SourceSettings(
             schedule: schedule, timeZone: timeZone, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio,
-            maxDeleteWindow: maxDeleteWindow, options: options
+            maxDeleteWindow: maxDeleteWindow, options: options, maker: maker
         )
         return Source(name: name, plugin: plugin, domain: domain, gate: gate, settings: settings, partitions: partitions)
     }

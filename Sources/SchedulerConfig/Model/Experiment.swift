@@ -16,4 +16,7 @@ public struct Variant: Sendable {
     /// Settings this variant replaces, by key: `schedule`, `expiration`, `deepLink`, `maxDeleteRatio`,
     /// `options` (merged key by key) or `options.KEY`.
     var overrides: Overrides
+    /// For each source whose options the variant overrides, the plugin made from the merged options, decoded and
+    /// validated when the config loaded.
+    var makers: [String: PluginMaker] = [:]
 }

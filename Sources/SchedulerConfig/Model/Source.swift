@@ -39,11 +39,14 @@ public struct SourceSettings: Sendable {
     public var maxDeleteWindow: Duration?
     /// The plugin's own options, as written.
     var options: YAMLNode
+    /// The plugin, made from those options as decoded and validated when the config loaded.
+    var maker: PluginMaker
 
     init(
         schedule: Schedule, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?,
-        maxDeleteWindow: Duration?, options: YAMLNode
+        maxDeleteWindow: Duration?, options: YAMLNode, maker: PluginMaker
     ) {
+        self.maker = maker
         self.maxDeleteWindow = maxDeleteWindow
         self.schedule = schedule
         self.timeZone = timeZone

@@ -13,7 +13,6 @@ public struct SchedulerServer: Sendable {
     let loader: ConfigLoader
     let loadedFrom: ConfigFolderSnapshot
     let configuration: SchedulerConfiguration
-    let registry: PluginRegistry
     let passLock: LockFile
     let metricsRegistry: PrometheusCollectorRegistry
     let adminToken: String?
@@ -27,13 +26,12 @@ public struct SchedulerServer: Sendable {
     ///   - adminToken: the bearer token of the admin endpoints; they are refused when `nil`.
     ///   - replica: this replica's id on a shared store, and whether it was given.
     public init(
-        loader: ConfigLoader, loadedFrom: ConfigFolderSnapshot, configuration: SchedulerConfiguration, registry: PluginRegistry,
+        loader: ConfigLoader, loadedFrom: ConfigFolderSnapshot, configuration: SchedulerConfiguration,
         passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, replica: ReplicaName, logger: Logger
     ) {
         self.loader = loader
         self.loadedFrom = loadedFrom
         self.configuration = configuration
-        self.registry = registry
         self.passLock = passLock
         self.metricsRegistry = metricsRegistry
         self.adminToken = adminToken
@@ -51,7 +49,7 @@ public struct SchedulerServer: Sendable {
             metrics.prepare(for: configuration)
             let loop = ReconcileLoop(
                 active: active, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.given), passLock: passLock,
-                registry: registry, trigger: trigger, health: health, metrics: metrics, replica: replica.id, logger: logger
+                trigger: trigger, health: health, metrics: metrics, replica: replica.id, logger: logger
             )
             let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
             let api = SchedulerAPI(

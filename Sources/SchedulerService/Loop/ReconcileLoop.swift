@@ -21,7 +21,6 @@ public struct ReconcileLoop: Service {
     let processes: ProcessLedger
     /// The pass lock's file, opened at start: taking the lock opens nothing.
     let passLock: LockFile
-    let registry: PluginRegistry
     let trigger: PassTrigger
     let health: ServiceHealth
     let metrics: SchedulerMetrics
@@ -31,7 +30,7 @@ public struct ReconcileLoop: Service {
     let logger: Logger
 
     public init(
-        active: ActiveConfiguration, store: any SchedulerStore, processes: ProcessLedger, passLock: LockFile, registry: PluginRegistry, trigger: PassTrigger,
+        active: ActiveConfiguration, store: any SchedulerStore, processes: ProcessLedger, passLock: LockFile, trigger: PassTrigger,
         health: ServiceHealth, metrics: SchedulerMetrics, clock: any WallClock = SystemWallClock(), replica: String = RunnerIdentity.current,
         logger: Logger
     ) {
@@ -39,7 +38,6 @@ public struct ReconcileLoop: Service {
         self.store = store
         self.processes = processes
         self.passLock = passLock
-        self.registry = registry
         self.trigger = trigger
         self.health = health
         self.metrics = metrics
@@ -156,7 +154,7 @@ public struct ReconcileLoop: Service {
             options.force = true
             options.sources = sources
         }
-        let pass = ReconcilePass(configuration: configuration, store: store, processes: processes, registry: registry, clock: clock, logger: logger)
+        let pass = ReconcilePass(configuration: configuration, store: store, processes: processes, clock: clock, logger: logger)
         do {
             let outcomes = try await pass.run(options)
             metrics.record(outcomes)

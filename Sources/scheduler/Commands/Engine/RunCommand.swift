@@ -55,7 +55,7 @@ struct RunCommand: AsyncParsableCommand {
         let metricsRegistry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(DescribedPrometheusFactory(registry: metricsRegistry))
         let server = SchedulerServer(
-            loader: config.loader, loadedFrom: loadedFrom, configuration: configuration, registry: BuiltinPlugins.registry,
+            loader: config.loader, loadedFrom: loadedFrom, configuration: configuration,
             passLock: passLock, metricsRegistry: metricsRegistry, adminToken: adminToken,
             replica: replica.name, logger: logger
         )

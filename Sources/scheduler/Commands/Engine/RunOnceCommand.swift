@@ -97,7 +97,7 @@ struct RunOnceCommand: AsyncParsableCommand {
             settings, clock: clock, shutdownSignals: CommandSignals.graceful, reclaimingPurges: !dryRun, logger: logger
         ) { store in
             let pass = ReconcilePass(
-                configuration: configuration, store: store, processes: processes, registry: BuiltinPlugins.registry, clock: clock, logger: logger
+                configuration: configuration, store: store, processes: processes, clock: clock, logger: logger
             )
             return try await cancelWhenGracefulShutdown {
                 let outcomes = try await pass.run(options)
