@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "TOML", swiftSettings: strictSettings),
         // The system cmark, CommonMark's reference parser: linear time and fuzzed, for Markdown nobody vetted.
         .systemLibrary(name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+        // What the host's modules share and plugins never see: the wall clock they compare dates by.
+        .target(name: "HostSupport", swiftSettings: strictSettings),
         // The plugin API: the item model and the errors plugins see. Depends on nothing heavy.
         .target(
             name: "PluginAPI",
@@ -65,7 +67,7 @@ let package = Package(
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "PluginAPI", "Indexing", "Store",
+                "HostSupport", "PluginAPI", "Indexing", "Store",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -76,7 +78,7 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "PluginAPI", "Indexing", "Store",
+                "HostSupport", "PluginAPI", "Indexing", "Store",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -87,19 +89,20 @@ let package = Package(
         // The memory twin of the stores: the same protocols in this process's memory, for fast tests of the code above.
         .target(
             name: "MemoryStore",
-            dependencies: ["PluginAPI", "Indexing", "Store"],
+            dependencies: ["HostSupport", "PluginAPI", "Indexing", "Store"],
             swiftSettings: strictSettings
         ),
         // YAML configuration, feature gates and A/B experiments: safe loading, validation, evaluation.
         .target(
             name: "SchedulerConfig",
-            dependencies: ["PluginAPI", "Store", "YAML"],
+            dependencies: ["HostSupport", "PluginAPI", "Store", "YAML"],
             swiftSettings: strictSettings
         ),
         // The reindex engine: due decisions, the reconcile pass, locking, backoff, state and history.
         .target(
             name: "Engine",
             dependencies: [
+                "HostSupport",
                 "CSystemCalls",
                 "PluginAPI",
                 "Indexing",
@@ -113,6 +116,7 @@ let package = Package(
         .target(
             name: "SchedulerService",
             dependencies: [
+                "HostSupport",
                 "PluginAPI",
                 "Indexing",
                 "SchedulerConfig",
@@ -169,6 +173,7 @@ let package = Package(
         .executableTarget(
             name: "scheduler",
             dependencies: [
+                "HostSupport",
                 "CSystemCalls",
                 "PluginAPI",
                 "Indexing",
@@ -206,7 +211,7 @@ let package = Package(
         .target(
             name: "StoreSupport",
             dependencies: [
-                "PluginAPI", "SchedulerConfig", "SchedulerService", "Store", "PostgresStore", "MemoryStore",
+                "HostSupport", "PluginAPI", "SchedulerConfig", "SchedulerService", "Store", "PostgresStore", "MemoryStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/StoreSupport",
@@ -215,7 +220,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "StoreSupport", "Store", "Indexing", "PluginAPI", "SchedulerConfig", "SchedulerService", "PostgresStore",
+                "HostSupport", "StoreSupport", "Store", "Indexing", "PluginAPI", "SchedulerConfig", "SchedulerService", "PostgresStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -242,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: [
-                "SQLiteStore", "Store", "Indexing", "PluginAPI", "FuzzSupport",
+                "HostSupport", "SQLiteStore", "Store", "Indexing", "PluginAPI", "FuzzSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -252,7 +257,8 @@ let package = Package(
         .testTarget(
             name: "SchedulerConfigTests",
             dependencies: [
-                "SchedulerConfig", "SchedulerService", "PluginAPI", "CategoryFeedPlugin", "CommandPlugin", "PostsPlugin", "FuzzSupport",
+                "HostSupport", "SchedulerConfig", "SchedulerService", "PluginAPI", "CategoryFeedPlugin", "CommandPlugin", "PostsPlugin",
+                "FuzzSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -260,7 +266,7 @@ let package = Package(
         .testTarget(
             name: "EngineTests",
             dependencies: [
-                "Engine", "SchedulerConfig", "SchedulerService", "Indexing", "Store", "StoreSupport", "PluginAPI", "MemoryStore",
+                "HostSupport", "Engine", "SchedulerConfig", "SchedulerService", "Indexing", "Store", "StoreSupport", "PluginAPI", "MemoryStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -280,7 +286,7 @@ let package = Package(
         .testTarget(
             name: "SchedulerServiceTests",
             dependencies: [
-                "SchedulerService", "SchedulerConfig", "Engine", "Store", "StoreSupport", "Indexing", "PluginAPI", "CommandPlugin",
+                "HostSupport", "SchedulerService", "SchedulerConfig", "Engine", "Store", "StoreSupport", "Indexing", "PluginAPI", "CommandPlugin",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,4 +1,5 @@
 public import Foundation
+import HostSupport
 public import Indexing
 public import PluginAPI
 import Store

@@ -1,4 +1,5 @@
 public import Foundation
+public import HostSupport
 public import Indexing
 public import PluginAPI
 public import Store

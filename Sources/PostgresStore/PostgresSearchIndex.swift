@@ -1,4 +1,5 @@
 public import Foundation
+import HostSupport
 public import Indexing
 import Logging
 public import PluginAPI

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import HostSupport
 import Indexing
 import Logging
 import MemoryStore

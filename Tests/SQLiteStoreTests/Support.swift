@@ -1,9 +1,10 @@
 import Foundation
+import HostSupport
 @testable import Indexing
 import Logging
 import PluginAPI
-import Store
 @testable import SQLiteStore
+import Store
 import Synchronization
 
 /// A clock the test moves by hand.

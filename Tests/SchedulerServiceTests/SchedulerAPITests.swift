@@ -1,6 +1,7 @@
 import CommandPlugin
 import Engine
 import Foundation
+import HostSupport
 import Hummingbird
 import HummingbirdTesting
 import Indexing

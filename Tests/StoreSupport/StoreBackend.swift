@@ -1,11 +1,12 @@
 public import Foundation
-public import PluginAPI
-import SchedulerService
-public import Store
+public import HostSupport
 import Logging
 import MemoryStore
+public import PluginAPI
 import PostgresStore
 public import SchedulerConfig
+import SchedulerService
+public import Store
 
 /// The store backends every store and engine test runs against: a real SQLite file, a real PostgreSQL database, and
 /// the memory twin (held to the same suite, never instead of the real ones).

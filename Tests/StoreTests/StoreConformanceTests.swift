@@ -1,4 +1,5 @@
 import Foundation
+import HostSupport
 import Indexing
 import PluginAPI
 import Store

@@ -1,8 +1,9 @@
-public import SchedulerConfig
 import Foundation
+public import HostSupport
 import Indexing
 public import Logging
 public import PluginAPI
+public import SchedulerConfig
 public import Store
 
 /// The reconcile pass: for every unit of every source, purge it when its gate is validly off, reindex it when

@@ -1,8 +1,9 @@
-import SchedulerConfig
 import Foundation
+import HostSupport
 import Indexing
 import Logging
 import PluginAPI
+import SchedulerConfig
 import Store
 
 /// One full reindex of one unit: stream the plugin's items into the index in atomic batches, then delete the

@@ -2,9 +2,9 @@ import Foundation
 
 /// When a process started, in clock ticks since boot (field 22 of `/proc/PID/stat`): with its pid, what identifies
 /// a process, since pids are reused.
-public enum ProcessStartTime {
+package enum ProcessStartTime {
     /// The start time of process `pid`, or `nil` when there is no such process or it has exited (a zombie).
-    public static func of(_ pid: Int32) -> UInt64? {
+    package static func of(_ pid: Int32) -> UInt64? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
             return nil
         }

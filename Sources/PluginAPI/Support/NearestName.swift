@@ -1,13 +1,13 @@
 /// Suggests the closest valid name for a misspelt one: "did you mean 'enabled'?".
-public enum NearestName {
+package enum NearestName {
     /// `" (did you mean 'x'?)"` when a candidate is close to `name`, otherwise the empty string.
-    public static func suggestion(for name: String, among candidates: some Collection<String>) -> String {
+    package static func suggestion(for name: String, among candidates: some Collection<String>) -> String {
         guard let nearest = nearest(to: name, among: candidates) else { return "" }
         return " (did you mean '\(nearest)'?)"
     }
 
     /// The candidate with the smallest edit distance to `name`, if that distance is small for its length.
-    public static func nearest(to name: String, among candidates: some Collection<String>) -> String? {
+    package static func nearest(to name: String, among candidates: some Collection<String>) -> String? {
         let lowered = Array(name.lowercased())
         let scored = candidates.map { ($0, editDistance(lowered, Array($0.lowercased()))) }
         guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }

@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+public import HostSupport
 public import Indexing
 public import Logging
 public import PluginAPI

@@ -1,5 +1,6 @@
 public import Engine
 import Foundation
+import HostSupport
 public import Logging
 public import PluginAPI
 public import Prometheus

@@ -1,5 +1,6 @@
 public import Engine
 import Foundation
+public import HostSupport
 public import Logging
 public import PluginAPI
 import SchedulerConfig

@@ -1,11 +1,12 @@
 import Engine
 import Foundation
+public import HostSupport
 public import Logging
 public import PluginAPI
 import PostgresStore
 public import SchedulerConfig
-import SQLiteStore
 public import ServiceLifecycle
+import SQLiteStore
 public import Store
 public import UnixSignals
 

@@ -1,4 +1,5 @@
 import Foundation
+import HostSupport
 import PluginAPI
 import SchedulerConfig
 import Testing

@@ -1,4 +1,5 @@
 public import Foundation
+import HostSupport
 import PluginAPI
 
 extension Schedule {

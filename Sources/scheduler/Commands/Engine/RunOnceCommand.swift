@@ -1,9 +1,10 @@
 import ArgumentParser
-import SchedulerConfig
 import Engine
 import Foundation
+import HostSupport
 import Logging
 import PluginAPI
+import SchedulerConfig
 import SchedulerService
 import ServiceLifecycle
 import Store

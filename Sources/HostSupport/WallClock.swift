@@ -1,6 +1,7 @@
 public import Foundation
 
-/// Tells the current date. Passed in wherever dates are compared, so tests can move time.
+/// Tells the current date. Passed in wherever the host compares dates, so tests can move time (plugins get the run's
+/// instant in their context instead).
 public protocol WallClock: Sendable {
     /// The current instant.
     func now() -> Date
