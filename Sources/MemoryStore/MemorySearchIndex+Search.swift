@@ -18,22 +18,15 @@ extension MemorySearchIndex {
                     && query.contentType.map { row.item.contentType == $0 } ?? true
             }
             .sorted { $0.id < $1.id }
-            /// The first `limit` visible rows matching every term in `columns`, in priority order.
-            func scan(_ columns: [SearchColumn], limit: Int) -> [MemoryTables.Row] {
+            /// The first `limit` visible rows matching every term in `scope`'s fields, in priority order.
+            func scan(_ scope: CandidateRanking.Scope, limit: Int) -> [MemoryTables.Row] {
                 Array(visible.lazy.filter { row in
-                    terms.words.allSatisfy { term in columns.contains { column in row.words[column, default: []].contains { $0.utf8.starts(with: term.utf8) } } }
+                    terms.words.allSatisfy { term in
+                        scope.columns.contains { column in row.words[column, default: []].contains { $0.utf8.starts(with: term.utf8) } }
+                    }
                 }.prefix(limit))
             }
-            let firstMatches = scan(SearchColumn.allCases, limit: ranking.countLimit + 1)
-            var candidates = Array(firstMatches.prefix(ranking.perScope))
-            if firstMatches.count > ranking.perScope {
-                var seen = Set(candidates.map(\.id))
-                for columns in [[SearchColumn.title, .displayName, .keywords], [.title, .displayName]] {
-                    let found = scan(columns, limit: ranking.perScope)
-                    candidates += found.filter { seen.insert($0.id).inserted }
-                    if found.count < ranking.perScope { break }
-                }
-            }
+            let (candidates, matches) = ranking.gather(scan: scan, id: \.id)
             let rowsByID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0) })
             let page = ranking.page(of: candidates.map { row in
                 CandidateRanking.Candidate(
@@ -41,7 +34,7 @@ extension MemorySearchIndex {
                     contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint
                 )
             })
-            let total = ranking.total(matches: firstMatches.count)
+            let total = ranking.total(matches: matches)
             return SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
                 rowsByID[id].map { row in
                     SearchHit(

@@ -91,12 +91,7 @@ public struct MemoryStore: SchedulerStore {
                 state.fingerprint = success.fingerprint
                 state.itemCount = success.itemCount
                 state.lastAttemptAt = success.finishedAt
-                state.lastResult = .succeeded
-                state.lastError = nil
-                state.failures = 0
-                state.retryAt = nil
-                state.runner = nil
-                state.forcedRun = false
+                state.settle(.succeeded)
             }
         }.deleted
     }
@@ -122,12 +117,7 @@ public struct MemoryStore: SchedulerStore {
                 state.lastSuccessAt = nil
                 state.fingerprint = nil
                 state.itemCount = nil
-                state.lastResult = .purged
-                state.lastError = nil
-                state.failures = 0
-                state.retryAt = nil
-                state.runner = nil
-                state.forcedRun = false
+                state.settle(.purged)
                 tables.units[key] = state
             }
         }.deleted
@@ -177,4 +167,16 @@ public struct MemoryStore: SchedulerStore {
 
     /// Nothing on disk.
     public func storageBytes() async throws -> Int { 0 }
+}
+
+extension UnitState {
+    /// Ends the unit's attempt in `result` with nothing owed: no error, no failures in a row, no backoff, no runner.
+    mutating func settle(_ result: UnitResult) {
+        lastResult = result
+        lastError = nil
+        failures = 0
+        retryAt = nil
+        runner = nil
+        forcedRun = false
+    }
 }

@@ -40,6 +40,41 @@ package struct CandidateRanking {
         countLimit = max(Self.countedMatches, pageEnd)
     }
 
+    /// Where a scan looks for matches: every searchable field, the best fields (title, display name, keywords), or
+    /// the names (title, display name).
+    package enum Scope: CaseIterable {
+        case all, bestFields, names
+
+        /// The fields this scope searches.
+        package var columns: [SearchColumn] {
+            switch self {
+            case .all: SearchColumn.allCases
+            case .bestFields: [.title, .displayName, .keywords]
+            case .names: [.title, .displayName]
+            }
+        }
+    }
+
+    /// The candidates of a search whose scans walk matches in priority order: the first matches of every field, and
+    /// when there are more than ``perScope``, the first of the best fields, then (if those fill a scope) the first
+    /// of the names, so the best fields are never crowded out; with how many matches the first scan counted.
+    package func gather<Row>(
+        scan: (Scope, _ limit: Int) throws -> [Row], id: (Row) -> Int64
+    ) rethrows -> (candidates: [Row], matches: Int) {
+        let firstMatches = try scan(.all, countLimit + 1)
+        var candidates = Array(firstMatches.prefix(perScope))
+        if firstMatches.count > perScope {
+            var seen = Set(candidates.map(id))
+            for scope in [Scope.bestFields, .names] {
+                let found = try scan(scope, perScope)
+                candidates += found.filter { seen.insert(id($0)).inserted }
+                // Fewer than asked: every best-field match is a candidate now, the name matches included.
+                if found.count < perScope { break }
+            }
+        }
+        return (candidates, firstMatches.count)
+    }
+
     /// The page of `candidates`, best first (ties in priority order: lower id first), with their scores.
     package func page(of candidates: [Candidate]) -> [(id: Int64, score: Double)] {
         let ranked = candidates.map { candidate -> (id: Int64, score: Double) in

@@ -15,11 +15,20 @@ struct FullTextTable {
     let columns: [SearchColumn]
 
     /// Every searchable field: the table that decides what matches and counts the matches.
-    static let all = FullTextTable(name: "item_fts", columns: SearchColumn.allCases)
+    static let all = FullTextTable(name: "item_fts", columns: CandidateRanking.Scope.all.columns)
     /// The title, display name and keywords.
-    static let bestFields = FullTextTable(name: "item_fts_best", columns: [.title, .displayName, .keywords])
+    static let bestFields = FullTextTable(name: "item_fts_best", columns: CandidateRanking.Scope.bestFields.columns)
     /// The title and display name: what the item is called.
-    static let names = FullTextTable(name: "item_fts_names", columns: [.title, .displayName])
+    static let names = FullTextTable(name: "item_fts_names", columns: CandidateRanking.Scope.names.columns)
+
+    /// The table a search scans for `scope`.
+    static func scanning(_ scope: CandidateRanking.Scope) -> FullTextTable {
+        switch scope {
+        case .all: all
+        case .bestFields: bestFields
+        case .names: names
+        }
+    }
 
     /// Every table, each kept in step with `item` inside the transaction that writes it.
     static let tables = [all, bestFields, names]

@@ -70,21 +70,9 @@ extension SQLiteSearchIndex {
                 }
                 return found
             }
-            // One scan counts the matches (up to the limit) and gives the first candidates.
-            let firstMatches = try scan(.all, limit: ranking.countLimit + 1)
-            var candidates = Array(firstMatches.prefix(perScope))
-            if firstMatches.count > perScope {
-                // More matches than candidates: make sure the best title, name and keyword matches are among them.
-                var seen = Set(candidates.map(\.id))
-                for table in [FullTextTable.bestFields, .names] {
-                    let found = try scan(table, limit: perScope)
-                    candidates += found.filter { seen.insert($0.id).inserted }
-                    // Fewer than asked: every best-field match is a candidate now, the name matches included.
-                    if found.count < perScope { break }
-                }
-            }
+            let (candidates, matches) = try ranking.gather(scan: { scope, limit in try scan(.scanning(scope), limit: limit) }, id: \.id)
             let page = ranking.page(of: candidates)
-            let total = ranking.total(matches: firstMatches.count)
+            let total = ranking.total(matches: matches)
             let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page))
             cache.store(results, for: cacheKey, commitNumber: commitNumber, validUntil: validUntil)
             return results
