@@ -15,6 +15,16 @@ struct ConfigCommandTests {
         #expect(outcome.stdout.contains("is valid: 3 sources (5 units), 1 gate, 1 experiment"))
     }
 
+    /// `--config config/scheduler.yaml` names the folder to give, for every command that reads the config.
+    @Test(arguments: [["validate"], ["run-once", "--dry-run"], ["status"]])
+    func aConfigFileGivenForTheFolderIsNamedWithTheFolder(command: [String]) throws {
+        let workspace = try Workspace()
+        let config = try exampleConfig(in: workspace)
+        let outcome = try SchedulerProcess.run(command + ["--config", config + "/scheduler.yaml"])
+        #expect(outcome.status == 64, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("--config names the file \(config)/scheduler.yaml; it takes the folder holding scheduler.yaml and gates.yaml: --config \(config)"), "\(outcome.stderr)")
+    }
+
     @Test func theBinaryReadsYAMLThroughTheSystemLibyaml() throws {
         let ldd = Process()
         ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")

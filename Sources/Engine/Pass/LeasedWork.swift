@@ -33,7 +33,9 @@ struct LeasedWork {
     /// Releases `lease`, even when this task is cancelled (a graceful shutdown mid-run): the release runs in a task
     /// of its own, awaited here, so the next replica need not wait for the lease to expire. A failed release only
     /// means waiting for the expiry, and so does a database that does not answer within ``StoreDeadline/cleanup``
-    /// (a shutdown never waits on it for ever).
+    /// (a shutdown never waits on it for ever). The task is awaited, so it never outlives this call; it is detached
+    /// only to shed the cancellation (Swift has no cancellation shield yet). The store's pool outlives it: the
+    /// store's `ServiceGroup` stops the pool after the work, a cleanup's time after the work's own limit.
     private func release(_ lease: Lease) async {
         let leases = leases
         await Task.detached { _ = try? await StoreDeadline.cleanup.run { try await leases.release(lease) } }.value

@@ -19,6 +19,16 @@ struct ConfigOptions: ParsableArguments {
         config ?? ProcessInfo.processInfo.environment["SCHEDULER_CONFIG"] ?? "config"
     }
 
+    /// A file given for the folder (`--config config/scheduler.yaml`, the commonest slip) is named with the folder
+    /// to give instead, not reported as a folder missing its files.
+    func validate() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue else { return }
+        let folder = URL(fileURLWithPath: directory).deletingLastPathComponent().relativePath
+        let named = config != nil ? "--config" : "SCHEDULER_CONFIG"
+        throw ValidationError("\(named) names the file \(directory); it takes the folder holding scheduler.yaml and gates.yaml: \(named == "--config" ? "--config " : "")\(folder)")
+    }
+
     var loader: ConfigLoader {
         ConfigLoader(directory: directory, registry: BuiltinPlugins.registry)
     }
