@@ -4,38 +4,26 @@ import Store
 import PluginAPI
 import SchedulerConfig
 
-/// The sink a unit's plugin sends its items into: each item is checked (inside the unit's domain, valid, its
-/// identifier not held by another domain), completed (deep link, expiration) and written to the index in atomic
-/// batches (`batchSize` items or ``IndexBatch/maxUpsertBytes``, whichever comes first), each carrying the run's
-/// checkpoint as client state.
+/// The sink a unit's plugin sends its items into: each item is checked (inside the unit's domain, valid), completed
+/// (deep link, expiration) and gathered into batches (`batchSize` items or ``IndexBatch/maxUpsertBytes``, whichever
+/// comes first), which the ``BatchCommitter`` writes while the plugin goes on (items whose identifier another
+/// domain holds are refused there, in the batch's transaction).
 struct BatchWriter: ItemSink {
-    /// Writing a batch to the index failed: not the plugin's fault.
-    struct IndexWriteFailure: Error {
-        var error: any Error
-    }
-
     let plan: UnitPlan
     let context: PluginContext
-    let store: any SchedulerStore
+    let committer: BatchCommitter
     let batchSize: Int
     /// The expiration date of items that carry none.
     let expirationDate: Date
-    let checkpoint: (_ committedItems: Int) throws -> IndexBatch.ClientState
     private var batch: [SearchableItem] = []
     private var batchBytes = 0
-    /// Items written so far, an identifier sent twice counting twice.
-    private(set) var written = 0
 
-    init(
-        plan: UnitPlan, context: PluginContext, store: any SchedulerStore, batchSize: Int, expirationDate: Date,
-        checkpoint: @escaping (_ committedItems: Int) throws -> IndexBatch.ClientState
-    ) {
+    init(plan: UnitPlan, context: PluginContext, committer: BatchCommitter, batchSize: Int, expirationDate: Date) {
         self.plan = plan
         self.context = context
-        self.store = store
+        self.committer = committer
         self.batchSize = batchSize
         self.expirationDate = expirationDate
-        self.checkpoint = checkpoint
     }
 
     mutating func send(_ produced: SearchableItem) async throws {
@@ -54,27 +42,23 @@ struct BatchWriter: ItemSink {
         }
         batch.append(item)
         batchBytes += item.byteCount
-        if batch.count >= batchSize || batchBytes >= IndexBatch.maxUpsertBytes { try await flush() }
+        if batch.count >= batchSize || batchBytes >= IndexBatch.maxUpsertBytes { try await handOver() }
     }
 
-    /// Commits the items not yet written.
-    mutating func flush() async throws {
+    /// Hands the last items over and tells the committer no more come.
+    mutating func finish() async throws {
+        try await handOver()
+        committer.batches.finish()
+    }
+
+    /// Hands the gathered items to the committer, waiting while it writes the previous batch; throws what stopped
+    /// the committer, if it stopped.
+    private mutating func handOver() async throws {
         guard !batch.isEmpty else { return }
+        if let failure = committer.failure { throw failure }
+        await committer.batches.send(batch)
+        if let failure = committer.failure { throw failure }
         try Task.checkCancellation()
-        do {
-            let state = try checkpoint(written + batch.count)
-            let outcome = try await store.writeRunBatch(batch, domain: plan.unit.domain, checkpoint: state)
-            for (identifier, holder) in outcome.taken.sorted(by: { $0.key < $1.key }) {
-                context.rejections.reject(identifier, reason: "the identifier is already used by an item of domain '\(holder)'; identifiers are unique in the whole index, so make them unique per unit (prefix them with the partition), or purge that domain if its source was removed")
-            }
-            written += outcome.upserted
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let lost as LeaseLost {
-            throw lost
-        } catch {
-            throw IndexWriteFailure(error: error)
-        }
         batch.removeAll(keepingCapacity: true)
         batchBytes = 0
     }

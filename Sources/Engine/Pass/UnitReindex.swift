@@ -62,25 +62,39 @@ struct UnitReindex {
         )
         let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
         let batchName = "run/\(plan.unit.key)"
+        let committer = BatchCommitter(store: store, domain: plan.unit.domain, rejections: rejections) { committed in
+            let checkpoint = Checkpoint(startedAt: startedAt, baselineCommit: baseline, committedItems: committed)
+            return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
+        }
         var writer = BatchWriter(
-            plan: plan, context: context, store: store, batchSize: batchSize, expirationDate: startedAt.addingTimeInterval(expiration),
-            checkpoint: { committed in
-                let checkpoint = Checkpoint(startedAt: startedAt, baselineCommit: baseline, committedItems: committed)
-                return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
-            }
+            plan: plan, context: context, committer: committer, batchSize: batchSize, expirationDate: startedAt.addingTimeInterval(expiration)
         )
         func failure(_ message: String) -> Failure {
-            Failure(message: message, indexed: writer.written, rejected: rejections.count)
+            Failure(message: message, indexed: committer.written, rejected: rejections.count)
         }
         do {
-            let plugin = try plan.makePlugin(context: context)
-            try await plugin.produce(into: &writer)
-            try await writer.flush()
+            // The plugin produces in this task while the committer writes in a child task: one batch in each.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await committer.commitAll() }
+                do {
+                    let plugin = try plan.makePlugin(context: context)
+                    try await plugin.produce(into: &writer)
+                    try await writer.finish()
+                } catch {
+                    committer.batches.finish()
+                    // The batches handed over before the plugin failed are committed, as they hold fresh items; a
+                    // cancellation stops the committer as well.
+                    if !(error is CancellationError) { try? await group.waitForAll() }
+                    // What stopped the committer is the cause, whatever the plugin made of it.
+                    throw committer.failure ?? error
+                }
+                try await group.waitForAll()
+            }
         } catch is CancellationError {
             throw CancellationError()
         } catch let lost as LeaseLost {
             throw lost
-        } catch let failed as BatchWriter.IndexWriteFailure {
+        } catch let failed as BatchCommitter.IndexWriteFailure {
             throw failure("writing to the index failed: \(failed.error); nothing was deleted and the last-indexed date did not move")
         } catch {
             throw failure("the plugin failed: \(error); nothing was deleted and the last-indexed date did not move")
