@@ -201,6 +201,15 @@ struct Benchmark {
         }
     }
 
+    /// What a search box sends while `queries` are typed: every keystroke's text, `j`, `je`, `jek`, … `jekyll re`,
+    /// in order (a space alone, or a text already sent, is not sent again: a box sends on change).
+    static func keystrokes(of queries: [String]) -> [String] {
+        var sent: Set<String> = []
+        return queries.flatMap { query in
+            query.indices.map { String(query[...$0]) }.filter { $0.last != " " && sent.insert($0).inserted }
+        }
+    }
+
     /// `p50 …, p99 …, max …` of `latencies`, in milliseconds.
     static func percentiles(_ latencies: [Duration]) -> String {
         let sorted = latencies.sorted()

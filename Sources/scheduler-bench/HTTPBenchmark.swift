@@ -2,7 +2,9 @@ import AsyncHTTPClient
 import Foundation
 
 /// Search as clients feel it: a real `scheduler run` serving an existing index, one client sending 400 typed queries
-/// over HTTP one after another, then `wrk` (when installed) with 2 threads and 16 connections rotating 300 queries.
+/// over HTTP one after another (new ones, other new ones, the first again from the result cache, then every keystroke
+/// of 50 new queries as a search box sends them), then `wrk` (when installed) with 2 threads and 16 connections
+/// rotating 300 queries, then 30,000 never repeated.
 enum HTTPBenchmark {
     static func run(database: String, work: String, scheduler: String) async throws {
         print("\n== search over HTTP, \(database)")
@@ -39,8 +41,10 @@ enum HTTPBenchmark {
         }
         let client = HTTPClient.shared
         // The service keeps recent results (SearchResultCache): new queries measure the search, repeated ones the cache.
+        let typing = Benchmark.keystrokes(of: Benchmark.typedQueries(50, seed: 4321))
         let rounds = [
             ("new queries", queries), ("other new queries", others), ("the first queries again, from the result cache", queries),
+            ("as you type: every keystroke of 50 new queries", typing),
         ]
         for (round, texts) in rounds {
             var latencies: [Duration] = []
@@ -51,7 +55,7 @@ enum HTTPBenchmark {
                 guard response.status == .ok else { throw BenchmarkError("\(searchPath(text)) answered \(response.status)") }
                 latencies.append(ContinuousClock.now - started)
             }
-            print("one client over HTTP, \(round) (400 queries, top 20): \(Benchmark.percentiles(latencies))")
+            print("one client over HTTP, \(round) (\(texts.count) queries, top 20): \(Benchmark.percentiles(latencies))")
         }
 
         guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
