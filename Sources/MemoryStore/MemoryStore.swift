@@ -69,15 +69,15 @@ public struct MemoryStore: SchedulerStore {
         return try database.change { tables in
             try tables.check(fence)
             // Checked and written in one change: no other writer can take an identifier in between.
-            var taken: [String: String] = [:]
-            for item in items {
-                if let row = tables.rows[ExactText(item.uniqueIdentifier)], tables.isLive(row),
-                    !MemoryTables.domain(row.item.domainIdentifier, isWithin: domain)
-                {
-                    taken[item.uniqueIdentifier] = row.item.domainIdentifier
-                }
+            var seen: Set<ExactText> = []
+            let taken = items.compactMap { item -> HeldIdentifier? in
+                guard seen.insert(ExactText(item.uniqueIdentifier)).inserted, let row = tables.rows[ExactText(item.uniqueIdentifier)],
+                    tables.isLive(row), !MemoryTables.domain(row.item.domainIdentifier, isWithin: domain)
+                else { return nil }
+                return HeldIdentifier(identifier: row.item.uniqueIdentifier, domain: row.item.domainIdentifier)
             }
-            let kept = items.filter { taken[$0.uniqueIdentifier] == nil }
+            .sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
+            let kept = HeldIdentifier.keeping(items, without: taken)
             let outcome = tables.apply(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint), now: now, defaultExpiration: expiration)
             return RunBatchOutcome(upserted: outcome.upserted, taken: taken)
         }

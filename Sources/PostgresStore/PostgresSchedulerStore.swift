@@ -94,7 +94,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
-        var taken: [String: String] = [:]
+        var taken: [HeldIdentifier] = []
         var upserted = 0
         let logger = logger
         // The commit number's row lock is taken first: no other commit can take an identifier between the check and the write.
@@ -105,12 +105,12 @@ public final class PostgresSchedulerStore: SchedulerStore {
             sql.append("\(sql.bind(items.map(\.uniqueIdentifier)))) AND \(PostgresPurgedDomains.liveCondition) AND NOT ")
             sql.appendDomainRange(domain)
             for try await (identifier, holder) in try await connection.query(sql.query, logger: logger).decode((String, String).self) {
-                taken[identifier] = holder
+                taken.append(HeldIdentifier(identifier: identifier, domain: holder))
             }
-            let kept = items.filter { taken[$0.uniqueIdentifier] == nil }
+            let kept = HeldIdentifier.keeping(items, without: taken)
             upserted = try await self.postgresIndex.upsert(kept, commitNumber: number, connection: connection)
         }
-        return RunBatchOutcome(upserted: upserted, taken: taken)
+        return RunBatchOutcome(upserted: upserted, taken: taken.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) })
     }
 
     public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {

@@ -57,7 +57,7 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         // A pass holds the pass lock, so no other unit writes between this check and the commit (an operator's
         // `index import` could; its items would then be replaced by this batch's, as before the store protocol).
         let taken = try await sqliteIndex.domainsHolding(items.map(\.uniqueIdentifier), outside: domain)
-        let kept = items.filter { taken[$0.uniqueIdentifier] == nil }
+        let kept = HeldIdentifier.keeping(items, without: taken)
         let outcome = try await sqliteIndex.commit(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint))
         return RunBatchOutcome(upserted: outcome.upserted, taken: taken)
     }

@@ -1,12 +1,34 @@
+public import PluginAPI
+
 /// What writing one batch of a run did.
 public struct RunBatchOutcome: Sendable, Hashable {
     /// Items written.
     public var upserted: Int
-    /// Items left out because another domain holds their identifier, with that domain.
-    public var taken: [String: String]
+    /// Items left out because another domain holds their identifier, with that domain, in identifier order.
+    /// A list, not a dictionary: identifiers are compared by bytes, and Swift's `String` equality would merge the
+    /// composed and decomposed spellings of one word.
+    public var taken: [HeldIdentifier]
 
-    public init(upserted: Int, taken: [String: String]) {
+    public init(upserted: Int, taken: [HeldIdentifier]) {
         self.upserted = upserted
         self.taken = taken
+    }
+}
+
+/// An identifier an item of another domain holds.
+public struct HeldIdentifier: Sendable, Hashable {
+    public var identifier: String
+    /// The domain of the item holding it.
+    public var domain: String
+
+    public init(identifier: String, domain: String) {
+        self.identifier = identifier
+        self.domain = domain
+    }
+
+    /// Which of `items` these identifiers leave out, compared by bytes as the databases compare them.
+    public static func keeping(_ items: [SearchableItem], without held: [HeldIdentifier]) -> [SearchableItem] {
+        let taken = Set(held.map { Array($0.identifier.utf8) })
+        return items.filter { !taken.contains(Array($0.uniqueIdentifier.utf8)) }
     }
 }

@@ -195,13 +195,30 @@ struct StoreConformanceTests {
         }
     }
 
+    /// Held identifiers are compared by bytes: the composed "café" another domain holds does not keep out the
+    /// decomposed one, which is another identifier to the index.
+    @Test(arguments: StoreBackend.allCases)
+    func aRunBatchLeavesOutOnlyTheExactIdentifiersAnotherDomainHolds(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+            try await store.index.upsert([Self.item(composed, "com.shop.blog")])
+            let outcome = try await store.writeRunBatch(
+                [Self.item(decomposed), Self.item(composed)], domain: "com.shop.help", checkpoint: Self.checkpoint()
+            )
+            #expect(outcome.upserted == 1)
+            #expect(outcome.taken.map { Array($0.identifier.utf8) } == [Array(composed.utf8)])
+            #expect(try await store.index.item(withIdentifier: decomposed)?.domainIdentifier == "com.shop.help")
+            #expect(try await store.index.item(withIdentifier: composed)?.domainIdentifier == "com.shop.blog")
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aRunBatchLeavesOutIdentifiersAnotherDomainHolds(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([Self.item("taken", "com.shop.blog")])
             let outcome = try await store.writeRunBatch([Self.item("taken"), Self.item("mine")], domain: "com.shop.help", checkpoint: Self.checkpoint())
             #expect(outcome.upserted == 1)
-            #expect(outcome.taken == ["taken": "com.shop.blog"])
+            #expect(outcome.taken == [HeldIdentifier(identifier: "taken", domain: "com.shop.blog")])
             #expect(try await store.index.item(withIdentifier: "taken")?.domainIdentifier == "com.shop.blog")
             #expect(try await store.index.lastClientState(batchName: "run/help") == Data("c".utf8))
         }

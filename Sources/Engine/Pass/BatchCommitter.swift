@@ -65,8 +65,8 @@ final class BatchCommitter: Sendable {
     private func commit(_ batch: [SearchableItem]) async throws {
         let state = try checkpoint(written + batch.count)
         let outcome = try await store.writeRunBatch(batch, domain: domain, checkpoint: state)
-        for (identifier, holder) in outcome.taken.sorted(by: { $0.key < $1.key }) {
-            rejections.reject(identifier, reason: "the identifier is already used by an item of domain '\(holder)'; identifiers are unique in the whole index, so make them unique per unit (prefix them with the partition), or purge that domain if its source was removed")
+        for held in outcome.taken {
+            rejections.reject(held.identifier, reason: "the identifier is already used by an item of domain '\(held.domain)'; identifiers are unique in the whole index, so make them unique per unit (prefix them with the partition), or purge that domain if its source was removed")
         }
         progress.withLock { $0.written += outcome.upserted }
     }

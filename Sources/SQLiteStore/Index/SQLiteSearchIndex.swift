@@ -142,11 +142,11 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     /// Which of `identifiers` are held by items outside `domain`, with the domain holding each: a unit writing
     /// them would take those items from another unit.
-    func domainsHolding(_ identifiers: [String], outside domain: String) async throws -> [String: String] {
-        guard !identifiers.isEmpty else { return [:] }
+    func domainsHolding(_ identifiers: [String], outside domain: String) async throws -> [HeldIdentifier] {
+        guard !identifiers.isEmpty else { return [] }
         let range = DomainRange(domain: domain)
         return try await database.read { db in
-            var held: [String: String] = [:]
+            var held: [HeldIdentifier] = []
             // Within SQLite's default limit of 32766 parameters.
             for chunk in stride(from: 0, to: identifiers.count, by: 10_000).map({ identifiers[$0..<min($0 + 10_000, identifiers.count)] }) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
@@ -158,9 +158,9 @@ public final class SQLiteSearchIndex: SearchIndex {
                         """,
                     arguments: StatementArguments(Array(chunk)) + range.arguments
                 )
-                for row in rows { held[row["uniqueIdentifier"]] = row["domainIdentifier"] }
+                for row in rows { held.append(HeldIdentifier(identifier: row["uniqueIdentifier"], domain: row["domainIdentifier"])) }
             }
-            return held
+            return held.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
         }
     }
 
