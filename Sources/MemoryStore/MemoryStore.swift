@@ -76,7 +76,6 @@ public struct MemoryStore: SchedulerStore {
                 else { return nil }
                 return HeldIdentifier(identifier: row.item.uniqueIdentifier, domain: row.item.domainIdentifier)
             }
-            .sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
             let kept = HeldIdentifier.keeping(items, without: taken)
             let outcome = tables.apply(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint), now: now, defaultExpiration: expiration)
             return RunBatchOutcome(upserted: outcome.upserted, taken: taken)

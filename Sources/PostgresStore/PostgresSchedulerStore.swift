@@ -110,7 +110,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
             let kept = HeldIdentifier.keeping(items, without: taken)
             upserted = try await self.postgresIndex.upsert(kept, commitNumber: number, connection: connection)
         }
-        return RunBatchOutcome(upserted: upserted, taken: taken.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) })
+        return RunBatchOutcome(upserted: upserted, taken: taken)
     }
 
     public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {

@@ -9,9 +9,10 @@ public struct RunBatchOutcome: Sendable, Hashable {
     /// composed and decomposed spellings of one word.
     public var taken: [HeldIdentifier]
 
+    /// `taken` is kept in identifier order (by bytes), whatever order the store found them in.
     public init(upserted: Int, taken: [HeldIdentifier]) {
         self.upserted = upserted
-        self.taken = taken
+        self.taken = taken.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
     }
 }
 

@@ -9,8 +9,9 @@ import FoundationNetworking
 /// Hostile input against the real binary and the real server: seeded, bounded, a few seconds each.
 @Suite("Fuzzing the binary and the service")
 struct FuzzTests {
-    /// Runs `scheduler arguments…` and waits at most `seconds`; `nil` when it hung (it is then killed).
-    func run(_ arguments: [String], input: Data = Data(), within seconds: Double = 20) throws -> SchedulerProcess.Outcome? {
+    /// Runs `scheduler arguments…` and waits at most `seconds`; `nil` when it hung (it is then killed). The wait is
+    /// generous: a run takes a second or two alone, but the whole suite on two cores once starved one past 20 s.
+    func run(_ arguments: [String], input: Data = Data(), within seconds: Double = 120) throws -> SchedulerProcess.Outcome? {
         let (process, stdin, stdout, stderr) = try SchedulerProcess.start(arguments)
         let output = Drain(stdout), errors = Drain(stderr)
         stdin.fileHandleForWriting.write(input)
@@ -62,7 +63,7 @@ struct FuzzTests {
                 let text = round == 0 ? seed : mutator.mutate(seed, maxMutations: 3)
                 try setup.workspace.write("posts/post-\(index).md", text)
             }
-            let outcome = try #require(try run(["run-once", "--force", "--json"] + setup.config, within: 60), "run-once hung in round \(round)")
+            let outcome = try #require(try run(["run-once", "--force", "--json"] + setup.config, within: 120), "run-once hung in round \(round)")
             #expect(outcome.status == 0, "round \(round): exit \(outcome.status)\n\(outcome.stderr.suffix(2_000))")
             #expect(outcome.stdout.contains("\"decision\""), "round \(round): no report: \(outcome.stdout.prefix(500))")
         }

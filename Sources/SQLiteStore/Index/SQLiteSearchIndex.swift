@@ -160,7 +160,7 @@ public final class SQLiteSearchIndex: SearchIndex {
                 )
                 for row in rows { held.append(HeldIdentifier(identifier: row["uniqueIdentifier"], domain: row["domainIdentifier"])) }
             }
-            return held.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
+            return held
         }
     }
 
