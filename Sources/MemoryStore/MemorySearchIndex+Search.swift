@@ -14,7 +14,7 @@ extension MemorySearchIndex {
         return tables.read { tables in
             let visible = tables.rows.values.filter { row in
                 row.item.expirationDate! > now && tables.isLive(row)
-                    && query.domain.map { MemoryTables.domain(row.item.domainIdentifier, isWithin: $0) } ?? true
+                    && query.domain.map { DomainIdentifier.isWithin(row.item.domainIdentifier, $0) } ?? true
                     && query.contentType.map { row.item.contentType == $0 } ?? true
             }
             .sorted { $0.id < $1.id }

@@ -68,12 +68,8 @@ public struct MemorySearchIndex: SearchIndex {
 
     public func reclaimPurgedItems(limit: Int) async throws -> Int? {
         tables.change { tables in
-            guard let (domain, tombstone) = tables.tombstones.min(by: { ($0.value.purgedAt, $0.key) < ($1.value.purgedAt, $1.key) }) else {
-                return nil
-            }
-            let covered = tables.rows.values.filter {
-                MemoryTables.domain($0.item.domainIdentifier, isWithin: domain) && $0.commitNumber <= tombstone.throughCommit
-            }
+            guard let (domain, _) = tables.tombstonesOldestFirst.first else { return nil }
+            let covered = tables.rowsLeft(by: domain)
             let doomed = Set(covered.prefix(limit).map(\.id))
             let deleted = tables.deleteRows { doomed.contains($0.id) }
             if covered.count < limit { tables.tombstones[domain] = nil }
@@ -83,11 +79,8 @@ public struct MemorySearchIndex: SearchIndex {
 
     public func pendingPurges() async throws -> [PendingPurge] {
         tables.read { tables in
-            tables.tombstones.sorted { ($0.value.purgedAt, $0.key) < ($1.value.purgedAt, $1.key) }.map { domain, tombstone in
-                let left = tables.rows.values.filter {
-                    MemoryTables.domain($0.item.domainIdentifier, isWithin: domain) && $0.commitNumber <= tombstone.throughCommit
-                }.count
-                return PendingPurge(domain: domain, purgedAt: tombstone.purgedAt, purgedItems: tombstone.items, rowsLeft: left)
+            tables.tombstonesOldestFirst.map { domain, tombstone in
+                PendingPurge(domain: domain, purgedAt: tombstone.purgedAt, purgedItems: tombstone.items, rowsLeft: tables.rowsLeft(by: domain).count)
             }
         }
     }

@@ -72,7 +72,7 @@ public struct MemoryStore: SchedulerStore {
             var seen: Set<ExactText> = []
             let taken = items.compactMap { item -> HeldIdentifier? in
                 guard seen.insert(ExactText(item.uniqueIdentifier)).inserted, let row = tables.rows[ExactText(item.uniqueIdentifier)],
-                    tables.isLive(row), !MemoryTables.domain(row.item.domainIdentifier, isWithin: domain)
+                    tables.isLive(row), !DomainIdentifier.isWithin(row.item.domainIdentifier, domain)
                 else { return nil }
                 return HeldIdentifier(identifier: row.item.uniqueIdentifier, domain: row.item.domainIdentifier)
             }
@@ -112,7 +112,7 @@ public struct MemoryStore: SchedulerStore {
     public func purge(domain: String) async throws -> Int {
         try memoryIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { tables in
             try tables.check(fence)
-            for (key, var state) in tables.units where MemoryTables.domain(state.domain, isWithin: domain) {
+            for (key, var state) in tables.units where DomainIdentifier.isWithin(state.domain, domain) {
                 state.lastSuccessAt = nil
                 state.fingerprint = nil
                 state.itemCount = nil

@@ -36,21 +36,27 @@ struct MemoryTables: Sendable {
     var leases: [String: Lease] = [:]
     var replicas: [String: ReplicaRecord] = [:]
 
-    /// Whether `domain` is `ancestor` or lies under it, compared bytewise as the databases do.
-    static func domain(_ domain: String, isWithin ancestor: String) -> Bool {
-        domain.utf8.elementsEqual(ancestor.utf8) || domain.utf8.starts(with: (ancestor + ".").utf8)
-    }
-
     /// Whether `row` is visible: no tombstone covers it.
     func isLive(_ row: Row) -> Bool {
         !tombstones.contains { domain, tombstone in
-            row.commitNumber <= tombstone.throughCommit && Self.domain(row.item.domainIdentifier, isWithin: domain)
+            row.commitNumber <= tombstone.throughCommit && DomainIdentifier.isWithin(row.item.domainIdentifier, domain)
         }
+    }
+
+    /// The purges not yet reclaimed, the oldest first, as the reclaimer takes them.
+    var tombstonesOldestFirst: [(domain: String, tombstone: Tombstone)] {
+        tombstones.sorted { ($0.value.purgedAt, $0.key) < ($1.value.purgedAt, $1.key) }.map { ($0.key, $0.value) }
+    }
+
+    /// The rows the purge of `domain` hid and that are still there.
+    func rowsLeft(by domain: String) -> [Row] {
+        guard let tombstone = tombstones[domain] else { return [] }
+        return rows.values.filter { DomainIdentifier.isWithin($0.item.domainIdentifier, domain) && $0.commitNumber <= tombstone.throughCommit }
     }
 
     /// The visible rows of `domain` and the domains under it.
     func liveRows(within domain: String) -> [Row] {
-        rows.values.filter { Self.domain($0.item.domainIdentifier, isWithin: domain) && isLive($0) }
+        rows.values.filter { DomainIdentifier.isWithin($0.item.domainIdentifier, domain) && isLive($0) }
     }
 
     /// Inserts `item`, or replaces whole the row with its identifier, stamped with `commitNumber`; an item whose
@@ -133,7 +139,7 @@ struct MemoryTables: Sendable {
     /// Tombstones `domain` inside commit `number`, as ``SearchIndex/commit(_:)`` documents a purge; returns how many
     /// items it removed.
     mutating func purge(domain: String, commitNumber number: Int64, deletingThisCommitsRows: Bool, now: Date) -> Int {
-        let written = !deletingThisCommitsRows ? 0 : deleteRows { Self.domain($0.item.domainIdentifier, isWithin: domain) && $0.commitNumber == number }
+        let written = !deletingThisCommitsRows ? 0 : deleteRows { DomainIdentifier.isWithin($0.item.domainIdentifier, domain) && $0.commitNumber == number }
         let hidden = liveRows(within: domain).count
         let previous = tombstones[domain]?.items ?? 0
         tombstones[domain] = Tombstone(throughCommit: number - 1, purgedAt: now, items: previous + hidden)
