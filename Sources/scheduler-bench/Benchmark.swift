@@ -8,7 +8,8 @@ import SQLiteStore
 ///
 /// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL]
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
-///        scheduler-bench --search DATABASE      (search latency only, on an existing index; BENCH_SLOWEST=1 lists the slowest)
+///        scheduler-bench --search DATABASE|URL  (search latency only, on an existing SQLite index or PostgreSQL store;
+///                                               BENCH_SLOWEST=1 lists the slowest)
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
 ///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
 ///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
@@ -50,7 +51,11 @@ struct Benchmark {
                 return try await PurgeBenchmark.measure(index)
             case "--search":
                 // Without the result cache: what a search costs, not what a repeated one does.
-                let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", searchCacheEntries: 0, logger: Logger(label: "bench"))
+                let target = arguments.popFirst() ?? ""
+                if target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") {
+                    return try await PostgresBenchmark.measureSearch(url: target)
+                }
+                let index = try SQLiteSearchIndex(path: target, searchCacheEntries: 0, logger: Logger(label: "bench"))
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
@@ -154,18 +159,19 @@ struct Benchmark {
             }
             return latencies
         }
-        let queries = typedQueries(400)
-        for round in ["first round", "second round"] {
-            let measured = try await latencies(queries)
-            print("\(label)search, \(round) (400 queries of 1–3 prefixes, top 20, no result cache): \(percentiles(measured))")
+        /// Prints the percentiles of searching `texts` (and the slowest queries when BENCH_SLOWEST is set).
+        func measure(_ name: String, _ texts: [String]) async throws {
+            let measured = try await latencies(texts)
+            print("\(label)search, \(name) (\(texts.count) queries, top 20, no result cache): \(percentiles(measured))")
             if ProcessInfo.processInfo.environment["BENCH_SLOWEST"] != nil {
-                for (text, latency) in zip(queries, measured).sorted(by: { $0.1 > $1.1 }).prefix(12) { print("  \(latency) \(text)") }
+                for (text, latency) in zip(texts, measured).sorted(by: { $0.1 > $1.1 }).prefix(12) { print("  \(latency) \(text)") }
             }
         }
+        let queries = typedQueries(400)
+        try await measure("first round, 1–3 prefixes", queries)
+        try await measure("second round, 1–3 prefixes", queries)
         // Query sets that are not the typed ones above, once each (warm).
-        for (name, texts) in otherQuerySets() {
-            print("\(label)search, \(name) (\(texts.count) queries, top 20, no result cache): \(percentiles(try await latencies(texts)))")
-        }
+        for (name, texts) in otherQuerySets() { try await measure(name, texts) }
     }
 
     /// Other shapes of queries: single letters, the most frequent whole words (each in a large share of the

@@ -38,4 +38,13 @@ enum PostgresBenchmark {
             try await PurgeBenchmark.measure(store.index, label: "PostgreSQL: ")
         }
     }
+
+    /// Search latency alone on the store an earlier run left at `url` (`scheduler-bench --search URL`).
+    static func measureSearch(url: String) async throws {
+        var location = try PostgresLocation.parse(url: url).get()
+        location.tls = .disable
+        try await StoreOpener.withStore(.postgres(location), logger: Logger(label: "bench")) { store in
+            try await Benchmark.measureSearch(store.index, label: "PostgreSQL: ")
+        }
+    }
 }
