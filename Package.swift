@@ -41,6 +41,9 @@ let package = Package(
         .target(name: "TOML", swiftSettings: strictSettings),
         // The system cmark, CommonMark's reference parser: linear time and fuzzed, for Markdown nobody vetted.
         .systemLibrary(name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+        // flagd / OpenFeature flag definition files: read strictly (JSON or YAML, with positions), targeting rules
+        // checked at load, evaluated as flagd evaluates them (MurmurHash3 `fractional` bucketing).
+        .target(name: "Flagd", dependencies: ["YAML"], swiftSettings: strictSettings),
         // What the host's modules share and plugins never see: the wall clock they compare dates by.
         .target(name: "HostSupport", swiftSettings: strictSettings),
         // The plugin API: the item model and the errors plugins see. Depends on nothing heavy.
@@ -232,6 +235,12 @@ let package = Package(
         .testTarget(
             name: "YAMLTests",
             dependencies: ["YAML", "FuzzSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FlagdTests",
+            dependencies: ["Flagd", "YAML", "FuzzSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

@@ -1,0 +1,158 @@
+import Flagd
+import Foundation
+import Testing
+
+/// Flag files people get wrong, and files written to hurt: each refused with its line, column and JSON pointer, or
+/// evaluated to the default with the reason kept, never a crash.
+@Suite struct FlagdDefinitionsTests {
+    /// A file with one flag `f` whose targeting is `targeting` (JSON text).
+    static func file(targeting: String, evaluators: String = "{}") -> String {
+        """
+        {
+          "flags": {
+            "f": {
+              "state": "ENABLED",
+              "variants": {"on": true, "off": false},
+              "defaultVariant": "off",
+              "targeting": \(targeting)
+            }
+          },
+          "$evaluators": \(evaluators)
+        }
+        """
+    }
+
+    static func problem(_ text: String) throws -> FlagdDefinitionError? {
+        try FlagdDefinitions(parsing: text).problems.first
+    }
+
+    @Test func anUnknownOperatorIsRefusedWithWhereItIs() throws {
+        let error = try #require(try Self.problem(Self.file(targeting: #"{"if": [{"regex": ["a", "b"]}, "on", "off"]}"#)))
+        #expect(error.pointer == "/flags/f/targeting/if/0/regex")
+        #expect(error.mark.line == 7)
+        #expect(error.mark.column == 29)
+        #expect(error.message.contains("unknown operator \"regex\""))
+        #expect(error.message.contains("fractional"))
+    }
+
+    @Test func refsResolveAndCyclesAndMissingOnesAreRefused() throws {
+        let good = try FlagdDefinitions(parsing: Self.file(
+            targeting: #"{"if": [{"$ref": "staff"}, "on", "off"]}"#,
+            evaluators: #"{"staff": {"ends_with": [{"var": "email"}, "@example.com"]}}"#
+        ))
+        #expect(good.problems.isEmpty)
+        #expect(good.resolve("f", targetingKey: "u", attributes: ["email": .string("a@example.com")]).variant == "on")
+        #expect(good.resolve("f", targetingKey: "u", attributes: ["email": .string("a@elsewhere.org")]).variant == "off")
+
+        let cycle = try #require(try Self.problem(Self.file(
+            targeting: #"{"$ref": "a"}"#, evaluators: #"{"a": {"!": {"$ref": "b"}}, "b": {"and": [true, {"$ref": "a"}]}}"#
+        )))
+        #expect(cycle.message.contains(#"$ref cycle: "a" → "b" → "a""#))
+        #expect(cycle.pointer == "/$evaluators/b/and/1/$ref")
+
+        let missing = try #require(try Self.problem(Self.file(targeting: #"{"$ref": "nobody"}"#, evaluators: #"{"staff": true}"#)))
+        #expect(missing.message.contains(#"which $evaluators does not hold; it holds "staff""#))
+        #expect(missing.pointer == "/flags/f/targeting/$ref")
+    }
+
+    @Test func anEvaluatorUsedTwiceAtEveryLevelIsRefusedBeforeItGrows() throws {
+        // 4^12 nodes once expanded, 26 levels deep: refused at the node budget, quickly.
+        let evaluators = (0..<12).map { level in
+            level == 0 ? #""e0": true"# : #""e\#(level)": {"or": [\#(Array(repeating: #"{"$ref": "e\#(level - 1)"}"#, count: 4).joined(separator: ", "))]}"#
+        }.joined(separator: ", ")
+        let error = try #require(try Self.problem(Self.file(targeting: #"{"$ref": "e11"}"#, evaluators: "{\(evaluators)}")))
+        #expect(error.message.contains("over 10000 values"))
+    }
+
+    @Test func aRuleWithTwoOperatorsInOneObjectIsRefused() throws {
+        let error = try #require(try Self.problem(Self.file(targeting: #"{"==": [1, 1], "!=": [1, 2]}"#)))
+        #expect(error.message.contains("exactly one operator"))
+    }
+
+    @Test func theFileItselfMustBeSound() {
+        let cases: [(String, String)] = [
+            ("", "an object with \"flags\""),
+            ("[]", "an object with \"flags\""),
+            (#"{"flags": {}, "flagz": {}}"#, "unknown key \"flagz\""),
+            (#"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}}, "a": {"state": "DISABLED", "variants": {"x": 1}}}}"#, "duplicate"),
+            (#"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}"#, "syntax"),
+            ("{\"flags\": {}, \"metadata\": " + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "}", "deep"),
+            ("{\"flags\": {}, \"metadata\": {\"pad\": \"" + String(repeating: "x", count: FlagdDefinitions.maxBytes) + "\"}}", "over the limit"),
+        ]
+        for (text, expected) in cases {
+            #expect(throws: FlagdDefinitionError.self, "\(text.prefix(60))") { try FlagdDefinitions(parsing: text) }
+            if let error = (try? FlagdDefinitions(parsing: text)).map({ _ in nil }) ?? Self.error(of: text) {
+                #expect(error.message.lowercased().contains(expected.lowercased()), "\(error)")
+            }
+        }
+    }
+
+    static func error(of text: String) -> FlagdDefinitionError? {
+        do { _ = try FlagdDefinitions(parsing: text) } catch { return error }
+        return nil
+    }
+
+    @Test func aFlagsProblemsLeaveItsNeighboursUsable() throws {
+        let definitions = try FlagdDefinitions(parsing: """
+            flags:
+              good: {state: ENABLED, variants: {on: true}, defaultVariant: on}
+              noState: {variants: {on: true}}
+              badState: {state: enabled, variants: {on: true}}
+              badDefault: {state: ENABLED, variants: {on: true}, defaultVariant: off}
+            """)
+        #expect(definitions.resolve("good", targetingKey: nil).value == .bool(true))
+        #expect(definitions.resolve("good", targetingKey: nil).reason == .static)
+        #expect(definitions.problems.map(\.pointer) == ["/flags/noState", "/flags/badState/state", "/flags/badDefault/defaultVariant"])
+        #expect(definitions.problems.map(\.mark.line) == [3, 4, 5])
+        #expect(definitions.resolve("badState", targetingKey: nil).errorCode == .parseError)
+        #expect(definitions.resolve("missing", targetingKey: nil).errorCode == .flagNotFound)
+    }
+
+    @Test func aDisabledFlagResolvesToNoVariant() throws {
+        let definitions = try FlagdDefinitions(parsing: #"{"flags": {"f": {"state": "DISABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#)
+        let resolution = definitions.resolve("f", targetingKey: "u")
+        #expect(resolution.reason == .disabled)
+        #expect(resolution.variant == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"fractional": [{"var": "targetingKey"}, ["on", 0], ["off", 0]]}"#, "add up to 0"),
+        (#"{"fractional": [{"var": "targetingKey"}, ["on", 2147483647], ["off", 1]]}"#, "more than 2147483647"),
+        (#"{"fractional": [["on", 50], ["off", 50]]}"#, "targeting key"),
+        (#"{"fractional": [{"var": "missing"}, ["on", 50], ["off", 50]]}"#, "null"),
+        (#"{"fractional": [{"var": "targetingKey"}, ["on", "heavy"]]}"#, "weight is a number"),
+        (#"{"sem_ver": [{"var": "version"}, ">=", "1.2.3"]}"#, "is not a version"),
+        (#"{"sem_ver": ["1.0.0", "=~", "1.2.3"]}"#, "is not one of"),
+        (#"{"starts_with": [{"var": "n"}]}"#, "takes 2 arguments, not 1"),
+        (#"{"if": [true, ["on"], "off"]}"#, "not a variant name"),
+        (#"{"cat": ["o", "x"]}"#, "not a variant of"),
+    ])
+    func aTargetingFailureFallsBackAndSaysWhy(targeting: String, reason: String) throws {
+        let definitions = try FlagdDefinitions(parsing: Self.file(targeting: targeting))
+        #expect(definitions.problems.isEmpty)
+        let resolution = definitions.resolve("f", targetingKey: targeting.contains("[[") ? nil : "unit", attributes: ["version": .string("one")])
+        #expect(resolution.variant != "on")
+        #expect(resolution.problems.contains { $0.contains(reason) }, "\(resolution.problems)")
+    }
+
+    @Test func theSameFlagsReadAlikeFromJSONAndYAML() throws {
+        let json = try FlagdDefinitions(parsing: Self.file(targeting: #"{"if": [{"in": [{"var": "partition"}, ["fr", "de"]]}, "on", "off"]}"#))
+        let yaml = try FlagdDefinitions(parsing: """
+            flags:
+              f:
+                state: ENABLED
+                variants: {on: true, off: false}
+                defaultVariant: off
+                targeting:
+                  if:
+                    - in: [{var: partition}, [fr, de]]
+                    - on
+                    - off
+            """)
+        for partition in ["fr", "de", "en", ""] {
+            let attributes: [String: FlagValue] = ["partition": .string(partition)]
+            #expect(json.resolve("f", targetingKey: "u", attributes: attributes) == yaml.resolve("f", targetingKey: "u", attributes: attributes))
+        }
+        #expect(json.resolve("f", targetingKey: "u", attributes: ["partition": .string("fr")]).variant == "on")
+    }
+}
