@@ -10,8 +10,7 @@ import Store
 /// URL names a server and a user allowed to create databases. Each size gets a fresh database `scheduler_bench_N`.
 enum PostgresBenchmark {
     static func run(n: Int, ndjson: String, work: String, scheduler: String, server url: String) async throws {
-        var location = try PostgresLocation.parse(url: url).get()
-        location.tls = .disable
+        var location = try serverLocation(url)
         let database = "scheduler_bench_\(n)"
         try await location.execute(statementWrittenByThisProgram: "DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
         try await location.execute(statementWrittenByThisProgram: "CREATE DATABASE \(database)")
@@ -41,10 +40,15 @@ enum PostgresBenchmark {
 
     /// Search latency alone on the store an earlier run left at `url` (`scheduler-bench --search URL`).
     static func measureSearch(url: String) async throws {
-        var location = try PostgresLocation.parse(url: url).get()
-        location.tls = .disable
-        try await StoreOpener.withStore(.postgres(location), logger: Logger(label: "bench")) { store in
+        try await StoreOpener.withStore(.postgres(try serverLocation(url)), logger: Logger(label: "bench")) { store in
             try await Benchmark.measureSearch(store.index, label: "PostgreSQL: ")
         }
+    }
+
+    /// The server `url` names, reached without TLS (the bench's servers are local and throwaway).
+    private static func serverLocation(_ url: String) throws -> PostgresLocation {
+        var location = try PostgresLocation.parse(url: url).get()
+        location.tls = .disable
+        return location
     }
 }
