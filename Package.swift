@@ -96,10 +96,11 @@ let package = Package(
             dependencies: ["HostSupport", "PluginAPI", "Indexing", "Store"],
             swiftSettings: strictSettings
         ),
-        // YAML configuration, feature gates and A/B experiments: safe loading, validation, evaluation.
+        // YAML configuration, feature gates and A/B experiments (their own rules or flagd flags): safe loading, validation,
+        // evaluation.
         .target(
             name: "SchedulerConfig",
-            dependencies: ["HostSupport", "PluginAPI", "Store", "YAML"],
+            dependencies: ["HostSupport", "PluginAPI", "Store", "YAML", "Flagd"],
             swiftSettings: strictSettings
         ),
         // The reindex engine: due decisions, the reconcile pass, locking, backoff, state and history.

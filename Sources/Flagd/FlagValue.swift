@@ -2,6 +2,9 @@ import Foundation
 
 /// A JSON value as flagd flag definitions and evaluation contexts hold them: a variant's value, a literal in a
 /// targeting rule, an attribute of the context, the result of an operator.
+///
+/// Texts are equal when their bytes are, as in flagd (Go): Swift's own `==` on strings would also call canonically
+/// equivalent spellings equal (`é` and `e` + combining acute), which flagd does not.
 public enum FlagValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -65,6 +68,31 @@ public enum FlagValue: Sendable, Hashable {
         case .string: "string"
         case .array: "array"
         case .object: "object"
+        }
+    }
+}
+
+extension FlagValue {
+    public static func == (left: FlagValue, right: FlagValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): true
+        case (.bool(let l), .bool(let r)): l == r
+        case (.number(let l), .number(let r)): l == r
+        case (.string(let l), .string(let r)): l.utf8.elementsEqual(r.utf8)
+        case (.array(let l), .array(let r)): l == r
+        case (.object(let l), .object(let r)): l.count == r.count && l.allSatisfy { key, value in r[key] == value }
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .number(let value): hasher.combine(value)
+        case .string(let value): hasher.combine(value.utf8.count); for byte in value.utf8 { hasher.combine(byte) }
+        case .array(let values): hasher.combine(values)
+        case .object(let object): hasher.combine(object.count)
         }
     }
 }

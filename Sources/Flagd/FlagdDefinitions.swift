@@ -26,9 +26,12 @@ public struct FlagdDefinitions: Sendable {
         limits.maxBytes = Self.maxBytes
         let document: YAMLNode?
         do {
-            document = try YAMLComposer.compose(text, limits: limits)
+            document = try YAMLComposer.compose(JSONTabs.untabbed(text), limits: limits)
         } catch {
-            throw FlagdDefinitionError(error.message, at: error.mark, pointer: "")
+            // The composer speaks of YAML; the file may well be JSON.
+            let message = error.message.hasPrefix("YAML syntax: ")
+                ? "syntax (a flag file is JSON or YAML): " + error.message.dropFirst("YAML syntax: ".count) : error.message
+            throw FlagdDefinitionError(message, at: error.mark, pointer: "")
         }
         guard let document, let entries = document.entries else {
             throw FlagdDefinitionError("a flag definition file is an object with \"flags\"", at: document?.mark ?? YAMLMark(line: 1, column: 1), pointer: "")

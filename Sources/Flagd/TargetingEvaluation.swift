@@ -72,7 +72,7 @@ struct TargetingEvaluation {
         case .in:
             let needle = evaluate(arguments[0]), haystack = evaluate(arguments[1])
             switch haystack {
-            case .string(let text): return .bool(text.contains(needle.text))
+            case .string(let text): return .bool(Self.bytes(of: needle.text, occurIn: text))
             case .array(let values): return .bool(values.contains(needle))
             default: return .bool(false)
             }
@@ -80,7 +80,7 @@ struct TargetingEvaluation {
             guard case .string(let text) = evaluate(arguments[0]), case .string(let affix) = evaluate(arguments[1]) else {
                 return failure("\(operation.rawValue) compares two texts")
             }
-            return .bool(operation == .startsWith ? text.hasPrefix(affix) : text.hasSuffix(affix))
+            return .bool(operation == .startsWith ? text.utf8.starts(with: affix.utf8) : text.utf8.reversed().starts(with: affix.utf8.reversed()))
         case .semanticVersion: return semanticVersion(arguments)
         case .fractional: return fractional(arguments)
         }
@@ -180,11 +180,33 @@ struct TargetingEvaluation {
 
     /// JsonLogic's `==`: values of one type compare as they are; a number and a text or a boolean compare as numbers;
     /// `null` equals only `null`.
+    /// Whether `needle`'s bytes occur in `text`'s (Go's `strings.Contains`: the empty needle is in every text), in
+    /// linear time (Knuth–Morris–Pratt): both may be long literals of a flag file.
+    static func bytes(of needle: String, occurIn text: String) -> Bool {
+        let needle = Array(needle.utf8)
+        guard !needle.isEmpty else { return true }
+        // For each prefix of the needle, the length of its longest proper prefix that is also its suffix.
+        var border = [Int](repeating: 0, count: needle.count)
+        var length = 0
+        for index in needle.indices.dropFirst() {
+            while length > 0, needle[index] != needle[length] { length = border[length - 1] }
+            if needle[index] == needle[length] { length += 1 }
+            border[index] = length
+        }
+        var matched = 0
+        for byte in text.utf8 {
+            while matched > 0, byte != needle[matched] { matched = border[matched - 1] }
+            if byte == needle[matched] { matched += 1 }
+            if matched == needle.count { return true }
+        }
+        return false
+    }
+
     static func looselyEqual(_ left: FlagValue, _ right: FlagValue) -> Bool {
         switch (left, right) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
-        case (.string(let l), .string(let r)): return l == r
+        case (.string, .string): return left == right
         case (.array, _), (_, .array), (.object, _), (_, .object): return left == right
         default:
             guard let l = left.numeric, let r = right.numeric else { return false }
@@ -192,10 +214,12 @@ struct TargetingEvaluation {
         }
     }
 
-    /// The order of two values for `<` and `>`: texts by their characters, anything else as numbers; `nil` when they
+    /// The order of two values for `<` and `>`: texts by their bytes (as Go orders strings), anything else as numbers; `nil` when they
     /// do not compare.
     static func compare(_ left: FlagValue, _ right: FlagValue) -> Int? {
-        if case .string(let l) = left, case .string(let r) = right { return l < r ? -1 : l == r ? 0 : 1 }
+        if case .string(let l) = left, case .string(let r) = right {
+            return l.utf8.lexicographicallyPrecedes(r.utf8) ? -1 : l.utf8.elementsEqual(r.utf8) ? 0 : 1
+        }
         guard let l = left.numeric, let r = right.numeric else { return nil }
         return l < r ? -1 : l == r ? 0 : 1
     }

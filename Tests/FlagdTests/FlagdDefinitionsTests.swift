@@ -155,4 +155,37 @@ import Testing
         }
         #expect(json.resolve("f", targetingKey: "u", attributes: ["partition": .string("fr")]).variant == "on")
     }
+
+    /// JSON tools indent with tabs, which YAML (the reader) refuses: outside strings they are read as spaces, with
+    /// lines and columns unchanged; inside a string a tab stays the string's.
+    @Test func aTabIndentedJSONFileReadsAsFlagdReadsIt() throws {
+        let tabbed = Self.file(targeting: #"{"if": [{"in": ["a\tb", {"var": "tag"}]}, "on", "off"]}"#).replacingOccurrences(of: "  ", with: "\t")
+        let definitions = try FlagdDefinitions(parsing: tabbed)
+        #expect(definitions.problems.isEmpty)
+        #expect(definitions.resolve("f", targetingKey: nil, attributes: ["tag": .string("xa\tbx")]).variant == "on")
+        #expect(definitions.resolve("f", targetingKey: nil, attributes: ["tag": .string("a b")]).variant == "off")
+
+        let broken = "{\n\t\"flags\": {\n\t\t\"f\": 1,\n\t\t\"f\": 2\n\t}\n}"
+        let error = try #require(throws: FlagdDefinitionError.self) { try FlagdDefinitions(parsing: broken) }
+        #expect(error.mark.line == 4, "the line where the key is written twice: \(error)")
+    }
+
+    /// `in` with an empty needle finds it in any string, as JavaScript's `includes` (which flagd's JsonLogic uses);
+    /// `\/` is a slash in JSON.
+    @Test func anEmptyNeedleIsInEveryStringAndEscapedSlashesAreSlashes() throws {
+        let empty = try FlagdDefinitions(parsing: Self.file(targeting: #"{"if": [{"in": ["", {"var": "path"}]}, "on", "off"]}"#))
+        #expect(empty.resolve("f", targetingKey: nil, attributes: ["path": .string("anything")]).variant == "on")
+        let decomposed = try FlagdDefinitions(parsing: Self.file(targeting: #"{"if": [{"in": ["e\u0301", {"var": "name"}]}, "on", "off"]}"#))
+        #expect(decomposed.resolve("f", targetingKey: nil, attributes: ["name": .string("caf\u{E9}")]).variant == "off", "bytes compare, as in Go")
+        #expect(decomposed.resolve("f", targetingKey: nil, attributes: ["name": .string("cafe\u{301}")]).variant == "on")
+        let long = String(repeating: "ab", count: 100_000)
+        // Long texts from the context cost linear time, not their product (which would take minutes here).
+        let needleInVar = try FlagdDefinitions(parsing: Self.file(targeting: #"{"if": [{"in": [{"var": "needle"}, {"var": "text"}]}, "on", "off"]}"#))
+        let haystack = String(repeating: "ab", count: 300_000)
+        #expect(needleInVar.resolve("f", targetingKey: nil, attributes: ["needle": .string(long + "c"), "text": .string(haystack)]).variant == "off")
+        #expect(needleInVar.resolve("f", targetingKey: nil, attributes: ["needle": .string(long + "a"), "text": .string(haystack)]).variant == "on")
+        let slash = try FlagdDefinitions(parsing: Self.file(targeting: #"{"if": [{"starts_with": [{"var": "path"}, "\/docs\/"]}, "on", "off"]}"#))
+        #expect(slash.resolve("f", targetingKey: nil, attributes: ["path": .string("/docs/a")]).variant == "on")
+        #expect(slash.resolve("f", targetingKey: nil, attributes: ["path": .string("/blog/a")]).variant == "off")
+    }
 }

@@ -27,13 +27,19 @@ struct EvaluationTests {
 
     let now = ISO8601.date(from: "2026-12-15T00:00:00Z")!
 
+    /// The unit `key` names (`source` or `source/partition`).
+    func unit(_ key: String) -> SchedulerConfig.Unit {
+        let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
+        return Unit(source: parts[0], partition: parts.count > 1 ? parts[1] : nil, domain: "com.test")
+    }
+
     @Test func aGateIsOnOnlyWhenEveryConditionHolds() throws {
-        #expect(try gate().evaluate(unit: "u", environment: "production", at: now).isOn)
-        #expect(try gate(enabled: false).evaluate(unit: "u", environment: "production", at: now).reason == "off: gate 'g' is disabled")
-        #expect(try !gate(environments: ["staging"]).evaluate(unit: "u", environment: "production", at: now).isOn)
-        #expect(try !gate(from: "2027-01-01T00:00:00Z").evaluate(unit: "u", environment: "production", at: now).isOn)
-        #expect(try !gate(until: "2026-12-01T00:00:00Z").evaluate(unit: "u", environment: "production", at: now).isOn)
-        #expect(try gate(from: "2026-12-01T00:00:00Z", until: "2027-01-01T00:00:00Z").evaluate(unit: "u", environment: "production", at: now).isOn)
+        #expect(try gate().evaluate(unit: unit("u"), environment: "production", at: now).isOn)
+        #expect(try gate(enabled: false).evaluate(unit: unit("u"), environment: "production", at: now).reason == "off: gate 'g' is disabled")
+        #expect(try !gate(environments: ["staging"]).evaluate(unit: unit("u"), environment: "production", at: now).isOn)
+        #expect(try !gate(from: "2027-01-01T00:00:00Z").evaluate(unit: unit("u"), environment: "production", at: now).isOn)
+        #expect(try !gate(until: "2026-12-01T00:00:00Z").evaluate(unit: unit("u"), environment: "production", at: now).isOn)
+        #expect(try gate(from: "2026-12-01T00:00:00Z", until: "2027-01-01T00:00:00Z").evaluate(unit: unit("u"), environment: "production", at: now).isOn)
     }
 
     @Test func rolloutComparesTheUnitBucketAndSaysSo() throws {
@@ -43,8 +49,8 @@ struct EvaluationTests {
         let at72_78 = try folder.load().gates["spotlight_index"]!
         try folder.write("gates.yaml", "gates:\n  spotlight_index: { enabled: true, rollout: 50 }\n")
         let at50 = try folder.load().gates["spotlight_index"]!
-        #expect(at72_78.evaluate(unit: "categories/fr", environment: "production", at: now).reason == "on: unit bucket 7277 < rollout 72.78%")
-        #expect(at50.evaluate(unit: "categories/fr", environment: "production", at: now).reason == "off: unit bucket 7277 ≥ rollout 50%")
+        #expect(at72_78.evaluate(unit: unit("categories/fr"), environment: "production", at: now).reason == "on: unit bucket 7277 < rollout 72.78%")
+        #expect(at50.evaluate(unit: unit("categories/fr"), environment: "production", at: now).reason == "off: unit bucket 7277 ≥ rollout 50%")
     }
 
     @Test func variantsFollowTheirBucketAndIgnoreTheRollout() throws {
@@ -70,8 +76,8 @@ struct EvaluationTests {
         let units = (0..<200).map { "u\($0)" }
         let experiment = try #require(try folder.load().experiments.first)
         var resalted = experiment
-        resalted.salt = "2026-12"
-        let moved = units.filter { experiment.assign(unit: $0).variant != resalted.assign(unit: $0).variant }
+        resalted.assignment = .weights(salt: "2026-12")
+        let moved = try units.filter { try experiment.assign(unit: unit($0), environment: "production", at: now).variant != resalted.assign(unit: unit($0), environment: "production", at: now).variant }
         #expect(moved.count > 50 && moved.count < 150)
     }
 
@@ -89,7 +95,7 @@ struct EvaluationTests {
         let experiment = try #require(try folder.load().experiments.first)
         let units = 20_000
         var counts: [String: Int] = [:]
-        for index in 0..<units { counts[experiment.assign(unit: "store-\(index)/fr").variant, default: 0] += 1 }
+        for index in 0..<units { counts[try experiment.assign(unit: unit("store-\(index)/fr"), environment: "production", at: now).variant, default: 0] += 1 }
         for (variant, weight) in [("a", 0.1), ("b", 0.3), ("c", 0.6)] {
             let share = Double(counts[variant] ?? 0) / Double(units)
             #expect(abs(share - weight) < 0.015, "variant \(variant): \(share) for weight \(weight)")
@@ -100,7 +106,7 @@ struct EvaluationTests {
         let folder = try ConfigFolder()
         try folder.write("gates.yaml", "gates:\n  spotlight_index: { enabled: true, rollout: 25 }\n")
         let gate = try #require(try folder.load().gates["spotlight_index"])
-        let on = (0..<20_000).filter { gate.evaluate(unit: "unit-\($0)", environment: "production", at: now).isOn }.count
+        let on = (0..<20_000).filter { gate.evaluate(unit: unit("unit-\($0)"), environment: "production", at: now).isOn }.count
         #expect(abs(Double(on) / 20_000 - 0.25) < 0.015)
     }
 

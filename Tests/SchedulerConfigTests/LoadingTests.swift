@@ -17,7 +17,7 @@ struct LoadingTests {
         #expect(config.scheduler.listen.description == "127.0.0.1:8080")
         #expect(config.units.map(\.key) == ["categories/us", "categories/fr"])
         #expect(config.units.map(\.domain) == ["com.shop.categories.us", "com.shop.categories.fr"])
-        #expect(config.gates["spotlight_index"]?.environments == ["production", "staging"])
+        #expect(config.gates["spotlight_index"]?.rules?.environments == ["production", "staging"])
         #expect(config.experiments.first?.variants.map(\.name) == ["control", "weekly"])
     }
 

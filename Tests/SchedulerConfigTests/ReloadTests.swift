@@ -11,7 +11,7 @@ struct ReloadTests {
     @Test func anEditMadeWhileTheServiceStartsIsLoadedByTheFirstPoll() async throws {
         let folder = try ConfigFolder()
         let loader = ConfigLoader(directory: folder.url.path, registry: PluginRegistry([FeedTestPlugin.self]))
-        let loadedFrom = ConfigFolderSnapshot(directory: folder.url.path)
+        let loadedFrom = ConfigFolderSnapshot(loader: loader)
         let active = ActiveConfiguration(try loader.load())
         try folder.write("gates.yaml", ConfigFolder.gates.replacingOccurrences(of: "enabled: true", with: "enabled: false"))
 
@@ -25,7 +25,7 @@ struct ReloadTests {
             for _ in 1...1000 where await active.generation == 1 { try await Task.sleep(for: .milliseconds(10)) }
             group.cancelAll()
         }
-        #expect(await active.current.gates["spotlight_index"]?.enabled == false)
+        #expect(await active.current.gates["spotlight_index"]?.rules?.enabled == false)
         #expect(await active.generation == 2, "loaded once, not again and again")
     }
 }

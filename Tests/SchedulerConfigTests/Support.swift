@@ -90,3 +90,10 @@ final class ConfigFolder {
         }
     }
 }
+
+extension Gate {
+    /// The gate's own rules, `nil` for a gate a flag decides.
+    var rules: GateRules? {
+        if case .rules(let rules) = decider { rules } else { nil }
+    }
+}

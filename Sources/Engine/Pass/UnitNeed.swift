@@ -8,7 +8,8 @@ public import Store
 public struct UnitNeed: Sendable {
     /// What is to be done.
     public enum Action: Sendable, Hashable {
-        /// Nothing: the gate is on and the unit is not due, or the gate is off and nothing is indexed.
+        /// Nothing: the gate is on and the unit is not due, the gate is off and nothing is indexed, or the unit is
+        /// held (its gate's flag did not resolve).
         case nothing
         /// Purge the unit's domain: its gate is validly off and something is indexed or remembered there.
         case purge
@@ -29,6 +30,10 @@ public struct UnitNeed: Sendable {
     /// Decides what `plan`'s unit needs at `now`, given its `state` and whether its domain holds items; `force` is
     /// the operator's.
     public static func decide(plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: Bool) -> UnitNeed {
+        // A gate whose flag did not resolve holds the unit: neither a run nor a purge until it does.
+        if plan.gateDecision.state == .unknown {
+            return UnitNeed(plan: plan, state: state, action: .nothing, reason: plan.gateDecision.reason, nextDue: nil)
+        }
         guard plan.gateDecision.isOn else {
             let indexed = domainHasItems || state?.lastSuccessAt != nil
             return UnitNeed(

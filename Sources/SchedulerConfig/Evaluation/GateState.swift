@@ -1,9 +1,5 @@
-/// A unit's gate as reports show it: `on`, `off`, or `unknown` when the configuration did not load.
+/// A unit's gate as reports show it: `on`, `off`, or `unknown` when the configuration did not load or the gate's
+/// flag did not resolve (the unit is then held: nothing runs and nothing is purged).
 public enum GateState: String, Sendable, Hashable, Codable, CaseIterable {
     case on, off, unknown
-}
-
-extension GateDecision {
-    /// This decision as reports show it.
-    public var state: GateState { isOn ? .on : .off }
 }

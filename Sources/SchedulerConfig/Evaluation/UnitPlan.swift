@@ -26,11 +26,18 @@ extension SchedulerConfiguration {
     }
 
     func plan(for unit: Unit, of source: Source, at date: Date) -> UnitPlan {
-        let gate = gates[source.gate]!
-        let decision = gate.evaluate(unit: unit.key, environment: scheduler.environment, at: date)
-        let assignment = experiment(forSource: source.name).map { $0.assign(unit: unit.key) }
+        var decision = gates[source.gate]!.evaluate(unit: unit, environment: scheduler.environment, at: date)
+        let experiment = experiment(forSource: source.name)
+        var assignment: VariantAssignment?
+        do throws(HeldUnit) {
+            assignment = try experiment?.assign(unit: unit, environment: scheduler.environment, at: date)
+        } catch {
+            // A unit whose variant cannot be told is held while its gate is on: running it on the wrong settings
+            // is not safe either. A gate validly off still purges: no variant matters then.
+            if decision.isOn { decision = GateDecision(state: .unknown, reason: error.reason, flag: decision.flag) }
+        }
         var settings = source.settings
-        if let assignment, let variant = experiment(forSource: source.name)?.variants.first(where: { $0.name == assignment.variant }) {
+        if let assignment, let variant = experiment?.variants.first(where: { $0.name == assignment.variant }) {
             settings = variant.overrides.applied(to: settings)
             if let maker = variant.makers[source.name] { settings.maker = maker }
         }
@@ -54,6 +61,28 @@ enum CanonicalYAML {
         case .sequence(let elements): "[" + elements.map(render).joined(separator: ",") + "]"
         case .mapping(let entries):
             "{" + entries.map { (render($0.key), render($0.value)) }.sorted { $0.0 < $1.0 }.map { "\($0.0):\($0.1)" }.joined(separator: ",") + "}"
+        }
+    }
+}
+
+extension SchedulerConfiguration {
+    /// A problem for every unit whose gate or experiment flag does not resolve at `date`, where the config names the
+    /// flag: such a configuration is refused when it loads, so the last good one stays in force.
+    func unresolvedFlags(at date: Date) -> [ConfigProblem] {
+        plans(at: date).compactMap { plan in
+            guard plan.gateDecision.state == .unknown else { return nil }
+            // Held by the gate's flag, else by the experiment's.
+            let gate = gates[plan.gate]!
+            let heldByGate = gate.evaluate(unit: plan.unit, environment: scheduler.environment, at: date).state == .unknown
+            let binding: FlagBinding? = switch (heldByGate, gate.decider, experiment(forSource: plan.unit.source)?.assignment) {
+            case (true, .flag(let binding), _), (false, _, .flag(let binding)?): binding
+            default: nil
+            }
+            let place = binding?.referencedFrom
+            return ConfigProblem(
+                file: place?.file ?? ConfigLoader.gatesFile, line: place?.mark.line, column: place?.mark.column,
+                message: "unit \(plan.unit.key) would be \(plan.gateDecision.reason)"
+            )
         }
     }
 }

@@ -1,12 +1,14 @@
-import Foundation
+public import Foundation
 public import PluginAPI
 public import Store
 import YAML
 
-/// Loads the config folder: `scheduler.yaml`, `gates.yaml` (both required) and `experiments.yaml` (optional).
+/// Loads the config folder: `scheduler.yaml`, `gates.yaml` (both required), `experiments.yaml` (optional) and the
+/// flagd definition files gates and experiments name.
 ///
 /// Loading is all or nothing: any problem in any file, or between them, throws ``InvalidConfiguration``
-/// listing every problem found, and nothing of the files is used.
+/// listing every problem found, and nothing of the files is used. A flag that does not resolve for a unit when the
+/// files load is such a problem too.
 public struct ConfigLoader: Sendable {
     public static let schedulerFile = "scheduler.yaml"
     public static let gatesFile = "gates.yaml"
@@ -20,10 +22,12 @@ public struct ConfigLoader: Sendable {
         self.registry = registry
     }
 
-    /// The validated configuration, or every problem with it.
-    public func load() throws(InvalidConfiguration) -> SchedulerConfiguration {
+    /// The validated configuration, or every problem with it; its flags are checked by resolving them for every
+    /// unit at `date`.
+    public func load(at date: Date = Date()) throws(InvalidConfiguration) -> SchedulerConfiguration {
         let problems = ProblemLog()
         let folder = URL(fileURLWithPath: directory)
+        let flagFiles = FlagFiles(directory: folder, problems: problems)
         func required(_ name: String) -> YAMLFile? {
             guard let file = YAMLFile.read(folder.appendingPathComponent(name), name: name, problems: problems) else {
                 problems.add(ConfigProblem(file: name, message: "missing: the config folder \(directory) must hold \(name)"))
@@ -36,7 +40,7 @@ public struct ConfigLoader: Sendable {
         let experimentsYAML = YAMLFile.read(folder.appendingPathComponent(Self.experimentsFile), name: Self.experimentsFile, problems: problems)
 
         // A file that failed to parse is reported once; the others are still checked, without references into it.
-        let gates = gatesYAML.flatMap { $0.failed ? nil : GatesFileParser(reader: NodeReader(file: $0.name, problems: problems)).parse($0.root) }
+        let gates = gatesYAML.flatMap { $0.failed ? nil : GatesFileParser(reader: NodeReader(file: $0.name, problems: problems), flagFiles: flagFiles).parse($0.root) }
         var declaredSources: Set<String> = []
         let scheduler = schedulerYAML.flatMap { file -> SchedulerSettings? in
             guard !file.failed else { return nil }
@@ -45,17 +49,24 @@ public struct ConfigLoader: Sendable {
         }
         let experiments = experimentsYAML.map { file -> [Experiment] in
             guard !file.failed else { return [] }
-            return ExperimentsFileParser(reader: NodeReader(file: file.name, problems: problems), registry: registry, directory: folder)
+            return ExperimentsFileParser(
+                reader: NodeReader(file: file.name, problems: problems), flagFiles: flagFiles, registry: registry, directory: folder
+            )
                 .parse(file.root, declaredSources: schedulerYAML?.failed == false ? declaredSources : nil, sources: scheduler?.sources ?? [])
         } ?? []
 
         guard problems.isEmpty, let scheduler else {
             throw InvalidConfiguration(problems: problems.problems)
         }
-        let fingerprint = Bucketing.digest([schedulerYAML, gatesYAML, experimentsYAML].map { $0?.digest ?? "-" }.joined(separator: "/"))
-        return SchedulerConfiguration(
+        let fingerprint = Bucketing.digest(
+            ([schedulerYAML, gatesYAML, experimentsYAML].map { $0?.digest ?? "-" } + [flagFiles.fingerprint]).joined(separator: "/")
+        )
+        let configuration = SchedulerConfiguration(
             directory: directory, scheduler: scheduler, gates: gates?.gates ?? [:], experiments: experiments, fingerprint: fingerprint
         )
+        let unresolved = configuration.unresolvedFlags(at: date)
+        guard unresolved.isEmpty else { throw InvalidConfiguration(problems: unresolved) }
+        return configuration
     }
 
     /// Only the store from `scheduler.yaml`, read as safely as the whole file: the index commands work while a

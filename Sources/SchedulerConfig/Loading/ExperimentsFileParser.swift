@@ -2,13 +2,14 @@ import Foundation
 import PluginAPI
 import YAML
 
-/// Reads `experiments.yaml`: `experiments:` mapping each name to `sources`, `salt` and weighted `variants`
-/// whose `overrides` replace source settings.
+/// Reads `experiments.yaml`: `experiments:` mapping each name to `sources`, `variants` whose `overrides` replace
+/// source settings, and either the variants' `weight`s (with an optional `salt`) or `flagd: { file, flag }`.
 struct ExperimentsFileParser {
-    static let experimentKeys = ["sources", "salt", "variants"]
+    static let experimentKeys = ["sources", "salt", "variants", "flagd"]
     static let variantKeys = ["weight", "overrides"]
 
     let reader: NodeReader
+    let flagFiles: FlagFiles
     let registry: PluginRegistry
     /// The config folder, which relative paths in options are resolved against.
     let directory: URL
@@ -56,6 +57,11 @@ struct ExperimentsFileParser {
             }
         }
         let salt = value("salt").flatMap { reader.string($0, "\(what): salt") }
+        let flagdNode = value("flagd")
+        if let flagdNode, value("salt") != nil {
+            reader.problem(fields.first { $0.key == "salt" }?.keyNode, "\(what): 'salt' cannot be set beside 'flagd:'; the flag's targeting assigns the variants")
+            valid = false
+        }
         guard let variantEntries = reader.mapping(variantsNode, "\(what): variants"), !variantEntries.isEmpty else {
             reader.problem(variantsNode, "\(what) needs at least one variant")
             return nil
@@ -63,28 +69,46 @@ struct ExperimentsFileParser {
         var variants: [Variant] = []
         for entry in variantEntries {
             guard let variantName = reader.name(entry.keyNode, "variant name"),
-                var variant = parseVariant(variantName, entry.value, experiment: what)
+                var variant = parseVariant(variantName, entry.value, experiment: what, weighted: flagdNode == nil)
             else { valid = false; continue }
             for source in sources where sourceNames.contains(source.name) && !variant.overrides.options.isEmpty {
                 variant.makers[source.name] = checkOptions(of: source, with: variant, at: entry.value, experiment: what)
             }
             variants.append(variant)
         }
-        if valid, variants.reduce(0, { $0 + $1.weight }) <= 0 {
-            reader.problem(variantsNode, "\(what): the variants' weights must add up to more than 0")
-            valid = false
+        guard valid else { return nil }
+        if let flagdNode {
+            let names = variants.map(\.name)
+            return flagFiles.binding(flagdNode, reader: reader, what: what, kind: .variantName(of: names)).map {
+                Experiment(name: name, sources: sourceNames, assignment: .flag($0), variants: variants)
+            }
         }
-        return valid ? Experiment(name: name, sources: sourceNames, salt: salt, variants: variants) : nil
-    }
-
-    private func parseVariant(_ name: String, _ node: YAMLNode, experiment: String) -> Variant? {
-        let what = "\(experiment), variant '\(name)'"
-        guard let fields = reader.mapping(node, what, known: Self.variantKeys) else { return nil }
-        guard let weightNode = fields.first(where: { $0.key == "weight" })?.value else {
-            reader.problem(node, "\(what) needs 'weight:' (a whole number; shares are weight / total)")
+        guard variants.reduce(0, { $0 + $1.weight }) > 0 else {
+            reader.problem(variantsNode, "\(what): the variants' weights must add up to more than 0")
             return nil
         }
-        guard let weight = reader.integer(weightNode, "\(what): weight", in: 0...1_000_000) else { return nil }
+        return Experiment(name: name, sources: sourceNames, assignment: .weights(salt: salt), variants: variants)
+    }
+
+    /// A variant; `weighted` when the experiment assigns by weight (each variant needs one), not by a flag (none may
+    /// have one).
+    private func parseVariant(_ name: String, _ node: YAMLNode, experiment: String, weighted: Bool) -> Variant? {
+        let what = "\(experiment), variant '\(name)'"
+        // `variant: {}` or an empty `variant:` is a variant without overrides (a flag-assigned control).
+        guard let fields = node.isNull ? [] : reader.mapping(node, what, known: Self.variantKeys) else { return nil }
+        let weightNode = fields.first(where: { $0.key == "weight" })?.value
+        var weight = 0
+        if weighted {
+            guard let weightNode else {
+                reader.problem(node, "\(what) needs 'weight:' (a whole number; shares are weight / total)")
+                return nil
+            }
+            guard let value = reader.integer(weightNode, "\(what): weight", in: 0...1_000_000) else { return nil }
+            weight = value
+        } else if let weightNode {
+            reader.problem(weightNode, "\(what): 'weight' cannot be set when 'flagd:' assigns the variants; the flag's targeting decides the shares")
+            return nil
+        }
         var overrides = Overrides()
         if let overridesNode = fields.first(where: { $0.key == "overrides" })?.value {
             guard let parsed = parseOverrides(overridesNode, what) else { return nil }

@@ -1,11 +1,13 @@
 import Foundation
 import YAML
 
-/// Reads `gates.yaml`: `gates:` mapping each name to `enabled`, `rollout`, `environments`, `from`, `until`.
+/// Reads `gates.yaml`: `gates:` mapping each name to `enabled`, `rollout`, `environments`, `from`, `until`, or to
+/// `flagd: { file, flag }` alone.
 struct GatesFileParser {
-    static let gateKeys = ["enabled", "rollout", "environments", "from", "until"]
+    static let gateKeys = ["enabled", "rollout", "environments", "from", "until", "flagd"]
 
     let reader: NodeReader
+    let flagFiles: FlagFiles
 
     /// The valid gates, and the names of every gate the file declares (valid or not), so references to a
     /// declared gate are not reported twice; `declared` is `nil` when the file defines no gates at all.
@@ -33,10 +35,17 @@ struct GatesFileParser {
 
     private func parseGate(_ name: String, _ node: YAMLNode) -> Gate? {
         guard let fields = reader.mapping(node, "gate '\(name)'", known: Self.gateKeys) else { return nil }
-        var gate = Gate(name: name, enabled: false, rollout: 100, environments: nil, from: nil, until: nil)
+        if let flagd = fields.first(where: { $0.key == "flagd" }) {
+            if let other = fields.first(where: { $0.key != "flagd" }) {
+                reader.problem(other.keyNode, "gate '\(name)': '\(other.key)' cannot be set beside 'flagd:'; the flag decides the gate alone (write its rules in the flag's targeting)")
+                return nil
+            }
+            return flagFiles.binding(flagd.value, reader: reader, what: "gate '\(name)'", kind: .boolean).map { Gate(name: name, decider: .flag($0)) }
+        }
+        var gate = GateRules(enabled: false, rollout: 100, environments: nil, from: nil, until: nil)
         var valid = true
         if !fields.contains(where: { $0.key == "enabled" }) {
-            reader.problem(node, "gate '\(name)' needs 'enabled: true' or 'enabled: false'")
+            reader.problem(node, "gate '\(name)' needs 'enabled: true' or 'enabled: false' (or 'flagd: { file, flag }')")
             valid = false
         }
         for (key, _, value) in fields {
@@ -60,6 +69,6 @@ struct GatesFileParser {
             reader.problem(fields.first { $0.key == "until" }?.value, "gate '\(name)': 'until' must be after 'from'")
             valid = false
         }
-        return valid ? gate : nil
+        return valid ? Gate(name: name, decider: .rules(gate)) : nil
     }
 }

@@ -71,6 +71,12 @@ public struct Unit: Sendable, Hashable, Comparable {
     /// The domain this unit's items live in.
     public var domain: String
 
+    public init(source: String, partition: String?, domain: String) {
+        self.source = source
+        self.partition = partition
+        self.domain = domain
+    }
+
     /// `source` or `source/partition`: the key gates and experiments hash.
     public var key: String { partition.map { "\(source)/\($0)" } ?? source }
 

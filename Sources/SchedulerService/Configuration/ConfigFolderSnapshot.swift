@@ -1,7 +1,8 @@
 import Foundation
-import SchedulerConfig
+public import SchedulerConfig
 
-/// What the config files hold at one moment, compared between polls to notice a change.
+/// What the config files hold at one moment, compared between polls to notice a change: the three config files and
+/// the flagd definition files they name.
 ///
 /// Contents are read through symbolic links, so a folder whose files are swapped by replacing a link (as
 /// Kubernetes updates a ConfigMap) is seen to change, and an edit that keeps the modification time is too.
@@ -11,11 +12,10 @@ public struct ConfigFolderSnapshot: Equatable, Sendable {
     /// Per file: its bytes, or `nil` when it is missing or unreadable.
     private var contents: [String: Data?]
 
-    public init(directory: String) {
-        let folder = URL(fileURLWithPath: directory)
+    public init(loader: ConfigLoader) {
         var contents: [String: Data?] = [:]
-        for name in [ConfigLoader.schedulerFile, ConfigLoader.gatesFile, ConfigLoader.experimentsFile] {
-            contents[name] = try? Data(contentsOf: folder.appendingPathComponent(name).resolvingSymlinksInPath())
+        for file in loader.watchedFiles() {
+            contents[file] = try? Data(contentsOf: loader.url(of: file).resolvingSymlinksInPath())
         }
         self.contents = contents
     }

@@ -63,7 +63,7 @@ public struct ConfigWatcher: Service {
 
     /// Reloads when the files changed since the last look, or always when `force`d.
     func reload(_ state: WatchState, force: Bool) async {
-        let snapshot = ConfigFolderSnapshot(directory: loader.directory)
+        let snapshot = ConfigFolderSnapshot(loader: loader)
         guard await state.update(snapshot) || force else { return }
         do {
             let configuration = try loader.load()

@@ -49,9 +49,11 @@ struct StatusPageModel {
 
     struct GateRow {
         var name: String
-        var enabled: Bool
+        /// `yes`, `no`, or `by flag` for a gate a flagd flag decides.
+        var enabled: String
         var rollout: String
         var environments: String
+        /// Under the name: the window, or the flag and its file.
         var window: String?
     }
 
@@ -125,18 +127,28 @@ struct StatusPageModel {
             overdue: units.filter(\.isOverdue).count, items: report.totalItems
         )
         gates = configuration.gates.values.sorted { $0.name < $1.name }.map { gate in
-            let window = [gate.from.map { "from \(Self.utc($0))" }, gate.until.map { "until \(Self.utc($0))" }].compactMap { $0 }
-            return GateRow(
-                name: gate.name, enabled: gate.enabled, rollout: "\(gate.rollout.formatted(.number.precision(.fractionLength(0...2))))%",
-                environments: gate.environments?.joined(separator: ", ") ?? "all", window: window.isEmpty ? nil : window.joined(separator: " ")
-            )
+            switch gate.decider {
+            case .flag(let binding):
+                return GateRow(name: gate.name, enabled: "by flag", rollout: "–", environments: "–", window: "flag \(binding.flag) in \(binding.file)")
+            case .rules(let rules):
+                let window = [rules.from.map { "from \(Self.utc($0))" }, rules.until.map { "until \(Self.utc($0))" }].compactMap { $0 }
+                return GateRow(
+                    name: gate.name, enabled: rules.enabled ? "yes" : "no",
+                    rollout: "\(rules.rollout.formatted(.number.precision(.fractionLength(0...2))))%",
+                    environments: rules.environments?.joined(separator: ", ") ?? "all", window: window.isEmpty ? nil : window.joined(separator: " ")
+                )
+            }
         }
         experiments = configuration.experiments.map { experiment in
-            let total = max(experiment.variants.reduce(0) { $0 + $1.weight }, 1)
-            return ExperimentRow(
-                name: experiment.name, sources: experiment.sources.joined(separator: ", "),
-                variants: experiment.variants.map { "\($0.name) \($0.weight * 100 / total)%" }.joined(separator: " · ")
-            )
+            let variants: String
+            switch experiment.assignment {
+            case .flag(let binding):
+                variants = experiment.variants.map(\.name).joined(separator: " · ") + " (flag \(binding.flag) in \(binding.file))"
+            case .weights:
+                let total = max(experiment.variants.reduce(0) { $0 + $1.weight }, 1)
+                variants = experiment.variants.map { "\($0.name) \($0.weight * 100 / total)%" }.joined(separator: " · ")
+            }
+            return ExperimentRow(name: experiment.name, sources: experiment.sources.joined(separator: ", "), variants: variants)
         }
         orphans = report.orphanedDomains
         purges = report.pendingPurges.map { purge in

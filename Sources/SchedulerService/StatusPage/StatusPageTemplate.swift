@@ -66,7 +66,7 @@ enum StatusPageTemplate {
         <div>
           <h2>Gates</h2>
           <div class="scroll"><table id="gates"><thead><tr><th>Gate</th><th>Enabled</th><th>Rollout</th><th>Environments</th></tr></thead><tbody>
-          {{#gates}}<tr><td>{{name}}{{#window}}<br><span class="muted">{{window}}</span>{{/window}}</td><td>{{#enabled}}yes{{/enabled}}{{^enabled}}no{{/enabled}}</td><td>{{rollout}}</td><td>{{environments}}</td></tr>{{/gates}}
+          {{#gates}}<tr><td>{{name}}{{#window}}<br><span class="muted">{{window}}</span>{{/window}}</td><td>{{enabled}}</td><td>{{rollout}}</td><td>{{environments}}</td></tr>{{/gates}}
           </tbody></table></div>
         </div>
         <div>

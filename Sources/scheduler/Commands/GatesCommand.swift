@@ -19,9 +19,12 @@ struct GatesCommand: ParsableCommand {
         var gate: String
         var state: GateState
         var reason: String
+        /// For a gate a flagd flag decides: the flag, its file, the variant served and flagd's reason.
+        var flag: FlagVerdict?
         var experiment: String?
         var variant: String?
         var variantReason: String?
+        var variantFlag: FlagVerdict?
         var fingerprint: String
     }
 
@@ -34,12 +37,13 @@ struct GatesCommand: ParsableCommand {
 
     func run() throws {
         let date = instant.instant ?? Date()
-        let loaded = try config.loadOrExit()
+        let loaded = try config.loadOrExit(at: date)
         let reports = loaded.plans(at: date).map { plan in
             UnitReport(
                 unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain, gate: plan.gate,
-                state: plan.gateDecision.state, reason: plan.gateDecision.reason,
+                state: plan.gateDecision.state, reason: plan.gateDecision.reason, flag: plan.gateDecision.flag,
                 experiment: plan.variant?.experiment, variant: plan.variant?.variant, variantReason: plan.variant?.reason,
+                variantFlag: plan.variant?.flag,
                 fingerprint: plan.fingerprint
             )
         }

@@ -42,9 +42,9 @@ struct ConfigOptions: ParsableArguments {
     }
 
     /// The configuration; when it is invalid, prints its problems and exits 2.
-    func loadOrExit() throws -> SchedulerConfiguration {
+    func loadOrExit(at date: Date = Date()) throws -> SchedulerConfiguration {
         do {
-            return try loader.load()
+            return try loader.load(at: date)
         } catch {
             error.problems.forEach { printError(located($0)) }
             throw ExitCode(2)

@@ -32,7 +32,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let adminToken = try Self.starting { try AdminToken.load() }
         let logger = log.makeLogger(defaultLevel: .info)
-        let loadedFrom = ConfigFolderSnapshot(directory: config.loader.directory)
+        let loadedFrom = ConfigFolderSnapshot(loader: config.loader)
         let configuration = try config.loadOrExit()
         var serving = false
         do {
