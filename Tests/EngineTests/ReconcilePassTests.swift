@@ -343,6 +343,38 @@ struct ReplicaPassTests {
     let start = EngineFixture.start
 
     /// On a shared store a run is alive while its lease is: the status shows a unit whose lease lapsed as interrupted.
+    /// A gate's flag that stops resolving after the config loaded (its rule fails between two dates) holds the unit:
+    /// no run and, above all, no purge; when it resolves again, the unit goes on as before.
+    @Test(arguments: StoreBackend.allCases)
+    func aUnitWhoseFlagFailsIsHeldNeitherRunNorPurged(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
+        try fixture.setFeed(["a", "b"])
+        try fixture.write("gates.yaml", "gates:\n  articles_gate: { flagd: { file: flags.json, flag: articles } }\n")
+        // Fails from February 1st to 20th 2026 (the real clock, which the load checks the flag at, is outside).
+        let failsInFebruary = #"""
+            {"if": [{"and": [{">": [{"var": "$flagd.timestamp"}, 1769904000]}, {"<": [{"var": "$flagd.timestamp"}, 1771545600]}]},
+              {"starts_with": [{"var": "source"}]}, "on"]}
+            """#
+        try fixture.write("flags.json", """
+            {"flags": {"articles": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+              "targeting": \(failsInFebruary)}}}
+            """)
+        #expect(try await fixture.pass(at: start).map(\.decision) == [.reindexed])
+
+        let inFebruary = ISO8601.date(from: "2026-02-10T00:00:00Z")!
+        let held = try await fixture.pass(at: inFebruary)
+        #expect(held.map(\.decision) == [.skipped])
+        #expect(held.first?.gate == .unknown)
+        #expect(held.first?.reason.hasPrefix("held: flag 'articles' in flags.json did not resolve: \"starts_with\" takes 2 arguments") == true, "\(held)")
+        #expect(try await fixture.identifiers() == ["a", "b"], "a flag that fails never purges")
+        #expect(try await fixture.unitState()?.lastSuccessAt == start, "nor runs")
+
+        try fixture.write("flags.json", #"{"flags": {"articles": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "on"}}}"#)
+        let resolved = try await fixture.pass(at: inFebruary)
+        #expect(resolved.map(\.decision) == [.notDue], "resolving again, the unit goes on by its schedule")
+        #expect(resolved.first?.gate == .on)
+    }
+
     @Test func theStatusJudgesARunningUnitByItsLease() async throws {
         let fixture = try await EngineFixture(.postgres)
         try await fixture.withStore { store in
