@@ -12,7 +12,7 @@ struct ConfigCommandTests {
         let workspace = try Workspace()
         let outcome = try SchedulerProcess.run(["validate", "--config", try exampleConfig(in: workspace)])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains("is valid: 3 sources (5 units), 1 gate, 1 experiment"))
+        #expect(outcome.stdout.contains("is valid: 3 sources (5 units), 2 gates, 1 experiment"))
     }
 
     /// `--config config/scheduler.yaml` names the folder to give, for every command that reads the config.
@@ -41,7 +41,7 @@ struct ConfigCommandTests {
     @Test func anInvalidConfigExitsTwoWithOneLinePerProblem() throws {
         let workspace = try Workspace()
         let config = try exampleConfig(in: workspace)
-        try "gates:\n  spotlight_index:\n    enabeld: true\n    rollout: 150\n".write(toFile: config + "/gates.yaml", atomically: true, encoding: .utf8)
+        try "gates:\n  spotlight_index:\n    enabeld: true\n    rollout: 150\n  blog_index: { enabled: true }\n".write(toFile: config + "/gates.yaml", atomically: true, encoding: .utf8)
 
         let outcome = try SchedulerProcess.run(["validate", "--config", config])
 
@@ -75,6 +75,7 @@ struct ConfigCommandTests {
         #expect(units[2]["state"] as? String == "on")
         #expect(units[2]["reason"] as? String == "on: unit bucket 4750 < rollout 100%")
         #expect(units[3]["variantReason"] as? String == "variant weekly (bucket 5085)")
+        #expect(units[4]["reason"] as? String == "on: flag 'blog-index' in flags.flagd.json served 'on' (TARGETING_MATCH)")
     }
 
     @Test func gatesRefusesAMalformedDate() throws {
