@@ -55,7 +55,7 @@ extension FlagdDefinitions {
         guard flag.state == .enabled else { return FlagResolution(variant: nil, value: nil, reason: .disabled) }
         func defaultResolution(_ reason: FlagResolution.Reason, problems: [String] = []) -> FlagResolution {
             guard let name = flag.defaultVariant else { return FlagResolution(variant: nil, value: nil, reason: .default, problems: problems) }
-            return FlagResolution(variant: name, value: flag.variants[name], reason: reason, problems: problems)
+            return FlagResolution(variant: name, value: flag.value(ofVariant: name), reason: reason, problems: problems)
         }
         guard let targeting = flag.targeting else { return defaultResolution(.static) }
 
@@ -75,7 +75,7 @@ extension FlagdDefinitions {
                 problems: evaluation.failures + ["the targeting gave \(picked.typeName), not a variant name"]
             )
         }
-        guard let value = flag.variants[name] else {
+        guard let value = flag.value(ofVariant: name) else {
             return FlagResolution(
                 variant: nil, value: nil, reason: .error, errorCode: .general,
                 problems: evaluation.failures + ["the targeting picked \"\(name)\", which is not a variant of \"\(key)\""]

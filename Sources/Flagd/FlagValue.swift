@@ -37,6 +37,22 @@ public enum FlagValue: Sendable, Hashable {
         }
     }
 
+    /// ``text``, or `nil` when it would be longer than `limit` bytes: an array of a long text repeated is built no
+    /// further than the limit.
+    func text(atMost limit: Int) -> String? {
+        guard case .array(let values) = self else {
+            let whole = text
+            return whole.utf8.count <= limit ? whole : nil
+        }
+        var joined = ""
+        for (index, value) in values.enumerated() {
+            if index > 0 { joined += "," }
+            guard let piece = value.text(atMost: limit - joined.utf8.count) else { return nil }
+            joined += piece
+        }
+        return joined.utf8.count <= limit ? joined : nil
+    }
+
     /// The value as a number, as JavaScript converts one for a comparison: `nil` when it is not a number (`NaN`).
     var numeric: Double? {
         switch self {
@@ -73,6 +89,7 @@ public enum FlagValue: Sendable, Hashable {
 }
 
 extension FlagValue {
+    /// Equal as flagd (Go) finds them: texts by their bytes, so canonically equivalent Unicode texts differ.
     public static func == (left: FlagValue, right: FlagValue) -> Bool {
         switch (left, right) {
         case (.null, .null): true
@@ -85,6 +102,7 @@ extension FlagValue {
         }
     }
 
+    /// Hashes what ``==`` compares (an object by its size only).
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)

@@ -22,11 +22,16 @@ public struct FlagdDefinitions: Sendable {
 
     /// The definitions in `text`; throws when the file as a whole cannot be read (its syntax, its shape).
     public init(parsing text: String) throws(FlagdDefinitionError) {
+        try self.init(parsing: Array(text.utf8))
+    }
+
+    /// The definitions in a file's bytes, which must be UTF-8 (a byte that is not is refused with its place).
+    public init(parsing bytes: [UInt8]) throws(FlagdDefinitionError) {
         var limits = YAMLLimits.standard
         limits.maxBytes = Self.maxBytes
         let document: YAMLNode?
         do {
-            document = try YAMLComposer.compose(JSONTabs.untabbed(text), limits: limits)
+            document = try YAMLComposer.compose(JSONTabs.untabbed(bytes), limits: limits)
         } catch {
             // The composer speaks of YAML; the file may well be JSON.
             let message = error.message.hasPrefix("YAML syntax: ")
@@ -65,15 +70,18 @@ public struct FlagdDefinitions: Sendable {
             for entry in evaluatorEntries { evaluators[try FlagValueReader.key(entry.key, at: root.appending("$evaluators"))] = entry.value }
         }
         flags = [:]
+        var rules = TargetingRuleReader(evaluators: evaluators)
         for entry in flagEntries {
             let key = try FlagValueReader.key(entry.key, at: root.appending("flags"))
-            flags[key] = Result { () throws(FlagdDefinitionError) in
-                try Self.flag(key, entry.value, at: root.appending("flags").appending(key), evaluators: evaluators)
+            let flag = Result { () throws(FlagdDefinitionError) in
+                try Self.flag(key, entry.value, at: root.appending("flags").appending(key), rules: &rules)
             }
+            if rules.passedFileBudget, case .failure(let error) = flag { throw error }
+            flags[key] = flag
         }
     }
 
-    private static func flag(_ key: String, _ node: YAMLNode, at pointer: JSONPointer, evaluators: [String: YAMLNode]) throws(FlagdDefinitionError) -> FlagdFlag {
+    private static func flag(_ key: String, _ node: YAMLNode, at pointer: JSONPointer, rules: inout TargetingRuleReader) throws(FlagdDefinitionError) -> FlagdFlag {
         guard let entries = node.entries else {
             throw FlagdDefinitionError("a flag is an object with state, variants and defaultVariant", at: node.mark, pointer: pointer.description)
         }
@@ -99,8 +107,7 @@ public struct FlagdDefinitions: Sendable {
                 defaultVariant = entry.value.isNull ? .some(nil) : try string(entry.value, at: fieldPointer)
             case "targeting":
                 if let targetingEntries = entry.value.entries, targetingEntries.isEmpty { break }
-                var reader = TargetingRuleReader(evaluators: evaluators)
-                targeting = try reader.rule(entry.value, at: fieldPointer)
+                targeting = try rules.targeting(entry.value, at: fieldPointer)
             case "metadata":
                 metadata = try Self.object(entry.value, at: fieldPointer)
             default:
@@ -112,7 +119,7 @@ public struct FlagdDefinitions: Sendable {
         }
         guard let state else { throw FlagdDefinitionError("the flag has no state (ENABLED or DISABLED)", at: node.mark, pointer: pointer.description) }
         guard let variants else { throw FlagdDefinitionError("the flag has no variants", at: node.mark, pointer: pointer.description) }
-        if case let name?? = defaultVariant, variants[name] == nil {
+        if case let name?? = defaultVariant, !variants.keys.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
             throw FlagdDefinitionError(
                 "defaultVariant \"\(YAMLErrorText.oneLine(name))\" is not one of the variants (\(variants.keys.sorted().joined(separator: ", ")))",
                 at: node["defaultVariant"]?.mark ?? node.mark, pointer: pointer.appending("defaultVariant").description

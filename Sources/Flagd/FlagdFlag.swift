@@ -14,4 +14,10 @@ public struct FlagdFlag: Sendable, Hashable {
     /// The rule that picks a variant; `nil` (or `{}` in the file) when the flag has none.
     public var targeting: TargetingRule?
     public var metadata: [String: FlagValue]
+
+    /// The value of the variant named with exactly `name`'s bytes (flagd compares names as Go strings, so `é` and
+    /// `e` followed by a combining accent are two names); `nil` when there is none.
+    public func value(ofVariant name: String) -> FlagValue? {
+        variants.first { $0.key.utf8.elementsEqual(name.utf8) }?.value
+    }
 }

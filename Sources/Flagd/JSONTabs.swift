@@ -2,10 +2,10 @@
 /// indented with tabs get spaces in their place before they are parsed, outside strings only, so every line and
 /// column stays where the editor shows it.
 enum JSONTabs {
-    /// `text` with its tabs outside double-quoted strings replaced by spaces, when it is a JSON object (its first
+    /// `text`'s bytes with its tabs outside double-quoted strings replaced by spaces, when it is a JSON object (its first
     /// non-blank character is `{`); any other text unchanged.
-    static func untabbed(_ text: String) -> String {
-        var bytes = Array(text.utf8)
+    static func untabbed(_ text: [UInt8]) -> [UInt8] {
+        var bytes = text
         guard bytes.contains(UInt8(ascii: "\t")),
             bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
         else { return text }
@@ -20,6 +20,6 @@ enum JSONTabs {
                 bytes[index] = UInt8(ascii: " ")
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -2,6 +2,10 @@
 /// a `fractional` with nothing to bucket by or no weight) gives `null`, as in flagd, so the flag falls back to its
 /// default variant; what went wrong is kept in ``failures`` for whoever must not act on a fallback.
 struct TargetingEvaluation {
+    /// The longest text an evaluation builds (`cat`, a list turned into text): a rule of a 1 MiB file could otherwise
+    /// join the same long text thousands of times, for every unit.
+    static let maxTextBytes = 64 * 1024
+
     /// The data `var` reads: the context's attributes, `targetingKey` and `$flagd` (`flagKey`, `timestamp`).
     let data: FlagValue
     let flagKey: String
@@ -53,7 +57,14 @@ struct TargetingEvaluation {
         case .not: return .bool(!evaluate(arguments[0]).isTruthy)
         case .truthy: return .bool(evaluate(arguments[0]).isTruthy)
         case .var: return variable(arguments)
-        case .cat: return .string(arguments.map { evaluate($0).text }.joined())
+        case .cat:
+            var joined = ""
+            for argument in arguments {
+                guard let piece = text(of: evaluate(argument)) else { return .null }
+                guard joined.utf8.count + piece.utf8.count <= Self.maxTextBytes else { return failure(Self.textTooLong) }
+                joined += piece
+            }
+            return .string(joined)
         case .equal: return .bool(Self.looselyEqual(evaluate(arguments[0]), evaluate(arguments[1])))
         case .notEqual: return .bool(!Self.looselyEqual(evaluate(arguments[0]), evaluate(arguments[1])))
         case .strictEqual: return .bool(evaluate(arguments[0]) == evaluate(arguments[1]))
@@ -72,7 +83,9 @@ struct TargetingEvaluation {
         case .in:
             let needle = evaluate(arguments[0]), haystack = evaluate(arguments[1])
             switch haystack {
-            case .string(let text): return .bool(Self.bytes(of: needle.text, occurIn: text))
+            case .string(let haystackText):
+                guard let needleText = text(of: needle) else { return .null }
+                return .bool(Self.bytes(of: needleText, occurIn: haystackText))
             case .array(let values): return .bool(values.contains(needle))
             default: return .bool(false)
             }
@@ -90,6 +103,16 @@ struct TargetingEvaluation {
         failures.append(message)
         return .null
     }
+
+    /// `value` as text, or `nil` (the failure kept) when it is a list whose text would pass ``maxTextBytes``.
+    private mutating func text(of value: FlagValue) -> String? {
+        guard case .array = value else { return value.text }
+        if let text = value.text(atMost: Self.maxTextBytes) { return text }
+        _ = failure(Self.textTooLong)
+        return nil
+    }
+
+    private static let textTooLong = "a text built by the rule would pass \(maxTextBytes) bytes; build shorter texts"
 
     /// `var`: the value at a dotted path of the data (`user.name`, `items.0`), or the default when it is missing.
     private mutating func variable(_ arguments: [TargetingRule]) -> FlagValue {
@@ -118,10 +141,11 @@ struct TargetingEvaluation {
     private mutating func semanticVersion(_ arguments: [TargetingRule]) -> FlagValue {
         let left = evaluate(arguments[0]), operation = evaluate(arguments[1]), right = evaluate(arguments[2])
         guard case .string(let symbol) = operation else { return failure("sem_ver's second argument is an operator such as \">=\"") }
-        guard left != .null, let lhs = SemanticVersion(left.text) else {
-            return failure("sem_ver: \"\(left.text)\" is not a version")
+        guard left != .null, let leftText = text(of: left), let rightText = text(of: right) else {
+            return left == .null ? failure("sem_ver: null is not a version") : .null
         }
-        guard let rhs = SemanticVersion(right.text) else { return failure("sem_ver: \"\(right.text)\" is not a version") }
+        guard let lhs = SemanticVersion(leftText) else { return failure("sem_ver: \"\(leftText)\" is not a version") }
+        guard let rhs = SemanticVersion(rightText) else { return failure("sem_ver: \"\(rightText)\" is not a version") }
         switch symbol {
         case "=": return .bool(lhs == rhs)
         case "!=": return .bool(lhs != rhs)
@@ -149,7 +173,8 @@ struct TargetingEvaluation {
         } else {
             let value = evaluate(arguments[0])
             guard value != .null else { return failure("fractional's value to bucket by is null") }
-            bucketingValue = value.text
+            guard let text = text(of: value) else { return .null }
+            bucketingValue = text
             buckets = buckets.dropFirst()
         }
         var weighted: [(variant: FlagValue, weight: UInt64)] = []
@@ -178,8 +203,6 @@ struct TargetingEvaluation {
         return .null
     }
 
-    /// JsonLogic's `==`: values of one type compare as they are; a number and a text or a boolean compare as numbers;
-    /// `null` equals only `null`.
     /// Whether `needle`'s bytes occur in `text`'s (Go's `strings.Contains`: the empty needle is in every text), in
     /// linear time (Knuth–Morris–Pratt): both may be long literals of a flag file.
     static func bytes(of needle: String, occurIn text: String) -> Bool {
@@ -202,6 +225,8 @@ struct TargetingEvaluation {
         return false
     }
 
+    /// JsonLogic's `==`: values of one type compare as they are; a number and a text or a boolean compare as numbers;
+    /// `null` equals only `null`.
     static func looselyEqual(_ left: FlagValue, _ right: FlagValue) -> Bool {
         switch (left, right) {
         case (.null, .null): return true

@@ -6,12 +6,19 @@ import YAML
 struct TargetingRuleReader {
     /// Most nodes one flag's rule may hold once its `$ref`s are expanded.
     static let maxNodes = 10_000
+    /// Most nodes the rules of all a file's flags may hold once expanded: a small file of many flags that each
+    /// expand a large evaluator would otherwise take minutes to load.
+    static let maxFileNodes = 100_000
     /// Deepest nesting of one flag's rule once its `$ref`s are expanded.
     static let maxDepth = 64
 
     /// The `$evaluators` of the file, by name.
     let evaluators: [String: YAMLNode]
+    /// Nodes of the flag being read, and of every flag read so far.
     private var nodes = 0
+    private(set) var fileNodes = 0
+    /// Whether the file's rules passed ``maxFileNodes``: the file is refused as a whole.
+    var passedFileBudget: Bool { fileNodes > Self.maxFileNodes }
     /// The evaluators being expanded, outermost first: a name met again is a cycle.
     private var expanding: [String] = []
 
@@ -19,11 +26,24 @@ struct TargetingRuleReader {
         self.evaluators = evaluators
     }
 
+    /// The targeting rule of one flag, at `pointer` in the file.
+    mutating func targeting(_ node: YAMLNode, at pointer: JSONPointer) throws(FlagdDefinitionError) -> TargetingRule {
+        nodes = 0
+        return try rule(node, at: pointer)
+    }
+
     /// The rule `node` holds, at `pointer` in the file.
-    mutating func rule(_ node: YAMLNode, at pointer: JSONPointer, depth: Int = 0) throws(FlagdDefinitionError) -> TargetingRule {
+    private mutating func rule(_ node: YAMLNode, at pointer: JSONPointer, depth: Int = 0) throws(FlagdDefinitionError) -> TargetingRule {
         nodes += 1
+        fileNodes += 1
         guard nodes <= Self.maxNodes else {
             throw FlagdDefinitionError("the rule holds over \(Self.maxNodes) values once its $refs are expanded; simplify it", at: node.mark, pointer: pointer.description)
+        }
+        guard !passedFileBudget else {
+            throw FlagdDefinitionError(
+                "the file's rules hold over \(Self.maxFileNodes) values once their $refs are expanded; simplify them or split the file",
+                at: node.mark, pointer: pointer.description
+            )
         }
         guard depth <= Self.maxDepth else {
             throw FlagdDefinitionError("the rule nests deeper than \(Self.maxDepth) levels once its $refs are expanded; flatten it", at: node.mark, pointer: pointer.description)

@@ -94,6 +94,33 @@ struct FlagdGateTests {
         #expect(try setup.indexed() == ["a", "b", "c"], "\(change): nothing was purged")
     }
 
+    /// `gates --at` loads the configuration as of now and decides at the instant given: a unit the flag would hold
+    /// then says so, while the run now goes on.
+    @Test func gatesAtALaterInstantShowsAUnitTheFlagWouldHold() throws {
+        let setup = try Self.workspace()
+        let later = 1_798_761_600   // 2027-01-01T00:00:00Z
+        try setup.workspace.write("flags.flagd.json", Self.flagFile().replacingOccurrences(
+            of: #"{ "if": [{ "==": [{ "var": "environment" }, "staging"] }, "off"] }"#,
+            with: #"{ "if": [{ ">": [{ "var": "$flagd.timestamp" }, \#(later)] }, { "sem_ver": ["x", "=", "1.0.0"] }, "on"] }"#
+        ))
+        #expect(try setup.run(["run-once"]).status == 0)
+        let gates = try setup.run(["gates", "--at", "2027-06-01T00:00:00Z"])
+        #expect(gates.status == 0, "\(gates.stderr)")
+        #expect(gates.stdout.contains(#"gate docs_gate held: flag 'docs-index' in flags.flagd.json did not resolve: sem_ver: "x" is not a version"#), "\(gates.stdout)")
+        #expect(try setup.indexed() == ["a", "b", "c"])
+    }
+
+    /// A flag file named by an absolute path is shown as it is in a problem, ready to open.
+    @Test func aProblemInAFlagFileNamedAbsolutelyShowsItsPath() throws {
+        let setup = try Self.workspace()
+        let elsewhere = setup.workspace.path("elsewhere/flags.json")
+        try setup.workspace.write("elsewhere/flags.json", #"{ "flags": [] }"#)
+        try setup.workspace.write("gates.yaml", "gates:\n  docs_gate: { flagd: { file: \(elsewhere), flag: docs-index } }\n")
+        let outcome = try setup.run(["validate"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix(elsewhere + ":1:"), "\(outcome.stderr)")
+    }
+
     /// The service follows the flag file through a ConfigMap-style `..data` swap: a missing file is refused
     /// (`configValid: false`, everything kept), a default turned off purges without waiting for the hour-long tick.
     @Test func theServiceFollowsTheFlagFileAndNeverPurgesOnAMissingOne() async throws {

@@ -189,3 +189,66 @@ import Testing
         #expect(slash.resolve("f", targetingKey: nil, attributes: ["path": .string("/blog/a")]).variant == "off")
     }
 }
+
+/// What a small file could make every evaluation or every load cost, bounded where flagd does not bound it.
+@Suite struct FlagdBudgetTests {
+    /// A long text joined many times (`cat`, or a list turned into the needle of `in`) fails the rule for that
+    /// unit (the default variant, the failure kept) instead of building gigabytes.
+    @Test(arguments: [
+        #"{"in": ["zzz", {"cat": [{"$ref": "s"}, {"$ref": "s"}, {"$ref": "s"}]}]}"#,
+        #"{"in": [[{"$ref": "s"}, {"$ref": "s"}, {"$ref": "s"}], "zzz"]}"#,
+    ])
+    func aTextARuleBuildsIsBounded(condition: String) throws {
+        let long = String(repeating: "a", count: 30_000)
+        let definitions = try FlagdDefinitions(parsing: FlagdDefinitionsTests.file(
+            targeting: #"{"if": [\#(condition), "on", "off"]}"#, evaluators: #"{"s": "\#(long)"}"#
+        ))
+        let resolution = definitions.resolve("f", targetingKey: "k", attributes: [:])
+        #expect(resolution.problems.contains { $0.contains("would pass 65536 bytes") }, "\(resolution.problems)")
+        // Two copies fit: the rule works below the bound.
+        let short = try FlagdDefinitions(parsing: FlagdDefinitionsTests.file(
+            targeting: #"{"if": [{"in": ["zzz", {"cat": [{"$ref": "s"}, {"$ref": "s"}]}]}, "on", "off"]}"#, evaluators: #"{"s": "\#(long)"}"#
+        ))
+        #expect(short.resolve("f", targetingKey: "k", attributes: [:]).problems.isEmpty)
+    }
+
+    /// Each flag under the per-flag budget, many of them past the file's: the whole file is refused at once.
+    @Test func manyFlagsExpandingOneLargeEvaluatorAreRefusedAsAFile() throws {
+        var evaluators = [#""e0": {"==": [1, 1]}"#]
+        for level in 1...10 { evaluators.append(#""e\#(level)": {"and": [{"$ref": "e\#(level - 1)"}, {"$ref": "e\#(level - 1)"}]}"#) }
+        let flags = (0..<30).map { #""f\#($0)": {"state": "ENABLED", "variants": {"a": true}, "defaultVariant": "a", "targeting": {"$ref": "e10"}}"# }
+        let text = #"{"$evaluators": {\#(evaluators.joined(separator: ","))}, "flags": {\#(flags.joined(separator: ","))}}"#
+        #expect(text.utf8.count < 5_000)
+        #expect {
+            try FlagdDefinitions(parsing: text)
+        } throws: { error in
+            (error as? FlagdDefinitionError)?.message.contains("the file's rules hold over 100000 values") == true
+        }
+        // One such flag alone loads.
+        let one = #"{"$evaluators": {\#(evaluators.joined(separator: ","))}, "flags": {\#(flags[0])}}"#
+        #expect(try FlagdDefinitions(parsing: one).problems.isEmpty)
+    }
+
+    @Test func bytesThatAreNotUTF8AreRefusedWithTheirPlace() {
+        var bytes = Array(#"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true, ""#.utf8)
+        bytes += [0xFF] + Array(#"": false}, "defaultVariant": "on"}}}"#.utf8)
+        #expect {
+            try FlagdDefinitions(parsing: bytes)
+        } throws: { error in
+            guard let error = error as? FlagdDefinitionError else { return false }
+            return error.mark.line == 1 && error.message.contains("UTF-8")
+        }
+    }
+
+    /// flagd looks variant names up as Go strings: a composed `é` names no variant written decomposed.
+    @Test func variantNamesAreMatchedByTheirBytes() throws {
+        let definitions = try FlagdDefinitions(parsing: #"""
+            {"flags": {"f": {"state": "ENABLED", "variants": {"caf\u00e9": true, "off": false}, "defaultVariant": "off",
+              "targeting": {"if": [{"==": [{"var": "k"}, 1]}, "cafe\u0301", "caf\u00e9"]}}}}
+            """#)
+        #expect(definitions.resolve("f", targetingKey: nil, attributes: ["k": .number(2)]).variant == "caf\u{E9}")
+        let decomposed = definitions.resolve("f", targetingKey: nil, attributes: ["k": .number(1)])
+        #expect(decomposed.reason == .error, "\(decomposed)")
+        #expect(decomposed.variant == nil)
+    }
+}

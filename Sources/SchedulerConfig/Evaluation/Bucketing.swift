@@ -33,9 +33,14 @@ public enum Bucketing {
 
     /// A short, stable hexadecimal digest of `text`, for fingerprints.
     public static func digest(_ text: String) -> String {
+        digest(text.utf8)
+    }
+
+    /// A short, stable hexadecimal digest of `bytes`, for fingerprints.
+    public static func digest(_ bytes: some Sequence<UInt8>) -> String {
         var first: UInt64 = 0xcbf2_9ce4_8422_2325
         var second: UInt64 = 0x8422_2325_cbf2_9ce4
-        for byte in text.utf8 {
+        for byte in bytes {
             first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 ^ (second >> 29)
         }

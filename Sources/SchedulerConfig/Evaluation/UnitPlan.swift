@@ -69,20 +69,27 @@ extension SchedulerConfiguration {
     /// A problem for every unit whose gate or experiment flag does not resolve at `date`, where the config names the
     /// flag: such a configuration is refused when it loads, so the last good one stays in force.
     func unresolvedFlags(at date: Date) -> [ConfigProblem] {
-        plans(at: date).compactMap { plan in
-            guard plan.gateDecision.state == .unknown else { return nil }
-            // Held by the gate's flag, else by the experiment's.
-            let gate = gates[plan.gate]!
-            let heldByGate = gate.evaluate(unit: plan.unit, environment: scheduler.environment, at: date).state == .unknown
-            let binding: FlagBinding? = switch (heldByGate, gate.decider, experiment(forSource: plan.unit.source)?.assignment) {
-            case (true, .flag(let binding), _), (false, _, .flag(let binding)?): binding
-            default: nil
-            }
-            let place = binding?.referencedFrom
-            return ConfigProblem(
-                file: place?.file ?? ConfigLoader.gatesFile, line: place?.mark.line, column: place?.mark.column,
-                message: "unit \(plan.unit.key) would be \(plan.gateDecision.reason)"
-            )
+        func problem(_ binding: FlagBinding, _ unit: Unit, _ reason: String) -> ConfigProblem {
+            let place = binding.referencedFrom
+            return ConfigProblem(file: place.file, line: place.mark.line, column: place.mark.column, message: "unit \(unit.key) would be \(reason)")
         }
-    }
-}
+        var problems: [ConfigProblem] = []
+        for source in scheduler.sources {
+            let gate = gates[source.gate]!, experiment = experiment(forSource: source.name)
+            for unit in source.units {
+                let decision = gate.evaluate(unit: unit, environment: scheduler.environment, at: date)
+                if decision.state == .unknown, case .flag(let binding) = gate.decider {
+                    problems.append(problem(binding, unit, decision.reason))
+                }
+                // Whatever the gate says: the gate may turn on while the file stays as it is.
+                if let experiment, case .flag(let binding) = experiment.assignment {
+                    do throws(HeldUnit) {
+                        _ = try experiment.assign(unit: unit, environment: scheduler.environment, at: date)
+                    } catch {
+                        problems.append(problem(binding, unit, error.reason))
+                    }
+                }
+            }
+        }
+        return problems
+    }}

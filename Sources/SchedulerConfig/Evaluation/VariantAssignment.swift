@@ -14,6 +14,7 @@ public struct VariantAssignment: Sendable, Hashable, Codable {
 
 /// A unit whose experiment's flag did not resolve: it is held (nothing runs, nothing is purged) until it does.
 public struct HeldUnit: Error, Sendable, Hashable {
+    /// `held: experiment 'x': …`, as reports show it.
     public var reason: String
 }
 
@@ -55,7 +56,9 @@ extension Experiment {
                 flag: verdict
             )
         }
-        guard case .string(let chosen)? = resolution.value, variants.contains(where: { $0.name == chosen }), let served = resolution.variant else {
+        guard case .string(let text)? = resolution.value, let chosen = variants.first(where: { $0.name.utf8.elementsEqual(text.utf8) })?.name,
+            let served = resolution.variant
+        else {
             throw HeldUnit(reason: "held: experiment '\(name)': flag '\(binding.flag)' in \(binding.file) served \(resolution.value.map { "'\($0.text)'" } ?? "no variant"), which names no variant of the experiment")
         }
         return VariantAssignment(

@@ -58,7 +58,7 @@ struct ExperimentsFileParser {
         }
         let salt = value("salt").flatMap { reader.string($0, "\(what): salt") }
         let flagdNode = value("flagd")
-        if let flagdNode, value("salt") != nil {
+        if flagdNode != nil, value("salt") != nil {
             reader.problem(fields.first { $0.key == "salt" }?.keyNode, "\(what): 'salt' cannot be set beside 'flagd:'; the flag's targeting assigns the variants")
             valid = false
         }

@@ -1,5 +1,5 @@
 import Flagd
-public import Foundation
+import Foundation
 import PluginAPI
 import YAML
 
@@ -73,25 +73,22 @@ final class FlagFiles {
     }
 
     private func read(_ url: URL, file: String, reader: NodeReader, at node: YAMLNode, what: String) -> FlagdDefinitions? {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        let read = ConfigFileBytes.read(url, limit: FlagdDefinitions.maxBytes)
+        switch read {
+        case .missing:
             reader.problem(node, "\(what): the flag file \(file) does not exist (looked for \(url.path)); the last good configuration stays in force until it does")
             return nil
-        }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue, size > FlagdDefinitions.maxBytes {
-            problems.add(ConfigProblem(file: file, message: "a flag file of \(size) bytes is over the limit of \(FlagdDefinitions.maxBytes) bytes"))
+        case .tooLarge, .unreadable:
+            problems.add(ConfigProblem(file: file, message: read.refusal ?? ""))
             return nil
-        }
-        guard let data = try? Data(contentsOf: url) else {
-            problems.add(ConfigProblem(file: file, message: "cannot read the flag file"))
-            return nil
-        }
-        let text = String(decoding: data, as: UTF8.self)
-        digests[file] = Bucketing.digest(text)
-        do {
-            return try FlagdDefinitions(parsing: text)
-        } catch {
-            problems.add(ConfigProblem(file: file, line: error.mark.line, column: error.mark.column, message: Self.message(error)))
-            return nil
+        case .bytes(let bytes):
+            digests[file] = Bucketing.digest(bytes)
+            do {
+                return try FlagdDefinitions(parsing: bytes)
+            } catch {
+                problems.add(ConfigProblem(file: file, line: error.mark.line, column: error.mark.column, message: Self.message(error)))
+                return nil
+            }
         }
     }
 
@@ -105,7 +102,7 @@ final class FlagFiles {
             case (.boolean, .bool): continue
             case (.boolean, _):
                 return "must be a boolean flag, but its variant '\(name)' is of type \(value.typeName)"
-            case (.variantName(let variants), .string(let text)) where variants.contains(text): continue
+            case (.variantName(let variants), .string(let text)) where variants.contains(where: { $0.utf8.elementsEqual(text.utf8) }): continue
             case (.variantName(let variants), .string(let text)):
                 return "serves '\(YAMLErrorText.oneLine(text))' for its variant '\(name)', which is not a variant of the experiment (\(variants.joined(separator: ", ")))"
             case (.variantName, _):
@@ -153,7 +150,12 @@ extension ConfigLoader {
     }
 
     /// Where `file`, one of ``watchedFiles()``, is.
-    public func url(of file: String) -> URL {
+    func url(of file: String) -> URL {
         FlagFiles.url(of: file, in: URL(fileURLWithPath: directory))
+    }
+
+    /// The contents of `file`, one of ``watchedFiles()``, read as a load reads it (never past the larger limit).
+    public func contents(of file: String) -> ConfigFileBytes {
+        ConfigFileBytes.read(url(of: file), limit: max(YAMLFile.limits.maxBytes, FlagdDefinitions.maxBytes))
     }
 }

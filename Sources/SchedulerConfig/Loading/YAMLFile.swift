@@ -16,23 +16,20 @@ struct YAMLFile {
 
     /// The parsed file, or `nil` with a problem logged. A missing file is `nil` without a problem.
     static func read(_ url: URL, name: String, problems: ProblemLog) -> YAMLFile? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limits.maxBytes {
-            problems.add(name, nil, "file of \(size) bytes is over the limit of \(limits.maxBytes) bytes")
+        let read = ConfigFileBytes.read(url, limit: limits.maxBytes)
+        switch read {
+        case .missing: return nil
+        case .bytes(let bytes): return parse(bytes, name: name, problems: problems)
+        case .tooLarge, .unreadable:
+            problems.add(name, nil, read.refusal ?? "")
             return YAMLFile(name: name, root: nil, failed: true)
         }
-        guard let data = try? Data(contentsOf: url) else {
-            problems.add(name, nil, "cannot read the file")
-            return YAMLFile(name: name, root: nil, failed: true)
-        }
-        return parse([UInt8](data), name: name, problems: problems)
     }
 
     /// Parses `bytes` as the file `name`.
     static func parse(_ bytes: [UInt8], name: String, problems: ProblemLog) -> YAMLFile {
         do {
-            return YAMLFile(name: name, root: try YAMLComposer.compose(bytes, limits: limits), digest: Bucketing.digest(String(decoding: bytes, as: UTF8.self)))
+            return YAMLFile(name: name, root: try YAMLComposer.compose(bytes, limits: limits), digest: Bucketing.digest(bytes))
         } catch {
             problems.add(ConfigProblem(file: name, line: error.mark.line, column: error.mark.column, message: error.message))
             return YAMLFile(name: name, root: nil, failed: true)

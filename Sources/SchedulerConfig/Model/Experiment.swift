@@ -11,6 +11,7 @@ public struct Experiment: Sendable {
 
     public var name: String
     public var sources: [String]
+    /// How a unit gets its variant: by weight, or by a flag.
     public var assignment: Assignment
     /// In file order.
     public var variants: [Variant]

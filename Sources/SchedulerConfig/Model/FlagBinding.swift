@@ -1,6 +1,6 @@
 public import Flagd
 public import Foundation
-public import YAML
+import YAML
 
 /// A flag of a flagd definition file that decides a gate (a boolean flag) or an experiment's variant (a string
 /// flag whose values name the variants), as `flagd: { file, flag }` says in `gates.yaml` or `experiments.yaml`.
@@ -41,10 +41,13 @@ public struct FlagBinding: Sendable {
 /// How a flagd flag resolved for one unit: the flag, the variant served and flagd's reason for it (`STATIC`,
 /// `DEFAULT`, `TARGETING_MATCH`, `DISABLED` or `ERROR`).
 public struct FlagVerdict: Sendable, Hashable, Codable {
+    /// The flag file, as the config names it.
     public var file: String
+    /// The flag's key in it.
     public var flag: String
     /// `nil` when no variant was served (the flag is disabled, or it failed).
     public var variant: String?
+    /// flagd's reason code for the variant served.
     public var reason: String
 
     public init(file: String, flag: String, variant: String?, reason: String) {

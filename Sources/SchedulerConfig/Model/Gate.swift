@@ -10,7 +10,9 @@ public struct Gate: Sendable {
         case flag(FlagBinding)
     }
 
+    /// The gate's key in `gates.yaml`, which sources name.
     public var name: String
+    /// What decides whether it is on.
     public var decider: Decider
 }
 

@@ -37,7 +37,8 @@ struct GatesCommand: ParsableCommand {
 
     func run() throws {
         let date = instant.instant ?? Date()
-        let loaded = try config.loadOrExit(at: date)
+        // Loaded as now (a flag that fails now refuses it), decided at --at: a unit a flag would hold then says so.
+        let loaded = try config.loadOrExit()
         let reports = loaded.plans(at: date).map { plan in
             UnitReport(
                 unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain, gate: plan.gate,

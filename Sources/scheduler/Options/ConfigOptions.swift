@@ -33,18 +33,24 @@ struct ConfigOptions: ParsableArguments {
         ConfigLoader(directory: directory, registry: BuiltinPlugins.registry)
     }
 
-    /// `problem` with its file shown as a path under the config folder, ready to open in an editor.
+    /// `problem` with its file shown as a path under the config folder (an absolute one as it is), ready to open
+    /// in an editor.
     func located(_ problem: ConfigProblem) -> String {
         var shown = problem
-        shown.file = URL(fileURLWithPath: directory).appendingPathComponent(problem.file).relativePath
-        if directory.hasPrefix("/") { shown.file = (directory as NSString).appendingPathComponent(problem.file) }
+        if problem.file.hasPrefix("/") {
+            shown.file = problem.file
+        } else if directory.hasPrefix("/") {
+            shown.file = (directory as NSString).appendingPathComponent(problem.file)
+        } else {
+            shown.file = URL(fileURLWithPath: directory).appendingPathComponent(problem.file).relativePath
+        }
         return shown.description
     }
 
     /// The configuration; when it is invalid, prints its problems and exits 2.
-    func loadOrExit(at date: Date = Date()) throws -> SchedulerConfiguration {
+    func loadOrExit() throws -> SchedulerConfiguration {
         do {
-            return try loader.load(at: date)
+            return try loader.load()
         } catch {
             error.problems.forEach { printError(located($0)) }
             throw ExitCode(2)
