@@ -229,6 +229,23 @@ struct PostsPluginTests {
         #expect(context.rejections.examples.map(\.reason) == ["not a regular file"])
     }
 
+    /// Two files a generator would publish at one URL (Let's Encrypt has three posts with one slug): the later one
+    /// is rejected with a reason naming both, never silently overwriting the first.
+    @Test func twoFilesPublishedAtOneURLAreNeverMergedSilently() async throws {
+        let folder = try Folder()
+        try folder.write("posts/a-first.md", "---\ntitle: First\nslug: report\n---\nOne.\n")
+        try folder.write("posts/b-second.md", "---\ntitle: Second\nslug: report\n---\nTwo.\n")
+        try folder.write("posts/report.md", "---\ntitle: Third\n---\nThree.\n")
+        let context = folder.context()
+        let plugin = try PostsSource(options: .init(directory: "posts", extensions: nil, maxFileBytes: nil), context: context)
+        let run = await PluginConformance.items(of: plugin)
+        #expect(run.items.map(\.title) == ["First"])
+        #expect(context.rejections.count == 2)
+        #expect(context.rejections.examples.map(\.what) == ["b-second.md", "report.md"])
+        #expect(context.rejections.examples.allSatisfy { $0.reason == "published at 'report', as a-first.md is (read first); give one of them its own permalink or slug" },
+                "\(context.rejections.examples)")
+    }
+
     @Test func itConforms() async throws {
         let blog = try blog()
         #expect(PluginConformance.declaration(of: PostsSource.self).isEmpty)

@@ -151,6 +151,8 @@ public struct PostsSource: SourcePlugin {
         let files = try posts.files(withExtensions: extensions).filter(Self.isContent)
         let headless = headlessSections(among: files, in: posts)
         var tally = Tally()
+        // Each identifier (the URL the page is served at) and the file that took it first, in path order.
+        var claimed: [String: String] = [:]
         for path in files {
             try Task.checkCancellation()
             let read: (flavor: SiteFlavor, outcome: PostReader.Outcome)
@@ -166,6 +168,12 @@ public struct PostsSource: SourcePlugin {
             tally.flavors[read.flavor, default: 0] += 1
             switch read.outcome {
             case .item(let item):
+                if let first = claimed[item.uniqueIdentifier] {
+                    tally.rejected += 1
+                    context.rejections.reject(path, reason: "published at '\(item.uniqueIdentifier)', as \(first) is (read first); give one of them its own permalink or slug")
+                    continue
+                }
+                claimed[item.uniqueIdentifier] = path
                 context.logger.debug("post read", metadata: ["path": "\(path)", "flavor": "\(read.flavor)", "id": "\(item.uniqueIdentifier)"])
                 try await sink.send(item)
             case .skipped(let reason):
