@@ -44,7 +44,7 @@ extension MemorySearchIndex {
                         expirationDate: row.item.expirationDate!, score: score
                     )
                 }
-            })
+            }).highlighted(for: terms)
         }
     }
 }

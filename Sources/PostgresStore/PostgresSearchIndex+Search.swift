@@ -54,7 +54,7 @@ extension PostgresSearchIndex {
         }
         let page = ranking.page(of: rows)
         let total = ranking.total(matches: firstMatches.count)
-        return SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page))
+        return SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: terms)
     }
 
     /// The hits for a ranked page of item ids and scores, in the same order.

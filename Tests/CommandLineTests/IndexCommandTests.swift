@@ -63,9 +63,11 @@ struct IndexCommandTests {
         let hit = try #require((object["hits"] as? [[String: Any]])?.first)
         let expectedKeys: Set = [
             "uniqueIdentifier", "domainIdentifier", "contentType", "title", "displayName", "contentDescription",
-            "keywords", "contentURL", "rankingHint", "expirationDate", "score",
+            "keywords", "contentURL", "rankingHint", "expirationDate", "score", "highlights", "snippet",
         ]
         #expect(Set(hit.keys) == expectedKeys)
+        let highlights = try #require(hit["highlights"] as? [String: Any])
+        #expect(Set(highlights.keys) == ["title", "displayName", "contentDescription", "keywords"])
         #expect(hit["contentURL"] as? String == "shop://category/1")
         #expect(hit["displayName"] is NSNull)
     }

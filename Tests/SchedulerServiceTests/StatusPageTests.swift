@@ -45,7 +45,8 @@ struct StatusPageTests {
     func aPurgeWhoseRowsAreStillBeingReclaimedShowsItsProgress(backend: StoreBackend) async throws {
         try await SchedulerAPITests.withAPI(backend, prepare: { store in _ = try await store.purge(domain: "com.test.docs") }) { client, _ in
             let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
-            #expect(html.contains("<code>com.test.docs</code>: 3 items purged just now, 3 rows left"), "\(html)")
+            // When it was purged reads against the real clock: "just now", or minutes on a busy machine.
+            #expect(html.contains(#/<code>com.test.docs</code>: 3 items purged (just now|\d+ min ago), 3 rows left/#), "\(html)")
             let status = try SchedulerAPITests.json(try await client.execute(uri: "/status", method: .get))
             let pending = try #require(status["pendingPurges"] as? [[String: Any]])
             #expect(pending.first?["domain"] as? String == "com.test.docs" && pending.first?["rowsLeft"] as? Int == 3)

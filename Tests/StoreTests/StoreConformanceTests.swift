@@ -183,6 +183,35 @@ struct StoreConformanceTests {
         }
     }
 
+    /// Highlights are UTF-16 ranges of the whole words that start with a query word, folded as the index folds
+    /// them; the snippet is a window of the description around its best match. Every store answers alike.
+    @Test(arguments: StoreBackend.allCases)
+    func hitsSayWhereTheyMatchedInUTF16Ranges(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            var item = Self.item("a", title: "Éclair 😀 café · Café crème", description: "Un café noir, s'il vous plaît.")
+            item.displayName = "Bistro"
+            item.keywords = ["cafés", "thé"]
+            try await store.index.upsert([item])
+            let hit = try #require(try await store.index.search(SearchQuery(text: "CAFE ecl")).hits.first)
+            let highlights = try #require(hit.highlights)
+            // "Éclair 😀 café · Café crème": the emoji is two UTF-16 units.
+            #expect(highlights.title == [TextRange(start: 0, end: 6), TextRange(start: 10, end: 14), TextRange(start: 17, end: 21)])
+            #expect(highlights.displayName == [])
+            #expect(highlights.keywords == [[TextRange(start: 0, end: 5)], []])
+            #expect(highlights.contentDescription == [TextRange(start: 3, end: 7)])
+            #expect(hit.snippet == SearchSnippet(text: "Un café noir, s'il vous plaît.", highlights: [TextRange(start: 3, end: 7)]))
+
+            let words = (1...100).map { $0 == 60 ? "cheetah" : "w\($0)" }
+            try await store.index.upsert([Self.item("long", title: "Long", description: words.joined(separator: " "))])
+            let long = try #require(try await store.index.search(SearchQuery(text: "chee")).hits.first)
+            let snippet = try #require(long.snippet)
+            #expect(snippet.text == "…" + words[44...73].joined(separator: " ") + "…", "centred on the match: \(snippet.text)")
+            let range = try #require(snippet.highlights.first)
+            let utf16 = Array(snippet.text.utf16)
+            #expect(String(decoding: utf16[range.start..<range.end], as: UTF16.self) == "cheetah")
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aTitleMatchBehindManyDescriptionMatchesRanksFirstAndTheTotalIsALowerBound(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in

@@ -93,7 +93,12 @@ package final class SearchResultCache: Sendable {
     private static func byteCount(of results: SearchResults) -> Int {
         results.hits.reduce(64) { total, hit in
             let texts = [hit.uniqueIdentifier, hit.domainIdentifier, hit.contentType, hit.title, hit.displayName, hit.contentDescription, hit.contentURL]
+            let highlights = hit.highlights.map { ranges in
+                16 * (ranges.title.count + ranges.displayName.count + ranges.contentDescription.count + ranges.keywords.reduce(0) { $0 + $1.count + 1 })
+            } ?? 0
+            let snippet = hit.snippet.map { $0.text.utf8.count + 16 * $0.highlights.count } ?? 0
             return total + 128 + texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + hit.keywords.reduce(0) { $0 + $1.utf8.count + 16 }
+                + highlights + snippet
         }
     }
 }

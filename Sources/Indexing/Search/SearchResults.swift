@@ -29,6 +29,10 @@ public struct SearchHit: Sendable, Hashable, Codable {
     public var rankingHint: Int?
     public var expirationDate: Date
     public var score: Double
+    /// Where the fields matched the query's words; set by every store's search.
+    public var highlights: SearchHighlights?
+    /// A window of the description around its best match; `nil` without a description.
+    public var snippet: SearchSnippet?
 
     public init(
         uniqueIdentifier: String, domainIdentifier: String, contentType: String, title: String?, displayName: String?,
@@ -62,5 +66,7 @@ public struct SearchHit: Sendable, Hashable, Codable {
         try container.encode(rankingHint, forKey: .rankingHint)
         try container.encode(expirationDate, forKey: .expirationDate)
         try container.encode(score, forKey: .score)
+        try container.encode(highlights, forKey: .highlights)
+        try container.encode(snippet, forKey: .snippet)
     }
 }

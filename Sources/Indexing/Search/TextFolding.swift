@@ -30,6 +30,32 @@ package enum TextFolding {
         if !current.isEmpty { _ = emit() }
     }
 
+    /// Calls `body` with each word of `text` as the index folds it and where it is in `text`, in UTF-16 code units,
+    /// until it returns `false`; words past the first `maxBytes` of UTF-8 are not read.
+    package static func forEachWordRange(in text: String, maxBytes: Int = .max, _ body: (_ range: Range<Int>, _ folded: String) -> Bool) {
+        var current = String.UnicodeScalarView()
+        var isASCIIWord = true
+        var offset = 0, start = 0, bytes = 0
+        func emit() -> Bool {
+            defer { current = String.UnicodeScalarView(); isASCIIWord = true }
+            let folded = isASCIIWord ? String(current).lowercased() : fold(String(current))
+            return folded.isEmpty || body(start..<offset, folded)
+        }
+        for scalar in text.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            if bytes > maxBytes { break }
+            if isWordScalar(scalar) {
+                if current.isEmpty { start = offset }
+                current.append(scalar)
+                isASCIIWord = isASCIIWord && scalar.isASCII
+            } else if !current.isEmpty, !emit() {
+                return
+            }
+            offset += UTF16.width(scalar)
+        }
+        if !current.isEmpty { _ = emit() }
+    }
+
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var any: UInt8 = 0
         for byte in bytes { any |= byte }

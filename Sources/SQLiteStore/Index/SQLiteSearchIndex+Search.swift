@@ -73,7 +73,7 @@ extension SQLiteSearchIndex {
             let (candidates, matches) = try ranking.gather(scan: { scope, limit in try scan(.scanning(scope), limit: limit) }, id: \.id)
             let page = ranking.page(of: candidates)
             let total = ranking.total(matches: matches)
-            let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page))
+            let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: terms)
             cache.store(results, for: cacheKey, commitNumber: commitNumber, validUntil: validUntil)
             return results
         }

@@ -25,6 +25,7 @@ enum StatusPageAssets {
     #q { width: 100%; max-width: 36rem; font-size: 1rem; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .5rem; }
     #results { padding-left: 1.25rem; max-width: 48rem; } #results li { margin: .4rem 0; }
     #results .title { font-weight: 600; } #results .where { color: var(--muted); font-size: .8rem; }
+    #results mark { background: #ffe58a; color: #111; border-radius: 2px; }
     @media (max-width: 760px) {
       table.units thead, table.runs thead { display: none; }
       table.units tr, table.runs tr { display: block; border: 1px solid var(--line); border-radius: .5rem; margin-bottom: .75rem; padding: .25rem .5rem; }
@@ -46,6 +47,23 @@ enum StatusPageAssets {
         catch (_) { return null; }
       }
 
+      // `text` as text nodes, with the [start, end) UTF-16 ranges the search matched in <mark> elements: DOM nodes
+      // only, never markup, so a hostile text stays text.
+      function marked(text, ranges) {
+        const fragment = document.createDocumentFragment();
+        let at = 0;
+        for (const [start, end] of ranges || []) {
+          if (start < at || end > text.length || start >= end) continue;
+          fragment.append(text.slice(at, start));
+          const mark = document.createElement("mark");
+          mark.textContent = text.slice(start, end);
+          fragment.append(mark);
+          at = end;
+        }
+        fragment.append(text.slice(at));
+        return fragment;
+      }
+
       function show(results, query) {
         list.replaceChildren();
         status.textContent = results.total === 0 ? "No item matches “" + query + "”."
@@ -55,12 +73,15 @@ enum StatusPageAssets {
           const link = hit.contentURL ? safeLink(hit.contentURL) : null;
           const title = document.createElement(link ? "a" : "span");
           title.className = "title";
-          title.textContent = hit.title || hit.displayName || hit.uniqueIdentifier;
+          const highlights = hit.highlights || {};
+          if (hit.title) title.append(marked(hit.title, highlights.title));
+          else if (hit.displayName) title.append(marked(hit.displayName, highlights.displayName));
+          else title.textContent = hit.uniqueIdentifier;
           if (link) { title.href = link; title.rel = "noopener noreferrer"; }
           item.append(title);
-          if (hit.contentDescription) {
+          if (hit.snippet) {
             const text = document.createElement("div");
-            text.textContent = hit.contentDescription.length > 160 ? hit.contentDescription.slice(0, 160) + "…" : hit.contentDescription;
+            text.append(marked(hit.snippet.text, hit.snippet.highlights));
             item.append(text);
           }
           const where = document.createElement("div");

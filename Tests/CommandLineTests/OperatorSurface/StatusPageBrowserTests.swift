@@ -70,7 +70,7 @@ struct StatusPageBrowserTests {
         #expect(dom.contains("<strong>1</strong> failing"))
         // The results the script built as the user "typed": the hostile title as text, its javascript: URL not linked.
         let results = try #require(dom.firstRange(of: #/<ol id="results">.*?</ol>/#.dotMatchesNewlines()).map { String(dom[$0]) })
-        #expect(results.contains(#"&lt;img src=x onerror="document.title='pwned'"&gt;&lt;script&gt;document.title='pwned'&lt;/script&gt; Hostile harbour"#), "\(results)")
+        #expect(results.contains(#"&lt;img src=x onerror="document.title='pwned'"&gt;&lt;script&gt;document.title='pwned'&lt;/script&gt; Hostile <mark>harbour</mark>"#), "\(results)")
         #expect(!results.contains("<img") && !results.contains("<script") && !results.contains("javascript:"))
         #expect(dom.contains("1 match for “harb”"))
         #expect(!dom.contains("<title>pwned</title>"), "a hostile title ran script")
@@ -79,6 +79,7 @@ struct StatusPageBrowserTests {
         // Another prefix: the plain item, linked to its https URL.
         let lighthouse = try Self.load(try #require(URL(string: "/?q=lamp", relativeTo: service.base)?.absoluteURL), screenshot: "status-page-phone.png", width: 390)
         #expect(lighthouse.contains(#"<a class="title" href="https://example.org/lighthouse" rel="noopener noreferrer">Lighthouse keeping</a>"#), "\(lighthouse)")
+        #expect(lighthouse.contains("<div><mark>Lamps</mark> and lenses.</div>"), "the description's match is marked")
         #expect(service.terminate() == 0, "\(service.log)")
     }
 }

@@ -1,0 +1,78 @@
+import FuzzSupport
+@testable import Indexing
+import Testing
+
+/// Highlights are read by JavaScript's `String.slice`: on any text (combining marks, emoji and other characters
+/// outside the Basic Multilingual Plane, right-to-left scripts, control characters) every range lies in the text,
+/// never splits a surrogate pair, covers a whole word that starts with a query word, and every such word has one.
+@Suite("Highlights against the stored text")
+struct SearchHighlightTests {
+    static let pieces = [
+        "cafe", "café", "cafe\u{301}", "Éclair", "😀", "👩‍👩‍👧", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "שלום", "مرحبا", "漢字", "x\u{20DD}", "\u{1}", "\u{7}",
+        "\t", " ", " ", "-", ".", "ABC", "ab", "a", "9", "ǅungla", "İstanbul", "ß", "\u{200F}", "\u{FEFF}", "ﬁne",
+    ]
+
+    /// The words of `text` as the index folds them, with where they are.
+    static func words(of text: String) -> [(range: Range<Int>, folded: String)] {
+        var words: [(Range<Int>, String)] = []
+        TextFolding.forEachWordRange(in: text) { range, folded in
+            words.append((range, folded))
+            return true
+        }
+        return words
+    }
+
+    /// Checks `ranges` against `text` and the query `terms`.
+    static func check(_ ranges: [TextRange], in text: String, terms: SearchTerms, comment: String) {
+        let utf16 = Array(text.utf16)
+        var previousEnd = 0
+        for range in ranges {
+            #expect(range.start >= previousEnd && range.start < range.end && range.end <= utf16.count, "\(range) in \(comment)")
+            guard range.start >= previousEnd, range.start < range.end, range.end <= utf16.count else { return }
+            #expect(!UTF16.isTrailSurrogate(utf16[range.start]), "\(range) starts inside a pair: \(comment)")
+            #expect(range.end == utf16.count || !UTF16.isTrailSurrogate(utf16[range.end]), "\(range) ends inside a pair: \(comment)")
+            let slice = String(decoding: utf16[range.start..<range.end], as: UTF16.self)
+            let folded = words(of: slice).map(\.folded)
+            #expect(folded.count == 1 && terms.words.contains { folded[0].hasPrefix($0) }, "'\(slice)' is not a matching word: \(comment)")
+            previousEnd = range.end
+        }
+    }
+
+    @Test func everyRangeOfEveryFieldIsAWholeMatchingWord() {
+        var generator = SeededGenerator(seed: 26)
+        for round in 0..<3_000 {
+            let text = (0..<Int.random(in: 1...40, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator)! }.joined()
+            let textWords = Self.words(of: text)
+            var query = (0..<Int.random(in: 1...3, using: &generator)).compactMap { _ -> String? in
+                guard let word = textWords.randomElement(using: &generator)?.folded else { return nil }
+                return String(word.prefix(Int.random(in: 1...max(1, word.count), using: &generator)))
+            }
+            query.append(Self.pieces.randomElement(using: &generator)!)
+            let terms = SearchTerms(query.joined(separator: " "))
+            let highlighter = SearchHighlighter(terms: terms)
+            let hit = SearchHit(
+                uniqueIdentifier: "x", domainIdentifier: "com.x", contentType: "public.item", title: text, displayName: nil,
+                contentDescription: String(repeating: text + " ", count: Int.random(in: 1...5, using: &generator)), keywords: [text],
+                contentURL: nil, rankingHint: nil, expirationDate: .distantFuture, score: 0
+            )
+            let comment = "round \(round): \(text.debugDescription) for \(query)"
+            let highlights = highlighter.highlights(of: hit)
+            Self.check(highlights.title, in: text, terms: terms, comment: comment)
+            Self.check(highlights.keywords[0], in: text, terms: terms, comment: comment)
+            let matching = textWords.filter { word in terms.words.contains { word.folded.hasPrefix($0) } }
+            #expect(highlights.title.count == matching.count, "a matching word without its range: \(comment)")
+            let snippet = highlighter.snippet(of: hit.contentDescription!)
+            Self.check(snippet.highlights, in: snippet.text, terms: terms, comment: "snippet of " + comment)
+        }
+    }
+
+    @Test func aDescriptionIsReadOnlyToItsScannedLengthAndTheSnippetSaysItWasCut() {
+        let terms = SearchTerms("needle")
+        let description = String(repeating: "hay ", count: 10_000) + "needle"
+        let highlighter = SearchHighlighter(terms: terms)
+        let snippet = highlighter.snippet(of: description)
+        #expect(snippet.highlights.isEmpty)
+        #expect(snippet.text.hasPrefix("hay hay") && snippet.text.hasSuffix("hay…"))
+        #expect(snippet.text.split(separator: " ").count == SearchHighlighter.snippetWords)
+    }
+}
