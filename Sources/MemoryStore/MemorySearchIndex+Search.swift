@@ -35,7 +35,7 @@ extension MemorySearchIndex {
                 )
             })
             let total = ranking.total(matches: matches)
-            return SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
+            let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
                 rowsByID[id].map { row in
                     SearchHit(
                         uniqueIdentifier: row.item.uniqueIdentifier, domainIdentifier: row.item.domainIdentifier, contentType: row.item.contentType,
@@ -45,6 +45,12 @@ extension MemorySearchIndex {
                     )
                 }
             }).highlighted(for: terms)
+            guard !query.facets.isEmpty else { return results }
+            var counter = FacetCounter(facets: query.facets)
+            for row in scan(.all, limit: FacetCounter.rowsToRead) {
+                counter.add(domain: row.item.domainIdentifier, contentType: row.item.contentType)
+            }
+            return counter.applied(to: results)
         }
     }
 }

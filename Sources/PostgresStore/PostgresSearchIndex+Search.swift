@@ -18,9 +18,9 @@ extension PostgresSearchIndex {
         let prefixQuery = ItemWords.prefixQuery(terms)
         let now = clock.now().timeIntervalSince1970
 
-        /// `SELECT id FROM item WHERE <words> @@ query AND <filters> ORDER BY id LIMIT limit`.
-        func scan(_ column: String, limit: Int, into sql: inout SQLBuilder) {
-            sql.append("SELECT id FROM item WHERE \(column) @@ \(sql.bind(prefixQuery))::tsquery AND expiration_date > \(sql.bind(now))")
+        /// `SELECT <selected> FROM item WHERE <words> @@ query AND <filters> ORDER BY id LIMIT limit`.
+        func scan(_ column: String, selecting selected: String = "id", limit: Int, into sql: inout SQLBuilder) {
+            sql.append("SELECT \(selected) FROM item WHERE \(column) @@ \(sql.bind(prefixQuery))::tsquery AND expiration_date > \(sql.bind(now))")
             sql.append(" AND \(PostgresPurgedDomains.liveCondition)")
             if let domain = query.domain {
                 sql.append(" AND ")
@@ -54,7 +54,15 @@ extension PostgresSearchIndex {
         }
         let page = ranking.page(of: rows)
         let total = ranking.total(matches: firstMatches.count)
-        return SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: terms)
+        let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: terms)
+        guard !query.facets.isEmpty else { return results }
+        var counter = FacetCounter(facets: query.facets)
+        var matches = SQLBuilder()
+        scan("words_all", selecting: "domain_identifier, content_type", limit: FacetCounter.rowsToRead, into: &matches)
+        for try await (domain, contentType) in try await client.query(matches.query, logger: logger).decode((String, String).self) {
+            counter.add(domain: domain, contentType: contentType)
+        }
+        return counter.applied(to: results)
     }
 
     /// The hits for a ranked page of item ids and scores, in the same order.

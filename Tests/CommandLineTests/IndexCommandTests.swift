@@ -50,6 +50,22 @@ struct IndexCommandTests {
         #expect(outcome.stderr.contains("nope.ndjson"))
     }
 
+    @Test func searchCountsFacetsAndRefusesAnUnknownOne() throws {
+        let workspace = try Workspace()
+        let lines = [
+            itemLine("a", domain: "com.shop.help.en", title: "Fromage frais"), itemLine("b", domain: "com.shop.help.en", title: "Fromages"),
+            itemLine("c", domain: "com.shop.blog", title: "Fromagerie"),
+        ]
+        _ = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8))
+        let outcome = try SchedulerProcess.run(["search", "from", "--limit", "1", "--facets", "domain,domainTree"] + workspace.database)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("domain: com.shop.help.en 2, com.shop.blog 1\n"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("domainTree: com 3, com.shop 3, com.shop.help 2, com.shop.help.en 2, com.shop.blog 1\n"), "\(outcome.stdout)")
+        let refused = try SchedulerProcess.run(["search", "from", "--facets", "domain,author"] + workspace.database)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--facets: unknown facet 'author'; the facets are domain, domainTree, type"), "\(refused.stderr)")
+    }
+
     @Test func searchPrintsTheDocumentedJSON() throws {
         let workspace = try Workspace()
         let line = #"{"uniqueIdentifier":"cat-1","domainIdentifier":"com.shop.categories","title":"Fromages","keywords":["brie"],"contentURL":"shop://category/1","rankingHint":10}"#

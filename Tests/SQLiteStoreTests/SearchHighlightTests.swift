@@ -38,7 +38,7 @@ struct SearchHighlightTests {
         }
     }
 
-    @Test func everyRangeOfEveryFieldIsAWholeMatchingWord() {
+    @Test func everyRangeOfEveryFieldIsAWholeMatchingWord() throws {
         var generator = SeededGenerator(seed: 26)
         for round in 0..<3_000 {
             let text = (0..<Int.random(in: 1...40, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator)! }.joined()
@@ -56,23 +56,60 @@ struct SearchHighlightTests {
                 contentURL: nil, rankingHint: nil, expirationDate: .distantFuture, score: 0
             )
             let comment = "round \(round): \(text.debugDescription) for \(query)"
-            let highlights = highlighter.highlights(of: hit)
+            let highlighted = highlighter.highlighted(hit)
+            let highlights = try #require(highlighted.highlights)
             Self.check(highlights.title, in: text, terms: terms, comment: comment)
             Self.check(highlights.keywords[0], in: text, terms: terms, comment: comment)
             let matching = textWords.filter { word in terms.words.contains { word.folded.hasPrefix($0) } }
             #expect(highlights.title.count == matching.count, "a matching word without its range: \(comment)")
-            let snippet = highlighter.snippet(of: hit.contentDescription!)
+            let snippet = try #require(highlighted.snippet)
+            #expect(snippet.text.utf16.count <= SearchHighlighter.maxSnippetLength + 2, "\(comment)")
             Self.check(snippet.highlights, in: snippet.text, terms: terms, comment: "snippet of " + comment)
         }
     }
 
-    @Test func aDescriptionIsReadOnlyToItsScannedLengthAndTheSnippetSaysItWasCut() {
-        let terms = SearchTerms("needle")
-        let description = String(repeating: "hay ", count: 10_000) + "needle"
-        let highlighter = SearchHighlighter(terms: terms)
-        let snippet = highlighter.snippet(of: description)
-        #expect(snippet.highlights.isEmpty)
+    static func hit(description: String) -> SearchHit {
+        SearchHit(
+            uniqueIdentifier: "x", domainIdentifier: "com.x", contentType: "public.item", title: nil, displayName: nil,
+            contentDescription: description, keywords: [], contentURL: nil, rankingHint: nil, expirationDate: .distantFuture, score: 0
+        )
+    }
+
+    @Test func aDescriptionIsReadOnlyToItsScannedLengthAndTheSnippetSaysItWasCut() throws {
+        let highlighter = SearchHighlighter(terms: SearchTerms("needle"))
+        let hit = highlighter.highlighted(Self.hit(description: String(repeating: "hay ", count: 10_000) + "needle"))
+        let snippet = try #require(hit.snippet)
+        #expect(snippet.highlights.isEmpty && hit.highlights?.contentDescription == [])
         #expect(snippet.text.hasPrefix("hay hay") && snippet.text.hasSuffix("hay…"))
         #expect(snippet.text.split(separator: " ").count == SearchHighlighter.snippetWords)
+    }
+
+    /// A word the scan limit cuts is not a word: no part of it is marked, and no accent is cut from its letter.
+    @Test func aWordCutByTheScanLimitIsNotHighlighted() throws {
+        let limit = SearchHighlighter.scannedDescriptionBytes
+        for (description, query) in [
+            (String(repeating: "x", count: limit - 3) + " cheetahstraddle more", "ch"),
+            (String(repeating: "y", count: limit - 2) + " e\u{301}\u{301}\u{301}tude", "e"),
+        ] {
+            let hit = SearchHighlighter(terms: SearchTerms(query)).highlighted(Self.hit(description: description))
+            #expect(hit.highlights?.contentDescription == [], "\(query)")
+            #expect(hit.snippet?.highlights == [], "\(query)")
+        }
+    }
+
+    /// Long words and words that are not there keep the snippet short: never the whole 64 KiB.
+    @Test func aSnippetStaysShortWhateverTheDescriptionHolds() throws {
+        let highlighter = SearchHighlighter(terms: SearchTerms("long"))
+        for description in [String(repeating: "😀", count: 16_000), "long" + String(repeating: "a", count: 60_000), "long" + String(repeating: "a", count: 10_000),
+                            String(repeating: "word ", count: 10) + "long" + String(repeating: "b", count: 5_000)] {
+            let snippet = try #require(highlighter.highlighted(Self.hit(description: description)).snippet)
+            #expect(snippet.text.utf16.count <= SearchHighlighter.maxSnippetLength + 2, "\(snippet.text.prefix(40))")
+            #expect(snippet.text.hasSuffix("…"))
+            for range in snippet.highlights {
+                #expect(range.start >= 0 && range.end <= snippet.text.utf16.count)
+            }
+        }
+        let longWord = try #require(highlighter.highlighted(Self.hit(description: "long" + String(repeating: "a", count: 10_000))).snippet)
+        #expect(longWord.highlights == [TextRange(start: 0, end: SearchHighlighter.maxSnippetLength)], "the long word's range is cut with it")
     }
 }

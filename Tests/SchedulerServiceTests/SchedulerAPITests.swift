@@ -64,9 +64,17 @@ struct SchedulerAPITests {
             #expect(found.status == .ok)
             #expect(try Self.json(found)["total"] as? Int == 3)
             #expect((try Self.json(found)["hits"] as? [Any])?.count == 2)
+            #expect(try Self.json(found)["facets"] == nil, "no facets unless asked")
+            let faceted = try Self.json(try await client.execute(uri: "/search?q=docu&limit=1&facets=domainTree,type", method: .get))
+            #expect(faceted["facets"] as? [String: [String: Int]] == [
+                "domainTree": ["com": 3, "com.test": 3, "com.test.docs": 3], "type": ["public.item": 3],
+            ])
+            #expect(faceted["facetsAreExact"] as? Bool == true)
             for (uri, message) in [
                 ("/search", "the query parameter q"), ("/search?q=a&limit=abc", "whole numbers"),
                 ("/search?q=a&limit=5000", "limit"), ("/search?q=a&domain=bad..domain", "domain"),
+                ("/search?q=a&facets=domain,authors", "facets: unknown facet 'authors'; the facets are domain, domainTree, type"),
+                ("/search?q=a&facets=", "unknown facet ''"),
             ] {
                 let refused = try await client.execute(uri: uri, method: .get)
                 #expect(refused.status == .badRequest, "\(uri)")

@@ -212,6 +212,44 @@ struct StoreConformanceTests {
         }
     }
 
+    /// Facets count every match (not just the page) per exact domain, per domain with those under it, and per type.
+    @Test(arguments: StoreBackend.allCases)
+    func facetsCountEveryMatchPerDomainAndType(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            var article = Self.item("fr-1", "com.shop.help.fr", title: "Delivery times")
+            article.contentType = "public.article"
+            try await store.index.upsert([
+                Self.item("en-1", "com.shop.help.en", title: "Delivery"), Self.item("en-2", "com.shop.help.en", title: "Delivered late"),
+                article, Self.item("blog", "com.shop.blog", title: "Our delivery vans"), Self.item("other", "com.shop.help.en", title: "Returns"),
+            ])
+            let results = try await store.index.search(SearchQuery(text: "deliv", limit: 1, facets: [.domain, .domainTree, .type]))
+            #expect(results.hits.count == 1 && results.total == 4)
+            #expect(results.facets == [
+                "domain": ["com.shop.help.en": 2, "com.shop.help.fr": 1, "com.shop.blog": 1],
+                "domainTree": ["com": 4, "com.shop": 4, "com.shop.help": 3, "com.shop.help.en": 2, "com.shop.help.fr": 1, "com.shop.blog": 1],
+                "type": ["public.item": 3, "public.article": 1],
+            ])
+            #expect(results.facetsAreExact == true)
+            let filtered = try await store.index.search(SearchQuery(text: "deliv", domain: "com.shop.help", facets: [.type]))
+            #expect(filtered.facets == ["type": ["public.item": 2, "public.article": 1]], "facets count what the filters let through")
+            #expect(try await store.index.search(SearchQuery(text: "deliv")).facets == nil)
+        }
+    }
+
+    /// Past ``SearchFacet/countedMatches`` the counts are of the first matches and say so.
+    @Test(arguments: StoreBackend.allCases)
+    func facetsStopCountingAtTheLimitAndSaySo(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            let items = (0...SearchFacet.countedMatches).map { Self.item("i\($0)", $0 % 2 == 0 ? "com.a" : "com.b", title: "Widget \($0)") }
+            for batch in stride(from: 0, to: items.count, by: 2_000) {
+                try await store.index.upsert(Array(items[batch..<min(batch + 2_000, items.count)]))
+            }
+            let results = try await store.index.search(SearchQuery(text: "widget", facets: [.domain]))
+            #expect(results.facetsAreExact == false)
+            #expect(results.facets?["domain"]?.values.reduce(0, +) == SearchFacet.countedMatches)
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aTitleMatchBehindManyDescriptionMatchesRanksFirstAndTheTotalIsALowerBound(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in

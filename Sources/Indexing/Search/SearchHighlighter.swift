@@ -4,8 +4,13 @@
 package struct SearchHighlighter: Sendable {
     /// About this many words make a snippet.
     package static let snippetWords = 30
+    /// A snippet is at most about this many UTF-16 units (plus its `…`): fewer words when they are long.
+    package static let maxSnippetLength = 400
     /// Only this much of a description (up to 64 KiB) is looked at: a page of a thousand hits stays cheap.
     package static let scannedDescriptionBytes = 16 * 1024
+
+    /// One word of a text: where it is, and which query word it starts with, if any.
+    private typealias Word = (range: Range<Int>, term: Int?)
 
     private let terms: [[UInt8]]
 
@@ -13,9 +18,9 @@ package struct SearchHighlighter: Sendable {
         self.terms = terms.words.map { Array($0.utf8) }
     }
 
-    /// The words of `text` (of its first `maxBytes`) and which query word each matches, if any.
-    private func words(of text: String, maxBytes: Int = .max) -> [(range: Range<Int>, term: Int?)] {
-        var words: [(range: Range<Int>, term: Int?)] = []
+    /// The words of `text` (of its first `maxBytes`; a word the limit cuts is left out).
+    private func words(of text: String, maxBytes: Int = .max) -> [Word] {
+        var words: [Word] = []
         TextFolding.forEachWordRange(in: text, maxBytes: maxBytes) { range, folded in
             let word = Array(folded.utf8)
             words.append((range, terms.firstIndex { word.starts(with: $0) }))
@@ -24,26 +29,69 @@ package struct SearchHighlighter: Sendable {
         return words
     }
 
-    private func ranges(in text: String?, maxBytes: Int = .max) -> [TextRange] {
-        guard let text else { return [] }
-        return words(of: text, maxBytes: maxBytes).compactMap { $0.term == nil ? nil : TextRange(start: $0.range.lowerBound, end: $0.range.upperBound) }
+    private static func ranges(_ words: some Collection<Word>) -> [TextRange] {
+        words.compactMap { $0.term == nil ? nil : TextRange(start: $0.range.lowerBound, end: $0.range.upperBound) }
     }
 
-    /// Where each field of `hit` matched.
-    package func highlights(of hit: SearchHit) -> SearchHighlights {
-        SearchHighlights(
-            title: ranges(in: hit.title),
-            displayName: ranges(in: hit.displayName),
-            contentDescription: ranges(in: hit.contentDescription, maxBytes: Self.scannedDescriptionBytes),
-            keywords: hit.keywords.map { ranges(in: $0) }
+    /// `hit` with its highlights and, when it has a description, its snippet.
+    package func highlighted(_ hit: SearchHit) -> SearchHit {
+        var hit = hit
+        let descriptionWords = hit.contentDescription.map { words(of: $0, maxBytes: Self.scannedDescriptionBytes) } ?? []
+        hit.highlights = SearchHighlights(
+            title: hit.title.map { Self.ranges(words(of: $0)) } ?? [],
+            displayName: hit.displayName.map { Self.ranges(words(of: $0)) } ?? [],
+            contentDescription: Self.ranges(descriptionWords),
+            keywords: hit.keywords.map { Self.ranges(words(of: $0)) }
         )
+        hit.snippet = hit.contentDescription.map { snippet(of: $0, words: descriptionWords) }
+        return hit
     }
 
     /// The window of ``snippetWords`` words of `description` that holds the most distinct query words (the first
-    /// such, centred on its matches), cut at word boundaries with `…`, and its matches.
-    package func snippet(of description: String) -> SearchSnippet {
-        let words = words(of: description, maxBytes: Self.scannedDescriptionBytes)
-        guard !words.isEmpty else { return SearchSnippet(text: description, highlights: []) }
+    /// such, centred on its matches, fewer words when they are long), cut at word boundaries with `…`, and its
+    /// matches.
+    private func snippet(of description: String, words: [Word]) -> SearchSnippet {
+        let utf16 = description.utf16
+        let scannedAll = description.utf8.count <= Self.scannedDescriptionBytes
+        guard !words.isEmpty else {
+            // Nothing but separators where it was read: its opening.
+            let end = Self.scalarBoundary(in: description, atMost: Self.maxSnippetLength)
+            let opening = description[..<utf16.index(utf16.startIndex, offsetBy: end)]
+            return SearchSnippet(text: opening + (end < utf16.count ? "…" : ""), highlights: [])
+        }
+        /// What of the description a window shows: from its first word (or the start), to its last (or the end).
+        func span(_ window: Range<Int>) -> (start: Int, end: Int) {
+            (window.lowerBound > 0 ? words[window.lowerBound].range.lowerBound : 0,
+             window.upperBound < words.count || !scannedAll ? words[window.upperBound - 1].range.upperBound : utf16.count)
+        }
+        var window = bestWindow(in: words)
+        // Long words: drop words from the side without a match until the window fits.
+        while window.count > 1, span(window).end - span(window).start > Self.maxSnippetLength {
+            if words[window.upperBound - 1].term == nil || words[window.lowerBound].term != nil {
+                window = window.lowerBound..<(window.upperBound - 1)
+            } else {
+                window = (window.lowerBound + 1)..<window.upperBound
+            }
+        }
+        var (start, end) = span(window)
+        // One word longer than a snippet: its first part, its range cut with it.
+        var ranges = Self.ranges(words[window])
+        if end - start > Self.maxSnippetLength, window.count == 1 {
+            start = words[window.lowerBound].range.lowerBound
+            end = Self.scalarBoundary(in: description, atMost: start + Self.maxSnippetLength)
+            ranges = ranges.map { TextRange(start: $0.start, end: min($0.end, end)) }
+        }
+        // Word boundaries fall between Unicode scalars, so these indices are valid in the string itself.
+        let body = description[utf16.index(utf16.startIndex, offsetBy: start)..<utf16.index(utf16.startIndex, offsetBy: end)]
+        let shift = (start > 0 ? 1 : 0) - start
+        return SearchSnippet(
+            text: (start > 0 ? "…" : "") + body + (end < utf16.count ? "…" : ""),
+            highlights: ranges.map { TextRange(start: $0.start + shift, end: $0.end + shift) }
+        )
+    }
+
+    /// The first window of ``snippetWords`` words holding the most distinct query words, centred on its matches.
+    private func bestWindow(in words: [Word]) -> Range<Int> {
         let width = min(Self.snippetWords, words.count)
         var counts = [Int](repeating: 0, count: terms.count)
         var distinct = 0, best = (first: 0, distinct: -1)
@@ -60,26 +108,23 @@ package struct SearchHighlighter: Sendable {
                 if counts[term] == 0 { distinct -= 1 }
             }
         }
-        // Centred on its matches, which all stay in it.
         var first = best.first
-        let bestWindow = words[best.first..<(best.first + width)]
-        if let low = bestWindow.firstIndex(where: { $0.term != nil }), let high = bestWindow.lastIndex(where: { $0.term != nil }) {
+        let found = words[best.first..<(best.first + width)]
+        if let low = found.firstIndex(where: { $0.term != nil }), let high = found.lastIndex(where: { $0.term != nil }) {
             first = min(max((low + high) / 2 - width / 2, 0), words.count - width)
             first = max(min(first, low), high - width + 1)
         }
-        let window = words[first..<(first + width)]
-        let utf16 = description.utf16
-        let cutBefore = first > 0
-        let cutAfter = first + width < words.count || description.utf8.count > Self.scannedDescriptionBytes
-        let start = cutBefore ? window.first!.range.lowerBound : 0
-        let end = cutAfter ? window.last!.range.upperBound : utf16.count
-        // Word boundaries fall between Unicode scalars, so these indices are valid in the string itself.
-        let body = description[utf16.index(utf16.startIndex, offsetBy: start)..<utf16.index(utf16.startIndex, offsetBy: end)]
-        let shift = (cutBefore ? 1 : 0) - start
-        return SearchSnippet(
-            text: (cutBefore ? "…" : "") + body + (cutAfter ? "…" : ""),
-            highlights: window.compactMap { $0.term == nil ? nil : TextRange(start: $0.range.lowerBound + shift, end: $0.range.upperBound + shift) }
-        )
+        return first..<(first + width)
+    }
+
+    /// The largest offset up to `limit` that does not fall inside a Unicode scalar of `text`.
+    private static func scalarBoundary(in text: String, atMost limit: Int) -> Int {
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            guard offset + UTF16.width(scalar) <= limit else { break }
+            offset += UTF16.width(scalar)
+        }
+        return offset
     }
 }
 
@@ -88,10 +133,7 @@ extension SearchResults {
     package func highlighted(for terms: SearchTerms) -> SearchResults {
         let highlighter = SearchHighlighter(terms: terms)
         var results = self
-        for index in results.hits.indices {
-            results.hits[index].highlights = highlighter.highlights(of: results.hits[index])
-            results.hits[index].snippet = results.hits[index].contentDescription.map(highlighter.snippet(of:))
-        }
+        results.hits = results.hits.map(highlighter.highlighted)
         return results
     }
 }

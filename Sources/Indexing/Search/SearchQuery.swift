@@ -16,9 +16,14 @@ public struct SearchQuery: Sendable, Hashable {
     public var contentType: String?
     public var limit: Int
     public var offset: Int
+    /// Counts of all matches to return beside the page (``SearchResults/facets``).
+    public var facets: [SearchFacet]
 
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.
-    public init(text: String, domain: String? = nil, contentType: String? = nil, limit: Int = 20, offset: Int = 0) throws(SearchQueryError) {
+    public init(
+        text: String, domain: String? = nil, contentType: String? = nil, limit: Int = 20, offset: Int = 0,
+        facets: [SearchFacet] = []
+    ) throws(SearchQueryError) {
         if let domain, !DomainIdentifier.isValid(domain) {
             throw SearchQueryError(parameter: "domain", reason: DomainIdentifier.syntaxProblem(domain))
         }
@@ -36,6 +41,7 @@ public struct SearchQuery: Sendable, Hashable {
         self.contentType = contentType
         self.limit = limit
         self.offset = offset
+        self.facets = facets
     }
 }
 

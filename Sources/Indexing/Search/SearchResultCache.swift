@@ -19,6 +19,7 @@ package final class SearchResultCache: Sendable {
         var contentType: String?
         var limit: Int
         var offset: Int
+        var facets: [SearchFacet]
 
         package init(query: SearchQuery, terms: SearchTerms) {
             words = terms.words
@@ -26,6 +27,7 @@ package final class SearchResultCache: Sendable {
             contentType = query.contentType
             limit = query.limit
             offset = query.offset
+            facets = query.facets
         }
     }
 
@@ -91,7 +93,8 @@ package final class SearchResultCache: Sendable {
 
     /// About how many bytes `results` hold.
     private static func byteCount(of results: SearchResults) -> Int {
-        results.hits.reduce(64) { total, hit in
+        let facets = results.facets?.values.reduce(0) { $0 + $1.reduce(0) { $0 + 32 + $1.key.utf8.count } } ?? 0
+        return results.hits.reduce(64 + facets) { total, hit in
             let texts = [hit.uniqueIdentifier, hit.domainIdentifier, hit.contentType, hit.title, hit.displayName, hit.contentDescription, hit.contentURL]
             let highlights = hit.highlights.map { ranges in
                 16 * (ranges.title.count + ranges.displayName.count + ranges.contentDescription.count + ranges.keywords.reduce(0) { $0 + $1.count + 1 })

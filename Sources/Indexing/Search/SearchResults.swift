@@ -8,6 +8,11 @@ public struct SearchResults: Sendable, Hashable, Codable {
     public var totalIsExact: Bool
     /// This page's hits, best first.
     public var hits: [SearchHit]
+    /// For each facet the query asked (``SearchQuery/facets``), by its name: the matches per value; `nil` when it
+    /// asked none.
+    public var facets: [String: [String: Int]]?
+    /// Whether ``facets`` count every match (false past ``SearchFacet/countedMatches``); `nil` without facets.
+    public var facetsAreExact: Bool?
 
     public init(total: Int, totalIsExact: Bool, hits: [SearchHit]) {
         self.total = total

@@ -31,7 +31,7 @@ package enum TextFolding {
     }
 
     /// Calls `body` with each word of `text` as the index folds it and where it is in `text`, in UTF-16 code units,
-    /// until it returns `false`; words past the first `maxBytes` of UTF-8 are not read.
+    /// until it returns `false`; words past the first `maxBytes` of UTF-8 are not read, nor the word they cut.
     package static func forEachWordRange(in text: String, maxBytes: Int = .max, _ body: (_ range: Range<Int>, _ folded: String) -> Bool) {
         var current = String.UnicodeScalarView()
         var isASCIIWord = true
@@ -43,7 +43,7 @@ package enum TextFolding {
         }
         for scalar in text.unicodeScalars {
             bytes += UTF8.width(scalar)
-            if bytes > maxBytes { break }
+            if bytes > maxBytes { return }
             if isWordScalar(scalar) {
                 if current.isEmpty { start = offset }
                 current.append(scalar)

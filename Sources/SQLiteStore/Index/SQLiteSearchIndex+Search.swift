@@ -73,7 +73,25 @@ extension SQLiteSearchIndex {
             let (candidates, matches) = try ranking.gather(scan: { scope, limit in try scan(.scanning(scope), limit: limit) }, id: \.id)
             let page = ranking.page(of: candidates)
             let total = ranking.total(matches: matches)
-            let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: terms)
+            var results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: terms)
+            if !query.facets.isEmpty {
+                // Every match up to the limit, in priority order: the domain and type of each, read from its row.
+                var counter = FacetCounter(facets: query.facets)
+                let table = FullTextTable.scanning(.all).name
+                let rows = try Row.fetchCursor(
+                    db.cachedStatement(sql: """
+                        SELECT item.domainIdentifier, item.contentType, item.expirationDate
+                        FROM \(table) JOIN item ON item.id = \(table).rowid
+                        WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
+                        """),
+                    arguments: [match] + filterArguments + [FacetCounter.rowsToRead]
+                )
+                while let row = try rows.next() {
+                    validUntil = min(validUntil, Date(timeIntervalSince1970: row[2]))
+                    counter.add(domain: row[0], contentType: row[1])
+                }
+                results = counter.applied(to: results)
+            }
             cache.store(results, for: cacheKey, commitNumber: commitNumber, validUntil: validUntil)
             return results
         }

@@ -155,9 +155,10 @@ public struct SchedulerAPI: Sendable {
         }
         let query: SearchQuery
         do {
+            let facets = try parameters["facets"].map { names throws(SearchQueryError) in try SearchFacet.list(String(names)) } ?? []
             query = try SearchQuery(
                 text: text, domain: parameters["domain"].map(String.init), contentType: parameters["type"].map(String.init),
-                limit: limit, offset: offset
+                limit: limit, offset: offset, facets: facets
             )
         } catch {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")

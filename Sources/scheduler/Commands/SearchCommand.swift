@@ -24,6 +24,12 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "How many hits to skip (0–\(SearchQuery.maxOffset)).")
     var offset = 0
 
+    @Option(help: ArgumentHelp(
+        "Count all matches (up to \(SearchFacet.countedMatches)) per value of these, comma-separated: \(SearchFacet.allCases.map(\.rawValue).joined(separator: ", ")).",
+        valueName: "names"
+    ))
+    var facets: String?
+
     @Flag(help: "Print one JSON object {total, hits} instead of text.")
     var json = false
 
@@ -32,7 +38,8 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let query: SearchQuery
         do {
-            query = try SearchQuery(text: text, domain: domain, contentType: contentType, limit: limit, offset: offset)
+            let facets = try facets.map { names throws(SearchQueryError) in try SearchFacet.list(names) } ?? []
+            query = try SearchQuery(text: text, domain: domain, contentType: contentType, limit: limit, offset: offset, facets: facets)
         } catch {
             throw ValidationError("--\(error.parameter): \(error.reason)")
         }
@@ -48,6 +55,11 @@ struct SearchCommand: AsyncParsableCommand {
             if let description = hit.contentDescription {
                 print("   \(description.count > 120 ? description.prefix(119) + "…" : description)")
             }
+        }
+        for facet in query.facets {
+            let counts = (results.facets?[facet.rawValue] ?? [:]).sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+            print("\(facet.rawValue)\(results.facetsAreExact == false ? " (first \(SearchFacet.countedMatches) matches)" : ""): "
+                + counts.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
     }
 }
