@@ -170,8 +170,49 @@ struct Benchmark {
         let queries = typedQueries(400)
         try await measure("first round, 1–3 prefixes", queries)
         try await measure("second round, 1–3 prefixes", queries)
+        try await measureFacetsAndHighlights(index, queries: typedQueries(400, seed: 7), label: label)
         // Query sets that are not the typed ones above, once each (warm).
         for (name, texts) in otherQuerySets() { try await measure(name, texts) }
+    }
+
+    /// What facets (`domain,type`) add to a search, side by side with the same search without them, alternated query
+    /// by query (which goes first too) so the machine's drift and the page cache favour neither; and what computing
+    /// a page's highlights and snippets costs (part of every search).
+    static func measureFacetsAndHighlights(_ index: any SearchIndex, queries: [String], label: String) async throws {
+        var plain: [Duration] = [], exact: [Duration] = [], capped: [Duration] = [], plainOfExact: [Duration] = [], highlighting: [Duration] = []
+        for (number, text) in queries.enumerated() {
+            func timed(_ query: SearchQuery) async throws -> (SearchResults, Duration) {
+                let start = ContinuousClock.now
+                let results = try await index.search(query)
+                return (results, ContinuousClock.now - start)
+            }
+            let withoutFacets = try SearchQuery(text: text, limit: 20), withFacets = try SearchQuery(text: text, limit: 20, facets: [.domain, .type])
+            let (results, plainTime): (SearchResults, Duration)
+            let (faceted, facetedTime): (SearchResults, Duration)
+            if number.isMultiple(of: 2) {
+                (results, plainTime) = try await timed(withoutFacets)
+                (faceted, facetedTime) = try await timed(withFacets)
+            } else {
+                (faceted, facetedTime) = try await timed(withFacets)
+                (results, plainTime) = try await timed(withoutFacets)
+            }
+            plain.append(plainTime)
+            if faceted.facetsAreExact == true {
+                exact.append(facetedTime)
+                plainOfExact.append(plainTime)
+            } else {
+                capped.append(facetedTime)
+            }
+            let start = ContinuousClock.now
+            _ = results.highlighted(for: SearchTerms(text))
+            highlighting.append(ContinuousClock.now - start)
+        }
+        print("\(label)search, other typed queries (\(queries.count), top 20, no result cache), alternated: without facets \(percentiles(plain))")
+        if !exact.isEmpty {
+            print("\(label)  the \(exact.count) matching at most \(SearchFacet.countedMatches): without facets \(percentiles(plainOfExact)); with facets=domain,type \(percentiles(exact))")
+        }
+        if !capped.isEmpty { print("\(label)  the \(capped.count) matching more (facets count the first \(SearchFacet.countedMatches)): with facets \(percentiles(capped))") }
+        print("\(label)  highlights and snippets of a page of 20 (included in every search above): \(percentiles(highlighting))")
     }
 
     /// Other shapes of queries: single letters, the most frequent whole words (each in a large share of the
