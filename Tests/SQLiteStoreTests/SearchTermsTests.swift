@@ -58,3 +58,42 @@ struct SearchTermsTokenizerTests {
         #expect(refused.isEmpty, "\(refused.count) characters: \(refused.prefix(10))")
     }
 }
+
+/// Highlights and the ranking fold words in Swift (``TextFolding``); the index folds them in SQLite's tokenizer. The
+/// oracle is the index itself: every word character, written into a token, is read back from the index's own
+/// vocabulary and compared with what Swift makes of the same token.
+@Suite("Folding against SQLite's tokenizer")
+struct TextFoldingTokenizerTests {
+    @Test func everyWordCharacterFoldsAsTheIndexFoldsIt() async throws {
+        let fixture = try IndexFixture()
+        let mismatches = try await fixture.index.database.write { db in
+            // "u<hex>q<character>": the character last, as in a word's end (where a capital sigma is final).
+            var ours: [String: String] = [:], tokens: [String] = []
+            for value in UInt32(0x80)...0x10FFFF {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                let marker = "u" + String(value, radix: 16) + "q"
+                let words = SearchTerms(marker + String(Character(scalar))).words
+                // A character Swift takes for a separator leaves the marker alone: the tokenizer test covers those.
+                guard words.count == 1, words[0] != marker else { continue }
+                ours[marker] = words[0]
+                tokens.append(marker + String(Character(scalar)))
+            }
+            for (row, start) in stride(from: 0, to: tokens.count, by: 2_000).enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO item_fts_names(rowid, title, displayName) VALUES (?, ?, '')",
+                    arguments: [row + 1_000_000, tokens[start..<min(start + 2_000, tokens.count)].joined(separator: " ")]
+                )
+            }
+            try db.execute(sql: "CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, item_fts_names, row)")
+            var mismatches: [String] = []
+            for term in try String.fetchAll(db, sql: "SELECT term FROM temp.vocabulary WHERE term GLOB 'u*q*'") {
+                guard let q = term.firstIndex(of: "q") else { continue }
+                let marker = String(term[...q])
+                guard let expected = ours[marker] else { continue }
+                if expected != term { mismatches.append("U+\(marker.dropFirst().dropLast().uppercased()): index \(term.debugDescription), ours \(expected.debugDescription)") }
+            }
+            return mismatches
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) characters: \(mismatches.prefix(20)) … \(mismatches.map { $0.prefix(9) })")
+    }
+}
