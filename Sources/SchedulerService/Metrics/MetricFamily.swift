@@ -16,6 +16,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case nextDue = "scheduler_next_due_timestamp_seconds"
     case consecutiveFailures = "scheduler_unit_consecutive_failures"
     case overdue = "scheduler_unit_overdue"
+    case held = "scheduler_unit_held"
 
     /// The Prometheus metric type.
     public enum Kind: String, Sendable {
@@ -28,7 +29,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         switch self {
         case .runs, .itemsIndexed, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures: .counter
         case .runDuration: .histogram
-        case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue: .gauge
+        case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held: .gauge
         }
     }
 
@@ -38,7 +39,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .runs: ["source", "result"]
         case .itemsIndexed, .itemsDeleted, .itemsRejected, .runDuration: ["source"]
         case .domainItems: ["domain"]
-        case .lastSuccess, .nextDue, .consecutiveFailures, .overdue: ["unit"]
+        case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held: ["unit"]
         case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy: []
         }
     }
@@ -61,6 +62,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .nextDue: "When the unit's schedule wants its next success (for a unit that never succeeded: when the service started), in Unix seconds; only while its gate is on."
         case .consecutiveFailures: "Failed runs of the unit since its last success."
         case .overdue: "1 when the unit's gate is on and its next due passed more than service.overdueGrace ago without a success, else 0."
+        case .held: "1 while a flagd flag that decides the unit's gate or variant does not resolve: the unit neither runs nor is purged; else 0."
         }
     }
 

@@ -71,7 +71,7 @@ public final class SchedulerMetrics: Sendable {
     }
 
     /// Sets the gauges that describe the units now: items per domain (counted when `recountingItems`, or when a
-    /// domain has no gauge yet), last success, next due, failures in a row, overdue.
+    /// domain has no gauge yet), last success, next due, failures in a row, overdue, held.
     func recordLevels(
         store: any SchedulerStore, configuration: SchedulerConfiguration, now: Date, watchingSince: Date, recountingItems: Bool = true
     ) async throws {
@@ -97,6 +97,7 @@ public final class SchedulerMetrics: Sendable {
                 Gauge(label: MetricFamily.nextDue.name, dimensions: unit).destroy()
             }
             Gauge(label: MetricFamily.overdue.name, dimensions: unit).record(scheduled?.isOverdue == true ? 1 : 0)
+            Gauge(label: MetricFamily.held.name, dimensions: unit).record(plan.gateDecision.state == .unknown ? 1 : 0)
         }
         let grace = configuration.scheduler.overdueGrace
         let (goneUnits, goneDomains) = published.withLock { published in
@@ -106,7 +107,7 @@ public final class SchedulerMetrics: Sendable {
             return (published.units.subtracting(units), published.domains.subtracting(domains))
         }
         for key in goneUnits {
-            for family in [MetricFamily.lastSuccess, .nextDue, .consecutiveFailures, .overdue] {
+            for family in [MetricFamily.lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held] {
                 Gauge(label: family.name, dimensions: [("unit", key)]).destroy()
             }
         }

@@ -32,7 +32,7 @@ struct DeployedMonitoringTests {
         let rules = try String(contentsOf: Self.prometheus.appendingPathComponent("alerts.yaml"), encoding: .utf8)
         let expressions = rules.split(separator: "\n").filter { $0.contains("expr:") }.joined(separator: "\n")
         #expect(Self.metrics(in: expressions).subtracting(Self.exported).isEmpty, "rules read metrics the service does not export")
-        for alert in ["SchedulerUnitFailing", "SchedulerUnitOverdue", "SchedulerConfigReloadRefused", "SchedulerDown", "SchedulerDatabaseUnhealthy"] {
+        for alert in ["SchedulerUnitFailing", "SchedulerUnitOverdue", "SchedulerUnitHeld", "SchedulerConfigReloadRefused", "SchedulerDown", "SchedulerDatabaseUnhealthy"] {
             #expect(rules.contains("alert: \(alert)\n"), "\(alert)")
         }
     }
