@@ -1,5 +1,8 @@
+import Foundation
 import Indexing
+import Logging
 import PluginAPI
+import PostgresNIO
 
 /// The words of an item's searchable fields, folded exactly as the search folds what a user types
 /// (``SearchTerms``), stored as `tsvector`s through `array_to_tsvector` so PostgreSQL's own parser never
@@ -38,5 +41,58 @@ struct ItemWords {
         terms.words.map { word in
             "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "':*"
         }.joined(separator: " & ")
+    }
+
+    /// Folds again the stored words of every item whose text holds a character past ASCII (ASCII folds as it always
+    /// did), in pages of ``refoldPageSize`` in `id` order, on `connection` (the migrations' transaction).
+    @Sendable static func refoldStoredWords(_ connection: PostgresConnection, logger: Logger) async throws {
+        var after = Int64.min, refolded = 0
+        while true {
+            let rows = try await connection.query(
+                """
+                SELECT id, title, display_name, keywords, content_description FROM item
+                WHERE id > \(after) AND octet_length(concat(title, display_name, keywords, content_description))
+                    <> char_length(concat(title, display_name, keywords, content_description))
+                ORDER BY id LIMIT \(refoldPageSize)
+                """,
+                logger: logger
+            )
+            var page: [RefoldedRow] = []
+            for try await (id, title, displayName, keywords, description) in rows.decode((Int64, String?, String?, String, String?).self) {
+                page.append(RefoldedRow(id: id, words: ItemWords(title: title, displayName: displayName, keywords: keywords, contentDescription: description)))
+            }
+            guard let last = page.last else { break }
+            let json = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
+            try await connection.query(
+                """
+                UPDATE item SET words_all = array_to_tsvector(r.words_all), words_best = array_to_tsvector(r.words_best),
+                    words_names = array_to_tsvector(r.words_names)
+                FROM jsonb_to_recordset(\(json)::jsonb) AS r(id bigint, words_all text[], words_best text[], words_names text[])
+                WHERE item.id = r.id
+                """,
+                logger: logger
+            )
+            refolded += page.count
+            after = last.id
+        }
+        logger.info("folded the words of \(refolded) items again")
+    }
+
+    /// Items read and written at once by ``refoldStoredWords(_:logger:)``.
+    static let refoldPageSize = 1_000
+
+    /// An item's words as the rewrite sends them, under the names its `jsonb_to_recordset` reads.
+    private struct RefoldedRow: Encodable {
+        var id: Int64
+        var wordsAll: [String], wordsBest: [String], wordsNames: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case id, wordsAll = "words_all", wordsBest = "words_best", wordsNames = "words_names"
+        }
+
+        init(id: Int64, words: ItemWords) {
+            self.id = id
+            (wordsAll, wordsBest, wordsNames) = (words.all, words.best, words.names)
+        }
     }
 }

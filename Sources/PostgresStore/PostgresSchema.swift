@@ -12,8 +12,8 @@ enum PostgresSchema {
     /// The advisory lock key of migrations (an arbitrary constant of this program).
     static let migrationLock: Int64 = 0x5265_696E_6465_7831
 
-    static let migrations: [(name: String, statements: [String])] = [
-        ("v1-index-and-state", [
+    static let migrations: [PostgresMigration] = [
+        .statements("v1-index-and-state", [
             """
             CREATE TABLE index_commit (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -93,7 +93,7 @@ enum PostgresSchema {
             "CREATE INDEX run_history_source ON run_history (source, id)",
             "CREATE INDEX run_history_unit ON run_history (unit, id)",
         ]),
-        ("v2-leases-and-replicas", [
+        .statements("v2-leases-and-replicas", [
             // A lease row is never deleted (a release only ends it), so its token keeps increasing.
             """
             CREATE TABLE lease (
@@ -113,7 +113,10 @@ enum PostgresSchema {
             )
             """,
         ]),
-        ("v3-purged-domains", [PostgresPurgedDomains.createTable]),
+        .statements("v3-purged-domains", [PostgresPurgedDomains.createTable]),
+        // Words are folded as SQLite's tokenizer folds them (`й` stays `й`, a Devanagari vowel sign separates
+        // words): the stored words of items holding text past ASCII are folded again.
+        PostgresMigration(name: "v4-words-folded-as-the-sqlite-tokenizer", apply: ItemWords.refoldStoredWords),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.
@@ -132,9 +135,7 @@ enum PostgresSchema {
                 applied.insert(name)
             }
             for migration in migrations where !applied.contains(migration.name) {
-                for statement in migration.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
+                try await migration.apply(connection, logger)
                 try await connection.query("INSERT INTO scheduler_migration (name) VALUES (\(migration.name))", logger: logger)
                 logger.info("applied PostgreSQL migration \(migration.name)")
             }

@@ -1,7 +1,6 @@
-import Foundation
-
-/// Splits text into words and folds them the way the index's tokenizer (FTS5 unicode61, diacritics removed)
-/// does, so that Swift-side scoring agrees with what SQLite matched.
+/// Splits text into words and folds them as the SQLite index's tokenizer (FTS5 unicode61, diacritics removed)
+/// does, character by character (``TokenizerFolding``), so that what a user types, the ranking, the highlights and
+/// the PostgreSQL and memory stores agree with what SQLite matched.
 package enum TextFolding {
     /// Calls `body` with the UTF-8 bytes of each folded word of `text`, in order, until it returns `false`.
     /// The bytes are only valid during the call.
@@ -14,46 +13,45 @@ package enum TextFolding {
             return true
         }
         if wasASCII == true { return }
-        var current = String.UnicodeScalarView()
+        var word: [UInt8] = []
         func emit() -> Bool {
-            defer { current = String.UnicodeScalarView() }
-            var folded = fold(String(current))
-            return folded.isEmpty || folded.withUTF8(body)
+            defer { word.removeAll(keepingCapacity: true) }
+            return word.isEmpty || word.withUnsafeBufferPointer(body)
         }
         for scalar in text.unicodeScalars {
-            if isWordScalar(scalar) {
-                current.append(scalar)
-            } else if !current.isEmpty, !emit() {
-                return
+            switch TokenizerFolding.fold(scalar) {
+            case .word(let folded?): word.append(contentsOf: UTF8.encode(folded)!)
+            case .word(nil): continue
+            case .separator: if !emit() { return }
             }
         }
-        if !current.isEmpty { _ = emit() }
+        _ = emit()
     }
 
     /// Calls `body` with each word of `text` as the index folds it and where it is in `text`, in UTF-16 code units,
-    /// until it returns `false`; words past the first `maxBytes` of UTF-8 are not read, nor the word they cut.
+    /// until it returns `false`; words past the first `maxBytes` of UTF-8 are not read, nor the word they cut. A
+    /// word's range runs from its first word character to its last, those folded to nothing included.
     package static func forEachWordRange(in text: String, maxBytes: Int = .max, _ body: (_ range: Range<Int>, _ folded: String) -> Bool) {
-        var current = String.UnicodeScalarView()
-        var isASCIIWord = true
+        var folded = String.UnicodeScalarView()
+        var isInWord = false
         var offset = 0, start = 0, bytes = 0
         func emit() -> Bool {
-            defer { current = String.UnicodeScalarView(); isASCIIWord = true }
-            let folded = isASCIIWord ? String(current).lowercased() : fold(String(current))
-            return folded.isEmpty || body(start..<offset, folded)
+            defer { folded = String.UnicodeScalarView(); isInWord = false }
+            return !isInWord || folded.isEmpty || body(start..<offset, String(folded))
         }
         for scalar in text.unicodeScalars {
             bytes += UTF8.width(scalar)
             if bytes > maxBytes { return }
-            if isWordScalar(scalar) {
-                if current.isEmpty { start = offset }
-                current.append(scalar)
-                isASCIIWord = isASCIIWord && scalar.isASCII
-            } else if !current.isEmpty, !emit() {
-                return
+            switch TokenizerFolding.fold(scalar) {
+            case .word(let character):
+                if !isInWord { start = offset; isInWord = true }
+                if let character { folded.append(character) }
+            case .separator:
+                if !emit() { return }
             }
             offset += UTF16.width(scalar)
         }
-        if !current.isEmpty { _ = emit() }
+        _ = emit()
     }
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -79,39 +77,14 @@ package enum TextFolding {
         }
     }
 
-    /// Lowercase, without diacritics: "École" becomes "ecole".
-    static func fold(_ word: String) -> String {
-        var folded = String.UnicodeScalarView()
-        for scalar in word.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .spacingMark, .enclosingMark: continue
-            default: folded.append(scalar)
-            }
-        }
-        return String(folded)
-    }
-
     private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
     }
 
     /// Letters to today's Unicode that unicode61 separates words with: its tables predate their change from
     /// spacing marks to letters (New Tai Lue vowel signs, two Vedic signs). Found by asking SQLite's tokenizer
-    /// about every character (`SearchTermsTokenizerTests`); the index's tables name them as separators too
-    /// (``FullTextTable``), so both sides agree whichever tables a newer SQLite carries.
+    /// about every character (`SearchTermsTokenizerTests`); the index's tables name them as separators
+    /// (``FullTextTable``), so a newer SQLite's tables keep them so, and ``TokenizerFolding`` was read with them.
     package static let tokenizerSeparators: [Unicode.Scalar] = (0x19B0...0x19C0).map { Unicode.Scalar($0)! }
         + [0x19C8, 0x19C9, 0x1CF2, 0x1CF3].map { Unicode.Scalar($0)! }
-
-    /// The characters unicode61 treats as parts of words: letters, digits, private use and combining marks.
-    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.isASCII { return isASCIIWordByte(UInt8(scalar.value)) }
-        if (0x19B0...0x1CF3).contains(scalar.value), tokenizerSeparators.contains(scalar) { return false }
-        return switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-            .decimalNumber, .letterNumber, .otherNumber, .privateUse, .nonspacingMark, .spacingMark:
-            true
-        default:
-            false
-        }
-    }
 }

@@ -1,0 +1,44 @@
+import Foundation
+import Indexing
+import Logging
+import PluginAPI
+import SchedulerService
+import Store
+import StoreSupport
+import Testing
+
+/// A PostgreSQL store written by an earlier release opens with what this release needs.
+@Suite("Upgrading a PostgreSQL store")
+struct PostgresUpgradeTests {
+    /// Earlier releases folded words in Swift (`й` to `и`, a Devanagari word whole without its vowel signs), not as
+    /// SQLite's tokenizer does: opening folds the stored words of items past ASCII again, so they are found as typed.
+    @Test func wordsStoredFoldedTheEarlierWayAreFoundOnceTheStoreOpens() async throws {
+        guard case .postgres(let location) = try await StoreBackend.postgres.freshLocation(in: FileManager.default.temporaryDirectory) else {
+            Issue.record("not a PostgreSQL location")
+            return
+        }
+        let items = [("ru", "Новый год"), ("hi", "हिन्दी समाचार"), ("en", "Plain English")].map { id, title in
+            SearchableItem(uniqueIdentifier: id, domainIdentifier: "com.shop.help", title: title)
+        }
+        try await StoreOpener.withStore(.postgres(location), logger: PostgresOpeningTests.quiet) { store in
+            _ = try await store.index.upsert(items)
+        }
+        // The words an earlier release stored, and its record of the migrations before this one.
+        for (id, words) in [("ru", "{новыи,год}"), ("hi", "{हनद,समचर}")] {
+            try await location.execute(statementWrittenByThisProgram: """
+                UPDATE item SET words_all = array_to_tsvector('\(words)'), words_best = array_to_tsvector('\(words)'),
+                    words_names = array_to_tsvector('\(words)') WHERE unique_identifier = '\(id)'
+                """)
+        }
+        try await location.execute(statementWrittenByThisProgram: "DELETE FROM scheduler_migration WHERE name LIKE 'v4-%'")
+
+        let found = try await StoreOpener.withStore(.postgres(location), logger: PostgresOpeningTests.quiet) { store in
+            var found: [String: [String]] = [:]
+            for query in ["новый", "हिन्दी", "समाचार", "plain"] {
+                found[query] = try await store.index.search(SearchQuery(text: query)).hits.map(\.uniqueIdentifier)
+            }
+            return found
+        }
+        #expect(found == ["новый": ["ru"], "हिन्दी": ["hi"], "समाचार": ["hi"], "plain": ["en"]])
+    }
+}
