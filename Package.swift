@@ -100,7 +100,7 @@ let package = Package(
         // evaluation.
         .target(
             name: "SchedulerConfig",
-            dependencies: ["HostSupport", "PluginAPI", "Store", "YAML", "Flagd"],
+            dependencies: ["HostSupport", "PluginAPI", "Indexing", "Store", "YAML", "Flagd"],
             swiftSettings: strictSettings
         ),
         // The reindex engine: due decisions, the reconcile pass, locking, backoff, state and history.

@@ -7,9 +7,9 @@ import PluginAPI
 /// the prefix of a folded word of the scope's fields.
 extension MemorySearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
-        let terms = SearchTerms(query.text)
-        guard !terms.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
-        let ranking = CandidateRanking(query: query, terms: terms)
+        let typed = SearchTerms(query.text)
+        guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
+        let ranking = CandidateRanking(query: query, terms: typed)
         let now = clock.now()
         return tables.read { tables in
             let visible = tables.rows.values.filter { row in
@@ -18,17 +18,24 @@ extension MemorySearchIndex {
                     && query.contentType.map { row.item.contentType == $0 } ?? true
             }
             .sorted { $0.id < $1.id }
-            /// The first `limit` visible rows matching every term in `scope`'s fields, in priority order.
-            func scan(_ scope: CandidateRanking.Scope, limit: Int) -> [MemoryTables.Row] {
+            /// The first `limit` visible rows matching every term (as a prefix, or one of its corrections whole) in
+            /// `scope`'s fields, in priority order.
+            func scan(_ terms: SearchTerms, _ scope: CandidateRanking.Scope, limit: Int) -> [MemoryTables.Row] {
                 Array(visible.lazy.filter { row in
-                    terms.words.allSatisfy { term in
-                        scope.columns.contains { column in row.words[column, default: []].contains { $0.utf8.starts(with: term.utf8) } }
+                    zip(terms.words, terms.corrections).allSatisfy { term, corrections in
+                        scope.columns.contains { column in
+                            row.words[column, default: []].contains { word in
+                                word.utf8.starts(with: term.utf8) || corrections.contains { word.utf8.elementsEqual($0.word.utf8) }
+                            }
+                        }
                     }
                 }.prefix(limit))
             }
-            let (candidates, matches) = ranking.gather(scan: scan, id: \.id)
+            let (candidates, matches, terms) = ranking.gatherCorrectingTypos(
+                terms: typed, correct: { $0.corrected(typed, vocabulary: tables.vocabularyWords(for: $0.lookups)) }, scan: scan, id: \.id
+            )
             let rowsByID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0) })
-            let page = ranking.page(of: candidates.map { row in
+            let page = CandidateRanking(query: query, terms: terms).page(of: candidates.map { row in
                 CandidateRanking.Candidate(
                     id: row.id, title: row.item.title, displayName: row.item.displayName, keywords: KeywordList.encode(row.item.keywords),
                     contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint
@@ -47,7 +54,7 @@ extension MemorySearchIndex {
             }).highlighted(for: terms)
             guard !query.facets.isEmpty else { return results }
             var counter = FacetCounter(facets: query.facets)
-            for row in scan(.all, limit: FacetCounter.rowsToRead) {
+            for row in scan(terms, .all, limit: FacetCounter.rowsToRead) {
                 counter.add(domain: row.item.domainIdentifier, contentType: row.item.contentType)
             }
             return counter.applied(to: results)

@@ -35,6 +35,8 @@ struct MemoryTables: Sendable {
     var lastRunID: Int64 = 0
     var leases: [String: Lease] = [:]
     var replicas: [String: ReplicaRecord] = [:]
+    /// The words typos are corrected to (``SearchVocabulary``).
+    var vocabulary = Set<String>()
 
     /// Whether `row` is visible: no tombstone covers it.
     func isLive(_ row: Row) -> Bool {
@@ -80,6 +82,19 @@ struct MemoryTables: Sendable {
         rows[key] = Row(
             id: (last ?? band.firstIdentifier - 1) + 1, item: stored, indexedAt: now, commitNumber: commitNumber, words: Self.words(of: item)
         )
+        SearchVocabulary.insertWords(of: item, into: &vocabulary)
+    }
+
+    /// The words of the vocabulary each lookup names, in byte order, as the databases read them.
+    func vocabularyWords(for lookups: [TypoCorrector.Lookup]) -> [[String]] {
+        lookups.map { lookup in
+            vocabulary.filter { word in
+                !word.utf8.lexicographicallyPrecedes(lookup.lower.utf8) && word.utf8.lexicographicallyPrecedes(lookup.upper.utf8)
+                    && word.unicodeScalars.count >= lookup.minimumLetters
+            }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .prefix(TypoTolerance.maxWordsRead).map { $0 }
+        }
     }
 
     /// Whether `stored` holds exactly `item`'s content (everything but its dates), text compared byte for byte.
@@ -121,6 +136,7 @@ struct MemoryTables: Sendable {
             case .deleteAll:
                 outcome.deleted += rows.count
                 rows = [:]
+                vocabulary = []
                 clientStates = [:]
                 tombstones = [:]
             }

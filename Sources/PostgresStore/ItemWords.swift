@@ -35,11 +35,15 @@ struct ItemWords {
         return words
     }
 
-    /// The `tsquery` text matching every term as a prefix: `'livr':* & 'delai':*`. The terms are folded words
-    /// (letters, digits and marks only); quotes and backslashes are escaped all the same.
+    /// The `tsquery` text matching every term as a prefix, or one of its typo corrections whole:
+    /// `'livr':* & ('delia':* | 'delai')`. The terms are folded words (letters, digits and marks only); quotes and
+    /// backslashes are escaped all the same.
     static func prefixQuery(_ terms: SearchTerms) -> String {
-        terms.words.map { word in
-            "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "':*"
+        func quoted(_ word: String) -> String {
+            "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+        }
+        return zip(terms.words, terms.corrections).map { word, corrections in
+            corrections.isEmpty ? quoted(word) + ":*" : "(" + ([quoted(word) + ":*"] + corrections.map { quoted($0.word) }).joined(separator: " | ") + ")"
         }.joined(separator: " & ")
     }
 

@@ -6,7 +6,8 @@ import PostgresNIO
 /// once and in order; a replica that finds them applied reads one row and moves on.
 ///
 /// `item.id` is the item's priority (``ItemPriority`` band, then a sequence): searches take matches in `id` order.
-/// `words_*` are the folded words of its fields (see ``ItemWords``), with GIN indexes for prefix queries. Domains
+/// `words_*` are the folded words of its fields (see ``ItemWords``), with GIN indexes for prefix queries;
+/// `search_term` the words typos are corrected to (``PostgresSearchTerms``). Domains
 /// compare bytewise (`COLLATE "C"`), so "a domain and everything under it" is one index range, as in SQLite.
 enum PostgresSchema {
     /// The advisory lock key of migrations (an arbitrary constant of this program).
@@ -117,6 +118,7 @@ enum PostgresSchema {
         // Words are folded as SQLite's tokenizer folds them (`й` stays `й`, a Devanagari vowel sign separates
         // words): the stored words of items holding text past ASCII are folded again.
         PostgresMigration(name: "v4-words-folded-as-the-sqlite-tokenizer", apply: ItemWords.refoldStoredWords),
+        PostgresMigration(name: "v5-search-vocabulary", apply: PostgresSearchTerms.createAndFill),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

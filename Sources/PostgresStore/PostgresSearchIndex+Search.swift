@@ -7,19 +7,20 @@ import PostgresNIO
 /// and taken as candidates; when there are more, the first matches in the best fields and in the names join
 /// them; the candidates are scored in Swift by the same scorer, so both backends rank alike.
 ///
-/// The words are matched as prefixes through the GIN indexes of `words_all`, `words_best` and `words_names`.
+/// The words are matched as prefixes through the GIN indexes of `words_all`, `words_best` and `words_names`; typo
+/// corrections (``TypoCorrector``) are read from `search_term`, the vocabulary, when the words as typed match too few.
 /// Taking the best-field and name matches whenever the first scan overflows gives the same candidates as SQLite's
 /// stepwise scans: name matches are best-field matches, and both are matches.
 extension PostgresSearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
-        let terms = SearchTerms(query.text)
-        guard !terms.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
-        let ranking = CandidateRanking(query: query, terms: terms)
-        let prefixQuery = ItemWords.prefixQuery(terms)
+        let typed = SearchTerms(query.text)
+        guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
+        let ranking = CandidateRanking(query: query, terms: typed)
         let now = clock.now().timeIntervalSince1970
 
-        /// `SELECT <selected> FROM item WHERE <words> @@ query AND <filters> ORDER BY id LIMIT limit`.
-        func scan(_ column: String, selecting selected: String = "id", limit: Int, into sql: inout SQLBuilder) {
+        /// `SELECT <selected> FROM item WHERE <words> @@ <terms> AND <filters> ORDER BY id LIMIT limit`.
+        func scan(_ column: String, _ terms: SearchTerms, selecting selected: String = "id", limit: Int, into sql: inout SQLBuilder) {
+            let prefixQuery = ItemWords.prefixQuery(terms)
             sql.append("SELECT \(selected) FROM item WHERE \(column) @@ \(sql.bind(prefixQuery))::tsquery AND expiration_date > \(sql.bind(now))")
             sql.append(" AND \(PostgresPurgedDomains.liveCondition)")
             if let domain = query.domain {
@@ -29,20 +30,37 @@ extension PostgresSearchIndex {
             if let contentType = query.contentType { sql.append(" AND content_type = \(sql.bind(contentType))") }
             sql.append(" ORDER BY id LIMIT \(sql.bind(limit))")
         }
+        /// The first matches of `terms` in priority order, up to the count limit and one more.
+        func firstMatches(_ terms: SearchTerms) async throws -> [Int64] {
+            var first = SQLBuilder()
+            scan("words_all", terms, limit: ranking.countLimit + 1, into: &first)
+            var matches: [Int64] = []
+            for try await id in try await client.query(first.query, logger: logger).decode(Int64.self) { matches.append(id) }
+            return matches
+        }
 
-        var first = SQLBuilder()
-        scan("words_all", limit: ranking.countLimit + 1, into: &first)
-        var firstMatches: [Int64] = []
-        for try await id in try await client.query(first.query, logger: logger).decode(Int64.self) { firstMatches.append(id) }
+        // The words as typed; when they match too few items, their typo corrections too (with every item the typed
+        // words matched among the candidates, as the other stores take them).
+        var terms = typed
+        var matches = try await firstMatches(typed)
+        var typedMatches: [Int64] = []
+        if let corrector = ranking.corrector(terms: typed, matches: matches.count) {
+            let corrected = corrector.corrected(typed, vocabulary: try await vocabularyWords(for: corrector.lookups))
+            if corrected.hasCorrections {
+                typedMatches = matches
+                matches = try await firstMatches(corrected)
+                terms = corrected
+            }
+        }
 
         var candidates = SQLBuilder(
             "SELECT id, title, display_name, keywords, content_description, ranking_hint FROM item WHERE id IN ("
         )
-        candidates.append("SELECT unnest(\(candidates.bind(Array(firstMatches.prefix(ranking.perScope))))::bigint[])")
-        if firstMatches.count > ranking.perScope {
+        candidates.append("SELECT unnest(\(candidates.bind(typedMatches + matches.prefix(ranking.perScope)))::bigint[])")
+        if matches.count > ranking.perScope {
             for column in ["words_best", "words_names"] {
                 candidates.append(" UNION (")
-                scan(column, limit: ranking.perScope, into: &candidates)
+                scan(column, terms, limit: ranking.perScope, into: &candidates)
                 candidates.append(")")
             }
         }
@@ -52,17 +70,35 @@ extension PostgresSearchIndex {
         for try await (id, title, name, keywords, description, hint) in candidateRows.decode((Int64, String?, String?, String, String?, Int?).self) {
             rows.append(CandidateRanking.Candidate(id: id, title: title, displayName: name, keywords: keywords, contentDescription: description, rankingHint: hint))
         }
-        let page = ranking.page(of: rows)
-        let total = ranking.total(matches: firstMatches.count)
+        let page = CandidateRanking(query: query, terms: terms).page(of: rows)
+        let total = ranking.total(matches: matches.count)
         let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: terms)
         guard !query.facets.isEmpty else { return results }
         var counter = FacetCounter(facets: query.facets)
-        var matches = SQLBuilder()
-        scan("words_all", selecting: "domain_identifier, content_type", limit: FacetCounter.rowsToRead, into: &matches)
-        for try await (domain, contentType) in try await client.query(matches.query, logger: logger).decode((String, String).self) {
+        var facetMatches = SQLBuilder()
+        scan("words_all", terms, selecting: "domain_identifier, content_type", limit: FacetCounter.rowsToRead, into: &facetMatches)
+        for try await (domain, contentType) in try await client.query(facetMatches.query, logger: logger).decode((String, String).self) {
             counter.add(domain: domain, contentType: contentType)
         }
         return counter.applied(to: results)
+    }
+
+    /// The words of the vocabulary (`search_term`) each lookup names, in byte order.
+    private func vocabularyWords(for lookups: [TypoCorrector.Lookup]) async throws -> [[String]] {
+        var words: [[String]] = []
+        for lookup in lookups {
+            var found: [String] = []
+            let rows = try await client.query(
+                """
+                SELECT term FROM search_term WHERE term >= \(lookup.lower) AND term < \(lookup.upper)
+                    AND char_length(term) >= \(lookup.minimumLetters) ORDER BY term LIMIT \(TypoTolerance.maxWordsRead)
+                """,
+                logger: logger
+            )
+            for try await word in rows.decode(String.self) { found.append(word) }
+            words.append(found)
+        }
+        return words
     }
 
     /// The hits for a ranked page of item ids and scores, in the same order.

@@ -60,6 +60,7 @@ public final class PostgresSearchIndex: SearchIndex {
                     outcome.deleted += try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item RETURNING 1) SELECT count(*) FROM gone")
                     try await connection.query("DELETE FROM batch_client_state", logger: logger)
                     try await connection.query("DELETE FROM purged_domain", logger: logger)
+                    try await connection.query("DELETE FROM search_term", logger: logger)
                 }
             }
             if let state = batch.clientState {
@@ -128,6 +129,9 @@ public final class PostgresSearchIndex: SearchIndex {
             """,
             logger: logger
         )
+        var words = Set<String>()
+        for item in items { SearchVocabulary.insertWords(of: item, into: &words) }
+        try await PostgresSearchTerms.insert(words, connection, logger: logger)
     }
 
     /// Runs a statement whose one row is a count.

@@ -10,7 +10,7 @@ import Indexing
 /// `item_fts` is an external-content FTS5 table over it, with two smaller ones over its best fields (see
 /// ``FullTextTable``); the index code keeps them in step inside each transaction. `batch_client_state` holds
 /// each batch name's last client state; `purged_domain` the purges whose rows are not all reclaimed
-/// (``PurgedDomains``). `unit_state` holds one row per unit, `run_history` the last runs.
+/// (``PurgedDomains``); `search_term` the words typos are corrected to (``SearchTermTable``). `unit_state` holds one row per unit, `run_history` the last runs.
 ///
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
 /// take the highest-priority matches first and stop early instead of scoring every match.
@@ -71,6 +71,10 @@ enum SQLiteSchema {
                 try db.execute(sql: table.createStatement)
                 try db.execute(sql: table.indexAllRowsStatement)
             }
+        }
+        migrator.registerMigration("v5-search-vocabulary") { db in
+            try db.execute(sql: SearchTermTable.createTable)
+            try SearchTermTable.insertWordsOfEveryItem(db)
         }
         migrator.registerMigration("v1-scheduler-state") { db in
             try db.execute(sql: """

@@ -8,7 +8,7 @@ import Testing
 @Suite("Turning user text into search terms")
 struct SearchTermsTests {
     @Test func wordsAreQuotedPrefixes() {
-        #expect(SearchTerms("Chee tah").matchExpression == "\"chee\"* \"tah\"*")
+        #expect(SearchTerms("Chee tah").matchExpression == "\"chee\"* AND \"tah\"*")
     }
 
     @Test func punctuationAndOperatorsSeparateWords() {

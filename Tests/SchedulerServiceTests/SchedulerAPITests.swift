@@ -22,7 +22,8 @@ struct SchedulerAPITests {
     /// Runs `body` with a client of an API over a fresh store holding three items of the source `docs`, and what
     /// `prepare` wrote.
     static func withAPI(
-        _ backend: StoreBackend, adminToken: String? = token, prepare: @escaping @Sendable (any SchedulerStore) async throws -> Void = { _ in },
+        _ backend: StoreBackend, adminToken: String? = token, search: String = "",
+        prepare: @escaping @Sendable (any SchedulerStore) async throws -> Void = { _ in },
         _ body: @escaping @Sendable (any TestClientProtocol, LockFile) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-tests-\(UUID().uuidString)")
@@ -30,6 +31,7 @@ struct SchedulerAPITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try """
             store: { sqlite: { path: index.sqlite } }
+            \(search)
             sources:
               docs: { plugin: command, domain: com.test.docs, gate: docs_gate, schedule: daily, options: { command: [./feed.sh] } }
             """.write(to: folder.appendingPathComponent("scheduler.yaml"), atomically: true, encoding: .utf8)
@@ -80,6 +82,21 @@ struct SchedulerAPITests {
                 #expect(refused.status == .badRequest, "\(uri)")
                 #expect((try Self.json(refused)["error"] as? String)?.contains(message) == true, "\(uri): \(String(buffer: refused.body))")
             }
+        }
+    }
+
+    /// `search.typos` of the configuration in force decides what a typo finds.
+    @Test(arguments: StoreBackend.allCases)
+    func searchForgivesTyposAsTheConfigurationSays(backend: StoreBackend) async throws {
+        try await Self.withAPI(backend) { client, _ in
+            let found = try Self.json(try await client.execute(uri: "/search?q=documnet", method: .get))
+            #expect(found["total"] as? Int == 3)
+            let hits = try #require(found["hits"] as? [[String: Any]])
+            #expect((hits.first?["highlights"] as? [String: Any])?["title"] as? [[Int]] == [[0, 8]])
+        }
+        try await Self.withAPI(backend, search: "search: { typos: false }") { client, _ in
+            let found = try await client.execute(uri: "/search?q=documnet", method: .get)
+            #expect(try Self.json(found)["total"] as? Int == 0)
         }
     }
 

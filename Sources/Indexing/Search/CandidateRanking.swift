@@ -34,7 +34,7 @@ package struct CandidateRanking {
 
     package init(query: SearchQuery, terms: SearchTerms) {
         self.query = query
-        scorer = RelevanceScore(terms: terms.words)
+        scorer = RelevanceScore(terms: terms)
         let pageEnd = query.offset + query.limit
         perScope = max(Self.candidatesPerScope, pageEnd)
         countLimit = max(Self.countedMatches, pageEnd)
@@ -75,17 +75,58 @@ package struct CandidateRanking {
         return (candidates, firstMatches.count)
     }
 
-    /// The page of `candidates`, best first (ties in priority order: lower id first), with their scores.
+    /// ``gather(scan:id:)`` for the words as typed; then, when they match fewer items than the page needs and
+    /// `correct` finds corrections of them (``TypoCorrector``), for the corrected words too (which match every item
+    /// the typed words do): the candidates of both, the matches of the corrected words, and the terms that matched.
+    package func gatherCorrectingTypos<Row>(
+        terms: SearchTerms, correct: (TypoCorrector) throws -> SearchTerms, scan: (SearchTerms, Scope, _ limit: Int) throws -> [Row],
+        id: (Row) -> Int64
+    ) rethrows -> (candidates: [Row], matches: Int, terms: SearchTerms) {
+        var (candidates, matches) = try gather(scan: { try scan(terms, $0, $1) }, id: id)
+        guard let corrector = corrector(terms: terms, matches: matches) else { return (candidates, matches, terms) }
+        let corrected = try correct(corrector)
+        guard corrected.hasCorrections else { return (candidates, matches, terms) }
+        let (more, correctedMatches) = try gather(scan: { try scan(corrected, $0, $1) }, id: id)
+        var seen = Set(candidates.map(id))
+        candidates += more.filter { seen.insert(id($0)).inserted }
+        matches = correctedMatches
+        return (candidates, matches, corrected)
+    }
+
+    /// What looks for corrections of `terms` when they matched too few items (`matches`) for the page, and some
+    /// word may hold a typo.
+    package func corrector(terms: SearchTerms, matches: Int) -> TypoCorrector? {
+        guard matches < query.offset + query.limit else { return nil }
+        let corrector = TypoCorrector(terms: terms, tolerance: query.typos)
+        return corrector.lookups.isEmpty ? nil : corrector
+    }
+
+    /// The page of `candidates`, best first: fewer typos, then a higher score, then priority order (lower id
+    /// first); with their scores.
     package func page(of candidates: [Candidate]) -> [(id: Int64, score: Double)] {
-        let ranked = candidates.map { candidate -> (id: Int64, score: Double) in
+        let ranked = candidates.map { candidate -> Ranked in
             let fields: [(SearchColumn, String?)] = [
                 (.title, candidate.title), (.displayName, candidate.displayName), (.keywords, candidate.keywords),
                 (.contentDescription, candidate.contentDescription),
             ]
-            return (candidate.id, scorer.score(fields: fields, rankingHint: candidate.rankingHint))
+            let (score, typos) = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
+            return Ranked(id: candidate.id, score: score, typos: typos)
         }
-        .sorted { $0.score != $1.score ? $0.score > $1.score : $0.id < $1.id }
-        return Array(ranked.dropFirst(query.offset).prefix(query.limit))
+        .sorted(by: Ranked.isBetter)
+        return ranked.dropFirst(query.offset).prefix(query.limit).map { ($0.id, $0.score) }
+    }
+
+    /// A scored candidate.
+    private struct Ranked {
+        var id: Int64
+        var score: Double
+        var typos: Int
+
+        static func isBetter(_ left: Ranked, than right: Ranked) -> Bool {
+            if left.typos != right.typos { return left.typos < right.typos }
+            if left.score != right.score { return left.score > right.score }
+            return left.id < right.id
+        }
     }
 
     /// `total` and `totalIsExact` for a first scan that found `matches` (it asks for `countLimit + 1`).

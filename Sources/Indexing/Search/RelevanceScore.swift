@@ -6,28 +6,46 @@ import Foundation
 /// word or 0.8 for a prefix, divided by `1 + 0.05 × (words in the field − 1)` so a short field beats a long
 /// one. A term found in no field (the index matched it beyond the scored text) counts as half a description
 /// match. The sum is lifted by the ranking hint: `× (1 + hint / 100)`.
+///
+/// A word matched through a typo correction (``SearchTerms/corrections``) counts as a prefix would, and the
+/// item's typos are counted apart: the fewest each term needed, summed; ranking puts fewer typos first.
 package struct RelevanceScore {
     /// Only this much of each field is read for scoring.
     static let scoredBytesPerField = 4096
 
     private let terms: [[UInt8]]
+    /// The corrections of each term, by word: the typos it stands for.
+    private let corrections: [[[UInt8]: Int]]
 
-    package init(terms: [String]) {
-        self.terms = terms.map { Array($0.utf8) }
+    package init(terms: SearchTerms) {
+        self.terms = terms.words.map { Array($0.utf8) }
+        corrections = terms.corrections.map { corrections in
+            Dictionary(corrections.map { (Array($0.word.utf8), $0.typos) }, uniquingKeysWith: min)
+        }
     }
 
-    /// The score of an item whose searchable fields are `fields`.
-    package func score(fields: [(SearchColumn, String?)], rankingHint: Int?) -> Double {
+    /// The score of an item whose searchable fields are `fields`, and the typos its match needed.
+    package func score(fields: [(SearchColumn, String?)], rankingHint: Int?) -> (score: Double, typos: Int) {
         var best = [Double](repeating: SearchColumn.contentDescription.weight * 0.5, count: terms.count)
         var matches = [Double](repeating: 0, count: terms.count)
+        // A term not found in the scored text (the index matched it further on) counts its fewest typos.
+        var typos = corrections.map { $0.isEmpty ? 0 : $0.values.min()! }
+        var typosSeen = [Bool](repeating: false, count: terms.count)
         for case let (column, text?) in fields where best.contains(where: { $0 < column.weight }) {
             // (A field counts at most its weight for a term: once every term does as well, it is not read.)
             var wordCount = 0
             for index in matches.indices { matches[index] = 0 }
             TextFolding.forEachWord(in: text.utf8.count > Self.scoredBytesPerField ? Self.prefix(of: text) : text) { word in
                 wordCount += 1
-                for (index, term) in terms.enumerated() where matches[index] < 1 && Self.word(word, startsWith: term) {
-                    matches[index] = word.count == term.count ? 1 : 0.8
+                for (index, term) in terms.enumerated() where matches[index] < 1 {
+                    if Self.word(word, startsWith: term) {
+                        matches[index] = word.count == term.count ? 1 : 0.8
+                        (typos[index], typosSeen[index]) = (0, true)
+                    } else if !corrections[index].isEmpty, let corrected = corrections[index][Array(word)] {
+                        matches[index] = max(matches[index], 0.8)
+                        typos[index] = typosSeen[index] ? min(typos[index], corrected) : corrected
+                        typosSeen[index] = true
+                    }
                 }
                 return true
             }
@@ -36,7 +54,7 @@ package struct RelevanceScore {
                 best[index] = max(best[index], column.weight * matches[index] * lengthFactor)
             }
         }
-        return best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100)
+        return (best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100), typos.reduce(0, +))
     }
 
     private static func word(_ word: UnsafeBufferPointer<UInt8>, startsWith term: [UInt8]) -> Bool {

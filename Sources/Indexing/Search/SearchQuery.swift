@@ -18,11 +18,13 @@ public struct SearchQuery: Sendable, Hashable {
     public var offset: Int
     /// Counts of all matches to return beside the page (``SearchResults/facets``).
     public var facets: [SearchFacet]
+    /// The typos forgiven when the words as typed match fewer items than the page holds.
+    public var typos: TypoTolerance
 
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.
     public init(
         text: String, domain: String? = nil, contentType: String? = nil, limit: Int = 20, offset: Int = 0,
-        facets: [SearchFacet] = []
+        facets: [SearchFacet] = [], typos: TypoTolerance = .standard
     ) throws(SearchQueryError) {
         if let domain, !DomainIdentifier.isValid(domain) {
             throw SearchQueryError(parameter: "domain", reason: DomainIdentifier.syntaxProblem(domain))
@@ -42,6 +44,7 @@ public struct SearchQuery: Sendable, Hashable {
         self.limit = limit
         self.offset = offset
         self.facets = facets
+        self.typos = typos
     }
 }
 

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Bounded in entries and in bytes of hit text; the least recently used entry goes first.
 package final class SearchResultCache: Sendable {
-    /// What makes two searches the same: the folded words, the filters and the page.
+    /// What makes two searches the same: the folded words, the filters, the page and the typos forgiven.
     package struct Key: Hashable, Sendable {
         var words: [String]
         var domain: String?
@@ -20,6 +20,7 @@ package final class SearchResultCache: Sendable {
         var limit: Int
         var offset: Int
         var facets: [SearchFacet]
+        var typos: TypoTolerance
 
         package init(query: SearchQuery, terms: SearchTerms) {
             words = terms.words
@@ -28,6 +29,7 @@ package final class SearchResultCache: Sendable {
             limit = query.limit
             offset = query.offset
             facets = query.facets
+            typos = query.typos
         }
     }
 

@@ -2,7 +2,8 @@
 ///
 /// The text is split into words of letters, digits and combining marks; everything else (quotes, `*`,
 /// `-`, parentheses, emoji, punctuation) separates words. Each word is quoted, so `AND`, `OR`, `NOT` and
-/// `NEAR` are plain words, and given a `*` so it matches as a prefix: `chee` finds "Cheetah".
+/// `NEAR` are plain words, and given a `*` so it matches as a prefix: `chee` finds "Cheetah". A word may also
+/// match the indexed words it stands for with typos (``corrections``, found by ``TypoCorrector``).
 public struct SearchTerms: Sendable, Hashable {
     /// At most this many words are used; the rest of a long text is ignored.
     public static let maxTerms = 16
@@ -11,6 +12,11 @@ public struct SearchTerms: Sendable, Hashable {
 
     /// The distinct words, folded to lowercase without diacritics, in the order they appear.
     public let words: [String]
+    /// For each word, the indexed words it may stand for with typos: empty until ``TypoCorrector`` fills them.
+    public private(set) var corrections: [[TypoCorrection]]
+
+    /// Whether any word has a correction.
+    public var hasCorrections: Bool { corrections.contains { !$0.isEmpty } }
 
     public init(_ text: String) {
         var words: [String] = []
@@ -20,11 +26,23 @@ public struct SearchTerms: Sendable, Hashable {
             return words.count < Self.maxTerms
         }
         self.words = words
+        corrections = Array(repeating: [], count: words.count)
     }
 
-    /// The FTS5 MATCH expression, or `nil` when the text holds no word at all.
+    /// These terms with `corrections`, one list per word.
+    func withCorrections(_ corrections: [[TypoCorrection]]) -> SearchTerms {
+        var terms = self
+        terms.corrections = corrections
+        return terms
+    }
+
+    /// The FTS5 MATCH expression, or `nil` when the text holds no word at all: each word as a prefix, or one of
+    /// its corrections as a whole word, joined by `AND` (FTS5 takes no implicit `AND` beside parentheses).
     public var matchExpression: String? {
         guard !words.isEmpty else { return nil }
-        return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+        func quoted(_ word: String) -> String { "\"\(word.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+        return zip(words, corrections).map { word, corrections in
+            corrections.isEmpty ? quoted(word) + "*" : "(" + ([quoted(word) + "*"] + corrections.map { quoted($0.word) }).joined(separator: " OR ") + ")"
+        }.joined(separator: " AND ")
     }
 }

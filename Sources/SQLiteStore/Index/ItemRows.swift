@@ -7,18 +7,20 @@ import PluginAPI
 struct ItemRows {
     let db: Database
 
-    /// Inserts `item`, or replaces whole the row with the same identifier, stamped with `commitNumber`.
+    /// Inserts `item`, or replaces whole the row with the same identifier, stamped with `commitNumber`; returns
+    /// whether its content was written (`false`: it was stored already).
     ///
     /// An item whose content equals the stored one (what a periodic reindex mostly writes) only renews its
     /// expiration, date and commit number: the full-text index, costly to rewrite, already holds its words.
-    func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) throws {
+    @discardableResult
+    func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) throws -> Bool {
         let keywords = KeywordList.encode(item.keywords)
         if let existing = try storedRow(identifier: item.uniqueIdentifier) {
             let id: Int64 = existing["id"]
             if Self.hasSameContent(existing, as: item, keywords: keywords) {
                 try db.cachedStatement(sql: "UPDATE item SET expirationDate = ?, indexedAt = ?, commitNumber = ? WHERE id = ?")
                     .execute(arguments: [expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber, id])
-                return
+                return false
             }
             try delete(existing)
         }
@@ -46,6 +48,7 @@ struct ItemRows {
             case .contentDescription: item.contentDescription
             }
         }
+        return true
     }
 
     /// Deletes the item with `identifier`, if any; returns how many (0 or 1).
@@ -104,6 +107,7 @@ struct ItemRows {
     func deleteAll() throws -> Int {
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
         try db.execute(sql: "DELETE FROM item")
+        try db.execute(sql: "DELETE FROM search_term")
         for table in FullTextTable.tables {
             try db.execute(sql: table.unindexEverythingStatement)
         }

@@ -18,11 +18,14 @@ public import Indexing
 /// When a query matches no more than `k` items the ranking is exact; when it matches more, the best items
 /// among the highest-priority `k` of each scan are ranked, which is what an as-you-type search needs.
 ///
+/// When the words as typed match fewer items than the page holds, the words that may hold typos are looked up in
+/// the vocabulary (``SearchTermTable``) and the scans run again with their corrections (``TypoCorrector``).
+///
 /// Results are kept in a ``SearchResultCache`` and answered again while they stay exact.
 extension SQLiteSearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
-        let terms = SearchTerms(query.text)
-        guard let match = terms.matchExpression else {
+        let typed = SearchTerms(query.text)
+        guard typed.matchExpression != nil else {
             return SearchResults(total: 0, totalIsExact: true, hits: [])
         }
         let now = clock.now()
@@ -39,9 +42,8 @@ extension SQLiteSearchIndex {
         }
         let filter = conditions.joined(separator: " AND ")
         let filterArguments = arguments
-        let ranking = CandidateRanking(query: query, terms: terms)
-        let perScope = ranking.perScope
-        let cacheKey = SearchResultCache.Key(query: query, terms: terms)
+        let ranking = CandidateRanking(query: query, terms: typed)
+        let cacheKey = SearchResultCache.Key(query: query, terms: typed)
         let cache = resultCache
 
         return try await database.read { db in
@@ -51,7 +53,7 @@ extension SQLiteSearchIndex {
             var validUntil = Date.distantFuture
             /// The first `limit` matches in `table`, in priority order, with the fields they are scored on. Each row
             /// is read once, for the filter and the scoring alike.
-            func scan(_ table: FullTextTable, limit: Int) throws -> [CandidateRanking.Candidate] {
+            func scan(_ table: FullTextTable, matching match: String, limit: Int) throws -> [CandidateRanking.Candidate] {
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
                         SELECT item.id, item.title, item.displayName, item.keywords, item.contentDescription, item.rankingHint,
@@ -70,8 +72,12 @@ extension SQLiteSearchIndex {
                 }
                 return found
             }
-            let (candidates, matches) = try ranking.gather(scan: { scope, limit in try scan(.scanning(scope), limit: limit) }, id: \.id)
-            let page = ranking.page(of: candidates)
+            let (candidates, matches, terms) = try ranking.gatherCorrectingTypos(
+                terms: typed, correct: { corrector in corrector.corrected(typed, vocabulary: try SearchTermTable.words(for: corrector.lookups, db)) },
+                scan: { terms, scope, limit in try scan(.scanning(scope), matching: terms.matchExpression!, limit: limit) }, id: \.id
+            )
+            let match = terms.matchExpression!
+            let page = CandidateRanking(query: query, terms: terms).page(of: candidates)
             let total = ranking.total(matches: matches)
             var results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: terms)
             if !query.facets.isEmpty {

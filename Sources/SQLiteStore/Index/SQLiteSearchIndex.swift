@@ -86,9 +86,13 @@ public final class SQLiteSearchIndex: SearchIndex {
             for operation in batch.operations {
                 switch operation {
                 case .upsert(let items):
+                    var words = Set<String>()
                     for item in items {
-                        try rows.upsert(item, expiration: item.expirationDate ?? expiration, now: now, commitNumber: number)
+                        if try rows.upsert(item, expiration: item.expirationDate ?? expiration, now: now, commitNumber: number) {
+                            SearchVocabulary.insertWords(of: item, into: &words)
+                        }
                     }
+                    try SearchTermTable.insert(words, db)
                     outcome.upserted += items.count
                 case .deleteIdentifiers(let identifiers):
                     for identifier in identifiers {

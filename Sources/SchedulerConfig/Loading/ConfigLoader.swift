@@ -90,4 +90,16 @@ public struct ConfigLoader: Sendable {
         }
         return location
     }
+
+    /// Only the `search:` section of `scheduler.yaml`, for `scheduler search`; `nil` when `directory` holds no
+    /// `scheduler.yaml` (a command given `--database` alone).
+    public static func searchSettings(directory: String) throws(InvalidConfiguration) -> SearchSettings? {
+        let problems = ProblemLog()
+        guard let file = YAMLFile.read(URL(fileURLWithPath: directory).appendingPathComponent(schedulerFile), name: schedulerFile, problems: problems)
+        else { return nil }
+        let reader = NodeReader(file: schedulerFile, problems: problems)
+        let settings = file.root?["search"].flatMap { SearchSettingsParser(reader: reader).parse($0) } ?? SearchSettings()
+        guard problems.isEmpty else { throw InvalidConfiguration(problems: problems.problems) }
+        return settings
+    }
 }

@@ -3,9 +3,9 @@ import PluginAPI
 import Store
 import YAML
 
-/// Reads `scheduler.yaml`: the environment, the store, the service, the defaults and the sources.
+/// Reads `scheduler.yaml`: the environment, the store, the service, the defaults, the search and the sources.
 struct SchedulerFileParser {
-    static let topKeys = ["environment", "store", "service", "defaults", "sources"]
+    static let topKeys = ["environment", "store", "service", "defaults", "search", "sources"]
     static let sourceKeys = ["plugin", "domain", "gate", "schedule", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "options"]
 
     let reader: NodeReader
@@ -78,6 +78,9 @@ struct SchedulerFileParser {
                 if key == "expiration", let expiration = reader.duration(node, "defaults.expiration") { settings.defaultExpiration = expiration }
                 if key == "maxDeleteRatio", let ratio = reader.number(node, "defaults.maxDeleteRatio", in: 0...1) { settings.defaultMaxDeleteRatio = ratio }
             }
+        }
+        if let search = value("search"), let parsed = SearchSettingsParser(reader: reader).parse(search) {
+            settings.search = parsed
         }
         if let sources = value("sources"), let entries = reader.mapping(sources, "sources") {
             var domainOwners = DomainOwners()

@@ -43,6 +43,8 @@ public struct SchedulerSettings: Sendable {
     public var defaultTimeZone: TimeZone
     /// How many runs `scheduler history` keeps (`store.history`).
     public var historyLength: Int
+    /// How searches treat what people type (`search:`).
+    public var search = SearchSettings()
     /// The prefix of the local files of the replica named `replicaID` (`--replica-id`): on a shared store, replicas
     /// started on one machine with ids of their own keep their own locks and plugin ledger (`var/postgres-<id>`),
     /// and a restarted replica finds what its predecessor of the same id left. Without an id, or with SQLite, it is

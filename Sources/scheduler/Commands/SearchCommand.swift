@@ -1,11 +1,12 @@
 import ArgumentParser
 import Indexing
+import SchedulerConfig
 
 /// `scheduler search TEXT`: what a user typing TEXT would find.
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Search the index: every word of TEXT is matched as a prefix, ignoring case and accents.",
+        abstract: "Search the index: every word of TEXT is matched as a prefix, ignoring case and accents, forgiving typos as scheduler.yaml's search.typos says.",
         discussion: "Any text is safe: quotes, operators and punctuation are treated as plain word separators."
     )
 
@@ -37,9 +38,15 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let query: SearchQuery
+        let typos: TypoTolerance
+        do {
+            typos = try ConfigLoader.searchSettings(directory: store.config.directory)?.typos ?? .standard
+        } catch {
+            throw UserError(error.problems.map(store.config.located).joined(separator: "\n"))
+        }
         do {
             let facets = try facets.map { names throws(SearchQueryError) in try SearchFacet.list(names) } ?? []
-            query = try SearchQuery(text: text, domain: domain, contentType: contentType, limit: limit, offset: offset, facets: facets)
+            query = try SearchQuery(text: text, domain: domain, contentType: contentType, limit: limit, offset: offset, facets: facets, typos: typos)
         } catch {
             throw ValidationError("--\(error.parameter): \(error.reason)")
         }

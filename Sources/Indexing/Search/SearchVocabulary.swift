@@ -1,0 +1,26 @@
+package import PluginAPI
+
+/// The indexed words typos are corrected to (``TypoCorrector``): the words of items' titles, display names and
+/// keywords, folded and cut as search terms are, without those holding a digit (numbers and codes match as typed).
+/// Every store keeps them in a table of its own, adding the words of each item it writes and removing none: a
+/// word no item holds any more is a correction that matches nothing. Descriptions are left out: their words would
+/// multiply the table and the corrections read, for the matches people look for least.
+package enum SearchVocabulary {
+    /// Adds the words of `item` to `words`.
+    package static func insertWords(of item: SearchableItem, into words: inout Set<String>) {
+        insertWords(title: item.title, displayName: item.displayName, keywords: item.keywords, into: &words)
+    }
+
+    /// Adds the words of an item's title, display name and keywords to `words`.
+    package static func insertWords(title: String?, displayName: String?, keywords: [String], into words: inout Set<String>) {
+        for text in [title, displayName].compactMap({ $0 }) + keywords {
+            TextFolding.forEachWord(in: text) { bytes in
+                let word = String(decoding: bytes, as: UTF8.self)
+                if !word.unicodeScalars.contains(where: TypoTolerance.isDigit) {
+                    words.insert(String(word.prefix(SearchTerms.maxTermCharacters)))
+                }
+                return true
+            }
+        }
+    }
+}
