@@ -31,7 +31,7 @@ extension MemorySearchIndex {
                     }
                 }.prefix(limit))
             }
-            let (candidates, matches, terms) = ranking.gatherCorrectingTypos(
+            let (candidates, matches, terms, asTyped) = ranking.gatherCorrectingTypos(
                 terms: typed, correct: { $0.corrected(typed, vocabulary: tables.vocabularyWords(for: $0.lookups)) }, scan: scan, id: \.id
             )
             let rowsByID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0) })
@@ -40,7 +40,7 @@ extension MemorySearchIndex {
                     id: row.id, title: row.item.title, displayName: row.item.displayName, keywords: KeywordList.encode(row.item.keywords),
                     contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint
                 )
-            })
+            }, asTyped: asTyped)
             let total = ranking.total(matches: matches)
             let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
                 rowsByID[id].map { row in

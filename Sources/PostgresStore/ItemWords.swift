@@ -27,7 +27,7 @@ struct ItemWords {
         var words = known
         for case let text? in texts {
             TextFolding.forEachWord(in: text) { bytes in
-                let word = String(String(decoding: bytes, as: UTF8.self).prefix(SearchTerms.maxTermCharacters))
+                let word = SearchTerms.term(bytes)
                 if seen.insert(word).inserted { words.append(word) }
                 return true
             }

@@ -70,7 +70,7 @@ extension PostgresSearchIndex {
         for try await (id, title, name, keywords, description, hint) in candidateRows.decode((Int64, String?, String?, String, String?, Int?).self) {
             rows.append(CandidateRanking.Candidate(id: id, title: title, displayName: name, keywords: keywords, contentDescription: description, rankingHint: hint))
         }
-        let page = CandidateRanking(query: query, terms: terms).page(of: rows)
+        let page = CandidateRanking(query: query, terms: terms).page(of: rows, asTyped: Set(typedMatches))
         let total = ranking.total(matches: matches.count)
         let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: terms)
         guard !query.facets.isEmpty else { return results }

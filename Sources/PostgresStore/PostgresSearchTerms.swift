@@ -6,11 +6,17 @@ import PostgresNIO
 /// (`COLLATE "C"`) so that the words a typed word may stand for are one range of its primary key, as in SQLite.
 /// GIN indexes cannot list their words, and `ts_stat` reads every row.
 enum PostgresSearchTerms {
-    /// Adds `words` (those already there are left).
+    /// Adds `words` (those already there are left), in byte order: replicas committing batches at once then take
+    /// the rows' locks in one order, and never wait on each other in a cycle (a deadlock, one batch refused).
     static func insert(_ words: Set<String>, _ connection: PostgresConnection, logger: Logger) async throws {
         guard !words.isEmpty else { return }
+        let ordered = words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         try await connection.query(
-            "INSERT INTO search_term (term) SELECT unnest(\(Array(words))::text[]) ON CONFLICT DO NOTHING", logger: logger
+            """
+            INSERT INTO search_term (term) SELECT word FROM unnest(\(ordered)::text[]) WITH ORDINALITY AS w(word, position)
+            ORDER BY position ON CONFLICT DO NOTHING
+            """,
+            logger: logger
         )
     }
 

@@ -171,6 +171,7 @@ struct Benchmark {
         try await measure("first round, 1–3 prefixes", queries)
         try await measure("second round, 1–3 prefixes", queries)
         try await measureFacetsAndHighlights(index, queries: typedQueries(400, seed: 7), label: label)
+        try await measureTypos(index, label: label)
         // Query sets that are not the typed ones above, once each (warm).
         for (name, texts) in otherQuerySets() { try await measure(name, texts) }
     }
@@ -213,6 +214,40 @@ struct Benchmark {
         }
         if !capped.isEmpty { print("\(label)  the \(capped.count) matching more (facets count the first \(SearchFacet.countedMatches)): with facets \(percentiles(capped))") }
         print("\(label)  highlights and snippets of a page of 20 (included in every search above): \(percentiles(highlighting))")
+    }
+
+    /// Queries of 1–2 words where one word of 5 letters or more has two neighbours swapped (past its first letter),
+    /// alternated query by query with the same words typed right: what finding the corrections costs, never-repeated
+    /// queries, no result cache. Also how many typo'd queries still find an item holding the word meant.
+    static func measureTypos(_ index: any SearchIndex, label: String) async throws {
+        let vocabulary = SyntheticItems(seed: 7)
+        var random = SplitMix64(seed: 777)
+        var right: [Duration] = [], typo: [Duration] = [], found = 0, queries = 0
+        while queries < 300 {
+            let word = Array(vocabulary.word(rank: Int(random.next() % 20_000)))
+            guard word.count >= 5 else { continue }
+            let swap = 1 + Int(random.next() % UInt64(word.count - 2))
+            var misspelt = word
+            misspelt.swapAt(swap, swap + 1)
+            guard misspelt != word else { continue }
+            let other = random.next() % 2 == 0 ? "" : " " + String(vocabulary.word(rank: Int(random.next() % 200)).prefix(3))
+            let typed = try SearchQuery(text: String(word) + other, limit: 20), mistyped = try SearchQuery(text: String(misspelt) + other, limit: 20)
+            func timed(_ query: SearchQuery) async throws -> (SearchResults, Duration) {
+                let start = ContinuousClock.now
+                let results = try await index.search(query)
+                return (results, ContinuousClock.now - start)
+            }
+            let first = queries.isMultiple(of: 2) ? typed : mistyped, second = queries.isMultiple(of: 2) ? mistyped : typed
+            let (firstResults, firstTime) = try await timed(first), (secondResults, secondTime) = try await timed(second)
+            let (corrected, rightTime, typoTime) = queries.isMultiple(of: 2) ? (secondResults, firstTime, secondTime) : (firstResults, secondTime, firstTime)
+            right.append(rightTime)
+            typo.append(typoTime)
+            if corrected.hits.contains(where: { hit in
+                [hit.title, hit.contentDescription].compactMap { $0 }.joined(separator: " ").lowercased().contains(String(word))
+            }) { found += 1 }
+            queries += 1
+        }
+        print("\(label)search, one typo in a word of 5+ letters (\(queries) queries, 1–2 words, top 20, no result cache), alternated: typed right \(percentiles(right)); with the typo \(percentiles(typo)); the word meant found for \(found * 100 / queries) %")
     }
 
     /// Other shapes of queries: single letters, the most frequent whole words (each in a large share of the

@@ -50,9 +50,47 @@ struct TypoToleranceTests {
             #expect(try await Self.found(store, "chocolatte") == ["exact", "one", "two"])
             let results = try await store.index.search(SearchQuery(text: "chocolatte"))
             #expect(results.total == 3 && results.totalIsExact)
-            // Enough matches as typed for the page: no typo is looked for.
+            // Every page counts the same matches.
             #expect(try await Self.found(store, "chocolatte", limit: 1) == ["exact"])
-            #expect(try await store.index.search(SearchQuery(text: "chocolatte", limit: 1)).total == 1)
+            #expect(try await store.index.search(SearchQuery(text: "chocolatte", limit: 1, offset: 2)).hits.map(\.uniqueIdentifier) == ["two"])
+        }
+    }
+
+    /// An item that holds the word as typed anywhere ranks above items matched through a typo, whatever their
+    /// scores: here the typo'd word is in its description, a correction in its title.
+    @Test(arguments: StoreBackend.allCases)
+    func anItemHoldingTheWordAsTypedAnywhereRanksAboveTypoMatches(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert([
+                Self.item("typo", "Released", hint: 100),
+                Self.item("asTyped", "Released", description: "Notes as relased"),
+            ])
+            #expect(try await Self.found(store, "relased") == ["asTyped", "typo"])
+        }
+    }
+
+    /// With 20 matches as typed or more, no typo is looked for, on any page.
+    @Test(arguments: StoreBackend.allCases)
+    func enoughMatchesAsTypedLookForNoTypo(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert((1...TypoTolerance.fewMatches).map { Self.item("t\($0)", "Chocolatte \($0)") } + [Self.item("cake", "Chocolate cake")])
+            for offset in [0, 20] {
+                let results = try await store.index.search(SearchQuery(text: "chocolatte", limit: 5, offset: offset))
+                #expect(results.total == TypoTolerance.fewMatches && !results.hits.map(\.uniqueIdentifier).contains("cake"))
+            }
+        }
+    }
+
+    /// A letter followed by a thousand marks the tokenizer keeps is one word, cut to 64 characters like any other:
+    /// stored, searched and corrected alike by every store, without error.
+    @Test(arguments: StoreBackend.allCases)
+    func aWordOfALetterAndAThousandMarksIsCutLikeAnyOther(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            let marks = String(repeating: "\u{1AB0}", count: 1_300)  // 3,900 bytes: past PostgreSQL's 2,046-byte word limit
+            try await store.index.upsert([Self.item("marks", "Zebra a\(marks) end"), Self.item("other", "Zebras")])
+            #expect(try await Self.found(store, "a" + marks) == ["marks"])
+            #expect(try await Self.found(store, "b" + marks + " zebra").isEmpty)
+            #expect(try await Self.found(store, "zebar a" + marks) == ["marks"])
         }
     }
 

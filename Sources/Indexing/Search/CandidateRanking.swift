@@ -75,42 +75,44 @@ package struct CandidateRanking {
         return (candidates, firstMatches.count)
     }
 
-    /// ``gather(scan:id:)`` for the words as typed; then, when they match fewer items than the page needs and
-    /// `correct` finds corrections of them (``TypoCorrector``), for the corrected words too (which match every item
-    /// the typed words do): the candidates of both, the matches of the corrected words, and the terms that matched.
+    /// ``gather(scan:id:)`` for the words as typed; then, when they match fewer than ``TypoTolerance/fewMatches``
+    /// items and `correct` finds corrections of them (``TypoCorrector``), for the corrected words too (which match
+    /// every item the typed words do): the candidates of both, the matches of the corrected words, the terms that
+    /// matched, and the candidates that matched as typed (all such items: they are fewer than a scan's candidates).
     package func gatherCorrectingTypos<Row>(
         terms: SearchTerms, correct: (TypoCorrector) throws -> SearchTerms, scan: (SearchTerms, Scope, _ limit: Int) throws -> [Row],
         id: (Row) -> Int64
-    ) rethrows -> (candidates: [Row], matches: Int, terms: SearchTerms) {
+    ) rethrows -> (candidates: [Row], matches: Int, terms: SearchTerms, asTyped: Set<Int64>) {
         var (candidates, matches) = try gather(scan: { try scan(terms, $0, $1) }, id: id)
-        guard let corrector = corrector(terms: terms, matches: matches) else { return (candidates, matches, terms) }
+        guard let corrector = corrector(terms: terms, matches: matches) else { return (candidates, matches, terms, []) }
         let corrected = try correct(corrector)
-        guard corrected.hasCorrections else { return (candidates, matches, terms) }
+        guard corrected.hasCorrections else { return (candidates, matches, terms, []) }
         let (more, correctedMatches) = try gather(scan: { try scan(corrected, $0, $1) }, id: id)
-        var seen = Set(candidates.map(id))
+        let asTyped = Set(candidates.map(id))
+        var seen = asTyped
         candidates += more.filter { seen.insert(id($0)).inserted }
         matches = correctedMatches
-        return (candidates, matches, corrected)
+        return (candidates, matches, corrected, asTyped)
     }
 
-    /// What looks for corrections of `terms` when they matched too few items (`matches`) for the page, and some
-    /// word may hold a typo.
+    /// What looks for corrections of `terms` when they matched fewer than ``TypoTolerance/fewMatches`` items
+    /// (`matches`), and some word may hold a typo.
     package func corrector(terms: SearchTerms, matches: Int) -> TypoCorrector? {
-        guard matches < query.offset + query.limit else { return nil }
+        guard matches < TypoTolerance.fewMatches else { return nil }
         let corrector = TypoCorrector(terms: terms, tolerance: query.typos)
         return corrector.lookups.isEmpty ? nil : corrector
     }
 
-    /// The page of `candidates`, best first: fewer typos, then a higher score, then priority order (lower id
-    /// first); with their scores.
-    package func page(of candidates: [Candidate]) -> [(id: Int64, score: Double)] {
+    /// The page of `candidates`, best first: fewer typos (none for those in `asTyped`, which matched the words as
+    /// typed), then a higher score, then priority order (lower id first); with their scores.
+    package func page(of candidates: [Candidate], asTyped: Set<Int64> = []) -> [(id: Int64, score: Double)] {
         let ranked = candidates.map { candidate -> Ranked in
             let fields: [(SearchColumn, String?)] = [
                 (.title, candidate.title), (.displayName, candidate.displayName), (.keywords, candidate.keywords),
                 (.contentDescription, candidate.contentDescription),
             ]
             let (score, typos) = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
-            return Ranked(id: candidate.id, score: score, typos: typos)
+            return Ranked(id: candidate.id, score: score, typos: asTyped.contains(candidate.id) ? 0 : typos)
         }
         .sorted(by: Ranked.isBetter)
         return ranked.dropFirst(query.offset).prefix(query.limit).map { ($0.id, $0.score) }

@@ -31,8 +31,9 @@ package struct RelevanceScore {
         // A term not found in the scored text (the index matched it further on) counts its fewest typos.
         var typos = corrections.map { $0.isEmpty ? 0 : $0.values.min()! }
         var typosSeen = [Bool](repeating: false, count: terms.count)
-        for case let (column, text?) in fields where best.contains(where: { $0 < column.weight }) {
-            // (A field counts at most its weight for a term: once every term does as well, it is not read.)
+        for case let (column, text?) in fields where best.contains(where: { $0 < column.weight }) || typos.contains(where: { $0 > 0 }) {
+            // (A field counts at most its weight for a term: once every term does as well, and no term is left with
+            // typos a later field could spare, it is not read.)
             var wordCount = 0
             for index in matches.indices { matches[index] = 0 }
             TextFolding.forEachWord(in: text.utf8.count > Self.scoredBytesPerField ? Self.prefix(of: text) : text) { word in

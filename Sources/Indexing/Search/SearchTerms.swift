@@ -1,7 +1,8 @@
 /// Turns any user text into a safe FTS5 query that matches every word as a prefix.
 ///
-/// The text is split into words of letters, digits and combining marks; everything else (quotes, `*`,
-/// `-`, parentheses, emoji, punctuation) separates words. Each word is quoted, so `AND`, `OR`, `NOT` and
+/// The text is split into words as the index's tokenizer splits them (``TextFolding``): letters, digits and the
+/// accents folded away; everything else (quotes, `*`, `-`, parentheses, emoji, punctuation, most other marks)
+/// separates words. Each word is quoted, so `AND`, `OR`, `NOT` and
 /// `NEAR` are plain words, and given a `*` so it matches as a prefix: `chee` finds "Cheetah". A word may also
 /// match the indexed words it stands for with typos (``corrections``, found by ``TypoCorrector``).
 public struct SearchTerms: Sendable, Hashable {
@@ -21,12 +22,18 @@ public struct SearchTerms: Sendable, Hashable {
     public init(_ text: String) {
         var words: [String] = []
         TextFolding.forEachWord(in: text) { bytes in
-            let term = String(String(decoding: bytes, as: UTF8.self).prefix(Self.maxTermCharacters))
+            let term = Self.term(bytes)
             if !words.contains(term) { words.append(term) }
             return words.count < Self.maxTerms
         }
         self.words = words
         corrections = Array(repeating: [], count: words.count)
+    }
+
+    /// A folded word as a search term: its first ``maxTermCharacters`` characters, counted as Unicode scalars (a
+    /// letter followed by a thousand marks is cut too), so a term is at most 256 bytes.
+    package static func term(_ folded: UnsafeBufferPointer<UInt8>) -> String {
+        String(String.UnicodeScalarView(String(decoding: folded, as: UTF8.self).unicodeScalars.prefix(maxTermCharacters)))
     }
 
     /// These terms with `corrections`, one list per word.

@@ -1,7 +1,8 @@
 package import PluginAPI
 
 /// The indexed words typos are corrected to (``TypoCorrector``): the words of items' titles, display names and
-/// keywords, folded and cut as search terms are, without those holding a digit (numbers and codes match as typed).
+/// keywords, folded, without those holding a digit (numbers and codes match as typed) or longer than a search term
+/// (``SearchTerms/maxTermCharacters``), which every store would match differently.
 /// Every store keeps them in a table of its own, adding the words of each item it writes and removing none: a
 /// word no item holds any more is a correction that matches nothing. Descriptions are left out: their words would
 /// multiply the table and the corrections read, for the matches people look for least.
@@ -16,8 +17,8 @@ package enum SearchVocabulary {
         for text in [title, displayName].compactMap({ $0 }) + keywords {
             TextFolding.forEachWord(in: text) { bytes in
                 let word = String(decoding: bytes, as: UTF8.self)
-                if !word.unicodeScalars.contains(where: TypoTolerance.isDigit) {
-                    words.insert(String(word.prefix(SearchTerms.maxTermCharacters)))
+                if word.unicodeScalars.count <= SearchTerms.maxTermCharacters, !word.unicodeScalars.contains(where: TypoTolerance.isDigit) {
+                    words.insert(word)
                 }
                 return true
             }

@@ -18,7 +18,7 @@ public import Indexing
 /// When a query matches no more than `k` items the ranking is exact; when it matches more, the best items
 /// among the highest-priority `k` of each scan are ranked, which is what an as-you-type search needs.
 ///
-/// When the words as typed match fewer items than the page holds, the words that may hold typos are looked up in
+/// When the words as typed match fewer than ``TypoTolerance/fewMatches`` items, the words that may hold typos are looked up in
 /// the vocabulary (``SearchTermTable``) and the scans run again with their corrections (``TypoCorrector``).
 ///
 /// Results are kept in a ``SearchResultCache`` and answered again while they stay exact.
@@ -72,12 +72,12 @@ extension SQLiteSearchIndex {
                 }
                 return found
             }
-            let (candidates, matches, terms) = try ranking.gatherCorrectingTypos(
+            let (candidates, matches, terms, asTyped) = try ranking.gatherCorrectingTypos(
                 terms: typed, correct: { corrector in corrector.corrected(typed, vocabulary: try SearchTermTable.words(for: corrector.lookups, db)) },
                 scan: { terms, scope, limit in try scan(.scanning(scope), matching: terms.matchExpression!, limit: limit) }, id: \.id
             )
             let match = terms.matchExpression!
-            let page = CandidateRanking(query: query, terms: terms).page(of: candidates)
+            let page = CandidateRanking(query: query, terms: terms).page(of: candidates, asTyped: asTyped)
             let total = ranking.total(matches: matches)
             var results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: terms)
             if !query.facets.isEmpty {
