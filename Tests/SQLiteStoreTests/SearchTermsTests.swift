@@ -25,6 +25,13 @@ struct SearchTermsTests {
         #expect(SearchTerms(String(repeating: "y", count: 500)).words == [String(repeating: "y", count: SearchTerms.maxTermCharacters)])
     }
 
+    @Test func wordsJoinedWithoutSpacesAreSequences() {
+        #expect(SearchTerms("Ruby 3.4.0 v2.1-RC1 en/news t-shirt (a) 3.4.0").sequences == [["3", "4", "0"], ["v2", "1", "rc1"], ["en", "news"], ["t", "shirt"]])
+        #expect(SearchTerms("a.b.c.d.e.f.g.h.i one two").sequences.isEmpty, "more than 8 words is not a sequence")
+        #expect(SearchTerms("Bootstrap 3.3.0").words == ["bootstrap", "3", "0"])
+        #expect(SearchTerms("Bootstrap 3.3.0").sequences == [["3", "3", "0"]])
+    }
+
     @Test func repeatedWordsAreUsedOnce() {
         #expect(SearchTerms("red RED red").words == ["red"])
     }

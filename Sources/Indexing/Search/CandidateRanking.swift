@@ -104,15 +104,18 @@ package struct CandidateRanking {
     }
 
     /// The page of `candidates`, best first: fewer typos (none for those in `asTyped`, which matched the words as
-    /// typed), then a higher score, then priority order (lower id first); with their scores.
+    /// typed), then more of the typed sequences held (`3.4.0`), then a higher score, then priority order (lower id
+    /// first); with their scores.
     package func page(of candidates: [Candidate], asTyped: Set<Int64> = []) -> [(id: Int64, score: Double)] {
         let ranked = candidates.map { candidate -> Ranked in
             let fields: [(SearchColumn, String?)] = [
                 (.title, candidate.title), (.displayName, candidate.displayName), (.keywords, candidate.keywords),
                 (.contentDescription, candidate.contentDescription),
             ]
-            let (score, typos) = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
-            return Ranked(id: candidate.id, score: score, typos: asTyped.contains(candidate.id) ? 0 : typos)
+            let result = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
+            return Ranked(
+                id: candidate.id, score: result.score, typos: asTyped.contains(candidate.id) ? 0 : result.typos, sequences: result.sequences
+            )
         }
         .sorted(by: Ranked.isBetter)
         return ranked.dropFirst(query.offset).prefix(query.limit).map { ($0.id, $0.score) }
@@ -123,9 +126,11 @@ package struct CandidateRanking {
         var id: Int64
         var score: Double
         var typos: Int
+        var sequences: Int
 
         static func isBetter(_ left: Ranked, than right: Ranked) -> Bool {
             if left.typos != right.typos { return left.typos < right.typos }
+            if left.sequences != right.sequences { return left.sequences > right.sequences }
             if left.score != right.score { return left.score > right.score }
             return left.id < right.id
         }

@@ -8,36 +8,62 @@ import Foundation
 /// match. The sum is lifted by the ranking hint: `× (1 + hint / 100)`.
 ///
 /// A word matched through a typo correction (``SearchTerms/corrections``) counts as a prefix would, and the
-/// item's typos are counted apart: the fewest each term needed, summed; ranking puts fewer typos first.
+/// item's typos are counted apart: the fewest each term needed, summed; ranking puts fewer typos first. So are the
+/// typed sequences (``SearchTerms/sequences``, `3.4.0`) a field holds word after word: ranking puts more first.
 package struct RelevanceScore {
+    /// What ranking orders by.
+    package struct Result {
+        package var score: Double
+        /// The fewest typos each term needed, summed.
+        package var typos: Int
+        /// How many of the typed sequences some field holds, word after word (the last word as a prefix).
+        package var sequences: Int
+    }
+
     /// Only this much of each field is read for scoring.
     static let scoredBytesPerField = 4096
 
     private let terms: [[UInt8]]
     /// The corrections of each term, by word: the typos it stands for.
     private let corrections: [[[UInt8]: Int]]
+    private let sequences: [[[UInt8]]]
+    /// The longest sequence's words.
+    private let longestSequence: Int
 
     package init(terms: SearchTerms) {
         self.terms = terms.words.map { Array($0.utf8) }
         corrections = terms.corrections.map { corrections in
             Dictionary(corrections.map { (Array($0.word.utf8), $0.typos) }, uniquingKeysWith: min)
         }
+        sequences = terms.sequences.map { $0.map { Array($0.utf8) } }
+        longestSequence = sequences.map(\.count).max() ?? 0
     }
 
-    /// The score of an item whose searchable fields are `fields`, and the typos its match needed.
-    package func score(fields: [(SearchColumn, String?)], rankingHint: Int?) -> (score: Double, typos: Int) {
+    /// The score of an item whose searchable fields are `fields`, the typos its match needed and the sequences it holds.
+    package func score(fields: [(SearchColumn, String?)], rankingHint: Int?) -> Result {
         var best = [Double](repeating: SearchColumn.contentDescription.weight * 0.5, count: terms.count)
         var matches = [Double](repeating: 0, count: terms.count)
         // A term not found in the scored text (the index matched it further on) counts its fewest typos.
         var typos = corrections.map { $0.isEmpty ? 0 : $0.values.min()! }
         var typosSeen = [Bool](repeating: false, count: terms.count)
-        for case let (column, text?) in fields where best.contains(where: { $0 < column.weight }) || typos.contains(where: { $0 > 0 }) {
+        var sequenceFound = [Bool](repeating: false, count: sequences.count)
+        for case let (column, text?) in fields
+        where best.contains(where: { $0 < column.weight }) || typos.contains(where: { $0 > 0 }) || sequenceFound.contains(false) {
             // (A field counts at most its weight for a term: once every term does as well, and no term is left with
-            // typos a later field could spare, it is not read.)
+            // typos or sequence a later field could spare, it is not read.)
             var wordCount = 0
             for index in matches.indices { matches[index] = 0 }
+            /// The field's last words, as many as the longest sequence holds.
+            var recent: [[UInt8]] = []
             TextFolding.forEachWord(in: text.utf8.count > Self.scoredBytesPerField ? Self.prefix(of: text) : text) { word in
                 wordCount += 1
+                if longestSequence > 0 {
+                    if recent.count == longestSequence { recent.removeFirst() }
+                    recent.append(Array(word))
+                    for (index, sequence) in sequences.enumerated() where !sequenceFound[index] && Self.ends(recent, with: sequence) {
+                        sequenceFound[index] = true
+                    }
+                }
                 for (index, term) in terms.enumerated() where matches[index] < 1 {
                     if Self.word(word, startsWith: term) {
                         matches[index] = word.count == term.count ? 1 : 0.8
@@ -55,7 +81,21 @@ package struct RelevanceScore {
                 best[index] = max(best[index], column.weight * matches[index] * lengthFactor)
             }
         }
-        return (best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100), typos.reduce(0, +))
+        return Result(
+            score: best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100), typos: typos.reduce(0, +),
+            sequences: sequenceFound.count { $0 }
+        )
+    }
+
+    /// Whether `recent` ends with `sequence`'s words, its last one as a prefix.
+    private static func ends(_ recent: [[UInt8]], with sequence: [[UInt8]]) -> Bool {
+        guard recent.count >= sequence.count else { return false }
+        let start = recent.count - sequence.count
+        for (offset, word) in sequence.enumerated() {
+            let candidate = recent[start + offset]
+            if offset == sequence.count - 1 ? !candidate.starts(with: word) : candidate != word { return false }
+        }
+        return true
     }
 
     private static func word(_ word: UnsafeBufferPointer<UInt8>, startsWith term: [UInt8]) -> Bool {

@@ -15,6 +15,7 @@ package final class SearchResultCache: Sendable {
     /// What makes two searches the same: the folded words, the filters, the page and the typos forgiven.
     package struct Key: Hashable, Sendable {
         var words: [String]
+        var sequences: [[String]]
         var domain: String?
         var contentType: String?
         var limit: Int
@@ -24,6 +25,7 @@ package final class SearchResultCache: Sendable {
 
         package init(query: SearchQuery, terms: SearchTerms) {
             words = terms.words
+            sequences = terms.sequences
             domain = query.domain
             contentType = query.contentType
             limit = query.limit

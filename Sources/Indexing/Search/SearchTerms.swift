@@ -16,6 +16,13 @@ public struct SearchTerms: Sendable, Hashable {
     /// For each word, the indexed words it may stand for with typos: empty until ``TypoCorrector`` fills them.
     public private(set) var corrections: [[TypoCorrection]]
 
+    /// The words typed joined by dots, hyphens, slashes or other punctuation without spaces (`3.4.0`, `v2.1-rc1`,
+    /// `en/news`), each as its folded words, in order: items holding one word after word rank first. At most
+    /// ``maxSequences``, of 2 to ``maxSequenceWords`` words.
+    public let sequences: [[String]]
+    public static let maxSequences = 4
+    public static let maxSequenceWords = 8
+
     /// Whether any word has a correction.
     public var hasCorrections: Bool { corrections.contains { !$0.isEmpty } }
 
@@ -28,6 +35,16 @@ public struct SearchTerms: Sendable, Hashable {
         }
         self.words = words
         corrections = Array(repeating: [], count: words.count)
+        var sequences: [[String]] = []
+        for chunk in text.split(whereSeparator: \.isWhitespace) where sequences.count < Self.maxSequences {
+            var sequence: [String] = []
+            TextFolding.forEachWord(in: chunk) { bytes in
+                sequence.append(Self.term(bytes))
+                return sequence.count <= Self.maxSequenceWords
+            }
+            if (2...Self.maxSequenceWords).contains(sequence.count), !sequences.contains(sequence) { sequences.append(sequence) }
+        }
+        self.sequences = sequences
     }
 
     /// A folded word as a search term: its first ``maxTermCharacters`` characters, counted as Unicode scalars (a
