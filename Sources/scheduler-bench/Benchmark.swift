@@ -12,6 +12,7 @@ import SQLiteStore
 ///                                               BENCH_SLOWEST=1 lists the slowest)
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
 ///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
+///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
 ///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
 @main
@@ -49,6 +50,9 @@ struct Benchmark {
             case "--purge":
                 let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
                 return try await PurgeBenchmark.measure(index)
+            case "--relevance":
+                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+                return try await RelevanceBenchmark.run(folders: Array(arguments), work: work)
             case "--search":
                 // Without the result cache: what a search costs, not what a repeated one does.
                 let target = arguments.popFirst() ?? ""
