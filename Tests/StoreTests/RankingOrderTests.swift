@@ -46,7 +46,8 @@ struct RankingOrderTests {
 
     /// Each query and the identifiers of its first hits, best first.
     static let expected: [(query: String, hits: [String])] = [
-        ("cheese", ["hinted-cheese", "title-cheese", "prefix-cheesecake", "title-cheese-boards", "name-cheese", "keyword-cheese", "ecole", "description-cheese"]),
+        // A title that is exactly the typed words first ("Cheese"), above a higher hint (issue 26's ranking rules).
+        ("cheese", ["title-cheese", "hinted-cheese", "prefix-cheesecake", "title-cheese-boards", "name-cheese", "keyword-cheese", "ecole", "description-cheese"]),
         ("chee", ["hinted-cheese", "title-cheese", "prefix-cheesecake", "title-cheese-boards", "name-cheese", "keyword-cheese", "ecole", "description-cheese"]),
         ("ch", ["hinted-cheese", "title-cheese", "prefix-cheesecake", "title-cheese-boards", "name-cheese", "keyword-cheese", "ecole", "description-cheese"]),
         ("cheese boards", ["title-cheese-boards"]),

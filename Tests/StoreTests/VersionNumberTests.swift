@@ -35,4 +35,22 @@ struct VersionNumberTests {
             #expect(Set(partial.prefix(2)) == ["ruby-340", "ruby-341"] && partial.contains("ruby-304"), "\(partial)")
         }
     }
+
+    /// A title that is exactly the typed words comes first, above items of higher priority that hold more.
+    @Test(arguments: StoreBackend.allCases)
+    func aTitleThatIsExactlyTheTypedWordsRanksFirst(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: StoreConformanceTests.clock) { store in
+            try await store.index.upsert([
+                SearchableItem(uniqueIdentifier: "release", domainIdentifier: "com.blog", title: "Jekyll 4.4.0 Released", rankingHint: 100),
+                SearchableItem(uniqueIdentifier: "docs", domainIdentifier: "com.blog", title: "Jekyll docs", rankingHint: 100),
+                SearchableItem(uniqueIdentifier: "home", domainIdentifier: "com.blog", title: "Jekyll"),
+                SearchableItem(uniqueIdentifier: "themes", domainIdentifier: "com.blog", title: "Jekyll Themes"),
+            ])
+            for query in ["jekyll", "JEKYLL!"] {
+                #expect(try await store.index.search(SearchQuery(text: query)).hits.first?.uniqueIdentifier == "home", "\(query)")
+            }
+            #expect(try await store.index.search(SearchQuery(text: "jekyll themes")).hits.first?.uniqueIdentifier == "themes")
+            #expect(try await store.index.search(SearchQuery(text: "jekyll the")).hits.first?.uniqueIdentifier == "themes", "a prefix of a one-word rest")
+        }
+    }
 }

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// A word matched through a typo correction (``SearchTerms/corrections``) counts as a prefix would, and the
 /// item's typos are counted apart: the fewest each term needed, summed; ranking puts fewer typos first. So are the
-/// typed sequences (``SearchTerms/sequences``, `3.4.0`) a field holds word after word: ranking puts more first.
+/// typed sequences (``SearchTerms/sequences``, `3.4.0`) a field holds word after word: ranking puts more first; and
+/// whether the title is exactly the typed words: ranking puts such an item first among those with as few typos.
 package struct RelevanceScore {
     /// What ranking orders by.
     package struct Result {
@@ -18,6 +19,8 @@ package struct RelevanceScore {
         package var typos: Int
         /// How many of the typed sequences some field holds, word after word (the last word as a prefix).
         package var sequences: Int
+        /// Whether the title's words are the typed words, whole and in order ("Jekyll" for `jekyll`).
+        package var titleIsExact: Bool
     }
 
     /// Only this much of each field is read for scoring.
@@ -47,6 +50,7 @@ package struct RelevanceScore {
         var typos = corrections.map { $0.isEmpty ? 0 : $0.values.min()! }
         var typosSeen = [Bool](repeating: false, count: terms.count)
         var sequenceFound = [Bool](repeating: false, count: sequences.count)
+        var titleIsExact = false
         for case let (column, text?) in fields
         where best.contains(where: { $0 < column.weight }) || typos.contains(where: { $0 > 0 }) || sequenceFound.contains(false) {
             // (A field counts at most its weight for a term: once every term does as well, and no term is left with
@@ -55,8 +59,11 @@ package struct RelevanceScore {
             for index in matches.indices { matches[index] = 0 }
             /// The field's last words, as many as the longest sequence holds.
             var recent: [[UInt8]] = []
+            /// Whether the title's words so far are the typed words, in order.
+            var titleSoFar = column == .title
             TextFolding.forEachWord(in: text.utf8.count > Self.scoredBytesPerField ? Self.prefix(of: text) : text) { word in
                 wordCount += 1
+                if titleSoFar { titleSoFar = wordCount <= terms.count && word.elementsEqual(terms[wordCount - 1]) }
                 if longestSequence > 0 {
                     if recent.count == longestSequence { recent.removeFirst() }
                     recent.append(Array(word))
@@ -76,6 +83,7 @@ package struct RelevanceScore {
                 }
                 return true
             }
+            if column == .title { titleIsExact = titleSoFar && wordCount == terms.count }
             let lengthFactor = 1 / (1 + 0.05 * Double(max(0, wordCount - 1)))
             for index in terms.indices {
                 best[index] = max(best[index], column.weight * matches[index] * lengthFactor)
@@ -83,7 +91,7 @@ package struct RelevanceScore {
         }
         return Result(
             score: best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100), typos: typos.reduce(0, +),
-            sequences: sequenceFound.count { $0 }
+            sequences: sequenceFound.count { $0 }, titleIsExact: titleIsExact
         )
     }
 
