@@ -102,7 +102,8 @@ final class FeedServer: Sendable {
             case "good.png": return Self.body(Self.png, type: "image/png")
             case "huge.png": return Self.body(Data(repeating: 1, count: 2 << 20), type: "image/png")
             case "slow.png":
-                try await Task.sleep(for: .seconds(5))
+                // Longer than the tests' 10 s timeout (CategoryFeedPluginTests.makePlugin).
+                try await Task.sleep(for: .seconds(15))
                 return Self.body(Self.png, type: "image/png")
             case "delayed.png":
                 try await Task.sleep(for: .milliseconds(100))
