@@ -18,7 +18,7 @@ public struct SearchQuery: Sendable, Hashable {
     public var offset: Int
     /// Counts of all matches to return beside the page (``SearchResults/facets``).
     public var facets: [SearchFacet]
-    /// The typos forgiven when the words as typed match fewer items than the page holds.
+    /// The typos forgiven when the words as typed match fewer than ``TypoTolerance/fewMatches`` items.
     public var typos: TypoTolerance
 
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.

@@ -49,9 +49,13 @@ package struct TypoCorrector {
                 guard let typos = TypoDistance.typos(from: typed, toStartOf: letters, atMost: lookup.allowedTypos), typos > 0 else { continue }
                 found.append((TypoCorrection(word: word, typos: typos), letters.count))
             }
-            found.sort { ($0.correction.typos, $0.letters) < ($1.correction.typos, $1.letters) || (
-                ($0.correction.typos, $0.letters) == ($1.correction.typos, $1.letters) && Array($0.correction.word.utf8).lexicographicallyPrecedes($1.correction.word.utf8)
-            ) }
+            // Fewest typos, then shortest, then in byte order (as the stores read words): the same on every store.
+            found.sort { left, right in
+                if (left.correction.typos, left.letters) != (right.correction.typos, right.letters) {
+                    return (left.correction.typos, left.letters) < (right.correction.typos, right.letters)
+                }
+                return left.correction.word.utf8.lexicographicallyPrecedes(right.correction.word.utf8)
+            }
             corrections[lookup.wordIndex] = found.prefix(TypoTolerance.maxCorrectionsPerWord).map(\.correction)
         }
         return terms.withCorrections(corrections)

@@ -39,10 +39,8 @@ public struct TypoTolerance: Sendable, Hashable {
         return letters >= twoTyposFrom ? 2 : 1
     }
 
+    /// Whether `scalar` is a digit or other number, in any script.
     static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.numericType {
-        case nil: false
-        default: true
-        }
+        scalar.properties.numericType != nil
     }
 }

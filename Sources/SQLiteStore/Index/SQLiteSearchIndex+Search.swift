@@ -25,9 +25,7 @@ public import Indexing
 extension SQLiteSearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
         let typed = SearchTerms(query.text)
-        guard typed.matchExpression != nil else {
-            return SearchResults(total: 0, totalIsExact: true, hits: [])
-        }
+        guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
         let now = clock.now()
         var conditions = ["item.expirationDate > ?", PurgedDomains.liveCondition()]
         var arguments: StatementArguments = [now.timeIntervalSince1970]
