@@ -7,7 +7,7 @@ import PluginAPI
 /// the prefix of a folded word of the scope's fields.
 extension MemorySearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
-        let typed = SearchTerms(query.text)
+        let typed = query.terms
         guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
         let ranking = CandidateRanking(query: query, terms: typed)
         let now = clock.now()
@@ -18,14 +18,15 @@ extension MemorySearchIndex {
                     && query.contentType.map { row.item.contentType == $0 } ?? true
             }
             .sorted { $0.id < $1.id }
-            /// The first `limit` visible rows matching every term (as a prefix, or one of its corrections whole) in
-            /// `scope`'s fields, in priority order.
+            /// The first `limit` visible rows whose words in `scope`'s fields satisfy the terms' match (``WordMatch``),
+            /// in priority order.
             func scan(_ terms: SearchTerms, _ scope: CandidateRanking.Scope, limit: Int) -> [MemoryTables.Row] {
-                Array(visible.lazy.filter { row in
-                    zip(terms.words, terms.corrections).allSatisfy { term, corrections in
+                let match = terms.match!
+                return Array(visible.lazy.filter { row in
+                    match.isSatisfied { term, isPrefix in
                         scope.columns.contains { column in
                             row.words[column, default: []].contains { word in
-                                word.utf8.starts(with: term.utf8) || corrections.contains { word.utf8.elementsEqual($0.word.utf8) }
+                                isPrefix ? word.utf8.starts(with: term.utf8) : word.utf8.elementsEqual(term.utf8)
                             }
                         }
                     }

@@ -35,16 +35,14 @@ struct ItemWords {
         return words
     }
 
-    /// The `tsquery` text matching every term as a prefix, or one of its typo corrections whole:
+    /// The `tsquery` text of the terms' ``SearchTerms/match``: a prefix as `'livr':*`, a whole word as `'delai'`:
     /// `'livr':* & ('delia':* | 'delai')`. The terms are folded words (letters, digits and marks only); quotes and
     /// backslashes are escaped all the same.
-    static func prefixQuery(_ terms: SearchTerms) -> String {
+    static func matchQuery(_ terms: SearchTerms) -> String {
         func quoted(_ word: String) -> String {
             "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
         }
-        return zip(terms.words, terms.corrections).map { word, corrections in
-            corrections.isEmpty ? quoted(word) + ":*" : "(" + ([quoted(word) + ":*"] + corrections.map { quoted($0.word) }).joined(separator: " | ") + ")"
-        }.joined(separator: " & ")
+        return terms.match?.rendered(word: { quoted($0) + ($1 ? ":*" : "") }, and: " & ", or: " | ") ?? ""
     }
 
     /// Folds again the stored words of every item whose text holds a character past ASCII (ASCII folds as it always

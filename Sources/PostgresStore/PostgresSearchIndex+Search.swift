@@ -13,15 +13,15 @@ import PostgresNIO
 /// stepwise scans: name matches are best-field matches, and both are matches.
 extension PostgresSearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
-        let typed = SearchTerms(query.text)
+        let typed = query.terms
         guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
         let ranking = CandidateRanking(query: query, terms: typed)
         let now = clock.now().timeIntervalSince1970
 
         /// `SELECT <selected> FROM item WHERE <words> @@ <terms> AND <filters> ORDER BY id LIMIT limit`.
         func scan(_ column: String, _ terms: SearchTerms, selecting selected: String = "id", limit: Int, into sql: inout SQLBuilder) {
-            let prefixQuery = ItemWords.prefixQuery(terms)
-            sql.append("SELECT \(selected) FROM item WHERE \(column) @@ \(sql.bind(prefixQuery))::tsquery AND expiration_date > \(sql.bind(now))")
+            let matchQuery = ItemWords.matchQuery(terms)
+            sql.append("SELECT \(selected) FROM item WHERE \(column) @@ \(sql.bind(matchQuery))::tsquery AND expiration_date > \(sql.bind(now))")
             sql.append(" AND \(PostgresPurgedDomains.liveCondition)")
             if let domain = query.domain {
                 sql.append(" AND ")

@@ -35,6 +35,23 @@ struct SearchTermsTests {
     @Test func repeatedWordsAreUsedOnce() {
         #expect(SearchTerms("red RED red").words == ["red"])
     }
+
+    /// Typed words that are a phrase of a group match it or the group's other phrases, whole; the longest phrase
+    /// from the left wins, and phrases never overlap.
+    @Test func synonymPhrasesBecomeAlternatives() {
+        let synonyms = Synonyms(groups: [["tee", "T-shirt", "tee shirt"], ["nyc", "New York", "New York City"], ["york", "eboracum"]])
+        #expect(SearchTerms("red tee", synonyms: synonyms).matchExpression == #""red"* AND ("tee"* OR ("t" AND "shirt") OR ("tee" AND "shirt"))"#)
+        #expect(SearchTerms("new york city", synonyms: synonyms).matchExpression == #"(("new"* AND "york"* AND "city"*) OR "nyc" OR ("new" AND "york"))"#)
+        #expect(SearchTerms("new york", synonyms: synonyms).synonyms.map(\.words) == [0..<2])
+        #expect(SearchTerms("york new", synonyms: synonyms).synonyms.map(\.words) == [0..<1], "'york' alone; 'new' begins no phrase")
+        #expect(SearchTerms("tee", synonyms: .none).synonyms.isEmpty)
+    }
+
+    @Test func phrasesWithoutWordsOrTooLongAreLeftOut() {
+        let synonyms = Synonyms(groups: [["!!!", "a b c d e f g h i", "solo"], ["x", "y"]])
+        #expect(synonyms.groups == [[["solo"]], [["x"], ["y"]]])
+        #expect(SearchTerms("solo", synonyms: synonyms).synonyms.isEmpty, "a group of one phrase names no other")
+    }
 }
 
 /// The index's tables record rows only (`detail=none`), so FTS5 refuses a quoted term that its tokenizer splits

@@ -20,7 +20,22 @@ struct SearchSettingsTests {
         #expect(try ConfigLoader.searchSettings(directory: "/nonexistent-\(UInt64.random(in: 0...UInt64.max))") == nil)
     }
 
+    @Test func synonymsAreReadAsWritten() throws {
+        #expect(try ConfigFolder().load().scheduler.search.synonyms == .none)
+        let folder = try ConfigFolder(scheduler: Self.withSearch("search:\n  synonyms:\n    - [tee, T-shirt]\n    - [NYC, New York]"))
+        #expect(try folder.load().scheduler.search.synonyms == Synonyms(groups: [["tee", "T-shirt"], ["NYC", "New York"]]))
+        #expect(try ConfigLoader.searchSettings(directory: folder.url.path)?.synonyms.groups == [[["tee"], ["t", "shirt"]], [["nyc"], ["new", "york"]]])
+    }
+
     static let broken: [(String, String, String)] = [
+        ("search: { synonyms: [] }", "scheduler.yaml:6:21", "search.synonyms must be a non-empty list of groups"),
+        ("search: { synonyms: tee }", "scheduler.yaml:6:21", "search.synonyms must be a non-empty list of groups"),
+        ("search: { synonyms: [tee, shirt] }", "scheduler.yaml:6:22", "each group of search.synonyms must be a list"),
+        ("search: { synonyms: [[tee]] }", "scheduler.yaml:6:22", "holds 2 to 16 words or phrases (this one 1)"),
+        ("search: { synonyms: [[tee, '!?']] }", "scheduler.yaml:6:28", "'!?' must hold 1 to 8 words"),
+        ("search: { synonyms: [[tee, a b c d e f g h i]] }", "scheduler.yaml:6:28", "must hold 1 to 8 words"),
+        ("search: { synonyms: [[tee, tee]] }", "scheduler.yaml:6:28", "'tee' appears twice"),
+        ("search:\n  synonyms:\n    - [tee, t-shirt]\n    - [T Shirt, maillot]", "scheduler.yaml:9:8", "'T Shirt' is already in the group on line 8"),
         ("search: { typos: { oneTypoFrom: 0 } }", "scheduler.yaml:6:33", "search.typos.oneTypoFrom must be between 1 and 64"),
         ("search: { typos: { twoTyposFrom: 3 } }", "scheduler.yaml:6:18", "twoTyposFrom (3) must be at least oneTypoFrom (5)"),
         ("search: { typos: { disabledOn: [new york] } }", "scheduler.yaml:6:32", "'new york' is not one word"),

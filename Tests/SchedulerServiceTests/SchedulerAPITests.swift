@@ -100,6 +100,20 @@ struct SchedulerAPITests {
         }
     }
 
+    /// `search.synonyms` of the configuration in force: a word finds the phrases of its group.
+    @Test(arguments: StoreBackend.allCases)
+    func searchFindsSynonymsTheConfigurationNames(backend: StoreBackend) async throws {
+        let uri = "/search?q=paper"
+        try await Self.withAPI(backend) { client, _ in
+            let found = try Self.json(try await client.execute(uri: uri, method: .get))
+            #expect(found["total"] as? Int == 0)
+        }
+        try await Self.withAPI(backend, search: "search: { synonyms: [[paper, document]] }") { client, _ in
+            let found = try Self.json(try await client.execute(uri: uri, method: .get))
+            #expect(found["total"] as? Int == 3)
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func healthIsUnavailableUntilTheLoopRunsAndChecksTheDatabase(backend: StoreBackend) async throws {
         try await Self.withAPI(backend) { client, _ in

@@ -104,7 +104,7 @@ package struct CandidateRanking {
     }
 
     /// The page of `candidates`, best first: fewer typos (none for those in `asTyped`, which matched the words as
-    /// typed), then a title that is exactly the typed words, then more of the typed sequences held (`3.4.0`), then a
+    /// typed; a synonym used counts as one), then a title that is exactly the typed words, then more of the typed sequences held (`3.4.0`), then a
     /// higher score, then priority order (lower id first); with their scores.
     package func page(of candidates: [Candidate], asTyped: Set<Int64> = []) -> [(id: Int64, score: Double)] {
         let ranked = candidates.map { candidate -> Ranked in
@@ -114,7 +114,7 @@ package struct CandidateRanking {
             ]
             let result = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
             return Ranked(
-                id: candidate.id, score: result.score, typos: asTyped.contains(candidate.id) ? 0 : result.typos, sequences: result.sequences,
+                id: candidate.id, score: result.score, typos: (asTyped.contains(candidate.id) ? 0 : result.typos) + result.synonyms, sequences: result.sequences,
                 titleIsExact: result.titleIsExact
             )
         }

@@ -11,12 +11,16 @@ import Foundation
 /// item's typos are counted apart: the fewest each term needed, summed; ranking puts fewer typos first. So are the
 /// typed sequences (``SearchTerms/sequences``, `3.4.0`) a field holds word after word: ranking puts more first; and
 /// whether the title is exactly the typed words: ranking puts such an item first among those with as few typos.
+/// Typed words an item matches only through a synonym phrase (``SearchTerms/synonyms``, every word of the phrase found)
+/// score as prefixes in the phrase's weakest field, and count as one typo.
 package struct RelevanceScore {
     /// What ranking orders by.
     package struct Result {
         package var score: Double
         /// The fewest typos each term needed, summed.
         package var typos: Int
+        /// The synonym spans matched only through a phrase of their group.
+        package var synonyms: Int
         /// How many of the typed sequences some field holds, word after word (the last word as a prefix).
         package var sequences: Int
         /// Whether the title's words are the typed words, whole and in order ("Jekyll" for `jekyll`).
@@ -32,6 +36,8 @@ package struct RelevanceScore {
     private let sequences: [[[UInt8]]]
     /// The longest sequence's words.
     private let longestSequence: Int
+    /// The synonym spans: the terms they cover, and the phrases that may stand for them.
+    private let synonyms: [(terms: Range<Int>, alternatives: [[[UInt8]]])]
 
     package init(terms: SearchTerms) {
         self.terms = terms.words.map { Array($0.utf8) }
@@ -40,6 +46,7 @@ package struct RelevanceScore {
         }
         sequences = terms.sequences.map { $0.map { Array($0.utf8) } }
         longestSequence = sequences.map(\.count).max() ?? 0
+        synonyms = terms.synonyms.map { span in (span.words, span.alternatives.map { $0.map { Array($0.utf8) } }) }
     }
 
     /// The score of an item whose searchable fields are `fields`, the typos its match needed and the sequences it holds.
@@ -51,8 +58,14 @@ package struct RelevanceScore {
         var typosSeen = [Bool](repeating: false, count: terms.count)
         var sequenceFound = [Bool](repeating: false, count: sequences.count)
         var titleIsExact = false
+        /// For each word of each synonym phrase, the best weight of a field holding it (0: none), and whether the
+        /// field being read does.
+        var phraseWordBest = synonyms.map { $0.alternatives.map { [Double](repeating: 0, count: $0.count) } }
+        var phraseWordInField = phraseWordBest.map { $0.map { $0.map { _ in false } } }
+        /// Whether some synonym span's typed words are not all found yet.
+        func synonymPending() -> Bool { synonyms.contains { !$0.terms.allSatisfy { typosSeen[$0] } } }
         for case let (column, text?) in fields
-        where best.contains(where: { $0 < column.weight }) || typos.contains(where: { $0 > 0 }) || sequenceFound.contains(false) {
+        where best.contains(where: { $0 < column.weight }) || typos.contains(where: { $0 > 0 }) || sequenceFound.contains(false) || synonymPending() {
             // (A field counts at most its weight for a term: once every term does as well, and no term is left with
             // typos or sequence a later field could spare, it is not read.)
             var wordCount = 0
@@ -69,6 +82,13 @@ package struct RelevanceScore {
                     recent.append(Array(word))
                     for (index, sequence) in sequences.enumerated() where !sequenceFound[index] && Self.ends(recent, with: sequence) {
                         sequenceFound[index] = true
+                    }
+                }
+                for (span, synonym) in synonyms.enumerated() {
+                    for (phrase, words) in synonym.alternatives.enumerated() {
+                        for (position, phraseWord) in words.enumerated() where word.elementsEqual(phraseWord) {
+                            phraseWordInField[span][phrase][position] = true
+                        }
                     }
                 }
                 for (index, term) in terms.enumerated() where matches[index] < 1 {
@@ -88,9 +108,29 @@ package struct RelevanceScore {
             for index in terms.indices {
                 best[index] = max(best[index], column.weight * matches[index] * lengthFactor)
             }
+            for span in phraseWordInField.indices {
+                for phrase in phraseWordInField[span].indices {
+                    for position in phraseWordInField[span][phrase].indices where phraseWordInField[span][phrase][position] {
+                        phraseWordBest[span][phrase][position] = max(phraseWordBest[span][phrase][position], column.weight * lengthFactor)
+                        phraseWordInField[span][phrase][position] = false
+                    }
+                }
+            }
+        }
+        // A synonym span whose typed words were not all found, matched through a phrase: one typo, the phrase's
+        // weakest field for each of its terms.
+        var synonymsUsed = 0
+        for (span, synonym) in synonyms.enumerated() where !synonym.terms.allSatisfy({ typosSeen[$0] }) {
+            let weight = phraseWordBest[span].map { $0.min() ?? 0 }.max() ?? 0
+            guard weight > 0 else { continue }
+            synonymsUsed += 1
+            for index in synonym.terms {
+                best[index] = max(best[index], weight * 0.8)
+                typos[index] = 0
+            }
         }
         return Result(
-            score: best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100), typos: typos.reduce(0, +),
+            score: best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100), typos: typos.reduce(0, +), synonyms: synonymsUsed,
             sequences: sequenceFound.count { $0 }, titleIsExact: titleIsExact
         )
     }

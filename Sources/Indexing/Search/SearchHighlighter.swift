@@ -1,5 +1,6 @@
 /// Finds where a hit's fields match a query's words, as the index matched them: a word of the text (split and
-/// folded as the tokenizer does) matches when it starts with a query word or is one of its typo corrections. Every store's hits get their
+/// folded as the tokenizer does) matches when it starts with a query word, or is one of its typo corrections or a word of
+/// a synonym phrase standing for it. Every store's hits get their
 /// ``SearchHit/highlights`` and ``SearchHit/snippet`` here, so the stores answer alike.
 package struct SearchHighlighter: Sendable {
     /// About this many words make a snippet.
@@ -13,15 +14,15 @@ package struct SearchHighlighter: Sendable {
     private typealias Word = (range: Range<Int>, term: Int?)
 
     private let terms: [[UInt8]]
-    /// The typo corrections of the terms: whole words, each with the term it stands for.
-    private let corrections: [[UInt8]: Int]
+    /// The typo corrections of the terms and the words of their synonym phrases: whole words, each with the (first)
+    /// term it stands for.
+    private let wholeWords: [[UInt8]: Int]
 
     package init(terms: SearchTerms) {
         self.terms = terms.words.map { Array($0.utf8) }
-        corrections = Dictionary(
-            terms.corrections.enumerated().flatMap { index, corrections in corrections.map { (Array($0.word.utf8), index) } },
-            uniquingKeysWith: min
-        )
+        let corrections = terms.corrections.enumerated().flatMap { index, corrections in corrections.map { (Array($0.word.utf8), index) } }
+        let synonyms = terms.synonyms.flatMap { span in span.alternatives.joined().map { (Array($0.utf8), span.words.lowerBound) } }
+        wholeWords = Dictionary(corrections + synonyms, uniquingKeysWith: min)
     }
 
     /// The words of `text` (of its first `maxBytes`; a word the limit cuts is left out).
@@ -29,7 +30,7 @@ package struct SearchHighlighter: Sendable {
         var words: [Word] = []
         TextFolding.forEachWordRange(in: text, maxBytes: maxBytes) { range, folded in
             let word = Array(folded.utf8)
-            words.append((range, terms.firstIndex { word.starts(with: $0) } ?? corrections[word]))
+            words.append((range, terms.firstIndex { word.starts(with: $0) } ?? wholeWords[word]))
             return true
         }
         return words

@@ -20,11 +20,13 @@ public struct SearchQuery: Sendable, Hashable {
     public var facets: [SearchFacet]
     /// The typos forgiven when the words as typed match fewer than ``TypoTolerance/fewMatches`` items.
     public var typos: TypoTolerance
+    /// The words and phrases that find each other (`search.synonyms`).
+    public var synonyms: Synonyms
 
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.
     public init(
         text: String, domain: String? = nil, contentType: String? = nil, limit: Int = 20, offset: Int = 0,
-        facets: [SearchFacet] = [], typos: TypoTolerance = .standard
+        facets: [SearchFacet] = [], typos: TypoTolerance = .standard, synonyms: Synonyms = .none
     ) throws(SearchQueryError) {
         if let domain, !DomainIdentifier.isValid(domain) {
             throw SearchQueryError(parameter: "domain", reason: DomainIdentifier.syntaxProblem(domain))
@@ -45,7 +47,11 @@ public struct SearchQuery: Sendable, Hashable {
         self.offset = offset
         self.facets = facets
         self.typos = typos
+        self.synonyms = synonyms
     }
+
+    /// The words of ``text``, with the synonym phrases they name.
+    public var terms: SearchTerms { SearchTerms(text, synonyms: synonyms) }
 }
 
 /// A search parameter out of range or malformed.

@@ -4,7 +4,8 @@
 /// accents folded away; everything else (quotes, `*`, `-`, parentheses, emoji, punctuation, most other marks)
 /// separates words. Each word is quoted, so `AND`, `OR`, `NOT` and
 /// `NEAR` are plain words, and given a `*` so it matches as a prefix: `chee` finds "Cheetah". A word may also
-/// match the indexed words it stands for with typos (``corrections``, found by ``TypoCorrector``).
+/// match the indexed words it stands for with typos (``corrections``, found by ``TypoCorrector``), and typed words
+/// that are a phrase of a synonym group the group's other phrases (``synonyms``).
 public struct SearchTerms: Sendable, Hashable {
     /// At most this many words are used; the rest of a long text is ignored.
     public static let maxTerms = 16
@@ -23,10 +24,15 @@ public struct SearchTerms: Sendable, Hashable {
     public static let maxSequences = 4
     public static let maxSequenceWords = 8
 
+    /// The runs of typed words that are a phrase of a synonym group, with the group's other phrases: an item holding
+    /// one of those instead matches too.
+    public let synonyms: [SynonymSpan]
+
     /// Whether any word has a correction.
     public var hasCorrections: Bool { corrections.contains { !$0.isEmpty } }
 
-    public init(_ text: String) {
+    /// The terms of `text`, with the `synonyms` its words name.
+    public init(_ text: String, synonyms: Synonyms = .none) {
         var words: [String] = []
         TextFolding.forEachWord(in: text) { bytes in
             let term = Self.term(bytes)
@@ -45,6 +51,7 @@ public struct SearchTerms: Sendable, Hashable {
             if (2...Self.maxSequenceWords).contains(sequence.count), !sequences.contains(sequence) { sequences.append(sequence) }
         }
         self.sequences = sequences
+        self.synonyms = synonyms.spans(in: words)
     }
 
     /// A folded word as a search term: its first ``maxTermCharacters`` characters, counted as Unicode scalars (a
@@ -60,13 +67,30 @@ public struct SearchTerms: Sendable, Hashable {
         return terms
     }
 
-    /// The FTS5 MATCH expression, or `nil` when the text holds no word at all: each word as a prefix, or one of
-    /// its corrections as a whole word, joined by `AND` (FTS5 takes no implicit `AND` beside parentheses).
-    public var matchExpression: String? {
+    /// What an item's words must hold, or `nil` when the text holds no word at all: every word as a prefix, or one of
+    /// its corrections whole; where typed words are a synonym phrase, those or one of the other phrases, whole.
+    package var match: WordMatch? {
         guard !words.isEmpty else { return nil }
-        func quoted(_ word: String) -> String { "\"\(word.replacingOccurrences(of: "\"", with: "\"\""))\"" }
-        return zip(words, corrections).map { word, corrections in
-            corrections.isEmpty ? quoted(word) + "*" : "(" + ([quoted(word) + "*"] + corrections.map { quoted($0.word) }).joined(separator: " OR ") + ")"
-        }.joined(separator: " AND ")
+        func typed(_ index: Int) -> WordMatch {
+            .any(of: [.prefix(words[index])] + corrections[index].map { .whole($0.word) })
+        }
+        var clauses: [WordMatch] = []
+        var index = 0
+        while index < words.count {
+            if let span = synonyms.first(where: { $0.words.lowerBound == index }) {
+                clauses.append(.any([.all(of: span.words.map(typed))] + span.alternatives.map { .all(of: $0.map(WordMatch.whole)) }))
+                index = span.words.upperBound
+            } else {
+                clauses.append(typed(index))
+                index += 1
+            }
+        }
+        return .all(of: clauses)
+    }
+
+    /// The FTS5 MATCH expression of ``match``, or `nil` when the text holds no word at all: a prefix as `"word"*`, a
+    /// whole word as `"word"`, groups joined by `AND` and `OR` (FTS5 takes no implicit `AND` beside parentheses).
+    public var matchExpression: String? {
+        match?.rendered(word: { word, isPrefix in "\"\(word.replacingOccurrences(of: "\"", with: "\"\""))\"" + (isPrefix ? "*" : "") }, and: " AND ", or: " OR ")
     }
 }

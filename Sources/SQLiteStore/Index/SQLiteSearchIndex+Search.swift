@@ -24,7 +24,7 @@ public import Indexing
 /// Results are kept in a ``SearchResultCache`` and answered again while they stay exact.
 extension SQLiteSearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
-        let typed = SearchTerms(query.text)
+        let typed = query.terms
         guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
         let now = clock.now()
         var conditions = ["item.expirationDate > ?", PurgedDomains.liveCondition()]

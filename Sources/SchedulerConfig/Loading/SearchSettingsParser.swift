@@ -6,6 +6,7 @@ import YAML
 /// ```yaml
 /// search:
 ///   typos: { oneTypoFrom: 5, twoTyposFrom: 9, disabledOn: [ticket, sku] }   # or `typos: false`
+///   synonyms: [[tee, t-shirt], [nyc, new york]]
 /// ```
 struct SearchSettingsParser {
     static let typoKeys = ["oneTypoFrom", "twoTyposFrom", "disabledOn"]
@@ -15,13 +16,57 @@ struct SearchSettingsParser {
     let reader: NodeReader
 
     func parse(_ node: YAMLNode) -> SearchSettings? {
-        guard let fields = reader.mapping(node, "search", known: ["typos"]) else { return nil }
+        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms"]) else { return nil }
         var settings = SearchSettings()
-        for (key, _, value) in fields where key == "typos" {
-            guard let typos = typoTolerance(value) else { return nil }
-            settings.typos = typos
+        for (key, _, value) in fields {
+            if key == "typos" {
+                guard let typos = typoTolerance(value) else { return nil }
+                settings.typos = typos
+            } else {
+                guard let synonyms = synonyms(value) else { return nil }
+                settings.synonyms = synonyms
+            }
         }
         return settings
+    }
+
+    /// Groups of 2 to ``Synonyms/maxPhrasesPerGroup`` phrases of 1 to ``Synonyms/maxPhraseWords`` words, each phrase
+    /// (folded) in one group only.
+    private func synonyms(_ node: YAMLNode) -> Synonyms? {
+        let what = "search.synonyms"
+        guard let groups = node.elements, !groups.isEmpty else {
+            reader.problem(node, "\(what) must be a non-empty list of groups of words or phrases, such as [[tee, t-shirt], [nyc, new york]]")
+            return nil
+        }
+        var valid = true
+        var written: [[String]] = []
+        /// Each folded phrase, with the line of the group holding it.
+        var groupLine: [[String]: Int] = [:]
+        for group in groups {
+            guard let phrases = reader.stringList(group, "each group of \(what)"), let nodes = group.elements else {
+                valid = false
+                continue
+            }
+            guard (2...Synonyms.maxPhrasesPerGroup).contains(phrases.count) else {
+                reader.problem(group, "a group of \(what) holds 2 to \(Synonyms.maxPhrasesPerGroup) words or phrases (this one \(phrases.count))")
+                valid = false
+                continue
+            }
+            for (phrase, phraseNode) in zip(phrases, nodes) {
+                let words = Synonyms.words(of: phrase)
+                if !(1...Synonyms.maxPhraseWords).contains(words.count) {
+                    reader.problem(phraseNode, "\(what): '\(phrase)' must hold 1 to \(Synonyms.maxPhraseWords) words (letters or digits)")
+                    valid = false
+                } else if let line = groupLine[words] {
+                    reader.problem(phraseNode, "\(what): '\(phrase)' is already in the group on line \(line): a word or phrase belongs to one group (merge the two)")
+                    valid = false
+                } else {
+                    groupLine[words] = group.mark.line
+                }
+            }
+            written.append(phrases)
+        }
+        return valid ? Synonyms(groups: written) : nil
     }
 
     private func typoTolerance(_ node: YAMLNode) -> TypoTolerance? {

@@ -4,6 +4,8 @@ public import Indexing
 public struct SearchSettings: Sendable, Hashable {
     /// The typos forgiven (`search.typos`); one from 5 letters, two from 9, unless set.
     public var typos: TypoTolerance = .standard
+    /// The words and phrases that find each other (`search.synonyms`); none unless set.
+    public var synonyms: Synonyms = .none
 
     public init() {}
 }

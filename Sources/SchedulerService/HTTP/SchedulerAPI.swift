@@ -154,12 +154,12 @@ public struct SchedulerAPI: Sendable {
             throw APIError(.badRequest, "limit and offset must be whole numbers")
         }
         let query: SearchQuery
-        let typos = await active.current.scheduler.search.typos
+        let settings = await active.current.scheduler.search
         do {
             let facets = try parameters["facets"].map { names throws(SearchQueryError) in try SearchFacet.list(String(names)) } ?? []
             query = try SearchQuery(
                 text: text, domain: parameters["domain"].map(String.init), contentType: parameters["type"].map(String.init),
-                limit: limit, offset: offset, facets: facets, typos: typos
+                limit: limit, offset: offset, facets: facets, typos: settings.typos, synonyms: settings.synonyms
             )
         } catch {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")

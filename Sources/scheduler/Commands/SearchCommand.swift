@@ -6,7 +6,7 @@ import SchedulerConfig
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Search the index: every word of TEXT is matched as a prefix, ignoring case and accents, forgiving typos as scheduler.yaml's search.typos says.",
+        abstract: "Search the index: every word of TEXT is matched as a prefix, ignoring case and accents, forgiving typos and finding synonyms as the search section of scheduler.yaml says.",
         discussion: "Any text is safe: quotes, operators and punctuation are treated as plain word separators."
     )
 
@@ -38,15 +38,18 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let query: SearchQuery
-        let typos: TypoTolerance
+        let settings: SearchSettings
         do {
-            typos = try ConfigLoader.searchSettings(directory: store.config.directory)?.typos ?? .standard
+            settings = try ConfigLoader.searchSettings(directory: store.config.directory) ?? SearchSettings()
         } catch {
             throw UserError(error.problems.map(store.config.located).joined(separator: "\n"))
         }
         do {
             let facets = try facets.map { names throws(SearchQueryError) in try SearchFacet.list(names) } ?? []
-            query = try SearchQuery(text: text, domain: domain, contentType: contentType, limit: limit, offset: offset, facets: facets, typos: typos)
+            query = try SearchQuery(
+                text: text, domain: domain, contentType: contentType, limit: limit, offset: offset, facets: facets, typos: settings.typos,
+                synonyms: settings.synonyms
+            )
         } catch {
             throw ValidationError("--\(error.parameter): \(error.reason)")
         }
