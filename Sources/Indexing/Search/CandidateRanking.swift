@@ -104,8 +104,8 @@ package struct CandidateRanking {
     }
 
     /// The page of `candidates`, best first: fewer typos (none for those in `asTyped`, which matched the words as
-    /// typed; a synonym used counts as one), then a title that is exactly the typed words, then more of the typed sequences held (`3.4.0`), then a
-    /// higher score, then priority order (lower id first); with their scores.
+    /// typed; a synonym used counts as one), then a title that is exactly the typed words, then more of the typed sequences held (`3.4.0`), then
+    /// more words held whole (not only as a prefix), then a higher score, then priority order (lower id first); with their scores.
     package func page(of candidates: [Candidate], asTyped: Set<Int64> = []) -> [(id: Int64, score: Double)] {
         let ranked = candidates.map { candidate -> Ranked in
             let fields: [(SearchColumn, String?)] = [
@@ -115,7 +115,7 @@ package struct CandidateRanking {
             let result = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
             return Ranked(
                 id: candidate.id, score: result.score, typos: (asTyped.contains(candidate.id) ? 0 : result.typos) + result.synonyms, sequences: result.sequences,
-                titleIsExact: result.titleIsExact
+                titleIsExact: result.titleIsExact, wholeWords: result.wholeWords
             )
         }
         .sorted(by: Ranked.isBetter)
@@ -129,11 +129,13 @@ package struct CandidateRanking {
         var typos: Int
         var sequences: Int
         var titleIsExact: Bool
+        var wholeWords: Int
 
         static func isBetter(_ left: Ranked, than right: Ranked) -> Bool {
             if left.typos != right.typos { return left.typos < right.typos }
             if left.titleIsExact != right.titleIsExact { return left.titleIsExact }
             if left.sequences != right.sequences { return left.sequences > right.sequences }
+            if left.wholeWords != right.wholeWords { return left.wholeWords > right.wholeWords }
             if left.score != right.score { return left.score > right.score }
             return left.id < right.id
         }

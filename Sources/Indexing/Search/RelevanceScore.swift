@@ -10,7 +10,8 @@ import Foundation
 /// A word matched through a typo correction (``SearchTerms/corrections``) counts as a prefix would, and the
 /// item's typos are counted apart: the fewest each term needed, summed; ranking puts fewer typos first. So are the
 /// typed sequences (``SearchTerms/sequences``, `3.4.0`) a field holds word after word: ranking puts more first; and
-/// whether the title is exactly the typed words: ranking puts such an item first among those with as few typos.
+/// whether the title is exactly the typed words: ranking puts such an item first among those with as few typos; and
+/// how many terms are whole words where they score best: ranking puts more first, before the score.
 /// Typed words an item matches only through a synonym phrase (``SearchTerms/synonyms``, every word of the phrase found)
 /// score as prefixes in the phrase's weakest field, and count as one typo.
 package struct RelevanceScore {
@@ -25,6 +26,8 @@ package struct RelevanceScore {
         package var sequences: Int
         /// Whether the title's words are the typed words, whole and in order ("Jekyll" for `jekyll`).
         package var titleIsExact: Bool
+        /// How many terms the field where they score best holds as a whole word, not only as the prefix of a longer one.
+        package var wholeWords: Int
     }
 
     /// Only this much of each field is read for scoring.
@@ -58,6 +61,8 @@ package struct RelevanceScore {
         var typosSeen = [Bool](repeating: false, count: terms.count)
         var sequenceFound = [Bool](repeating: false, count: sequences.count)
         var titleIsExact = false
+        /// Whether each term's best match so far is a whole word.
+        var whole = [Bool](repeating: false, count: terms.count)
         /// For each word of each synonym phrase, the best weight of a field holding it (0: none), and whether the
         /// field being read does.
         var phraseWordBest = synonyms.map { $0.alternatives.map { [Double](repeating: 0, count: $0.count) } }
@@ -106,7 +111,9 @@ package struct RelevanceScore {
             if column == .title { titleIsExact = titleSoFar && wordCount == terms.count }
             let lengthFactor = 1 / (1 + 0.05 * Double(max(0, wordCount - 1)))
             for index in terms.indices {
-                best[index] = max(best[index], column.weight * matches[index] * lengthFactor)
+                let scored = column.weight * matches[index] * lengthFactor
+                if scored > best[index] || (scored == best[index] && matches[index] == 1) { whole[index] = matches[index] == 1 }
+                best[index] = max(best[index], scored)
             }
             for span in phraseWordInField.indices {
                 for phrase in phraseWordInField[span].indices {
@@ -131,7 +138,8 @@ package struct RelevanceScore {
         }
         return Result(
             score: best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100), typos: typos.reduce(0, +), synonyms: synonymsUsed,
-            sequences: sequenceFound.count { $0 }, titleIsExact: titleIsExact
+            sequences: sequenceFound.count { $0 }, titleIsExact: titleIsExact,
+            wholeWords: whole.count { $0 }
         )
     }
 
