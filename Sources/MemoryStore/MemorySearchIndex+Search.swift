@@ -32,17 +32,17 @@ extension MemorySearchIndex {
                     }
                 }.prefix(limit))
             }
-            let (candidates, matches, terms, asTyped) = ranking.gatherCorrectingTypos(
+            let gathered = ranking.gatherLevels(
                 terms: typed, correct: { $0.corrected(typed, vocabulary: tables.vocabularyWords(for: $0.lookups)) }, scan: scan, id: \.id
             )
-            let rowsByID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0) })
-            let page = CandidateRanking(query: query, terms: terms).page(of: candidates.map { row in
+            let rowsByID = Dictionary(uniqueKeysWithValues: gathered.candidates.map { ($0.id, $0) })
+            let page = CandidateRanking(query: query, terms: gathered.terms).page(of: gathered.candidates.map { row in
                 CandidateRanking.Candidate(
                     id: row.id, title: row.item.title, displayName: row.item.displayName, keywords: KeywordList.encode(row.item.keywords),
                     contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint
                 )
-            }, asTyped: asTyped)
-            let total = ranking.total(matches: matches)
+            }, gathered: gathered)
+            let total = ranking.total(matches: gathered.matches)
             let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
                 rowsByID[id].map { row in
                     SearchHit(
@@ -52,10 +52,10 @@ extension MemorySearchIndex {
                         expirationDate: row.item.expirationDate!, score: score
                     )
                 }
-            }).highlighted(for: terms)
+            }).highlighted(for: gathered.terms)
             guard !query.facets.isEmpty else { return results }
             var counter = FacetCounter(facets: query.facets)
-            for row in scan(terms, .all, limit: FacetCounter.rowsToRead) {
+            for row in scan(gathered.matched, .all, limit: FacetCounter.rowsToRead) {
                 counter.add(domain: row.item.domainIdentifier, contentType: row.item.contentType)
             }
             return counter.applied(to: results)

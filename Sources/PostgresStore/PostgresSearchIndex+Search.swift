@@ -30,37 +30,41 @@ extension PostgresSearchIndex {
             if let contentType = query.contentType { sql.append(" AND content_type = \(sql.bind(contentType))") }
             sql.append(" ORDER BY id LIMIT \(sql.bind(limit))")
         }
-        /// The first matches of `terms` in priority order, up to the count limit and one more.
-        func firstMatches(_ terms: SearchTerms) async throws -> [Int64] {
+        /// The first matches of `terms` in priority order, up to the count limit and one more: the first
+        /// ``CandidateRanking/perScope`` are candidates.
+        func firstMatches(_ terms: SearchTerms) async throws -> (candidates: [Int64], matches: Int) {
             var first = SQLBuilder()
             scan("words_all", terms, limit: ranking.countLimit + 1, into: &first)
             var matches: [Int64] = []
             for try await id in try await client.query(first.query, logger: logger).decode(Int64.self) { matches.append(id) }
-            return matches
+            return (Array(matches.prefix(ranking.perScope)), matches.count)
         }
 
-        // The words as typed; when they match too few items, their typo corrections too (with every item the typed
-        // words matched among the candidates, as the other stores take them).
-        var terms = typed
-        var matches = try await firstMatches(typed)
-        var typedMatches: [Int64] = []
-        if let corrector = ranking.corrector(terms: typed, matches: matches.count) {
+        // The levels every store gathers (``CandidateRanking/gatherLevels``): the words as typed; when they match too
+        // few items, their typo corrections; then fewer words while too few match. The best-field and name scans of
+        // the last level run inside the candidate query below.
+        let (typedCandidates, typedMatches) = try await firstMatches(typed)
+        var gathered = GatheredCandidates(terms: typed, candidates: typedCandidates, matches: typedMatches, id: { $0 })
+        if let corrector = ranking.corrector(terms: typed, matches: typedMatches) {
             let corrected = corrector.corrected(typed, vocabulary: try await vocabularyWords(for: corrector.lookups))
             if corrected.hasCorrections {
-                typedMatches = matches
-                matches = try await firstMatches(corrected)
-                terms = corrected
+                let (more, matches) = try await firstMatches(corrected)
+                gathered.addCorrected(corrected, candidates: more, matches: matches)
             }
+        }
+        while let broader = ranking.broadened(gathered.matched, matches: gathered.matches) {
+            let (more, matches) = try await firstMatches(broader)
+            gathered.addBroadened(broader, candidates: more, matches: matches)
         }
 
         var candidates = SQLBuilder(
             "SELECT id, title, display_name, keywords, content_description, ranking_hint FROM item WHERE id IN ("
         )
-        candidates.append("SELECT unnest(\(candidates.bind(typedMatches + matches.prefix(ranking.perScope)))::bigint[])")
-        if matches.count > ranking.perScope {
+        candidates.append("SELECT unnest(\(candidates.bind(gathered.candidates))::bigint[])")
+        if gathered.matches > ranking.perScope {
             for column in ["words_best", "words_names"] {
                 candidates.append(" UNION (")
-                scan(column, terms, limit: ranking.perScope, into: &candidates)
+                scan(column, gathered.matched, limit: ranking.perScope, into: &candidates)
                 candidates.append(")")
             }
         }
@@ -70,13 +74,13 @@ extension PostgresSearchIndex {
         for try await (id, title, name, keywords, description, hint) in candidateRows.decode((Int64, String?, String?, String, String?, Int?).self) {
             rows.append(CandidateRanking.Candidate(id: id, title: title, displayName: name, keywords: keywords, contentDescription: description, rankingHint: hint))
         }
-        let page = CandidateRanking(query: query, terms: terms).page(of: rows, asTyped: Set(typedMatches))
-        let total = ranking.total(matches: matches.count)
-        let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: terms)
+        let page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered)
+        let total = ranking.total(matches: gathered.matches)
+        let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: gathered.terms)
         guard !query.facets.isEmpty else { return results }
         var counter = FacetCounter(facets: query.facets)
         var facetMatches = SQLBuilder()
-        scan("words_all", terms, selecting: "domain_identifier, content_type", limit: FacetCounter.rowsToRead, into: &facetMatches)
+        scan("words_all", gathered.matched, selecting: "domain_identifier, content_type", limit: FacetCounter.rowsToRead, into: &facetMatches)
         for try await (domain, contentType) in try await client.query(facetMatches.query, logger: logger).decode((String, String).self) {
             counter.add(domain: domain, contentType: contentType)
         }

@@ -73,10 +73,10 @@ struct TypoToleranceTests {
     @Test(arguments: StoreBackend.allCases)
     func enoughMatchesAsTypedLookForNoTypo(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
-            try await store.index.upsert((1...TypoTolerance.fewMatches).map { Self.item("t\($0)", "Chocolatte \($0)") } + [Self.item("cake", "Chocolate cake")])
+            try await store.index.upsert((1...CandidateRanking.fewMatches).map { Self.item("t\($0)", "Chocolatte \($0)") } + [Self.item("cake", "Chocolate cake")])
             for offset in [0, 20] {
                 let results = try await store.index.search(SearchQuery(text: "chocolatte", limit: 5, offset: offset))
-                #expect(results.total == TypoTolerance.fewMatches && !results.hits.map(\.uniqueIdentifier).contains("cake"))
+                #expect(results.total == CandidateRanking.fewMatches && !results.hits.map(\.uniqueIdentifier).contains("cake"))
             }
         }
     }

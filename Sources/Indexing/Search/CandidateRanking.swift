@@ -27,6 +27,8 @@ package struct CandidateRanking {
 
     let query: SearchQuery
     let scorer: RelevanceScore
+    /// How many words were typed (``SearchTerms/words``).
+    let typedWords: Int
     /// How many candidates each scope gives: enough for the page asked.
     package let perScope: Int
     /// How many matches are counted: enough for the page asked.
@@ -34,6 +36,7 @@ package struct CandidateRanking {
 
     package init(query: SearchQuery, terms: SearchTerms) {
         self.query = query
+        typedWords = terms.words.count
         scorer = RelevanceScore(terms: terms)
         let pageEnd = query.offset + query.limit
         perScope = max(Self.candidatesPerScope, pageEnd)
@@ -75,38 +78,55 @@ package struct CandidateRanking {
         return (candidates, firstMatches.count)
     }
 
-    /// ``gather(scan:id:)`` for the words as typed; then, when they match fewer than ``TypoTolerance/fewMatches``
-    /// items and `correct` finds corrections of them (``TypoCorrector``), for the corrected words too (which match
-    /// every item the typed words do): the candidates of both, the matches of the corrected words, the terms that
-    /// matched, and the candidates that matched as typed (all such items: they are fewer than a scan's candidates).
-    package func gatherCorrectingTypos<Row>(
+    /// When the words as typed match fewer items than this, typos are looked for (whatever page is asked, so every
+    /// page of a search counts and orders the same matches).
+    package static let fewMatches = 20
+    /// Last words dropped at most, one at a time, while the words left match nothing.
+    package static let maxWordsDropped = 3
+
+    /// The levels of a search (``GatheredCandidates``), each through ``gather(scan:id:)``: the words as typed; when
+    /// they match fewer than ``fewMatches`` items and `correct` finds corrections of them (``TypoCorrector``), the
+    /// corrected words; then, while nothing matches, the same without their last word (``broadened(_:matches:)``).
+    package func gatherLevels<Row>(
         terms: SearchTerms, correct: (TypoCorrector) throws -> SearchTerms, scan: (SearchTerms, Scope, _ limit: Int) throws -> [Row],
-        id: (Row) -> Int64
-    ) rethrows -> (candidates: [Row], matches: Int, terms: SearchTerms, asTyped: Set<Int64>) {
-        var (candidates, matches) = try gather(scan: { try scan(terms, $0, $1) }, id: id)
-        guard let corrector = corrector(terms: terms, matches: matches) else { return (candidates, matches, terms, []) }
-        let corrected = try correct(corrector)
-        guard corrected.hasCorrections else { return (candidates, matches, terms, []) }
-        let (more, correctedMatches) = try gather(scan: { try scan(corrected, $0, $1) }, id: id)
-        let asTyped = Set(candidates.map(id))
-        var seen = asTyped
-        candidates += more.filter { seen.insert(id($0)).inserted }
-        matches = correctedMatches
-        return (candidates, matches, corrected, asTyped)
+        id: @escaping (Row) -> Int64
+    ) rethrows -> GatheredCandidates<Row> {
+        let (candidates, matches) = try gather(scan: { try scan(terms, $0, $1) }, id: id)
+        var gathered = GatheredCandidates(terms: terms, candidates: candidates, matches: matches, id: id)
+        if let corrector = corrector(terms: terms, matches: matches) {
+            let corrected = try correct(corrector)
+            if corrected.hasCorrections {
+                let (more, correctedMatches) = try gather(scan: { try scan(corrected, $0, $1) }, id: id)
+                gathered.addCorrected(corrected, candidates: more, matches: correctedMatches)
+            }
+        }
+        while let broader = broadened(gathered.matched, matches: gathered.matches) {
+            let (more, broaderMatches) = try gather(scan: { try scan(broader, $0, $1) }, id: id)
+            gathered.addBroadened(broader, candidates: more, matches: broaderMatches)
+        }
+        return gathered
     }
 
-    /// What looks for corrections of `terms` when they matched fewer than ``TypoTolerance/fewMatches`` items
-    /// (`matches`), and some word may hold a typo.
+    /// What looks for corrections of `terms` when they matched fewer than ``fewMatches`` items (`matches`), and some
+    /// word may hold a typo.
     package func corrector(terms: SearchTerms, matches: Int) -> TypoCorrector? {
-        guard matches < TypoTolerance.fewMatches else { return nil }
+        guard matches < Self.fewMatches else { return nil }
         let corrector = TypoCorrector(terms: terms, tolerance: query.typos)
         return corrector.lookups.isEmpty ? nil : corrector
     }
 
-    /// The page of `candidates`, best first: fewer typos (none for those in `asTyped`, which matched the words as
-    /// typed; a synonym used counts as one), then a title that is exactly the typed words, then more of the typed sequences held (`3.4.0`), then
-    /// more words held whole (not only as a prefix), then a higher score, then priority order (lower id first); with their scores.
-    package func page(of candidates: [Candidate], asTyped: Set<Int64> = []) -> [(id: Int64, score: Double)] {
+    /// `terms` without their last word, when they matched nothing (`matches`), more than one word is left, and fewer
+    /// than ``maxWordsDropped`` of the typed words were dropped: every hit matches every word that any item matches,
+    /// so results narrow as words are typed, and a search never ends empty for one word too many.
+    package func broadened(_ terms: SearchTerms, matches: Int) -> SearchTerms? {
+        guard matches == 0, terms.words.count > 1, typedWords - terms.words.count < Self.maxWordsDropped else { return nil }
+        return terms.droppingLastWord()
+    }
+
+    /// The page of `candidates` (those `gathered` found, as stored), best first: fewer typos (none for those that matched the words as typed; a synonym used counts as one), then a title that is
+    /// exactly the typed words, then more of the typed sequences held (`3.4.0`), then more words held whole (not only
+    /// as a prefix), then a higher score, then priority order (lower id first); with their scores.
+    package func page<Row>(of candidates: [Candidate], gathered: GatheredCandidates<Row>) -> [(id: Int64, score: Double)] {
         let ranked = candidates.map { candidate -> Ranked in
             let fields: [(SearchColumn, String?)] = [
                 (.title, candidate.title), (.displayName, candidate.displayName), (.keywords, candidate.keywords),
@@ -114,7 +134,8 @@ package struct CandidateRanking {
             ]
             let result = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
             return Ranked(
-                id: candidate.id, score: result.score, typos: (asTyped.contains(candidate.id) ? 0 : result.typos) + result.synonyms, sequences: result.sequences,
+                id: candidate.id, score: result.score,
+                typos: (gathered.asTyped.contains(candidate.id) ? 0 : result.typos) + result.synonyms, sequences: result.sequences,
                 titleIsExact: result.titleIsExact, wholeWords: result.wholeWords
             )
         }

@@ -18,7 +18,7 @@ public struct SearchQuery: Sendable, Hashable {
     public var offset: Int
     /// Counts of all matches to return beside the page (``SearchResults/facets``).
     public var facets: [SearchFacet]
-    /// The typos forgiven when the words as typed match fewer than ``TypoTolerance/fewMatches`` items.
+    /// The typos forgiven when the words as typed match fewer than ``CandidateRanking/fewMatches`` items.
     public var typos: TypoTolerance
     /// The words and phrases that find each other (`search.synonyms`).
     public var synonyms: Synonyms

@@ -13,7 +13,7 @@ public struct SearchTerms: Sendable, Hashable {
     public static let maxTermCharacters = 64
 
     /// The distinct words, folded to lowercase without diacritics, in the order they appear.
-    public let words: [String]
+    public private(set) var words: [String]
     /// For each word, the indexed words it may stand for with typos: empty until ``TypoCorrector`` fills them.
     public private(set) var corrections: [[TypoCorrection]]
 
@@ -26,7 +26,7 @@ public struct SearchTerms: Sendable, Hashable {
 
     /// The runs of typed words that are a phrase of a synonym group, with the group's other phrases: an item holding
     /// one of those instead matches too.
-    public let synonyms: [SynonymSpan]
+    public private(set) var synonyms: [SynonymSpan]
 
     /// Whether any word has a correction.
     public var hasCorrections: Bool { corrections.contains { !$0.isEmpty } }
@@ -58,6 +58,15 @@ public struct SearchTerms: Sendable, Hashable {
     /// letter followed by a thousand marks is cut too), so a term is at most 256 bytes.
     package static func term(_ folded: UnsafeBufferPointer<UInt8>) -> String {
         String(String.UnicodeScalarView(String(decoding: folded, as: UTF8.self).unicodeScalars.prefix(maxTermCharacters)))
+    }
+
+    /// These terms without their last word (and the synonym phrase holding it): what matches more items.
+    func droppingLastWord() -> SearchTerms {
+        var terms = self
+        terms.words.removeLast()
+        terms.corrections.removeLast()
+        terms.synonyms.removeAll { $0.words.upperBound > terms.words.count }
+        return terms
     }
 
     /// These terms with `corrections`, one list per word.

@@ -15,9 +15,6 @@ public struct TypoTolerance: Sendable, Hashable {
     /// No typo forgiven.
     public static let off = TypoTolerance(oneTypoFrom: .max, twoTyposFrom: .max, disabledOn: [])
 
-    /// Typos are looked for when the words as typed match fewer items than this, whatever page is asked: every page
-    /// of a search then counts and orders the same matches.
-    public static let fewMatches = 20
     /// Typed words looked up for typos in one search, at most: the first ones long enough.
     public static let maxWordsCorrected = 4
     /// Indexed words a typed word may stand for, at most: the fewest typos first, then the shortest.

@@ -18,8 +18,9 @@ public import Indexing
 /// When a query matches no more than `k` items the ranking is exact; when it matches more, the best items
 /// among the highest-priority `k` of each scan are ranked, which is what an as-you-type search needs.
 ///
-/// When the words as typed match fewer than ``TypoTolerance/fewMatches`` items, the words that may hold typos are looked up in
-/// the vocabulary (``SearchTermTable``) and the scans run again with their corrections (``TypoCorrector``).
+/// When the words as typed match fewer than ``CandidateRanking/fewMatches`` items, the words that may hold typos are looked up in
+/// the vocabulary (``SearchTermTable``) and the scans run again with their corrections (``TypoCorrector``); when
+/// nothing matches, again without the last words (``CandidateRanking/gatherLevels``).
 ///
 /// Results are kept in a ``SearchResultCache`` and answered again while they stay exact.
 extension SQLiteSearchIndex {
@@ -70,14 +71,13 @@ extension SQLiteSearchIndex {
                 }
                 return found
             }
-            let (candidates, matches, terms, asTyped) = try ranking.gatherCorrectingTypos(
+            let gathered = try ranking.gatherLevels(
                 terms: typed, correct: { corrector in corrector.corrected(typed, vocabulary: try SearchTermTable.words(for: corrector.lookups, db)) },
                 scan: { terms, scope, limit in try scan(.scanning(scope), matching: terms.matchExpression!, limit: limit) }, id: \.id
             )
-            let match = terms.matchExpression!
-            let page = CandidateRanking(query: query, terms: terms).page(of: candidates, asTyped: asTyped)
-            let total = ranking.total(matches: matches)
-            var results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: terms)
+            let page = CandidateRanking(query: query, terms: gathered.terms).page(of: gathered.candidates, gathered: gathered)
+            let total = ranking.total(matches: gathered.matches)
+            var results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: gathered.terms)
             if !query.facets.isEmpty {
                 // Every match up to the limit, in priority order: the domain and type of each, read from its row.
                 var counter = FacetCounter(facets: query.facets)
@@ -88,7 +88,7 @@ extension SQLiteSearchIndex {
                         FROM \(table) JOIN item ON item.id = \(table).rowid
                         WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
                         """),
-                    arguments: [match] + filterArguments + [FacetCounter.rowsToRead]
+                    arguments: [gathered.matched.matchExpression!] + filterArguments + [FacetCounter.rowsToRead]
                 )
                 while let row = try rows.next() {
                     validUntil = min(validUntil, Date(timeIntervalSince1970: row[2]))
