@@ -29,12 +29,12 @@ public struct YAMLLimits: Sendable {
 /// of the field they fill (see `YAMLNode+CoreSchema`).
 public enum YAMLComposer {
     /// The document in `text`, or `nil` when the text holds none (empty, or only comments).
-    public static func compose(_ text: String, limits: YAMLLimits = .standard) throws(YAMLError) -> YAMLNode? {
-        try compose(Array(text.utf8), limits: limits)
+    public static func compose(_ text: String, limits: YAMLLimits = .standard, duplicateKeys: YAMLDuplicateKeys = .refused) throws(YAMLError) -> YAMLNode? {
+        try compose(Array(text.utf8), limits: limits, duplicateKeys: duplicateKeys)
     }
 
     /// The document in the UTF-8 bytes `bytes`, or `nil` when they hold none.
-    public static func compose(_ bytes: [UInt8], limits: YAMLLimits = .standard) throws(YAMLError) -> YAMLNode? {
+    public static func compose(_ bytes: [UInt8], limits: YAMLLimits = .standard, duplicateKeys: YAMLDuplicateKeys = .refused) throws(YAMLError) -> YAMLNode? {
         guard bytes.count <= limits.maxBytes else {
             throw YAMLError("the text is \(bytes.count) bytes, over the limit of \(limits.maxBytes); split it or shorten it", at: YAMLMark(line: 1, column: 1))
         }
@@ -44,7 +44,7 @@ public enum YAMLComposer {
         return try bytes.withUnsafeBufferPointer { buffer throws(YAMLError) in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-            var composition = Composition(limits: limits)
+            var composition = Composition(limits: limits, duplicateKeys: duplicateKeys)
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError(parser, bytes: bytes, limits: limits) }
@@ -113,7 +113,12 @@ private struct Composition {
     var documents = 0
     var document: YAMLNode?
 
-    init(limits: YAMLLimits) { self.limits = limits }
+    let duplicateKeys: YAMLDuplicateKeys
+
+    init(limits: YAMLLimits, duplicateKeys: YAMLDuplicateKeys) {
+        self.limits = limits
+        self.duplicateKeys = duplicateKeys
+    }
 
     mutating func handle(_ event: yaml_event_t) throws(YAMLError) {
         let mark = YAMLMark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
@@ -213,8 +218,11 @@ private struct Composition {
             guard frames[last].keys.count < limits.maxKeys else {
                 throw YAMLError("a mapping with more than \(limits.maxKeys) keys is not read; split it", at: node.mark)
             }
-            guard frames[last].keys.insert(text).inserted else {
-                throw YAMLError("duplicate key '\(YAMLErrorText.oneLine(text))': each key appears once in a mapping", at: node.mark)
+            if !frames[last].keys.insert(text).inserted {
+                guard duplicateKeys == .lastWins else {
+                    throw YAMLError("duplicate key '\(YAMLErrorText.oneLine(text))': each key appears once in a mapping", at: node.mark)
+                }
+                frames[last].entries.removeAll { $0.key.scalarText == text }
             }
             frames[last].key = node
             return

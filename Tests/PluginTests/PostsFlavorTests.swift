@@ -56,6 +56,40 @@ struct PostsFlavorTests {
         #expect(site.rejections["_posts/notes.md"]?.contains("named YYYY-MM-DD-title.md") == true)
     }
 
+    /// What Jekyll publishes, read as Ruby reads it: Psych's timestamps (one-digit hours; no zone is UTC), Time.parse
+    /// for the rest (the offset after a repeated year ignored), one-digit months in file names, a permalink without
+    /// its leading slash, a key written twice.
+    @Test func jekyllFrontMatterIsReadAsRubyReadsIt() async throws {
+        let site = try await run("jekyll-as-ruby-reads") { $0.timeZone = "Europe/Paris" }
+        #expect(site.items.keys.sorted() == [
+            "2017/02/05/one-digit-month", "2020/01/02/twice", "2023/01/29/repeated-year", "2024/01/01/no-zone", "2024/03/21/one-digit-hour",
+            "my_category/post",
+        ])
+        #expect(site.items["2024/03/21/one-digit-hour"]?.displayName == "2024-03-21")
+        #expect(site.items["2023/01/29/repeated-year"]?.displayName == "2023-01-29", "23:30:22 in Paris, not 07:30 the next day at -08:00")
+        #expect(site.items["2024/01/01/no-zone"]?.displayName == "2024-01-01", "23:30 UTC is 00:30 in Paris")
+        #expect(site.items["2017/02/05/one-digit-month"]?.title == "One-digit month and day")
+        #expect(site.items["2020/01/02/twice"]?.title == "Second")
+        #expect(site.rejections["_posts/2023-02-28-no-such-day.md"]?.contains("2023-02-30 is not a day of the calendar") == true, "\(site.rejections)")
+        #expect(site.rejections["_posts/2023-02-01-late-hour.md"]?.contains("is not a time of day") == true, "\(site.rejections)")
+    }
+
+    @Test(arguments: [
+        ("2024-03-21 4:00:00 +0000", "2024-03-21T04:00:00Z"), ("2024-3-1 04:00:00.5 -8", "2024-03-01T12:00:00.500Z"),
+        ("2024-03-21T04:00:00+05:30", "2024-03-20T22:30:00Z"), ("2024-03-21 04:00:00", "2024-03-21T04:00:00Z"),
+        ("2024-03-21", "2024-03-20T23:00:00Z"), ("2024-03-21 04:00", "2024-03-21T03:00:00Z"), ("2024-03-21 04:00 UTC", "2024-03-21T04:00:00Z"),
+        ("2023-01-29 18:30:22 2023 -0800", "2023-01-29T17:30:22Z"), ("2024-03-21 garbage", "2024-03-20T23:00:00Z"),
+    ])
+    func jekyllDatesAsRubyReadsThem(text: String, instant: String) throws {
+        let date = try JekyllDate.parse(text, zone: TimeZone(identifier: "Europe/Paris")!)
+        #expect(ISO8601.string(from: date) == instant)
+    }
+
+    @Test(arguments: ["", "2024", "2024-13-01", "2024-02-30 10:00:00", "2024-03-21 24:00:00", "2024-03-21 10:60:00", "24-03-21", "2024-003-21", String(repeating: "2024-03-21 ", count: 10)])
+    func jekyllDatesRubyWouldNotReadOrWouldRollOverAreRefused(text: String) {
+        #expect(throws: ISO8601.ParseError.self) { try JekyllDate.parse(text, zone: .gmt) }
+    }
+
     @Test func jekyllPermalinksAreConfigurable() async throws {
         let date = try await run("jekyll") { $0.permalink = "date" }
         #expect(date.items["release/2015/10/26/jekyll-3-0-released.html"] != nil)
@@ -117,6 +151,6 @@ struct PostsFlavorTests {
         }
         #expect(try await identifiers(nil) == ["2099-01-01_plans"])
         #expect(try await identifiers("zola") == ["plans"])
-        #expect(try await identifiers("jekyll") == ["2099/01/01/plans"].filter { _ in false }, "Jekyll skips the future post")
+        #expect(try await identifiers("jekyll") == ["2099-01-01_plans.html"], "Jekyll dates names with '-' only: a page at its path")
     }
 }

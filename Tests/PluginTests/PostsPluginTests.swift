@@ -256,7 +256,7 @@ struct PostsPluginTests {
             .init(directory: "posts", extensions: nil, maxFileBytes: 0),
             .init(directory: "posts", flavor: "gatsby"),
             .init(directory: "posts", permalink: "/:year/:nonsense/"),
-            .init(directory: "posts", permalink: "no-leading-slash"),
+            .init(directory: "posts", permalink: ""),
             .init(directory: "posts", timeZone: "Mars/Olympus"),
             .init(directory: "posts", timeZone: "CEST"),
             .init(directory: "posts", baseURL: "example.com"),

@@ -67,6 +67,16 @@ struct ComposerTests {
         #expect(error?.message == "duplicate key 'a\\u{a}b': each key appears once in a mapping")
     }
 
+    /// Ruby's YAML (Jekyll's front matter) keeps a key's last value; asked to, the composer does too, at any depth,
+    /// and the key keeps its place among the others as the last one written.
+    @Test func aDuplicateKeyCanKeepItsLastValue() throws {
+        let node = try #require(try YAMLComposer.compose("a: 1\nb: {c: 1, c: 2}\na: 3\n", duplicateKeys: .lastWins))
+        #expect(node["a"]?.scalarText == "3")
+        #expect(node["b"]?["c"]?.scalarText == "2")
+        #expect(node.entries?.compactMap(\.key.scalarText) == ["b", "a"])
+        #expect(node.entries?.count == 2)
+    }
+
     @Test func anAliasBombIsRefusedAtTheAliasThatCrossesTheBudgetQuickly() {
         var lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
         for level in 1...9 { lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]") }

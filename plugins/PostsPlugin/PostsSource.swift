@@ -111,7 +111,7 @@ public struct PostsSource: SourcePlugin {
         guard let permalink = Permalink(validating: text) else {
             let unknown = Permalink.unknownPlaceholder(in: Permalink.styles[text] ?? text)
             throw PluginOptionError(option: "permalink", reason: unknown.map { "':\($0)' is not a Jekyll placeholder; use \(Permalink.placeholders.sorted().map { ":" + $0 }.joined(separator: ", "))" }
-                ?? "must be date, pretty, ordinal, none or a path starting with /, such as /:categories/:year/:month/:day/:title/")
+                ?? "must be date, pretty, ordinal, none or a path, such as /:categories/:year/:month/:day/:title/")
         }
         return permalink
     }

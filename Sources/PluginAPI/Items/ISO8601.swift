@@ -21,6 +21,8 @@ public enum ISO8601 {
     public struct ParseError: Error, Sendable, CustomStringConvertible {
         public let reason: String
         public var description: String { reason }
+
+        public init(reason: String) { self.reason = reason }
     }
 
     private static let formatter = Date.ISO8601FormatStyle()

@@ -26,10 +26,14 @@ struct FrontMatter {
     private let lineOffset: Int
     /// Wall-clock dates and times written without a zone are read in this one.
     let zone: TimeZone
+    /// Whether the fields are read as Jekyll reads them (Ruby's YAML): a key written twice keeps its last value, and
+    /// dates are ``JekyllDate``s.
+    let asJekyll: Bool
 
-    /// Reads the front matter of `block` (`nil`: none).
-    init(_ block: FrontMatterBlock?, zone: TimeZone) throws(FrontMatterProblem) {
+    /// Reads the front matter of `block` (`nil`: none), as Jekyll does when `asJekyll`.
+    init(_ block: FrontMatterBlock?, zone: TimeZone, asJekyll: Bool = false) throws(FrontMatterProblem) {
         self.zone = zone
+        self.asJekyll = asJekyll
         format = block?.format
         guard let block else {
             fields = nil
@@ -40,7 +44,7 @@ struct FrontMatter {
         switch block.format {
         case .yaml, .json:
             do {
-                fields = try YAMLComposer.compose(String(block.text), limits: Self.limits)
+                fields = try YAMLComposer.compose(String(block.text), limits: Self.limits, duplicateKeys: asJekyll ? .lastWins : .refused)
             } catch {
                 let message = block.format == .json ? error.message.replacingPrefix("YAML syntax: ", with: "JSON syntax: ") : error.message
                 throw FrontMatterProblem(line: error.mark.line + lineOffset, message)
@@ -113,13 +117,14 @@ struct FrontMatter {
     }
 
     /// The instant under the first of `keys` present: `2026-11-30` (midnight in the zone), a date and time with or
-    /// without its zone (`2026-11-30T09:00:00Z`, `2026-11-30 09:00:00 +0100`, `2026-11-30 09:00:00`), read strictly.
+    /// without its zone (`2026-11-30T09:00:00Z`, `2026-11-30 09:00:00 +0100`, `2026-11-30 09:00:00`), read strictly;
+    /// as Jekyll reads them (``JekyllDate``) when the fields are read as Jekyll's.
     func date(_ keys: String...) throws(FrontMatterProblem) -> Date? {
         for key in keys {
             guard let node = node(key) else { continue }
             guard let text = node.scalarText else { throw problem(node, "'\(key)' must be a date such as 2026-11-30, not a list or a mapping") }
             do {
-                return try ISO8601.parse(text, allowing: [.dateOnly, .spaces], localZone: zone)
+                return asJekyll ? try JekyllDate.parse(text, zone: zone) : try ISO8601.parse(text, allowing: [.dateOnly, .spaces], localZone: zone)
             } catch {
                 throw problem(node, "'\(key)' must be a date such as 2026-11-30 or 2026-11-30T09:00:00Z: \(error.reason)")
             }

@@ -17,10 +17,12 @@ struct Permalink: Sendable, Hashable {
 
     let template: String
 
-    /// The template, or `nil` when it is neither a style nor a path starting with `/` whose placeholders are known.
+    /// The template, or `nil` when it is neither a style nor a path whose placeholders are known. A path without a
+    /// leading `/` gets one, as Jekyll serves it (`my_category/post` is `/my_category/post`).
     init?(validating text: String) {
-        let template = Self.styles[text] ?? text
-        guard template.hasPrefix("/"), Self.unknownPlaceholder(in: template) == nil else { return nil }
+        var template = Self.styles[text] ?? text
+        if !template.hasPrefix("/") { template = "/" + template }
+        guard template.count > 1, Self.unknownPlaceholder(in: template) == nil else { return nil }
         self.template = template
     }
 

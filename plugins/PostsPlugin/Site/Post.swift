@@ -17,7 +17,7 @@ struct Post {
 
     /// The name its slug comes from: the file's (a bundle's folder's), without the date prefix Jekyll and Zola read.
     var name: Substring {
-        guard flavor != .hugo, let prefix = path.datePrefix else { return path.name }
+        guard flavor != .hugo, let prefix = path.datePrefix(for: flavor) else { return path.name }
         return prefix.rest
     }
 
@@ -26,7 +26,7 @@ struct Post {
     func date() throws(FrontMatterProblem) -> Date? {
         let written = flavor == .hugo ? try fields.date("date", "publishDate", "lastmod") : try fields.date("date")
         if let written { return written }
-        guard flavor != .hugo, let prefix = path.datePrefix else { return nil }
+        guard flavor != .hugo, let prefix = path.datePrefix(for: flavor) else { return nil }
         return zone.instant(of: prefix.date)
     }
 
@@ -126,7 +126,7 @@ struct Post {
         }
         let template = try own.map { text in
             guard let template = Permalink(validating: text) else {
-                throw fields.problem(fields.node("permalink")!, "'permalink' must be a path starting with / whose placeholders Jekyll knows (such as /:year/:title/), or a style: date, pretty, ordinal, none")
+                throw fields.problem(fields.node("permalink")!, "'permalink' must be a path whose placeholders Jekyll knows (such as /:year/:title/), or a style: date, pretty, ordinal, none")
             }
             return template
         } ?? permalink

@@ -43,20 +43,37 @@ struct PostPath {
     /// The folders the page sits in: those above a bundle's folder or a file (all of them for a section).
     var sections: [Substring] { isBundle ? Array(folders.dropLast()) : folders }
 
-    /// The date a name starts with (`2015-10-26-released`, Zola also `2015-10-26_released`), and the rest.
-    var datePrefix: (date: CivilDateTime, rest: Substring)? { Self.datePrefix(of: name) }
+    /// The date a name starts with, and the rest, as `flavor` reads it: Zola's `2015-10-26-released` or
+    /// `2015-10-26_released`; Jekyll's also with one-digit months and days (`2017-2-5-released`), never `_`.
+    func datePrefix(for flavor: SiteFlavor) -> (date: CivilDateTime, rest: Substring)? {
+        Self.datePrefix(of: name, jekyll: flavor == .jekyll)
+    }
 
-    static func datePrefix(of name: Substring) -> (date: CivilDateTime, rest: Substring)? {
+    /// Jekyll's date prefix: a file under `_posts` without one is not a post.
+    var jekyllDatePrefix: (date: CivilDateTime, rest: Substring)? { datePrefix(for: .jekyll) }
+
+    static func datePrefix(of name: Substring, jekyll: Bool) -> (date: CivilDateTime, rest: Substring)? {
         let bytes = Array(name.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard bytes[range].allSatisfy({ (48...57).contains($0) }) else { return nil }
-            return bytes[range].reduce(0) { $0 * 10 + Int($1 - 48) }
+        var position = 0
+        /// A run of 1 to `width` digits (exactly `width` unless `jekyll`), as a number.
+        func number(width: Int) -> Int? {
+            var end = position
+            while end < bytes.count, end - position < width, (48...57).contains(bytes[end]) { end += 1 }
+            guard end - position == width || jekyll && end > position, end < bytes.count, !(48...57).contains(bytes[end]) else { return nil }
+            defer { position = end }
+            return bytes[position..<end].reduce(0) { $0 * 10 + Int($1 - 48) }
         }
-        guard bytes.count > 11, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "-") || bytes[10] == UInt8(ascii: "_"),
-            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), year >= 1, (1...12).contains(month),
-            (1...CivilDateTime.daysIn(month: month, year: year)).contains(day)
+        func take(_ separators: String) -> Bool {
+            guard position < bytes.count, separators.utf8.contains(bytes[position]) else { return false }
+            position += 1
+            return true
+        }
+        position = 0
+        guard bytes.count > 4, bytes.prefix(4).allSatisfy({ (48...57).contains($0) }), let year = number(width: 4), take("-"),
+            let month = number(width: 2), take("-"), let day = number(width: 2), take(jekyll ? "-" : "-_"), position < bytes.count,
+            year >= 1, (1...12).contains(month), (1...CivilDateTime.daysIn(month: month, year: year)).contains(day)
         else { return nil }
-        return (CivilDateTime(year: year, month: month, day: day), name.dropFirst(11))
+        return (CivilDateTime(year: year, month: month, day: day), name.dropFirst(position))
     }
 }
 

@@ -35,8 +35,10 @@ struct PostReader: Sendable {
     /// `inHeadlessSection`: a Hugo section above the post cascades `build: {render: never}`.
     func read(_ text: String, at relativePath: String, inHeadlessSection: Bool = false) throws -> (flavor: SiteFlavor, outcome: Outcome) {
         let block = try FrontMatterBlock.split(text)
-        let fields = try FrontMatter(block, zone: zone)
         let path = PostPath(relativePath)
+        // Jekyll is told apart without the keys, so its files are read by its rules from the start.
+        let asJekyll = (self.flavor ?? SiteFlavor.detect(path: path, format: block?.format, keys: [])) == .jekyll
+        let fields = try FrontMatter(block, zone: zone, asJekyll: asJekyll)
         let flavor = self.flavor ?? SiteFlavor.detect(path: path, format: block?.format, keys: fields.keys)
         let post = Post(fields: fields, body: block?.body ?? text[...], path: path, flavor: flavor, zone: zone)
         return (flavor, try outcome(of: post, inHeadlessSection: inHeadlessSection))
@@ -50,7 +52,7 @@ struct PostReader: Sendable {
 
     private func outcome(of post: Post, inHeadlessSection: Bool) throws -> Outcome {
         if try post.fields.flag("draft") == true || post.path.isJekyllDraft { return .skipped(.draft) }
-        if post.flavor == .jekyll, post.path.jekyllFolder != nil, post.path.datePrefix == nil {
+        if post.flavor == .jekyll, post.path.jekyllFolder != nil, post.path.jekyllDatePrefix == nil {
             throw PostRejection("Jekyll publishes a file in _posts only when it is named YYYY-MM-DD-title.md")
         }
         if try post.fields.flag("published") == false || post.flavor == .hugo && (try post.isHeadless() || inHeadlessSection) {

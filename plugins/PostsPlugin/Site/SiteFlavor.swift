@@ -9,7 +9,7 @@ public enum SiteFlavor: String, Sendable, CaseIterable, Decodable {
     /// table or a key only Zola reads; Hugo otherwise (it reads all three formats).
     static func detect(path: PostPath, format: FrontMatterBlock.Format?, keys: [String]) -> SiteFlavor {
         if path.jekyllFolder != nil { return .jekyll }
-        if format == .yaml || format == nil, path.datePrefix != nil { return .jekyll }
+        if format == .yaml || format == nil, path.jekyllDatePrefix != nil { return .jekyll }
         if format == .toml, !zolaKeys.isDisjoint(with: keys) { return .zola }
         return .hugo
     }
