@@ -62,12 +62,13 @@ struct PostsFlavorTests {
     @Test func jekyllFrontMatterIsReadAsRubyReadsIt() async throws {
         let site = try await run("jekyll-as-ruby-reads") { $0.timeZone = "Europe/Paris" }
         #expect(site.items.keys.sorted() == [
-            "2017/02/05/one-digit-month", "2020/01/02/twice", "2023/01/29/repeated-year", "2024/01/01/no-zone", "2024/03/21/one-digit-hour",
-            "my_category/post",
+            "2017/02/05/one-digit-month", "2020/01/02/twice", "2023/01/29/repeated-year", "2023/12/31/quoted", "2024/01/01/no-zone",
+            "2024/03/21/one-digit-hour", "my_category/post",
         ])
         #expect(site.items["2024/03/21/one-digit-hour"]?.displayName == "2024-03-21")
         #expect(site.items["2023/01/29/repeated-year"]?.displayName == "2023-01-29", "23:30:22 in Paris, not 07:30 the next day at -08:00")
         #expect(site.items["2024/01/01/no-zone"]?.displayName == "2024-01-01", "23:30 UTC is 00:30 in Paris")
+        #expect(site.items["2023/12/31/quoted"]?.displayName == "2023-12-31", "quoted: 23:30 in Paris")
         #expect(site.items["2017/02/05/one-digit-month"]?.title == "One-digit month and day")
         #expect(site.items["2020/01/02/twice"]?.title == "Second")
         #expect(site.rejections["_posts/2023-02-28-no-such-day.md"]?.contains("2023-02-30 is not a day of the calendar") == true, "\(site.rejections)")
@@ -75,19 +76,30 @@ struct PostsFlavorTests {
     }
 
     @Test(arguments: [
-        ("2024-03-21 4:00:00 +0000", "2024-03-21T04:00:00Z"), ("2024-3-1 04:00:00.5 -8", "2024-03-01T12:00:00.500Z"),
-        ("2024-03-21T04:00:00+05:30", "2024-03-20T22:30:00Z"), ("2024-03-21 04:00:00", "2024-03-21T04:00:00Z"),
-        ("2024-03-21", "2024-03-20T23:00:00Z"), ("2024-03-21 04:00", "2024-03-21T03:00:00Z"), ("2024-03-21 04:00 UTC", "2024-03-21T04:00:00Z"),
-        ("2023-01-29 18:30:22 2023 -0800", "2023-01-29T17:30:22Z"), ("2024-03-21 garbage", "2024-03-20T23:00:00Z"),
+        // Psych's timestamps, written plain: no zone is UTC.
+        ("2024-03-21 4:00:00 +0000", true, "2024-03-21T04:00:00Z"), ("2024-3-1 04:00:00.5 -8", true, "2024-03-01T12:00:00.500Z"),
+        ("2024-03-21T04:00:00+05:30", true, "2024-03-20T22:30:00Z"), ("2024-03-21 04:00:00", true, "2024-03-21T04:00:00Z"),
+        ("2024-03-21 04:00:00 +5:30", true, "2024-03-20T22:30:00Z"),
+        // Quoted, the same text goes to Time.parse: no zone is the site's.
+        ("2024-03-21 04:00:00", false, "2024-03-21T03:00:00Z"),
+        // Time.parse: a bare date, a time without seconds, the zones Ruby knows right after the time, the rest ignored.
+        ("2024-03-21", true, "2024-03-20T23:00:00Z"), ("2024-03-21 04:00", true, "2024-03-21T03:00:00Z"), ("2024-03-21 04:00 utc", true, "2024-03-21T04:00:00Z"),
+        ("2024-03-21 10:00:00 EST", true, "2024-03-21T15:00:00Z"), ("2024-03-21 10:00:00 +08", true, "2024-03-21T02:00:00Z"),
+        ("2024-03-21 10:5", true, "2024-03-21T09:05:00Z"), ("2024-03-21T 10:00:00", true, "2024-03-21T09:00:00Z"),
+        ("2024-03-21 10:00 +8", true, "2024-03-21T09:00:00Z"), ("2024-03-21 10:00 UTC+8", true, "2024-03-21T09:00:00Z"),
+        ("2023-01-29 18:30:22 2023 -0800", true, "2023-01-29T17:30:22Z"), ("2024-03-21 garbage", true, "2024-03-20T23:00:00Z"),
     ])
-    func jekyllDatesAsRubyReadsThem(text: String, instant: String) throws {
-        let date = try JekyllDate.parse(text, zone: TimeZone(identifier: "Europe/Paris")!)
+    func jekyllDatesAsRubyReadsThem(text: String, plain: Bool, instant: String) throws {
+        let date = try JekyllDate.parse(text, zone: TimeZone(identifier: "Europe/Paris")!, isYAMLTimestamp: plain)
         #expect(ISO8601.string(from: date) == instant)
     }
 
-    @Test(arguments: ["", "2024", "2024-13-01", "2024-02-30 10:00:00", "2024-03-21 24:00:00", "2024-03-21 10:60:00", "24-03-21", "2024-003-21", String(repeating: "2024-03-21 ", count: 10)])
+    @Test(arguments: [
+        "", "2024", "2024-13-01", "2024-02-30 10:00:00", "2024-03-21 24:00:00", "2024-03-21 10:60:00", "24-03-21", "2024-003-21",
+        "2024-03-21 123:00", "2024-03-21 10:00:61", String(repeating: "2024-03-21 ", count: 10),
+    ])
     func jekyllDatesRubyWouldNotReadOrWouldRollOverAreRefused(text: String) {
-        #expect(throws: ISO8601.ParseError.self) { try JekyllDate.parse(text, zone: .gmt) }
+        #expect(throws: ISO8601.ParseError.self) { try JekyllDate.parse(text, zone: .gmt, isYAMLTimestamp: true) }
     }
 
     @Test func jekyllPermalinksAreConfigurable() async throws {

@@ -35,6 +35,8 @@ struct SearchSettingsTests {
         ("search: { synonyms: [[tee, '!?']] }", "scheduler.yaml:6:28", "'!?' must hold 1 to 8 words"),
         ("search: { synonyms: [[tee, a b c d e f g h i]] }", "scheduler.yaml:6:28", "must hold 1 to 8 words"),
         ("search: { synonyms: [[tee, tee]] }", "scheduler.yaml:6:28", "'tee' appears twice"),
+        ("search: { synonyms: [[duran duran, band]] }", "scheduler.yaml:6:23", "'duran duran' repeats a word"),
+        ("search: { synonyms: [[tee, \(String(repeating: "x", count: 64))]] }", "scheduler.yaml:6:28", "64 letters or more"),
         ("search:\n  synonyms:\n    - [tee, t-shirt]\n    - [T Shirt, maillot]", "scheduler.yaml:9:8", "'T Shirt' is already in the group on line 8"),
         ("search: { typos: { oneTypoFrom: 0 } }", "scheduler.yaml:6:33", "search.typos.oneTypoFrom must be between 1 and 64"),
         ("search: { typos: { twoTyposFrom: 3 } }", "scheduler.yaml:6:18", "twoTyposFrom (3) must be at least oneTypoFrom (5)"),

@@ -80,4 +80,19 @@ struct RankingOrderTests {
         }
         #expect(observed == Self.expected.map { "\($0.query)=\($0.hits.joined(separator: ","))" })
     }
+
+    /// A whole word in a long description still counts as whole: it ranks above a prefix in a description as long,
+    /// indexed first.
+    @Test(arguments: StoreBackend.allCases)
+    func aWholeWordInALongDescriptionRanksAboveAPrefix(backend: StoreBackend) async throws {
+        let filler = Array(repeating: "words", count: 30).joined(separator: " ")
+        let found = try await backend.withFreshStore(clock: StoreConformanceTests.clock) { store in
+            try await store.index.upsert([
+                SearchableItem(uniqueIdentifier: "prefix", domainIdentifier: "com.r", title: "Dessert", contentDescription: "cheesecake " + filler),
+                SearchableItem(uniqueIdentifier: "whole", domainIdentifier: "com.r", title: "Dessert", contentDescription: "cheese " + filler),
+            ])
+            return try await store.index.search(SearchQuery(text: "cheese")).hits.map(\.uniqueIdentifier)
+        }
+        #expect(found == ["whole", "prefix"])
+    }
 }

@@ -167,7 +167,14 @@ public struct PostsSource: SourcePlugin {
             }
             tally.flavors[read.flavor, default: 0] += 1
             switch read.outcome {
-            case .item(let item):
+            case .item(var item, let image):
+                if let image {
+                    let ignored = PostImage.apply(image, from: path, in: posts, baseURL: reader.baseURL, to: &item)
+                    tally.images[ignored.map { "ignored_" + $0.rawValue } ?? (item.thumbnailData != nil ? "read" : "linked"), default: 0] += 1
+                    if let ignored {
+                        context.logger.debug("post image left out", metadata: ["path": "\(path)", "image": "\(image.prefix(200))", "reason": "\(ignored.rawValue)"])
+                    }
+                }
                 if let first = claimed[item.uniqueIdentifier] {
                     tally.rejected += 1
                     context.rejections.reject(path, reason: "published at '\(item.uniqueIdentifier)', as \(first) is (read first); give one of them its own permalink or slug")
@@ -222,7 +229,8 @@ public struct PostsSource: SourcePlugin {
 
     /// The item of the post at `relativePath`, `nil` when it is not published.
     func item(at relativePath: String, in posts: ContentFolder) throws -> SearchableItem? {
-        guard case .item(let item) = try read(relativePath, in: posts).outcome else { return nil }
+        guard case .item(var item, let image) = try read(relativePath, in: posts).outcome else { return nil }
+        if let image { _ = PostImage.apply(image, from: relativePath, in: posts, baseURL: reader.baseURL, to: &item) }
         return item
     }
 
@@ -231,11 +239,16 @@ public struct PostsSource: SourcePlugin {
         var flavors: [SiteFlavor: Int] = [:]
         var skipped: [PostReader.Skip: Int] = [:]
         var rejected = 0
+        /// Images made thumbnails (`read`: a file, `linked`: an address) and left out (`ignored_<reason>`).
+        var images: [String: Int] = [:]
 
         var metadata: Logger.Metadata {
             var metadata: Logger.Metadata = ["rejected": "\(rejected)"]
             for flavor in SiteFlavor.allCases { metadata[flavor.rawValue] = "\(flavors[flavor] ?? 0)" }
             for reason in PostReader.Skip.allCases { metadata["skipped_\(reason.rawValue)"] = "\(skipped[reason] ?? 0)" }
+            for outcome in ["read", "linked"] + PostImage.Ignored.allCases.map({ "ignored_" + $0.rawValue }) {
+                metadata["images_" + outcome] = "\(images[outcome] ?? 0)"
+            }
             return metadata
         }
     }

@@ -61,8 +61,9 @@ package struct RelevanceScore {
         var typosSeen = [Bool](repeating: false, count: terms.count)
         var sequenceFound = [Bool](repeating: false, count: sequences.count)
         var titleIsExact = false
-        /// Whether each term's best match so far is a whole word.
+        /// Whether each term's best match so far (of those found, whatever the floor of `best`) is a whole word.
         var whole = [Bool](repeating: false, count: terms.count)
+        var matchedBest = [Double](repeating: 0, count: terms.count)
         /// For each word of each synonym phrase, the best weight of a field holding it (0: none), and whether the
         /// field being read does.
         var phraseWordBest = synonyms.map { $0.alternatives.map { [Double](repeating: 0, count: $0.count) } }
@@ -112,7 +113,10 @@ package struct RelevanceScore {
             let lengthFactor = 1 / (1 + 0.05 * Double(max(0, wordCount - 1)))
             for index in terms.indices {
                 let scored = column.weight * matches[index] * lengthFactor
-                if scored > best[index] || (scored == best[index] && matches[index] == 1) { whole[index] = matches[index] == 1 }
+                if matches[index] > 0, scored > matchedBest[index] || (scored == matchedBest[index] && matches[index] == 1) {
+                    whole[index] = matches[index] == 1
+                    matchedBest[index] = scored
+                }
                 best[index] = max(best[index], scored)
             }
             for span in phraseWordInField.indices {

@@ -57,6 +57,12 @@ struct SearchSettingsParser {
                 if !(1...Synonyms.maxPhraseWords).contains(words.count) {
                     reader.problem(phraseNode, "\(what): '\(phrase)' must hold 1 to \(Synonyms.maxPhraseWords) words (letters or digits)")
                     valid = false
+                } else if Set(words).count < words.count {
+                    reader.problem(phraseNode, "\(what): '\(phrase)' repeats a word; a search reads each word once, so the phrase could never be typed")
+                    valid = false
+                } else if let long = words.first(where: { $0.unicodeScalars.count >= SearchTerms.maxTermCharacters }) {
+                    reader.problem(phraseNode, "\(what): '\(long.prefix(20))…' is \(SearchTerms.maxTermCharacters) letters or more; a search cuts longer words, so it could never be typed")
+                    valid = false
                 } else if let line = groupLine[words] {
                     reader.problem(phraseNode, "\(what): '\(phrase)' is already in the group on line \(line): a word or phrase belongs to one group (merge the two)")
                     valid = false

@@ -124,7 +124,12 @@ struct FrontMatter {
             guard let node = node(key) else { continue }
             guard let text = node.scalarText else { throw problem(node, "'\(key)' must be a date such as 2026-11-30, not a list or a mapping") }
             do {
-                return asJekyll ? try JekyllDate.parse(text, zone: zone) : try ISO8601.parse(text, allowing: [.dateOnly, .spaces], localZone: zone)
+                if asJekyll {
+                    var isPlain = false
+                    if case .scalar(_, style: .plain) = node.content { isPlain = node.tag == nil }
+                    return try JekyllDate.parse(text, zone: zone, isYAMLTimestamp: isPlain)
+                }
+                return try ISO8601.parse(text, allowing: [.dateOnly, .spaces], localZone: zone)
             } catch {
                 throw problem(node, "'\(key)' must be a date such as 2026-11-30 or 2026-11-30T09:00:00Z: \(error.reason)")
             }

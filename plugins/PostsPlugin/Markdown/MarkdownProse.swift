@@ -1,6 +1,8 @@
+import Foundation
 import CCommonMark
 
-/// The first paragraph of a Markdown text that is prose, as plain text: for an item's description.
+/// The first paragraph of a Markdown text that is prose, as plain text: for an item's description; and its first
+/// image, for the thumbnail.
 ///
 /// The Markdown is parsed by the system cmark (CommonMark's reference implementation: linear in the input, and
 /// fuzzed), after template tags are removed (``TemplateTags``). Headings, code blocks, HTML, lists, quotes, tables'
@@ -16,6 +18,52 @@ enum MarkdownProse {
         while let node = block {
             if cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH, let prose = plainText(of: node) { return prose }
             block = cmark_node_next(node)
+        }
+        return nil
+    }
+
+    /// The address of the first image, in document order: a Markdown image (`![alt](pics/a.png)`) or the `src` of
+    /// an HTML `<img>`; `nil` when there is none. Template tags are removed first, as for the description.
+    static func firstImage(of markdown: Substring) -> String? {
+        let text = TemplateTags.strip(markdown)
+        guard let document = text.withCString({ cmark_parse_document($0, text.utf8.count, CMARK_OPT_DEFAULT) }) else { return nil }
+        defer { cmark_node_free(document) }
+        guard let iterator = cmark_iter_new(document) else { return nil }
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_IMAGE:
+                if let url = cmark_node_get_url(node).map({ String(cString: $0) }), !url.isEmpty { return url }
+            case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                if let html = cmark_node_get_literal(node).map({ String(cString: $0) }), let source = imageSource(inHTML: html) { return source }
+            default:
+                break
+            }
+        }
+        return nil
+    }
+
+    /// The `src` of the first `<img>` tag in `html` (quoted with `"` or `'`, or bare), as written.
+    static func imageSource(inHTML html: String) -> String? {
+        var rest = html[...]
+        while let open = rest.range(of: "<img", options: .caseInsensitive) {
+            rest = rest[open.upperBound...]
+            let tag = rest.prefix { $0 != ">" }
+            var attributes = tag[...]
+            while let src = attributes.range(of: "src", options: .caseInsensitive) {
+                let before = attributes[..<src.lowerBound].last
+                attributes = attributes[src.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+                guard before.map({ $0.isWhitespace }) == true, attributes.first == "=" else { continue }
+                attributes = attributes.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+                let value: Substring
+                if let quote = attributes.first, quote == "\"" || quote == "'" {
+                    value = attributes.dropFirst().prefix { $0 != quote }
+                } else {
+                    value = attributes.prefix { !$0.isWhitespace && $0 != ">" }
+                }
+                return value.isEmpty ? nil : String(value)
+            }
         }
         return nil
     }

@@ -22,7 +22,7 @@ struct Permalink: Sendable, Hashable {
     init?(validating text: String) {
         var template = Self.styles[text] ?? text
         if !template.hasPrefix("/") { template = "/" + template }
-        guard template.count > 1, Self.unknownPlaceholder(in: template) == nil else { return nil }
+        guard !text.isEmpty, Self.unknownPlaceholder(in: template) == nil else { return nil }
         self.template = template
     }
 

@@ -35,6 +35,22 @@ struct Post {
         try fields.isHeadless(under: [])
     }
 
+    /// The front-matter keys naming the post's image, in order; Zola's under `extra`.
+    static let imageKeys = ["image", "images", "cover.image", "og_image", "thumbnail", "extra.image", "extra.images", "extra.og_image", "extra.thumbnail"]
+
+    /// The post's image as written: the first of ``imageKeys`` holding text (a list's first; a mapping's `path`,
+    /// `url` or `src`, as jekyll-seo-tag reads `image`), else the body's first image (``MarkdownProse/firstImage(of:)``).
+    /// A value of another shape is passed over: an image is never a reason to refuse a post.
+    func imageReference() -> String? {
+        for key in Self.imageKeys {
+            guard var node = fields.node(key.split(separator: ".").map(String.init)) else { continue }
+            if let first = node.elements?.first { node = first }
+            if node.entries != nil, let inner = node["path"] ?? node["url"] ?? node["src"] { node = inner }
+            if let text = try? fields.string(node, named: key), !text.isEmpty { return text }
+        }
+        return MarkdownProse.firstImage(of: body)
+    }
+
     /// `title`, or one made from the slug (`2015-10-26-jekyll-3-0-released.md` → "Jekyll 3 0 Released", as Jekyll
     /// does), or a section's folder.
     func title() throws(FrontMatterProblem) -> String {

@@ -13,7 +13,8 @@ struct PostReader: Sendable {
 
     /// What became of one file.
     enum Outcome {
-        case item(SearchableItem)
+        /// The post's item, and the image it names, as written (``PostImage`` makes it the thumbnail).
+        case item(SearchableItem, image: String?)
         case skipped(Skip)
     }
 
@@ -79,7 +80,7 @@ struct PostReader: Sendable {
         }
         // Refused here, the post is reported by its path rather than by an identifier the index never takes.
         try item.validate()
-        return .item(item)
+        return .item(item, image: post.imageReference())
     }
 }
 

@@ -1,0 +1,92 @@
+import Foundation
+import PluginAPI
+
+/// A post's image, made its item's thumbnail: an `http(s)` address becomes `thumbnailURL`; a path to a file in the
+/// posts folder (relative to the post's own folder, or to the folder's root when it starts with `/`) is read
+/// through the confined folder and becomes `thumbnailData` when it is a PNG, JPEG, GIF or WebP image within the
+/// item's thumbnail limit. A path from the site's root (`/assets/img/a.png`) the folder does not hold, such as a
+/// Hugo site's `static/` files, is linked at the site's address when the source knows it (`baseURL`): where the
+/// site serves it. Anything else is left out, with the reason counted: the post is published without it.
+enum PostImage {
+    /// Why an image named by a post is not its thumbnail.
+    enum Ignored: String, CaseIterable, Error {
+        /// Another scheme (`file:`, `data:`, `javascript:`), a scheme-relative `//host/…`, or a malformed address.
+        case notAnAddress = "not_an_address"
+        /// A path climbing out of the posts folder (`../../etc/passwd`).
+        case outside
+        /// A path the folder does not hold as a readable regular file within the limit, or one reached through a
+        /// symbolic link leading outside it.
+        case unreadable
+        /// A file that is not a PNG, JPEG, GIF or WebP image.
+        case notAnImage = "not_an_image"
+    }
+
+    /// Where an image named by a post is.
+    enum Location: Equatable {
+        case address(String)
+        /// A path relative to the posts folder's root.
+        case file(String)
+    }
+
+    /// Where `reference`, as the post at `postPath` (relative to the folder) wrote it, points.
+    static func locate(_ reference: String, from postPath: String) -> Result<Location, Ignored> {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        if let colon = trimmed.firstIndex(of: ":"), trimmed[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
+            let scheme = trimmed[..<colon].lowercased()
+            guard scheme == "http" || scheme == "https", let url = URL(string: trimmed), url.host?.isEmpty == false else { return .failure(.notAnAddress) }
+            return .success(.address(trimmed))
+        }
+        guard !trimmed.hasPrefix("//"), !trimmed.isEmpty else { return .failure(.notAnAddress) }
+        // A file: without its query or fragment, percent-escapes decoded, `.` and `..` resolved within the folder.
+        let path = String(trimmed.prefix { $0 != "?" && $0 != "#" })
+        guard let decoded = path.removingPercentEncoding, !decoded.contains("\0") else { return .failure(.notAnAddress) }
+        var parts = decoded.hasPrefix("/") ? [] : postPath.split(separator: "/").dropLast().map(String.init)
+        for part in decoded.split(separator: "/") where part != "." {
+            if part == ".." {
+                guard !parts.isEmpty else { return .failure(.outside) }
+                parts.removeLast()
+            } else {
+                parts.append(String(part))
+            }
+        }
+        guard !parts.isEmpty else { return .failure(.notAnAddress) }
+        return .success(.file(parts.joined(separator: "/")))
+    }
+
+    /// Whether `data` starts as a PNG, JPEG, GIF or WebP image does.
+    static func isImage(_ data: Data) -> Bool {
+        let bytes = [UInt8](data.prefix(12))
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        return starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || starts([0xFF, 0xD8, 0xFF]) || starts(Array("GIF87a".utf8))
+            || starts(Array("GIF89a".utf8)) || starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)
+    }
+
+    /// `item` with the thumbnail `reference` names, read from `folder` for the post at `postPath` or linked under
+    /// `baseURL`; or the reason it has none.
+    static func apply(_ reference: String, from postPath: String, in folder: ContentFolder, baseURL: String?, to item: inout SearchableItem) -> Ignored? {
+        func link(_ address: String) -> Ignored? {
+            var candidate = item
+            candidate.thumbnailURL = address
+            guard (try? candidate.validate()) != nil else { return .notAnAddress }
+            item = candidate
+            return nil
+        }
+        switch locate(reference, from: postPath) {
+        case .failure(let reason):
+            return reason
+        case .success(.address(let address)):
+            return link(address)
+        case .success(.file(let path)):
+            guard let data = try? folder.read(path, maxBytes: ItemLimits.standard.maxThumbnailBytes) else {
+                let written = reference.trimmingCharacters(in: .whitespaces)
+                guard written.hasPrefix("/"), let baseURL else { return .unreadable }
+                return link(String(baseURL.trimmingTrailingSlashes) + written)
+            }
+            guard isImage(data) else { return .notAnImage }
+            item.thumbnailData = data
+        }
+        return nil
+    }
+}
