@@ -102,6 +102,60 @@ struct PostsFlavorTests {
         #expect(throws: ISO8601.ParseError.self) { try JekyllDate.parse(text, zone: .gmt, isYAMLTimestamp: true) }
     }
 
+    /// The site's own configuration decides the URLs: Hugo's permalinks by section and uglyURLs, Jekyll's permalink,
+    /// zone and address, Zola's address; the source's options still win.
+    @Test func theSitesConfigurationDecidesTheURLs() async throws {
+        let folder = try Folder()
+        try folder.write("hugo/hugo.yml", """
+            baseURL: https://blog.example
+            Permalinks:
+              posts: /:year/:month/:day/:filename/
+              notes: /:section/:slug/
+            uglyurls: true
+            """)
+        try folder.write("hugo/content/posts/Release Notes.md", "---\ntitle: Release\ndate: 2019-02-11T10:00:00Z\n---\nText.\n")
+        try folder.write("hugo/content/notes/n.md", "---\ntitle: A Note\nslug: my-note\n---\nText.\n")
+        try folder.write("hugo/content/about.md", "---\ntitle: About\n---\nText.\n")
+        func items(_ options: PostsSource.Options) async throws -> [String: String] {
+            let run = await PluginConformance.items(of: try PostsSource(options: options, context: folder.context(now: Self.now)))
+            #expect(run.error == nil)
+            return Dictionary(uniqueKeysWithValues: run.items.map { ($0.uniqueIdentifier, $0.contentURL ?? "") })
+        }
+        #expect(try await items(.init(directory: "hugo/content", flavor: "hugo", site: "hugo/hugo.yml")) == [
+            "2019/02/11/release-notes": "https://blog.example/2019/02/11/release-notes/", "notes/my-note": "https://blog.example/notes/my-note/",
+            "about.html": "https://blog.example/about.html",
+        ])
+        #expect(try await items(.init(directory: "hugo/content", flavor: "hugo", baseURL: "https://other.example", site: "hugo/hugo.yml"))["about.html"]
+            == "https://other.example/about.html", "an option wins")
+
+        try folder.write("jekyll/_config.yml", "url: https://jekyll.example\nbaseurl: /blog\npermalink: /:year/:title:output_ext\ntimezone: America/New_York\n")
+        try folder.write("jekyll/_posts/2020-01-01-hello.md", "---\ntitle: Hello\ndate: 2020-01-02 03:00:00 +0000\n---\nText.\n")
+        #expect(try await items(.init(directory: "jekyll", flavor: "jekyll", site: "jekyll/_config.yml")) == [
+            "2020/hello.html": "https://jekyll.example/blog/2020/hello.html",
+        ])
+
+        try folder.write("zola/config.toml", "base_url = \"https://zola.example\"\n")
+        try folder.write("zola/content/blog/post.md", "+++\ntitle = \"Post\"\n[extra]\n+++\nText.\n")
+        #expect(try await items(.init(directory: "zola/content", flavor: "zola", site: "zola/config.toml")) == ["blog/post": "https://zola.example/blog/post/"])
+    }
+
+    @Test(arguments: [
+        ("site.txt", "", "is not a site configuration"), ("hugo.toml", "baseURL = [", "TOML syntax"),
+        ("hugo.yaml", "permalinks: {posts: '/:sections[1:]/:slug/'}", "':sections' is not a permalink token"),
+        ("hugo.yaml", "permalinks: {posts: /:nonsense/}", "':nonsense' is not a permalink token"), ("_config.yml", "timezone: Mars/Olympus", "Mars/Olympus"),
+        ("hugo.yaml", "baseURL: example.com", "baseURL"), ("config.toml", nil, "cannot read"),
+    ] as [(String, String?, String)])
+    func aBrokenSiteConfigurationIsTheSiteOptionsProblem(name: String, text: String?, message: String) throws {
+        let folder = try Folder()
+        if let text { try folder.write("site/\(name)", text) }
+        try folder.write("site/content/a.md", "---\ntitle: A\n---\nText.\n")
+        #expect {
+            try PostsSource(options: .init(directory: "site/content", site: "site/\(name)"), context: folder.context())
+        } throws: { error in
+            "\(error)".contains(message)
+        }
+    }
+
     @Test func jekyllPermalinksAreConfigurable() async throws {
         let date = try await run("jekyll") { $0.permalink = "date" }
         #expect(date.items["release/2015/10/26/jekyll-3-0-released.html"] != nil)

@@ -29,10 +29,13 @@ public struct PostsSource: SourcePlugin {
         public var timeZone: String?
         /// The site's address; items' `contentURL` is it followed by the post's URL path.
         public var baseURL: String?
+        /// The site's configuration file (`_config.yml`, `hugo.toml`, Zola's `config.toml`), read for what the options
+        /// above leave unset and for Hugo's `permalinks` and `uglyURLs` (``SiteSettings``).
+        public var site: String?
 
         public init(
             directory: String, extensions: [String]? = nil, maxFileBytes: Int? = nil, flavor: String? = nil, permalink: String? = nil,
-            future: Bool? = nil, timeZone: String? = nil, baseURL: String? = nil
+            future: Bool? = nil, timeZone: String? = nil, baseURL: String? = nil, site: String? = nil
         ) {
             self.directory = directory
             self.extensions = extensions
@@ -42,6 +45,7 @@ public struct PostsSource: SourcePlugin {
             self.future = future
             self.timeZone = timeZone
             self.baseURL = baseURL
+            self.site = site
         }
     }
 
@@ -56,6 +60,7 @@ public struct PostsSource: SourcePlugin {
         PluginOption("future", "publish posts dated in the future (default false; true for Zola)"),
         PluginOption("timeZone", "the IANA zone of dates written without one, as the site's timezone (default UTC)"),
         PluginOption("baseURL", "the site's address, such as https://example.com: items link to it followed by the post's path"),
+        PluginOption("site", "the site's configuration file (_config.yml, hugo.toml, config.toml), relative to the config folder: its permalinks, URL and time zone, where the options leave them unset"),
     ]
     static let defaultMaxFileBytes = 1 << 20
 
@@ -79,9 +84,11 @@ public struct PostsSource: SourcePlugin {
         }
     }
 
-    /// The folder of each unit must exist and be one a run reads (not under `/proc`, `/sys` or `/dev`).
+    /// The folder of each unit must exist and be one a run reads (not under `/proc`, `/sys` or `/dev`); the site's
+    /// configuration, when named, must read.
     public static func validate(_ options: Options, in context: PluginValidationContext) throws(PluginOptionError) {
         try validate(options)
+        if let site = options.site { _ = try settings(options, site: context.resolve(path: site)) }
         for partition in context.units {
             let path = context.resolve(path: folderPath(options, partition: partition))
             if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
@@ -124,14 +131,33 @@ public struct PostsSource: SourcePlugin {
         return zone
     }
 
+    /// `options` with what the site's configuration at `path` says where they are unset, and its Hugo settings;
+    /// problems are the `site` option's.
+    private static func settings(_ options: Options, site path: String) throws(PluginOptionError) -> (Options, SiteSettings) {
+        let site: SiteSettings
+        do {
+            site = try SiteSettings.read(path: path)
+        } catch {
+            throw PluginOptionError(option: "site", reason: error.description)
+        }
+        var effective = options
+        effective.permalink = options.permalink ?? site.permalink
+        effective.timeZone = options.timeZone ?? site.timeZone
+        effective.baseURL = options.baseURL ?? site.baseURL
+        try validate(effective)
+        return (effective, site)
+    }
+
     let folder: URL
     let extensions: Set<String>
     let maxFileBytes: Int
     let reader: PostReader
     let context: PluginContext
 
-    public init(options: Options, context: PluginContext) throws {
-        try Self.validate(options)
+    public init(options given: Options, context: PluginContext) throws {
+        try Self.validate(given)
+        let (options, site) = try given.site.map { path throws(PluginOptionError) in try Self.settings(given, site: context.resolve(path: path)) }
+            ?? (given, SiteSettings())
         let path = context.resolve(path: Self.folderPath(options, partition: context.partition))
         if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
             throw PluginOptionError(option: "directory", reason: problem)
@@ -141,7 +167,7 @@ public struct PostsSource: SourcePlugin {
         maxFileBytes = options.maxFileBytes ?? Self.defaultMaxFileBytes
         reader = PostReader(
             flavor: try Self.flavor(options), permalink: try Self.permalink(options), future: options.future, zone: try Self.zone(options),
-            baseURL: options.baseURL, domain: context.domain, now: context.now
+            baseURL: options.baseURL, hugoPermalinks: site.hugoPermalinks, uglyURLs: site.uglyURLs, domain: context.domain, now: context.now
         )
         self.context = context
     }

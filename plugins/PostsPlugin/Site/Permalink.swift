@@ -55,8 +55,13 @@ struct Permalink: Sendable, Hashable {
             rest = after.dropFirst(name.count)
         }
         result += rest
+        return Self.collapsingSlashes(result)
+    }
+
+    /// `path` with each run of `/` made one, as generators write a permalink whose parts are empty.
+    static func collapsingSlashes(_ path: String) -> String {
         var collapsed = ""
-        for character in result where !(character == "/" && collapsed.last == "/") { collapsed.append(character) }
+        for character in path where !(character == "/" && collapsed.last == "/") { collapsed.append(character) }
         return collapsed
     }
 }

@@ -109,13 +109,23 @@ struct Post {
     }
 
     /// The path the generator publishes the post at: `/news/2015/10/26/jekyll-3-0-released/`, `/posts/my-post/`.
-    func urlPath(permalink: Permalink, date: Date?) throws -> String {
+    /// Hugo: `url`, else the section's pattern of the site's `permalinks`, else the section folders and the slug or
+    /// file name; `uglyURLs` ends a page's path in `.html` rather than `/`.
+    func urlPath(permalink: Permalink, hugoPermalinks: [String: HugoPermalink] = [:], uglyURLs: Bool = false, date: Date?) throws -> String {
         switch flavor {
         case .jekyll: return try jekyllPath(permalink: permalink, date: date)
         case .hugo:
             if let url = try fields.string("url") { return url.hasPrefix("/") ? url : "/" + url }
-            let slug = try fields.string("slug").map { Slug.hugo($0[...]) } ?? Slug.hugo(name)
-            return sectionPath(path.sections.map { Slug.hugo($0) }, page: path.isSection ? nil : slug)
+            let sections = path.sections.map { Slug.hugo($0) }
+            let slug = try fields.string("slug").map { Slug.hugo($0[...]) }
+            if !path.isSection, let section = sections.first, let pattern = hugoPermalinks[section] {
+                let values = HugoPermalink.values(
+                    date: date, zone: zone, sections: sections, title: try title(), slug: slug, filename: Slug.hugo(name)
+                )
+                return pattern.path(with: values).lowercased()
+            }
+            let page = sectionPath(sections, page: path.isSection ? nil : slug ?? Slug.hugo(name))
+            return uglyURLs && !path.isSection && page.count > 1 ? String(page.dropLast()) + ".html" : page
         case .zola:
             if let written = try fields.string("path") { return "/" + written.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/" }
             let slug = try fields.string("slug").map { Slug.zola($0[...]) } ?? Slug.zola(name)

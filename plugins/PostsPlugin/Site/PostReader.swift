@@ -28,6 +28,9 @@ struct PostReader: Sendable {
     var zone: TimeZone
     /// The site's address (`https://example.com`): items' `contentURL` is it followed by the post's URL path.
     var baseURL: String?
+    /// Hugo's `permalinks` by section, and `uglyURLs` (``SiteSettings``).
+    var hugoPermalinks: [String: HugoPermalink] = [:]
+    var uglyURLs = false
     var domain: String
     /// The instant future and expired posts are judged by.
     var now: Date
@@ -66,7 +69,7 @@ struct PostReader: Sendable {
         let expires = try post.fields.date("expiryDate", "expires", "unpublishDate")
         if let expires, expires <= now { return .skipped(.expired) }
 
-        let urlPath = try post.urlPath(permalink: permalink, date: date)
+        let urlPath = try post.urlPath(permalink: permalink, hugoPermalinks: hugoPermalinks, uglyURLs: uglyURLs, date: date)
         let trimmed = urlPath.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         var item = SearchableItem(uniqueIdentifier: trimmed.isEmpty ? "index" : trimmed, domainIdentifier: domain, title: try post.title())
         item.contentType = "public.text"

@@ -1,0 +1,92 @@
+import Foundation
+import PluginAPI
+import YAML
+
+/// What a site's own configuration file says about where its pages are served (the `site` option names it):
+/// Jekyll's `_config.yml` (`permalink`, `timezone`, `url` + `baseurl`), Hugo's `hugo.toml|yaml|yml|json` or
+/// `config.*` (`baseURL`, `permalinks`, `uglyURLs`, `timeZone`; keys in any case, as Hugo reads them), Zola's
+/// `config.toml` (`base_url`). The options of the source override each.
+struct SiteSettings: Sendable {
+    var baseURL: String?
+    var timeZone: String?
+    /// Jekyll's `permalink`.
+    var permalink: String?
+    /// Hugo's `permalinks`, by section (also read from the newer `permalinks.page`).
+    var hugoPermalinks: [String: HugoPermalink] = [:]
+    /// Hugo's `uglyURLs`: pages at `/section/name.html` rather than `/section/name/`.
+    var uglyURLs = false
+
+    /// The largest configuration file read.
+    static let maxBytes = 1 << 20
+
+    /// Why the file is not read.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Reads the file at `path`.
+    static func read(path: String) throws(Problem) -> SiteSettings {
+        let name = (path as NSString).lastPathComponent.lowercased()
+        let format = (name as NSString).pathExtension
+        guard name.hasPrefix("_config.") || name.hasPrefix("hugo.") || name.hasPrefix("config."), ["toml", "yaml", "yml", "json"].contains(format) else {
+            throw Problem(description: "\(path) is not a site configuration: name Jekyll's _config.yml, Hugo's hugo.toml (or .yaml, .yml, .json, config.*) or Zola's config.toml")
+        }
+        let folder: ContentFolder
+        let data: Data
+        do {
+            folder = try ContentFolder(path: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+            data = try folder.read((path as NSString).lastPathComponent, maxBytes: maxBytes)
+        } catch {
+            throw Problem(description: "cannot read \(path): \(error)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw Problem(description: "\(path) is not UTF-8 text") }
+        let root: YAMLNode?
+        do {
+            if format == "toml" {
+                root = try TOMLFrontMatter.compose(text[...], firstLine: 1, limits: FrontMatter.limits)
+            } else {
+                root = try YAMLComposer.compose(text, limits: FrontMatter.limits, duplicateKeys: name.hasPrefix("_config.") ? .lastWins : .refused)
+            }
+        } catch {
+            throw Problem(description: "\(path): \(error)")
+        }
+        guard let root, root.entries != nil else { return SiteSettings() }
+        return try settings(of: root, jekyll: name.hasPrefix("_config."), path: path)
+    }
+
+    private static func settings(of root: YAMLNode, jekyll: Bool, path: String) throws(Problem) -> SiteSettings {
+        /// The value under `key`, any case (Hugo's keys are case-insensitive).
+        func value(_ node: YAMLNode?, _ key: String) -> YAMLNode? {
+            node?.entries?.first { $0.key.scalarText?.lowercased() == key.lowercased() }?.value
+        }
+        func text(_ node: YAMLNode?) -> String? { node?.scalarText.flatMap { $0.isEmpty ? nil : $0 } }
+        var settings = SiteSettings()
+        if jekyll {
+            settings.permalink = text(root["permalink"])
+            settings.timeZone = text(root["timezone"])
+            if let url = text(root["url"]) {
+                settings.baseURL = String(url.trimmingTrailingSlashes) + (text(root["baseurl"]).map { "/" + $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) } ?? "")
+            }
+            return settings
+        }
+        if let zolaURL = text(root["base_url"]) {
+            settings.baseURL = zolaURL
+            return settings
+        }
+        settings.baseURL = text(value(root, "baseURL"))
+        settings.timeZone = text(value(root, "timeZone"))
+        settings.uglyURLs = text(value(root, "uglyURLs")) == "true"
+        let permalinks = value(root, "permalinks")
+        for entries in [value(permalinks, "page")?.entries, permalinks?.entries].compactMap({ $0 }) {
+            for entry in entries {
+                guard let section = entry.key.scalarText, let pattern = entry.value.scalarText, settings.hugoPermalinks[section] == nil else { continue }
+                switch HugoPermalink.validating(pattern) {
+                case .success(let permalink): settings.hugoPermalinks[section] = permalink
+                case .failure(let unknown):
+                    throw Problem(description: "\(path): permalinks.\(section): ':\(unknown.token)' is not a permalink token this plugin reads; use \(HugoPermalink.tokens.sorted().map { ":" + $0 }.joined(separator: ", "))")
+                }
+            }
+        }
+        return settings
+    }
+}
