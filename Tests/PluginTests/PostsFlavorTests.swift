@@ -110,7 +110,7 @@ struct PostsFlavorTests {
             baseURL: https://blog.example
             Permalinks:
               posts: /:year/:month/:day/:filename/
-              notes: /:section/:slug/
+              Notes: /:section/:slug/
             uglyurls: true
             """)
         try folder.write("hugo/content/posts/Release Notes.md", "---\ntitle: Release\ndate: 2019-02-11T10:00:00Z\n---\nText.\n")
@@ -122,7 +122,7 @@ struct PostsFlavorTests {
             return Dictionary(uniqueKeysWithValues: run.items.map { ($0.uniqueIdentifier, $0.contentURL ?? "") })
         }
         #expect(try await items(.init(directory: "hugo/content", flavor: "hugo", site: "hugo/hugo.yml")) == [
-            "2019/02/11/release-notes": "https://blog.example/2019/02/11/release-notes/", "notes/my-note": "https://blog.example/notes/my-note/",
+            "2019/02/11/release-notes.html": "https://blog.example/2019/02/11/release-notes.html", "notes/my-note.html": "https://blog.example/notes/my-note.html",
             "about.html": "https://blog.example/about.html",
         ])
         #expect(try await items(.init(directory: "hugo/content", flavor: "hugo", baseURL: "https://other.example", site: "hugo/hugo.yml"))["about.html"]
@@ -152,7 +152,7 @@ struct PostsFlavorTests {
         #expect {
             try PostsSource(options: .init(directory: "site/content", site: "site/\(name)"), context: folder.context())
         } throws: { error in
-            "\(error)".contains(message)
+            (error as? PluginOptionError)?.option == "site" && "\(error)".contains(message)
         }
     }
 

@@ -35,7 +35,10 @@ struct PostsImageTests {
         try post("body.md", "", body: "Intro.\n\n![A cat](pics/a.png \"title\")\n")
         try post("html.md", "", body: "<p>Hi <img alt=x src='pics/w.webp'></p>\n")
         try post("bundle/index.md", "", body: "![Cover](cover.jpg)\n")
-        try post("escape.md", "og_image: ../../../etc/passwd\n")
+        // The outside file is a real image: only the folder's confinement keeps it out.
+        try post("escape.md", "og_image: ../../\(outside.url.lastPathComponent)/secret.png\n")
+        try post("escape-body.md", "", body: "![x](../../\(outside.url.lastPathComponent)/secret.png)\n")
+        try post("posts/from-root.md", "image: pics/a.png\n")
         try post("file-scheme.md", "thumbnail: file:///etc/passwd\n")
         try post("javascript.md", "", body: "![x](javascript:alert(1))\n")
         try post("scheme-relative.md", "image: //evil.example/a.png\n")
@@ -54,7 +57,8 @@ struct PostsImageTests {
     @Test func imagesBecomeThumbnailsAndEverythingElseIsLeftOut() async throws {
         let (items, error, _, _) = try await run()
         #expect(error == nil)
-        #expect(items.count == 18, "every post is published, with or without its image")
+        #expect(items.count == 20, "every post is published, with or without its image")
+        #expect(items["posts/from-root"]?.thumbnailData == Self.png, "a front matter's relative path, from the site's root")
         #expect(items["static"]?.thumbnailURL == "https://blog.example/assets/img/icons.png", "from the site's root, not in the folder: linked where the site serves it")
         #expect(items["address"]?.thumbnailURL == "https://cdn.example.com/a.png" && items["address"]?.thumbnailData == nil)
         #expect(items["list"]?.thumbnailData == Self.png, "a list's first")
@@ -63,18 +67,25 @@ struct PostsImageTests {
         #expect(items["body"]?.thumbnailData == Self.png, "the body's first Markdown image")
         #expect(items["html"]?.thumbnailData == Self.webp, "an HTML <img>")
         #expect(items["bundle"]?.thumbnailData == Self.jpeg, "relative to the post's own folder")
-        for name in ["escape", "file-scheme", "javascript", "scheme-relative", "text", "huge", "link", "missing", "shape", "none"] {
+        for name in ["escape", "escape-body", "file-scheme", "javascript", "scheme-relative", "text", "shape", "none"] {
             #expect(items[name]?.thumbnailData == nil && items[name]?.thumbnailURL == nil, "\(name)")
+        }
+        // Named in the front matter but not read from the folder (too large, a link leading out, missing): linked
+        // where the site serves its root, never read.
+        for (name, file) in [("huge", "huge.png"), ("link", "link.png"), ("missing", "none.png")] {
+            #expect(items[name]?.thumbnailData == nil && items[name]?.thumbnailURL == "https://blog.example/pics/\(file)", "\(name)")
         }
     }
 
     @Test(arguments: [
-        ("https://x.example/a.png", "p/post.md", PostImage.Location.address("https://x.example/a.png")),
-        ("a.png", "p/q/post.md", .file("p/q/a.png")), ("../a.png", "p/q/post.md", .file("p/a.png")), ("/img/./a.png", "p/post.md", .file("img/a.png")),
-        ("my%20cat.png", "post.md", .file("my cat.png")),
+        ("https://x.example/a.png", false, "p/post.md", PostImage.Location.address("https://x.example/a.png")),
+        ("a.png", false, "p/q/post.md", .files(["p/q/a.png"], sitePath: nil)), ("../a.png", false, "p/q/post.md", .files(["p/a.png"], sitePath: nil)),
+        ("/img/./a.png", false, "p/post.md", .files(["img/a.png"], sitePath: "/img/a.png")), ("my%20cat.png", false, "post.md", .files(["my cat.png"], sitePath: nil)),
+        ("assets/a.png", true, "_posts/x.md", .files(["_posts/assets/a.png", "assets/a.png"], sitePath: "/assets/a.png")),
+        ("../a.png", true, "_posts/x.md", .files(["a.png"], sitePath: nil)),
     ])
-    func aReferenceIsLocatedInTheFolder(reference: String, post: String, location: PostImage.Location) throws {
-        #expect(try PostImage.locate(reference, from: post).get() == location)
+    func aReferenceIsLocatedInTheFolder(reference: String, inFrontMatter: Bool, post: String, location: PostImage.Location) throws {
+        #expect(try PostImage.locate(.init(text: reference, inFrontMatter: inFrontMatter), from: post).get() == location)
     }
 
     @Test(arguments: [
@@ -82,13 +93,17 @@ struct PostsImageTests {
         ("//host/a.png", .notAnAddress), ("https://", .notAnAddress), ("a%00.png", .notAnAddress), ("", .notAnAddress), ("/", .notAnAddress),
     ])
     func aReferenceOutsideTheFolderOrOfAnotherSchemeIsLeftOut(reference: String, reason: PostImage.Ignored) {
-        #expect(throws: reason) { try PostImage.locate(reference, from: "post.md").get() }
+        #expect(throws: reason) { try PostImage.locate(.init(text: reference, inFrontMatter: true), from: "post.md").get() }
     }
 
     @Test func theFirstImageSourceIsFoundInHTMLAsWritten() {
         #expect(MarkdownProse.imageSource(inHTML: #"<IMG class="x" SRC="a.png">"#) == "a.png")
         #expect(MarkdownProse.imageSource(inHTML: "<img data-src=no src=yes.png/>") == "yes.png/")
         #expect(MarkdownProse.imageSource(inHTML: "<imgsrc=a.png><img alt='src=b.png'>") == nil)
-        #expect(MarkdownProse.imageSource(inHTML: String(repeating: "<img ", count: 10_000)) == nil)
+        #expect(MarkdownProse.imageSource(inHTML: "<!-- <img src=old.png> --><img src='a.png?x=1&amp;y=2'>") == "a.png?x=1&y=2")
+        // Never-closed tags and tags without a source, 1 MiB of them: each character is looked at a bounded number of times.
+        #expect(MarkdownProse.imageSource(inHTML: String(repeating: "<img ", count: 200_000)) == nil)
+        #expect(MarkdownProse.imageSource(inHTML: String(repeating: "<img alt=x>", count: 100_000)) == nil)
+        #expect(MarkdownProse.firstImage(of: "<div>\n" + String(repeating: "<img ", count: 200_000)) == nil)
     }
 }

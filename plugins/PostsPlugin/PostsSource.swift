@@ -85,10 +85,19 @@ public struct PostsSource: SourcePlugin {
     }
 
     /// The folder of each unit must exist and be one a run reads (not under `/proc`, `/sys` or `/dev`); the site's
-    /// configuration, when named, must read.
+    /// configuration, when named, must exist and be named as one. Its content is the site's, not the config's: it is
+    /// read by each run, and a problem in it fails that run only.
     public static func validate(_ options: Options, in context: PluginValidationContext) throws(PluginOptionError) {
         try validate(options)
-        if let site = options.site { _ = try settings(options, site: context.resolve(path: site)) }
+        if let site = options.site {
+            let path = context.resolve(path: site)
+            if let problem = SiteSettings.nameProblem(path) ?? ConfigPathRule.problem(with: path, expecting: .file) {
+                throw PluginOptionError(option: "site", reason: problem)
+            }
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw PluginOptionError(option: "site", reason: "\(path) does not exist; name the site's _config.yml, hugo.toml or config.toml")
+            }
+        }
         for partition in context.units {
             let path = context.resolve(path: folderPath(options, partition: partition))
             if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
@@ -144,7 +153,12 @@ public struct PostsSource: SourcePlugin {
         effective.permalink = options.permalink ?? site.permalink
         effective.timeZone = options.timeZone ?? site.timeZone
         effective.baseURL = options.baseURL ?? site.baseURL
-        try validate(effective)
+        do {
+            try validate(effective)
+        } catch {
+            // The options alone were valid: the value at fault is the site's.
+            throw PluginOptionError(option: "site", reason: "\(path): its \(error.option) \(error.reason)")
+        }
         return (effective, site)
     }
 
@@ -198,7 +212,7 @@ public struct PostsSource: SourcePlugin {
                     let ignored = PostImage.apply(image, from: path, in: posts, baseURL: reader.baseURL, to: &item)
                     tally.images[ignored.map { "ignored_" + $0.rawValue } ?? (item.thumbnailData != nil ? "read" : "linked"), default: 0] += 1
                     if let ignored {
-                        context.logger.debug("post image left out", metadata: ["path": "\(path)", "image": "\(image.prefix(200))", "reason": "\(ignored.rawValue)"])
+                        context.logger.debug("post image left out", metadata: ["path": "\(path)", "image": "\(image.text.prefix(200))", "reason": "\(ignored.rawValue)"])
                     }
                 }
                 if let first = claimed[item.uniqueIdentifier] {

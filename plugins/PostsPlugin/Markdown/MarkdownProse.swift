@@ -44,12 +44,26 @@ enum MarkdownProse {
         return nil
     }
 
-    /// The `src` of the first `<img>` tag in `html` (quoted with `"` or `'`, or bare), as written.
+    /// Only this much of an HTML block is looked at for an `<img>`.
+    static let maxHTMLScanned = 64 * 1024
+
+    /// The `src` of the first `<img>` tag in `html` (quoted with `"` or `'`, or bare), `&amp;` decoded; HTML
+    /// comments skipped. Each character is looked at a bounded number of times: a tag never closed ends the search.
     static func imageSource(inHTML html: String) -> String? {
-        var rest = html[...]
+        var rest = html.utf8.count > maxHTMLScanned ? Substring(String(decoding: html.utf8.prefix(maxHTMLScanned), as: UTF8.self)) : html[...]
+        var nextComment = rest.range(of: "<!--")
         while let open = rest.range(of: "<img", options: .caseInsensitive) {
+            if let comment = nextComment, comment.lowerBound < open.lowerBound {
+                guard let end = rest[comment.upperBound...].range(of: "-->") else { return nil }
+                rest = rest[end.upperBound...]
+                nextComment = rest.range(of: "<!--")
+                continue
+            }
             rest = rest[open.upperBound...]
             let tag = rest.prefix { $0 != ">" }
+            guard tag.endIndex < rest.endIndex else { return nil }
+            rest = rest[tag.endIndex...]
+            if let comment = nextComment, comment.lowerBound < rest.startIndex { nextComment = rest.range(of: "<!--") }
             var attributes = tag[...]
             while let src = attributes.range(of: "src", options: .caseInsensitive) {
                 let before = attributes[..<src.lowerBound].last
@@ -62,7 +76,7 @@ enum MarkdownProse {
                 } else {
                     value = attributes.prefix { !$0.isWhitespace && $0 != ">" }
                 }
-                return value.isEmpty ? nil : String(value)
+                return value.isEmpty ? nil : value.replacingOccurrences(of: "&amp;", with: "&")
             }
         }
         return nil

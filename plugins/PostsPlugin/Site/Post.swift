@@ -41,14 +41,14 @@ struct Post {
     /// The post's image as written: the first of ``imageKeys`` holding text (a list's first; a mapping's `path`,
     /// `url` or `src`, as jekyll-seo-tag reads `image`), else the body's first image (``MarkdownProse/firstImage(of:)``).
     /// A value of another shape is passed over: an image is never a reason to refuse a post.
-    func imageReference() -> String? {
+    func imageReference() -> PostImage.Reference? {
         for key in Self.imageKeys {
             guard var node = fields.node(key.split(separator: ".").map(String.init)) else { continue }
             if let first = node.elements?.first { node = first }
             if node.entries != nil, let inner = node["path"] ?? node["url"] ?? node["src"] { node = inner }
-            if let text = try? fields.string(node, named: key), !text.isEmpty { return text }
+            if let text = try? fields.string(node, named: key), !text.isEmpty { return PostImage.Reference(text: text, inFrontMatter: true) }
         }
-        return MarkdownProse.firstImage(of: body)
+        return MarkdownProse.firstImage(of: body).map { PostImage.Reference(text: $0, inFrontMatter: false) }
     }
 
     /// `title`, or one made from the slug (`2015-10-26-jekyll-3-0-released.md` → "Jekyll 3 0 Released", as Jekyll
@@ -110,7 +110,7 @@ struct Post {
 
     /// The path the generator publishes the post at: `/news/2015/10/26/jekyll-3-0-released/`, `/posts/my-post/`.
     /// Hugo: `url`, else the section's pattern of the site's `permalinks`, else the section folders and the slug or
-    /// file name; `uglyURLs` ends a page's path in `.html` rather than `/`.
+    /// file name; `uglyURLs` ends every path but the home page's in `.html` rather than `/`.
     func urlPath(permalink: Permalink, hugoPermalinks: [String: HugoPermalink] = [:], uglyURLs: Bool = false, date: Date?) throws -> String {
         switch flavor {
         case .jekyll: return try jekyllPath(permalink: permalink, date: date)
@@ -118,14 +118,16 @@ struct Post {
             if let url = try fields.string("url") { return url.hasPrefix("/") ? url : "/" + url }
             let sections = path.sections.map { Slug.hugo($0) }
             let slug = try fields.string("slug").map { Slug.hugo($0[...]) }
+            let page: String
             if !path.isSection, let section = sections.first, let pattern = hugoPermalinks[section] {
                 let values = HugoPermalink.values(
                     date: date, zone: zone, sections: sections, title: try title(), slug: slug, filename: Slug.hugo(name)
                 )
-                return pattern.path(with: values).lowercased()
+                page = pattern.path(with: values).lowercased()
+            } else {
+                page = sectionPath(sections, page: path.isSection ? nil : slug ?? Slug.hugo(name))
             }
-            let page = sectionPath(sections, page: path.isSection ? nil : slug ?? Slug.hugo(name))
-            return uglyURLs && !path.isSection && page.count > 1 ? String(page.dropLast()) + ".html" : page
+            return uglyURLs && page.count > 1 && page.hasSuffix("/") ? String(page.dropLast()) + ".html" : page
         case .zola:
             if let written = try fields.string("path") { return "/" + written.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/" }
             let slug = try fields.string("slug").map { Slug.zola($0[...]) } ?? Slug.zola(name)

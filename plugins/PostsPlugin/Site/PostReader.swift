@@ -14,7 +14,7 @@ struct PostReader: Sendable {
     /// What became of one file.
     enum Outcome {
         /// The post's item, and the image it names, as written (``PostImage`` makes it the thumbnail).
-        case item(SearchableItem, image: String?)
+        case item(SearchableItem, image: PostImage.Reference?)
         case skipped(Skip)
     }
 

@@ -24,13 +24,26 @@ struct SiteSettings: Sendable {
         var description: String
     }
 
+    /// Why `path` is not named as a site configuration, or `nil`.
+    static func nameProblem(_ path: String) -> String? {
+        let name = (path as NSString).lastPathComponent.lowercased()
+        let isConfig = name.hasPrefix("_config.") || name.hasPrefix("hugo.") || name.hasPrefix("config.")
+        guard !isConfig || !["toml", "yaml", "yml", "json"].contains((name as NSString).pathExtension) else { return nil }
+        return "\(path) is not a site configuration: name Jekyll's _config.yml, Hugo's hugo.toml (or .yaml, .yml, .json, config.*) or Zola's config.toml"
+    }
+
+    /// Limits for a site's configuration: those of front matter, up to ``maxBytes``.
+    static let limits: YAMLLimits = {
+        var limits = FrontMatter.limits
+        limits.maxBytes = maxBytes
+        return limits
+    }()
+
     /// Reads the file at `path`.
     static func read(path: String) throws(Problem) -> SiteSettings {
+        if let problem = nameProblem(path) { throw Problem(description: problem) }
         let name = (path as NSString).lastPathComponent.lowercased()
         let format = (name as NSString).pathExtension
-        guard name.hasPrefix("_config.") || name.hasPrefix("hugo.") || name.hasPrefix("config."), ["toml", "yaml", "yml", "json"].contains(format) else {
-            throw Problem(description: "\(path) is not a site configuration: name Jekyll's _config.yml, Hugo's hugo.toml (or .yaml, .yml, .json, config.*) or Zola's config.toml")
-        }
         let folder: ContentFolder
         let data: Data
         do {
@@ -43,9 +56,9 @@ struct SiteSettings: Sendable {
         let root: YAMLNode?
         do {
             if format == "toml" {
-                root = try TOMLFrontMatter.compose(text[...], firstLine: 1, limits: FrontMatter.limits)
+                root = try TOMLFrontMatter.compose(text[...], firstLine: 1, limits: limits)
             } else {
-                root = try YAMLComposer.compose(text, limits: FrontMatter.limits, duplicateKeys: name.hasPrefix("_config.") ? .lastWins : .refused)
+                root = try YAMLComposer.compose(text, limits: limits, duplicateKeys: name.hasPrefix("_config.") ? .lastWins : .refused)
             }
         } catch {
             throw Problem(description: "\(path): \(error)")
@@ -79,7 +92,7 @@ struct SiteSettings: Sendable {
         let permalinks = value(root, "permalinks")
         for entries in [value(permalinks, "page")?.entries, permalinks?.entries].compactMap({ $0 }) {
             for entry in entries {
-                guard let section = entry.key.scalarText, let pattern = entry.value.scalarText, settings.hugoPermalinks[section] == nil else { continue }
+                guard let section = entry.key.scalarText?.lowercased(), let pattern = entry.value.scalarText, settings.hugoPermalinks[section] == nil else { continue }
                 switch HugoPermalink.validating(pattern) {
                 case .success(let permalink): settings.hugoPermalinks[section] = permalink
                 case .failure(let unknown):
