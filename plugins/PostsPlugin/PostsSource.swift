@@ -56,7 +56,7 @@ public struct PostsSource: SourcePlugin {
         PluginOption("extensions", "file name extensions read (default [md, markdown])"),
         PluginOption("maxFileBytes", "largest file read; larger files are rejected (default 1048576)"),
         PluginOption("flavor", "jekyll, hugo or zola: the generator whose conventions the posts follow (default: detected per file)"),
-        PluginOption("permalink", "Jekyll posts' URL: date, pretty, ordinal, none or a template such as /:categories/:year/:month/:day/:title/ (default pretty)"),
+        PluginOption("permalink", "Jekyll posts' URL: date, pretty, ordinal, none or a template such as /:categories/:year/:month/:day/:title/ (default date, Jekyll's)"),
         PluginOption("future", "publish posts dated in the future (default false; true for Zola)"),
         PluginOption("timeZone", "the IANA zone of dates written without one, as the site's timezone (default UTC)"),
         PluginOption("baseURL", "the site's address, such as https://example.com: items link to it followed by the post's path"),

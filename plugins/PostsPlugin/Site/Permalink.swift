@@ -1,8 +1,8 @@
 /// A Jekyll permalink: a path template with `:placeholders` (`/:categories/:year/:month/:day/:title/`) or one of
 /// Jekyll's named styles (`date`, `pretty`, `ordinal`, `none`).
 struct Permalink: Sendable, Hashable {
-    /// Jekyll's default style written with a trailing slash (its `pretty` style), which this plugin uses by default.
-    static let standard = Permalink(validating: "pretty")!
+    /// Jekyll's default style, `date` (`/:categories/:year/:month/:day/:title.html`), as its documentation gives it.
+    static let standard = Permalink(validating: "date")!
 
     static let styles = [
         "date": "/:categories/:year/:month/:day/:title:output_ext",
