@@ -32,7 +32,7 @@ struct PostsFlavorTests {
         let site = try await run("jekyll") {
             $0.flavor = "jekyll"  // detected, about.md would read as Hugo's: only _posts and dated names say Jekyll
             $0.baseURL = "https://jekyll.example"
-            $0.site = "jekyll/_config.yml"  // permalink: pretty
+            // The folder is the site's root: its _config.yml (permalink: pretty) is read by itself.
         }
 
         #expect(site.items.keys.sorted() == ["2015/12/01/dotted", "about.html", "news/community/2016/happy-new-year", "release/2015/10/26/jekyll-3-0-released"])
@@ -129,7 +129,13 @@ struct PostsFlavorTests {
         #expect(try await items(.init(directory: "hugo/content", flavor: "hugo", baseURL: "https://other.example", site: "hugo/hugo.yml"))["about.html"]
             == "https://other.example/about.html", "an option wins")
 
-        try folder.write("jekyll/_config.yml", "url: https://jekyll.example\nbaseurl: /blog\npermalink: /:year/:title:output_ext\ntimezone: America/New_York\n")
+        try folder.write("jekyll/_config.yml", """
+            url: https://jekyll.example
+            baseurl: /blog
+            permalink: /:categories/:title/
+            collections: {posts: {permalink: "/:year/:title:output_ext"}}
+            timezone: America/New_York
+            """)
         try folder.write("jekyll/_posts/2020-01-01-hello.md", "---\ntitle: Hello\ndate: 2020-01-02 03:00:00 +0000\n---\nText.\n")
         #expect(try await items(.init(directory: "jekyll", flavor: "jekyll", site: "jekyll/_config.yml")) == [
             "2020/hello.html": "https://jekyll.example/blog/2020/hello.html",
@@ -163,7 +169,7 @@ struct PostsFlavorTests {
         let custom = try await run("jekyll") { $0.permalink = "/news/:year/:month/:day/:title/" }
         #expect(custom.items["news/2015/10/26/jekyll-3-0-released"] != nil, "the URL jekyllrb.com gives this post")
         let future = try await run("jekyll") { $0.future = true }
-        #expect(future.items["2099/01/01/from-the-future.html"] != nil, "future: true publishes it, at Jekyll's default permalink (date)")
+        #expect(future.items["2099/01/01/from-the-future"] != nil, "future: true publishes it, at the site's permalink (pretty)")
     }
 
     @Test func hugo() async throws {

@@ -170,8 +170,13 @@ public struct PostsSource: SourcePlugin {
 
     public init(options given: Options, context: PluginContext) throws {
         try Self.validate(given)
-        let (options, site) = try given.site.map { path throws(PluginOptionError) in try Self.settings(given, site: context.resolve(path: path)) }
-            ?? (given, SiteSettings())
+        // The site's file as named; else a Jekyll site's own `_config.yml` when the folder is the site's root.
+        let folderPath = context.resolve(path: Self.folderPath(given, partition: context.partition))
+        let jekyllConfig = (folderPath as NSString).appendingPathComponent("_config.yml")
+        let mayBeJekyll = given.flavor == nil || given.flavor == SiteFlavor.jekyll.rawValue
+        let sitePath = given.site.map { context.resolve(path: $0) }
+            ?? (mayBeJekyll && FileManager.default.fileExists(atPath: jekyllConfig) ? jekyllConfig : nil)
+        let (options, site) = try sitePath.map { path throws(PluginOptionError) in try Self.settings(given, site: path) } ?? (given, SiteSettings())
         let path = context.resolve(path: Self.folderPath(options, partition: context.partition))
         if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
             throw PluginOptionError(option: "directory", reason: problem)

@@ -3,7 +3,7 @@ import PluginAPI
 import YAML
 
 /// What a site's own configuration file says about where its pages are served (the `site` option names it):
-/// Jekyll's `_config.yml` (`permalink`, `timezone`, `url` + `baseurl`), Hugo's `hugo.toml|yaml|yml|json` or
+/// Jekyll's `_config.yml` (`permalink`, or the posts collection's, `timezone`, `url` + `baseurl`), Hugo's `hugo.toml|yaml|yml|json` or
 /// `config.*` (`baseURL`, `permalinks`, `uglyURLs`, `timeZone`; keys in any case, as Hugo reads them), Zola's
 /// `config.toml` (`base_url`). The options of the source override each.
 struct SiteSettings: Sendable {
@@ -75,7 +75,8 @@ struct SiteSettings: Sendable {
         func text(_ node: YAMLNode?) -> String? { node?.scalarText.flatMap { $0.isEmpty ? nil : $0 } }
         var settings = SiteSettings()
         if jekyll {
-            settings.permalink = text(root["permalink"])
+            // The posts collection's own permalink wins over the site's (jekyllrb.com's `/news/:year/…`).
+            settings.permalink = text(root["collections"]?["posts"]?["permalink"]) ?? text(root["permalink"])
             settings.timeZone = text(root["timezone"])
             if let url = text(root["url"]) {
                 settings.baseURL = String(url.trimmingTrailingSlashes) + (text(root["baseurl"]).map { "/" + $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) } ?? "")
