@@ -48,7 +48,7 @@ extension MemorySearchIndex {
                     SearchHit(
                         uniqueIdentifier: row.item.uniqueIdentifier, domainIdentifier: row.item.domainIdentifier, contentType: row.item.contentType,
                         title: row.item.title, displayName: row.item.displayName, contentDescription: row.item.contentDescription,
-                        keywords: row.item.keywords, contentURL: row.item.contentURL, rankingHint: row.item.rankingHint,
+                        keywords: row.item.keywords, contentURL: row.item.contentURL, thumbnailURL: row.item.thumbnailURL, rankingHint: row.item.rankingHint,
                         expirationDate: row.item.expirationDate!, score: score
                     )
                 }

@@ -111,19 +111,19 @@ extension PostgresSearchIndex {
         let rows = try await client.query(
             """
             SELECT id, unique_identifier, domain_identifier, content_type, title, display_name, content_description,
-                keywords, content_url, ranking_hint, expiration_date
+                keywords, content_url, ranking_hint, expiration_date, thumbnail_url
             FROM item WHERE id = ANY(\(page.map(\.id)))
             """,
             logger: logger
         )
         var hitsByID: [Int64: SearchHit] = [:]
         let scores = Dictionary(uniqueKeysWithValues: page.map { ($0.id, $0.score) })
-        for try await (id, identifier, domain, type, title, name, description, keywords, contentURL, hint, expiration) in rows.decode(
-            (Int64, String, String, String, String?, String?, String?, String, String?, Int?, Double).self
+        for try await (id, identifier, domain, type, title, name, description, keywords, contentURL, hint, expiration, thumbnailURL) in rows.decode(
+            (Int64, String, String, String, String?, String?, String?, String, String?, Int?, Double, String?).self
         ) {
             hitsByID[id] = SearchHit(
                 uniqueIdentifier: identifier, domainIdentifier: domain, contentType: type, title: title, displayName: name,
-                contentDescription: description, keywords: KeywordList.decode(keywords), contentURL: contentURL, rankingHint: hint,
+                contentDescription: description, keywords: KeywordList.decode(keywords), contentURL: contentURL, thumbnailURL: thumbnailURL, rankingHint: hint,
                 expirationDate: Date(timeIntervalSince1970: expiration), score: scores[id] ?? 0
             )
         }

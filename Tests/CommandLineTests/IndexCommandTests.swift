@@ -79,7 +79,7 @@ struct IndexCommandTests {
         let hit = try #require((object["hits"] as? [[String: Any]])?.first)
         let expectedKeys: Set = [
             "uniqueIdentifier", "domainIdentifier", "contentType", "title", "displayName", "contentDescription",
-            "keywords", "contentURL", "rankingHint", "expirationDate", "score", "highlights", "snippet",
+            "keywords", "contentURL", "thumbnailURL", "rankingHint", "expirationDate", "score", "highlights", "snippet",
         ]
         #expect(Set(hit.keys) == expectedKeys)
         let highlights = try #require(hit["highlights"] as? [String: Any])

@@ -31,6 +31,8 @@ public struct SearchHit: Sendable, Hashable, Codable {
     public var contentDescription: String?
     public var keywords: [String]
     public var contentURL: String?
+    /// Where the item's thumbnail is served, when it has an address (an item's `thumbnailData` is not returned).
+    public var thumbnailURL: String?
     public var rankingHint: Int?
     public var expirationDate: Date
     public var score: Double
@@ -41,8 +43,8 @@ public struct SearchHit: Sendable, Hashable, Codable {
 
     public init(
         uniqueIdentifier: String, domainIdentifier: String, contentType: String, title: String?, displayName: String?,
-        contentDescription: String?, keywords: [String], contentURL: String?, rankingHint: Int?, expirationDate: Date,
-        score: Double
+        contentDescription: String?, keywords: [String], contentURL: String?, thumbnailURL: String? = nil, rankingHint: Int?,
+        expirationDate: Date, score: Double
     ) {
         self.uniqueIdentifier = uniqueIdentifier
         self.domainIdentifier = domainIdentifier
@@ -52,6 +54,7 @@ public struct SearchHit: Sendable, Hashable, Codable {
         self.contentDescription = contentDescription
         self.keywords = keywords
         self.contentURL = contentURL
+        self.thumbnailURL = thumbnailURL
         self.rankingHint = rankingHint
         self.expirationDate = expirationDate
         self.score = score
@@ -68,6 +71,7 @@ public struct SearchHit: Sendable, Hashable, Codable {
         try container.encode(contentDescription, forKey: .contentDescription)
         try container.encode(keywords, forKey: .keywords)
         try container.encode(contentURL, forKey: .contentURL)
+        try container.encode(thumbnailURL, forKey: .thumbnailURL)
         try container.encode(rankingHint, forKey: .rankingHint)
         try container.encode(expirationDate, forKey: .expirationDate)
         try container.encode(score, forKey: .score)

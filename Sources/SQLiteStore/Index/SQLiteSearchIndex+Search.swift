@@ -107,7 +107,7 @@ extension SQLiteSearchIndex {
             db,
             sql: """
                 SELECT id, uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription,
-                    keywords, contentURL, rankingHint, expirationDate
+                    keywords, contentURL, rankingHint, expirationDate, thumbnailURL
                 FROM item WHERE id IN (SELECT value FROM json_each(?))
                 """,
             arguments: [jsonArray(page.map(\.id))]
@@ -118,7 +118,7 @@ extension SQLiteSearchIndex {
                 SearchHit(
                     uniqueIdentifier: row[1], domainIdentifier: row[2], contentType: row[3], title: row[4],
                     displayName: row[5], contentDescription: row[6], keywords: KeywordList.decode(row[7]),
-                    contentURL: row[8], rankingHint: row[9], expirationDate: Date(timeIntervalSince1970: row[10]),
+                    contentURL: row[8], thumbnailURL: row[11], rankingHint: row[9], expirationDate: Date(timeIntervalSince1970: row[10]),
                     score: score
                 )
             }
