@@ -163,6 +163,13 @@ struct PostsFlavorTests {
         }
     }
 
+    @Test func hugoPermalinkTokensTakeTheDateInTheSitesZone() {
+        let date = ISO8601.date(from: "2019-02-11T23:30:00Z")!
+        let values = HugoPermalink.values(date: date, zone: TimeZone(identifier: "Europe/Paris")!, sections: ["posts", "2019"], title: "Hello World", slug: nil, filename: "hello")
+        let pattern = try? HugoPermalink.validating("/:sections/:yearday/:weekday-:weekdayname/:monthname/:slugorfilename/:title/").get()
+        #expect(pattern?.path(with: values) == "/posts/2019/43/2-Tuesday/February/hello/hello-world/", "23:30 UTC on Monday the 42nd day is Tuesday in Paris")
+    }
+
     @Test func jekyllPermalinksAreConfigurable() async throws {
         let date = try await run("jekyll") { $0.permalink = "date" }
         #expect(date.items["release/2015/10/26/jekyll-3-0-released.html"] != nil)

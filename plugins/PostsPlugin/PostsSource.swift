@@ -177,11 +177,10 @@ public struct PostsSource: SourcePlugin {
         let sitePath = given.site.map { context.resolve(path: $0) }
             ?? (mayBeJekyll && FileManager.default.fileExists(atPath: jekyllConfig) ? jekyllConfig : nil)
         let (options, site) = try sitePath.map { path throws(PluginOptionError) in try Self.settings(given, site: path) } ?? (given, SiteSettings())
-        let path = context.resolve(path: Self.folderPath(options, partition: context.partition))
-        if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
+        if let problem = ConfigPathRule.problem(with: folderPath, expecting: .folder) {
             throw PluginOptionError(option: "directory", reason: problem)
         }
-        folder = URL(fileURLWithPath: path)
+        folder = URL(fileURLWithPath: folderPath)
         extensions = Set((options.extensions ?? ["md", "markdown"]).map { $0.lowercased() })
         maxFileBytes = options.maxFileBytes ?? Self.defaultMaxFileBytes
         reader = PostReader(

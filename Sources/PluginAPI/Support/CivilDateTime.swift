@@ -39,6 +39,9 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
     /// 0 for Sunday through 6 for Saturday, as cron counts.
     public var weekday: Int { (daysSinceEpoch + 4).floorModulo(7) }
 
+    /// The day of the year, 1 for January 1.
+    public var dayOfYear: Int { daysSinceEpoch - Self.days(year: year, month: 1, day: 1) + 1 }
+
     /// This time on the same day `months` calendar months later, the day clamped to that month's last day
     /// (January 31 plus one month is February 28 or 29).
     public func addingMonths(_ months: Int) -> CivilDateTime {

@@ -51,15 +51,13 @@ struct HugoPermalink: Sendable, Hashable {
         ]
         if let date {
             let civil = zone.civilTime(at: date)
-            let dayOfYear = civil.daysSinceEpoch - CivilDateTime(year: civil.year, month: 1, day: 1).daysSinceEpoch + 1
-            let weekday = ((civil.daysSinceEpoch % 7) + 11) % 7  // 1970-01-01 was a Thursday (4)
             values["year"] = String(format: "%04d", civil.year)
             values["month"] = String(format: "%02d", civil.month)
             values["monthname"] = monthNames[civil.month - 1]
             values["day"] = String(format: "%02d", civil.day)
-            values["weekday"] = String(weekday)
-            values["weekdayname"] = weekdayNames[weekday]
-            values["yearday"] = String(dayOfYear)
+            values["weekday"] = String(civil.weekday)
+            values["weekdayname"] = weekdayNames[civil.weekday]
+            values["yearday"] = String(civil.dayOfYear)
         }
         return values
     }

@@ -164,14 +164,13 @@ struct Post {
             .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: "/")
         if let date {
             let civil = zone.civilTime(at: date)
-            let dayOfYear = civil.daysSinceEpoch - CivilDateTime(year: civil.year, month: 1, day: 1).daysSinceEpoch + 1
             values["year"] = String(format: "%04d", civil.year)
             values["short_year"] = String(format: "%02d", civil.year % 100)
             values["month"] = String(format: "%02d", civil.month)
             values["i_month"] = String(civil.month)
             values["day"] = String(format: "%02d", civil.day)
             values["i_day"] = String(civil.day)
-            values["y_day"] = String(format: "%03d", dayOfYear)
+            values["y_day"] = String(format: "%03d", civil.dayOfYear)
             values["hour"] = String(format: "%02d", civil.hour)
             values["minute"] = String(format: "%02d", civil.minute)
             values["second"] = String(format: "%02d", civil.second)
