@@ -45,6 +45,14 @@ public protocol SearchIndex: Sendable {
 
     /// The purges whose rows are not all reclaimed, with their progress.
     func pendingPurges() async throws -> [PendingPurge]
+
+    /// Adds `tallies` to the stored open counts, in one transaction; a tally of an item not in the index (deleted
+    /// since it was opened) is dropped. Open counts belong to an identifier: they survive reindexes of the item and
+    /// are deleted with it (a delete, a stale delete, an expiry, a purge of its domain).
+    func recordOpens(_ tallies: [OpenTally]) async throws
+
+    /// The open counts stored for the item with `identifier`, by day and query.
+    func openTallies(identifier: String) async throws -> [OpenTally]
 }
 
 extension SearchIndex {
@@ -65,6 +73,14 @@ extension SearchIndex {
     @discardableResult
     public func delete(domains: [String]) async throws -> BatchOutcome {
         try await commit(IndexBatch(operations: [.deleteDomains(domains)]))
+    }
+
+    /// The item with this identifier when a search could return it at `now`: stored, not expired, not purged.
+    /// An identifier holding a NUL names no item (items with one are refused), and is not sent to the database, where
+    /// it could be cut at the NUL or refused as text.
+    public func liveItem(withIdentifier identifier: String, at now: Date) async throws -> SearchableItem? {
+        guard !identifier.utf8.contains(0), let item = try await item(withIdentifier: identifier), item.expirationDate.map({ $0 > now }) ?? true else { return nil }
+        return item
     }
 
     /// Deletes every item and every client state.

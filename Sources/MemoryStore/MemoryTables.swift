@@ -37,6 +37,14 @@ struct MemoryTables: Sendable {
     var replicas: [String: ReplicaRecord] = [:]
     /// The words typos are corrected to (``SearchVocabulary``).
     var vocabulary = Set<String>()
+    /// The opens of each opened item, with its domain when first opened, by query (`""`: over every query) and day.
+    var opens: [ExactText: (domain: String, counts: [OpenDay: Int])] = [:]
+
+    /// What an open count is kept by within an item.
+    struct OpenDay: Hashable, Sendable {
+        var query: String
+        var day: Int
+    }
 
     /// Whether `row` is visible: no tombstone covers it.
     func isLive(_ row: Row) -> Bool {
@@ -123,6 +131,7 @@ struct MemoryTables: Sendable {
                 outcome.upserted += items.count
             case .deleteIdentifiers(let identifiers):
                 for identifier in identifiers where rows.removeValue(forKey: ExactText(identifier)) != nil {
+                    opens[ExactText(identifier)] = nil
                     outcome.deleted += 1
                 }
             case .deleteDomains(let domains):
@@ -136,6 +145,7 @@ struct MemoryTables: Sendable {
             case .deleteAll:
                 outcome.deleted += rows.count
                 rows = [:]
+                opens = [:]
                 vocabulary = []
                 clientStates = [:]
                 tombstones = [:]
@@ -145,11 +155,23 @@ struct MemoryTables: Sendable {
         return outcome
     }
 
-    /// Deletes the rows `isDeleted` picks; returns how many.
+    /// Deletes the rows `isDeleted` picks, and their opens; returns how many.
     mutating func deleteRows(where isDeleted: (Row) -> Bool) -> Int {
-        let before = rows.count
-        rows = rows.filter { !isDeleted($0.value) }
-        return before - rows.count
+        let doomed = rows.filter { isDeleted($0.value) }.keys
+        for key in doomed {
+            rows[key] = nil
+            opens[key] = nil
+        }
+        return doomed.count
+    }
+
+    /// Adds `tallies` to the opens of the live items they name; drops the others.
+    mutating func record(_ tallies: [OpenTally]) {
+        for tally in tallies {
+            let key = ExactText(tally.key.identifier)
+            guard let row = rows[key], isLive(row) else { continue }
+            opens[key, default: (row.item.domainIdentifier, [:])].counts[OpenDay(query: tally.key.query ?? "", day: tally.key.day), default: 0] += tally.opens
+        }
     }
 
     /// Tombstones `domain` inside commit `number`, as ``SearchIndex/commit(_:)`` documents a purge; returns how many
@@ -157,6 +179,7 @@ struct MemoryTables: Sendable {
     mutating func purge(domain: String, commitNumber number: Int64, deletingThisCommitsRows: Bool, now: Date) -> Int {
         let written = !deletingThisCommitsRows ? 0 : deleteRows { DomainIdentifier.isWithin($0.item.domainIdentifier, domain) && $0.commitNumber == number }
         let hidden = liveRows(within: domain).count
+        opens = opens.filter { !DomainIdentifier.isWithin($0.value.domain, domain) }
         let previous = tombstones[domain]?.items ?? 0
         tombstones[domain] = Tombstone(throughCommit: number - 1, purgedAt: now, items: previous + hidden)
         return written + hidden

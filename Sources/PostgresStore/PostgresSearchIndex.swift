@@ -208,6 +208,14 @@ public final class PostgresSearchIndex: SearchIndex {
         try await PostgresPurgedDomains.pending(client, logger: logger)
     }
 
+    public func recordOpens(_ tallies: [OpenTally]) async throws {
+        try await PostgresItemOpens.record(tallies, client, logger: logger)
+    }
+
+    public func openTallies(identifier: String) async throws -> [OpenTally] {
+        try await PostgresItemOpens.tallies(identifier: identifier, client, logger: logger)
+    }
+
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
         let rows = try await client.query(
             """

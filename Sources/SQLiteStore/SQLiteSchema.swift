@@ -10,7 +10,8 @@ import Indexing
 /// `item_fts` is an external-content FTS5 table over it, with two smaller ones over its best fields (see
 /// ``FullTextTable``); the index code keeps them in step inside each transaction. `batch_client_state` holds
 /// each batch name's last client state; `purged_domain` the purges whose rows are not all reclaimed
-/// (``PurgedDomains``); `search_term` the words typos are corrected to (``SearchTermTable``). `unit_state` holds one row per unit, `run_history` the last runs.
+/// (``PurgedDomains``); `search_term` the words typos are corrected to (``SearchTermTable``); `item_open` the opens of
+/// results (``ItemOpenTable``). `unit_state` holds one row per unit, `run_history` the last runs.
 ///
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
 /// take the highest-priority matches first and stop early instead of scoring every match.
@@ -115,6 +116,9 @@ enum SQLiteSchema {
                 ALTER TABLE run_history ADD COLUMN forced INTEGER NOT NULL DEFAULT 0;
                 CREATE INDEX run_history_unit ON run_history(unit, id);
                 """)
+        }
+        migrator.registerMigration("v6-item-opens") { db in
+            try db.execute(sql: ItemOpenTable.createTable)
         }
         return migrator
     }

@@ -19,6 +19,14 @@ import Testing
 struct SchedulerAPITests {
     static let token = "s3cret-token"
 
+    /// What a test of the API reaches: its client, and the parts behind it.
+    struct Harness: Sendable {
+        let client: any TestClientProtocol
+        let passLock: LockFile
+        let store: any SchedulerStore
+        let opens: OpenCounter
+    }
+
     /// Runs `body` with a client of an API over a fresh store holding three items of the source `docs`, and what
     /// `prepare` wrote.
     static func withAPI(
@@ -26,14 +34,25 @@ struct SchedulerAPITests {
         prepare: @escaping @Sendable (any SchedulerStore) async throws -> Void = { _ in },
         _ body: @escaping @Sendable (any TestClientProtocol, LockFile) async throws -> Void
     ) async throws {
+        try await withHarness(backend, adminToken: adminToken, search: search, prepare: prepare) { try await body($0.client, $0.passLock) }
+    }
+
+    /// Runs `body` with an API over a fresh store holding three items of the source `docs`, and what `prepare` wrote;
+    /// `service` is written as the `service:` section of `scheduler.yaml`, `sourceSettings` inside the source's mapping.
+    static func withHarness(
+        _ backend: StoreBackend, adminToken: String? = token, search: String = "", service: String = "", sourceSettings: String = "",
+        openRateLimit: Int = 60, prepare: @escaping @Sendable (any SchedulerStore) async throws -> Void = { _ in },
+        _ body: @escaping @Sendable (Harness) async throws -> Void
+    ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try """
             store: { sqlite: { path: index.sqlite } }
             \(search)
+            \(service)
             sources:
-              docs: { plugin: command, domain: com.test.docs, gate: docs_gate, schedule: daily, options: { command: [./feed.sh] } }
+              docs: { plugin: command, domain: com.test.docs, gate: docs_gate, schedule: daily, options: { command: [./feed.sh] }\(sourceSettings) }
             """.write(to: folder.appendingPathComponent("scheduler.yaml"), atomically: true, encoding: .utf8)
         try "gates:\n  docs_gate: { enabled: true }\n".write(to: folder.appendingPathComponent("gates.yaml"), atomically: true, encoding: .utf8)
         let configuration = try ConfigLoader(directory: folder.path, registry: PluginRegistry([CommandSource.self])).load()
@@ -43,13 +62,18 @@ struct SchedulerAPITests {
                 SearchableItem(uniqueIdentifier: "doc-\($0)", domainIdentifier: "com.test.docs", title: "Document \($0)")
             })
             try await prepare(store)
+            // Opens are counted by the minute and hour of a clock that stands still: no test depends on when it runs.
+            let opens = OpenCounter(openRateLimit: openRateLimit, clock: FixedWallClock(Date(timeIntervalSince1970: 1_790_000_000)))
             let api = SchedulerAPI(
                 active: ActiveConfiguration(configuration), store: store, passLock: passLock, trigger: PassTrigger(),
                 health: ServiceHealth(), metrics: SchedulerMetrics(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken),
+                opens: opens,
                 // In process, the suite's other tests can starve the handlers' threads for seconds: no 503 for that.
                 storeDeadline: StoreDeadline(limit: .seconds(120))
             )
-            try await Application(router: api.router()).test(.router) { client in try await body(client, passLock) }
+            try await Application(router: api.router()).test(.router) { client in
+                try await body(Harness(client: client, passLock: passLock, store: store, opens: opens))
+            }
         }
     }
 

@@ -51,9 +51,10 @@ struct ItemRows {
         return true
     }
 
-    /// Deletes the item with `identifier`, if any; returns how many (0 or 1).
+    /// Deletes the item with `identifier`, if any, and its open counts; returns how many (0 or 1).
     func delete(identifier: String) throws -> Int {
         guard let row = try storedRow(identifier: identifier) else { return 0 }
+        try db.cachedStatement(sql: "DELETE FROM item_open WHERE uniqueIdentifier = ?").execute(arguments: [identifier])
         try delete(row)
         return 1
     }
@@ -94,8 +95,10 @@ struct ItemRows {
             && row["contentURL"] == item.contentURL && row["rankingHint"] == item.rankingHint
     }
 
-    /// Deletes the rows matching `condition` (one statement per table, however many rows); returns how many.
+    /// Deletes the rows matching `condition` (one statement per table, however many rows), and their open counts;
+    /// returns how many.
     func delete(where condition: String, arguments: StatementArguments) throws -> Int {
+        try ItemOpenTable.deleteOpens(ofItemsWhere: condition, arguments: arguments, db)
         for table in FullTextTable.tables {
             try db.cachedStatement(sql: table.unindexRowsStatement + " WHERE " + condition).execute(arguments: arguments)
         }
@@ -108,6 +111,7 @@ struct ItemRows {
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
         try db.execute(sql: "DELETE FROM item")
         try db.execute(sql: "DELETE FROM search_term")
+        try db.execute(sql: "DELETE FROM item_open")
         for table in FullTextTable.tables {
             try db.execute(sql: table.unindexEverythingStatement)
         }

@@ -33,6 +33,7 @@ enum PurgedDomains {
         let written = !deletingThisCommitsRows ? 0 : try ItemRows(db: db).delete(
             where: DomainRange.condition() + " AND commitNumber = ?", arguments: range.arguments + [number]
         )
+        try db.execute(sql: "DELETE FROM item_open WHERE \(DomainRange.condition())", arguments: range.arguments)
         let hidden = try Int.fetchOne(
             db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition()) AND \(liveCondition())", arguments: range.arguments
         ) ?? 0

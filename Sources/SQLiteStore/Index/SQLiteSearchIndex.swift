@@ -233,6 +233,14 @@ public final class SQLiteSearchIndex: SearchIndex {
         try await database.read { db in try PurgedDomains.pending(db) }
     }
 
+    public func recordOpens(_ tallies: [OpenTally]) async throws {
+        try await write { db in try ItemOpenTable.record(tallies, db) }
+    }
+
+    public func openTallies(identifier: String) async throws -> [OpenTally] {
+        try await database.read { db in try ItemOpenTable.tallies(identifier: identifier, db) }
+    }
+
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
         try await database.read { db in
             try Row.fetchOne(

@@ -37,7 +37,7 @@ struct SchedulerFileParser {
         }
         let serviceKeys = [
             "tick", "listen", "adminListen", "idleTimeout", "maxConnections", "maxConnectionsPerClient", "maxRequestsPerConnection", "maxConnectionAge",
-            "overdueGrace",
+            "overdueGrace", "openSchemes", "openRateLimit",
         ]
         if let service = value("service"), let fields = reader.mapping(service, "service", known: serviceKeys) {
             for (key, _, node) in fields {
@@ -58,6 +58,10 @@ struct SchedulerFileParser {
                     if let address = ListenAddress(text) { settings.adminListen = address } else {
                         reader.problem(node, "service.adminListen '\(text)' must be host:port, such as 127.0.0.1:9090")
                     }
+                }
+                if key == "openSchemes", let schemes = openSchemes(node) { settings.openSchemes = schemes }
+                if key == "openRateLimit", let limit = reader.integer(node, "service.openRateLimit", in: 1...1_000_000) {
+                    settings.openRateLimit = limit
                 }
                 if key == "overdueGrace", let grace = reader.duration(node, "service.overdueGrace") { settings.overdueGrace = grace }
                 if key == "tick", let tick = reader.duration(node, "service.tick") { settings.tick = tick }
@@ -102,6 +106,30 @@ struct SchedulerFileParser {
         settings.store = store
         settings.localFilesPath = store.localFilesPath(configDirectory: directory)
         return settings
+    }
+
+    /// `service.openSchemes`: URL scheme names, none of those a browser would run or read locally
+    /// (``OpenSchemes/neverRedirected``).
+    func openSchemes(_ node: YAMLNode) -> Set<String>? {
+        guard let names = reader.stringList(node, "service.openSchemes"), let elements = node.elements, names.count == elements.count else {
+            return nil
+        }
+        var schemes: Set<String> = []
+        var valid = true
+        for (name, element) in zip(names, elements) {
+            let scheme = name.lowercased()
+            if !OpenSchemes.isSchemeName(scheme) {
+                reader.problem(element, "service.openSchemes: '\(name.prefix(80))' is not a URL scheme name (a letter, then letters, digits, '+', '-' or '.'), such as https or shop")
+            } else if OpenSchemes.neverRedirected.contains(scheme) {
+                reader.problem(element, "service.openSchemes: '\(scheme)' is never redirected to (a browser would run or read what it names); remove it")
+            } else if !schemes.insert(scheme).inserted {
+                reader.problem(element, "'\(scheme)' appears twice in service.openSchemes (scheme names ignore case)")
+            } else {
+                continue
+            }
+            valid = false
+        }
+        return valid ? schemes : nil
     }
 
     /// The `store:` section: exactly one of `sqlite: { path }` (resolved against the config folder) or

@@ -33,6 +33,11 @@ public struct SchedulerSettings: Sendable {
     /// How long past its schedule's due instant a unit may go without a success before the service calls it
     /// overdue (`service.overdueGrace`): on the status page and as `scheduler_unit_overdue`.
     public var overdueGrace: Duration
+    /// The URL schemes `/open` redirects to (`service.openSchemes`), lowercased; `nil` for the default
+    /// (``OpenSchemes/allowed(in:)``: `https`, `http` and the schemes of the sources' `deepLink` templates).
+    public var openSchemes: Set<String>?
+    /// How many opens one client address may make a minute before `/open` answers 429 (`service.openRateLimit`).
+    public var openRateLimit: Int
     /// Lifetime of items that carry no expiration date.
     public var defaultExpiration: Duration
     /// The largest share of a domain one run may delete, unless a source says otherwise.
@@ -85,6 +90,8 @@ public struct SchedulerSettings: Sendable {
         maxConnectionAge = .seconds(300)
         adminListen = nil
         overdueGrace = .seconds(3600)
+        openSchemes = nil
+        openRateLimit = 60
         defaultExpiration = StoreDefaults.timeToLive
         defaultMaxDeleteRatio = 0.5
         defaultMaxDeleteWindow = .seconds(7 * 86_400)

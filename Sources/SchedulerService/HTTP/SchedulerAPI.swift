@@ -11,7 +11,8 @@ public import SchedulerConfig
 public import Store
 public import ServiceLifecycle
 
-/// The service's HTTP API: the status page, health, Prometheus metrics, status, search, and two admin actions.
+/// The service's HTTP API: the status page, health, Prometheus metrics, status, search, items and their opening,
+/// and two admin actions.
 public struct SchedulerAPI: Sendable {
     let active: ActiveConfiguration
     let store: any SchedulerStore
@@ -21,14 +22,17 @@ public struct SchedulerAPI: Sendable {
     let metrics: SchedulerMetrics
     let metricsRegistry: PrometheusCollectorRegistry
     let authorization: AdminAuthorization
+    /// Counts the results people open (`/open`).
+    let opens: OpenCounter
     /// How long a request waits for the store before it answers 503.
     let storeDeadline: StoreDeadline
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
         metrics: SchedulerMetrics, metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization,
-        storeDeadline: StoreDeadline = .request
+        opens: OpenCounter, storeDeadline: StoreDeadline = .request
     ) {
+        self.opens = opens
         self.storeDeadline = storeDeadline
         self.active = active
         self.store = store
@@ -44,15 +48,16 @@ public struct SchedulerAPI: Sendable {
     public enum Routes: Sendable {
         /// Everything: the one listener of a service without `service.adminListen`.
         case all
-        /// The page, search, health, metrics and status, without the admin actions (they are on the operators' listener).
+        /// The page, search, items, opens, health, metrics and status, without the admin actions (they are on the
+        /// operators' listener).
         case publicOnly
         /// Health, metrics, status and the admin actions: `service.adminListen`.
         case operators
     }
 
     /// The routes of a listener, ready for an `Application`.
-    public func router(_ routes: Routes = .all) -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router(_ routes: Routes = .all) -> Router<SchedulerRequestContext> {
+        let router = Router(context: SchedulerRequestContext.self)
         router.get("healthz") { _, _ in await healthz() }
         router.get("metrics") { _, _ in await exposition() }
         router.get("status") { _, _ in try await status() }
@@ -61,6 +66,11 @@ public struct SchedulerAPI: Sendable {
             router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
             router.get("assets/status.js") { _, _ in StatusPage.script() }
             router.get("search") { request, _ in try await search(request) }
+            router.get("items/{id}") { _, context in try await item(context.parameters.get("id") ?? "") }
+            router.get("items/{id}/thumbnail") { request, context in try await thumbnail(context.parameters.get("id") ?? "", request: request) }
+            router.get("open/{id}") { request, context in
+                try await open(context.parameters.get("id") ?? "", request: request, client: context.remoteAddress?.ipAddress)
+            }
         }
         if routes != .publicOnly {
             let admin = router.group().add(middleware: AdminOnly(authorization: authorization))
@@ -165,7 +175,9 @@ public struct SchedulerAPI: Sendable {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")
         }
         do {
-            return JSONResponse.make(try await storeDeadline.run { [store] in try await store.index.search(query) })
+            let results = try await storeDeadline.run { [store] in try await store.index.search(query) }
+            metrics.recordSearch(found: results.total > 0)
+            return JSONResponse.make(results)
         } catch {
             throw await unavailable(error)
         }
@@ -178,7 +190,7 @@ public struct SchedulerAPI: Sendable {
 
     /// The 503 for a store call that failed: the health check's sentence when the database is down (a driver's
     /// own error, such as a pool's, says little to an operator), else the error.
-    private func unavailable(_ error: any Error) async -> APIError {
+    func unavailable(_ error: any Error) async -> APIError {
         if error is StoreDeadline.Missed { return APIError(.serviceUnavailable, "\(error)") }
         do {
             try await databaseHealth()

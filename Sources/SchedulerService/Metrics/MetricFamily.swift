@@ -17,6 +17,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case consecutiveFailures = "scheduler_unit_consecutive_failures"
     case overdue = "scheduler_unit_overdue"
     case held = "scheduler_unit_held"
+    case searches = "scheduler_searches_total"
+    case opens = "scheduler_opens_total"
 
     /// The Prometheus metric type.
     public enum Kind: String, Sendable {
@@ -27,7 +29,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
 
     public var kind: Kind {
         switch self {
-        case .runs, .itemsIndexed, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures: .counter
+        case .runs, .itemsIndexed, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures, .searches, .opens: .counter
         case .runDuration: .histogram
         case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held: .gauge
         }
@@ -40,7 +42,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .itemsIndexed, .itemsDeleted, .itemsRejected, .runDuration: ["source"]
         case .domainItems: ["domain"]
         case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held: ["unit"]
-        case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy: []
+        case .searches: ["result"]
+        case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy, .opens: []
         }
     }
 
@@ -62,6 +65,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .nextDue: "When the unit's schedule wants its next success (for a unit that never succeeded: when the service started), in Unix seconds; only while its gate is on."
         case .consecutiveFailures: "Failed runs of the unit since its last success."
         case .overdue: "1 when the unit's gate is on and its next due passed more than service.overdueGrace ago without a success, else 0."
+        case .searches: "Searches answered by /search, by result: hits when the page held a hit, none when nothing matched."
+        case .opens: "Opens of results counted by /open: one per client, item and hour, within service.openRateLimit."
         case .held: "1 while a flagd flag that decides the unit's gate or variant does not resolve: the unit neither runs nor is purged; else 0."
         }
     }

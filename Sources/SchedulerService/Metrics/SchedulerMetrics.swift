@@ -37,6 +37,10 @@ public final class SchedulerMetrics: Sendable {
         Gauge(label: MetricFamily.configLastReloadSuccessful.name).record(1)
         _ = Counter(label: MetricFamily.configReloadFailures.name)
         _ = Counter(label: MetricFamily.passFailures.name)
+        _ = Counter(label: MetricFamily.opens.name)
+        for result in ["hits", "none"] {
+            _ = Counter(label: MetricFamily.searches.name, dimensions: [("result", result)])
+        }
         for source in configuration.scheduler.sources.map(\.name) {
             for result in Self.countedDecisions {
                 _ = Counter(label: MetricFamily.runs.name, dimensions: [("source", source), ("result", result.rawValue)])
@@ -128,6 +132,16 @@ public final class SchedulerMetrics: Sendable {
     /// Records whether the store answered a health check, just before a scrape.
     func recordDatabaseHealth(_ healthy: Bool) {
         Gauge(label: MetricFamily.databaseHealthy.name).record(healthy ? 1 : 0)
+    }
+
+    /// Counts a search answered, by whether it found anything.
+    func recordSearch(found: Bool) {
+        Counter(label: MetricFamily.searches.name, dimensions: [("result", found ? "hits" : "none")]).increment()
+    }
+
+    /// Counts an open of a result that `/open` counted.
+    func recordOpen() {
+        Counter(label: MetricFamily.opens.name).increment()
     }
 
     /// Counts a pass that failed as a whole (database or lock unusable), not a unit's failed run.

@@ -70,16 +70,6 @@ enum PostImage {
         return .success(.files(candidates + (candidates.contains(rootPath) ? [] : [rootPath]), sitePath: "/" + rootPath))
     }
 
-    /// Whether `data` starts as a PNG, JPEG, GIF or WebP image does.
-    static func isImage(_ data: Data) -> Bool {
-        let bytes = [UInt8](data.prefix(12))
-        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
-        }
-        return starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || starts([0xFF, 0xD8, 0xFF]) || starts(Array("GIF87a".utf8))
-            || starts(Array("GIF89a".utf8)) || starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)
-    }
-
     /// `item` with the thumbnail `reference` names, read from `folder` for the post at `postPath` or linked under
     /// `baseURL`; or the reason it has none.
     static func apply(_ reference: Reference, from postPath: String, in folder: ContentFolder, baseURL: String?, to item: inout SearchableItem) -> Ignored? {
@@ -101,7 +91,7 @@ enum PostImage {
                 let escaped = sitePath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? sitePath
                 return link(String(baseURL.trimmingTrailingSlashes) + escaped)
             }
-            guard isImage(data) else { return .notAnImage }
+            guard ThumbnailFormat(sniffing: data) != nil else { return .notAnImage }
             item.thumbnailData = data
         }
         return nil

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Indexing
+
+/// `scheduler item ID`: one item of the index, as `GET /items/{id}` shows it, and how often it was opened.
+struct ItemCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "item",
+        abstract: "Show the item with this unique identifier, as a search would return it, and how often it was opened.",
+        discussion: "Exits with status 1 when no live item has the identifier: never indexed, expired, deleted or purged."
+    )
+
+    @Argument(help: ArgumentHelp("The item's unique identifier, exactly as indexed.", valueName: "id"))
+    var identifier: String
+
+    @Flag(help: "Print the item as one JSON object, as GET /items/{id} answers, instead of text.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let (item, tallies) = try await store.withStore(logger: CommandLogger.make()) { store in
+            (try await store.index.liveItem(withIdentifier: identifier, at: Date()), try await store.index.openTallies(identifier: identifier))
+        }
+        guard let item else {
+            throw UserError("no item '\(identifier)' in the index: it was never indexed, has expired or was deleted")
+        }
+        let document = ItemDocument(item)
+        if json { return try JSONOutput.print(document) }
+        print(document.title ?? document.displayName ?? document.uniqueIdentifier)
+        let fields: [(String, String?)] = [
+            ("identifier", document.uniqueIdentifier), ("domain", document.domainIdentifier), ("type", document.contentType),
+            ("title", document.title), ("display name", document.displayName), ("description", document.contentDescription),
+            ("keywords", document.keywords.isEmpty ? nil : document.keywords.joined(separator: ", ")), ("link", document.contentURL),
+            ("thumbnail", [document.thumbnailURL, document.thumbnailType.map { "\($0) stored" }].compactMap { $0 }.joined(separator: ", ")),
+            ("ranking hint", document.rankingHint.map(String.init)), ("expires", document.expirationDate.map { $0.formatted(.iso8601) }),
+            ("opens", "\(tallies.filter { $0.key.query == nil }.map(\.opens).reduce(0, +))"),
+        ]
+        for case let (name, value?) in fields where !value.isEmpty {
+            print("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)")
+        }
+    }
+}
