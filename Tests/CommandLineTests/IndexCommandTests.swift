@@ -23,6 +23,33 @@ struct IndexCommandTests {
         #expect(search.stdout.contains("Lion"))
     }
 
+    @Test func itemShowsOneItemAndExitsOneWhenNoneHasTheIdentifier() throws {
+        let workspace = try Workspace()
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2]).base64EncodedString()
+        let lines = [
+            #"{"uniqueIdentifier":"a/b é","domainIdentifier":"com.test","title":"Cheetah","keywords":["cat","fast"],"thumbnailData":"\#(png)","contentURL":"test://a"}"#,
+            #"{"uniqueIdentifier":"gone","domainIdentifier":"com.test","title":"Gone","expirationDate":"2001-01-01T00:00:00Z"}"#,
+        ]
+        try workspace.write("items.ndjson", lines.joined(separator: "\n"))
+        #expect(try SchedulerProcess.run(["index", "import", workspace.path("items.ndjson")] + workspace.database).status == 0)
+
+        let shown = try SchedulerProcess.run(["item", "a/b é"] + workspace.database)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.hasPrefix("Cheetah\n"), "\(shown.stdout)")
+        for line in ["identifier    a/b é", "keywords      cat, fast", "link          test://a", "thumbnail     image/png stored", "opens         0"] {
+            #expect(shown.stdout.contains(line), "\(line): \(shown.stdout)")
+        }
+        let json = try SchedulerProcess.run(["item", "a/b é", "--json"] + workspace.database)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["thumbnailType"] as? String == "image/png" && object["displayName"] is NSNull && object["thumbnailData"] == nil)
+
+        for identifier in ["gone", "nope", "a/b", ""] {
+            let missing = try SchedulerProcess.run(["item", identifier] + workspace.database)
+            #expect(missing.status == 1, "\(identifier)")
+            #expect(missing.stderr.contains("no item '\(identifier)' in the index"), "\(identifier): \(missing.stderr)")
+        }
+    }
+
     @Test func importReadsStandardInputAndExitsZeroWhenAllLinesAreGood() throws {
         let workspace = try Workspace()
         let input = (1...2500).map { itemLine("i\($0)", title: "Item \($0)") }.joined(separator: "\n")

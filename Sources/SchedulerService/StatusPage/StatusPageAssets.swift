@@ -42,11 +42,6 @@ enum StatusPageAssets {
       const status = document.getElementById("search-status");
       let latest = 0, timer = null;
 
-      function safeLink(url) {
-        try { const parsed = new URL(url); return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null; }
-        catch (_) { return null; }
-      }
-
       // `text` as text nodes, with the [start, end) UTF-16 ranges the search matched in <mark> elements: DOM nodes
       // only, never markup, so a hostile text stays text.
       function marked(text, ranges) {
@@ -70,7 +65,8 @@ enum StatusPageAssets {
           : results.total + (results.totalIsExact ? "" : "+") + " match" + (results.total === 1 ? "" : "es") + " for “" + query + "”";
         for (const hit of results.hits) {
           const item = document.createElement("li");
-          const link = hit.contentURL ? safeLink(hit.contentURL) : null;
+          // Through /open, which counts the open and redirects only to the schemes the operator allows.
+          const link = hit.contentURL ? "/open/" + encodeURIComponent(hit.uniqueIdentifier) + "?q=" + encodeURIComponent(query) : null;
           const title = document.createElement(link ? "a" : "span");
           title.className = "title";
           const highlights = hit.highlights || {};

@@ -68,7 +68,8 @@ struct StatusPageBrowserTests {
         #expect(dom.contains(#"<tr data-unit="broken" class="failing">"#))
         #expect(dom.contains(#"<code class="error">the plugin failed: ./broken.sh exited with status 3"#), "the failing unit's error")
         #expect(dom.contains("<strong>1</strong> failing"))
-        // The results the script built as the user "typed": the hostile title as text, its javascript: URL not linked.
+        // The results the script built as the user "typed": the hostile title as text, its javascript: URL linked only
+        // through /open, which refuses it (below).
         let results = try #require(dom.firstRange(of: #/<ol id="results">.*?</ol>/#.dotMatchesNewlines()).map { String(dom[$0]) })
         #expect(results.contains(#"&lt;img src=x onerror="document.title='pwned'"&gt;&lt;script&gt;document.title='pwned'&lt;/script&gt; Hostile <mark>harbour</mark>"#), "\(results)")
         #expect(!results.contains("<img") && !results.contains("<script") && !results.contains("javascript:"))
@@ -76,9 +77,20 @@ struct StatusPageBrowserTests {
         #expect(!dom.contains("<title>pwned</title>"), "a hostile title ran script")
         #expect(dom.components(separatedBy: "<script").count == 2, "the page's own script only")
 
-        // Another prefix: the plain item, linked to its https URL.
+        // Another prefix: the plain item, linked through /open, which redirects to its https URL.
         let lighthouse = try Self.load(try #require(URL(string: "/?q=lamp", relativeTo: service.base)?.absoluteURL), screenshot: "status-page-phone.png", width: 390)
-        #expect(lighthouse.contains(#"<a class="title" href="https://example.org/lighthouse" rel="noopener noreferrer">Lighthouse keeping</a>"#), "\(lighthouse)")
+        #expect(lighthouse.contains(#"<a class="title" href="/open/lighthouse?q=lamp" rel="noopener noreferrer">Lighthouse keeping</a>"#), "\(lighthouse)")
+        let port = try #require(service.base.port)
+        for (path, status, location) in [
+            ("/open/lighthouse?q=lamp", "HTTP/1.1 302 Found", "location: https://example.org/lighthouse\r\n"),
+            ("/open/hostile?q=harb", "HTTP/1.1 404 Not Found", nil),
+        ] {
+            let connection = try RawConnection(port: port)
+            connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            let response = connection.response(within: 10).lowercased()
+            #expect(response.hasPrefix(status.lowercased()), "\(path): \(response)")
+            #expect(location.map { response.contains($0) } ?? !response.contains("location:"), "\(path): \(response)")
+        }
         #expect(lighthouse.contains("<div><mark>Lamps</mark> and lenses.</div>"), "the description's match is marked")
         #expect(service.terminate() == 0, "\(service.log)")
     }
