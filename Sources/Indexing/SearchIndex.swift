@@ -47,12 +47,17 @@ public protocol SearchIndex: Sendable {
     func pendingPurges() async throws -> [PendingPurge]
 
     /// Adds `tallies` to the stored open counts, in one transaction; a tally of an item not in the index (deleted
-    /// since it was opened) is dropped. Open counts belong to an identifier: they survive reindexes of the item and
+    /// since it was opened) is dropped, and so is one for a query past the item's
+    /// ``OpenTally/maxQueriesPerItemAndDay`` that day. Open counts belong to an identifier: they survive reindexes of the item and
     /// are deleted with it (a delete, a stale delete, an expiry, a purge of its domain).
     func recordOpens(_ tallies: [OpenTally]) async throws
 
     /// The open counts stored for the item with `identifier`, by day and query.
     func openTallies(identifier: String) async throws -> [OpenTally]
+
+    /// Deletes the open counts of days before `day` (days since 1970, UTC); returns how many.
+    @discardableResult
+    func deleteOpens(before day: Int) async throws -> Int
 }
 
 extension SearchIndex {

@@ -41,7 +41,7 @@ extension MemorySearchIndex {
                     id: row.id, title: row.item.title, displayName: row.item.displayName, keywords: KeywordList.encode(row.item.keywords),
                     contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint
                 )
-            }, gathered: gathered)
+            }, gathered: gathered, lifts: tables.lifts(of: gathered.candidates, popularity: Popularity(query: query, now: now)))
             let total = ranking.total(matches: gathered.matches)
             let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
                 rowsByID[id].map { row in

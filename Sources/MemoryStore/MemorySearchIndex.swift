@@ -66,6 +66,11 @@ public struct MemorySearchIndex: SearchIndex {
         tables.change { $0.record(tallies) }
     }
 
+    @discardableResult
+    public func deleteOpens(before day: Int) async throws -> Int {
+        tables.change { $0.deleteOpens(before: day) }
+    }
+
     public func openTallies(identifier: String) async throws -> [OpenTally] {
         tables.read { tables in
             (tables.opens[ExactText(identifier)]?.counts ?? [:])

@@ -84,6 +84,8 @@ struct MemoryTables: Sendable {
                 return
             }
             rows[key] = nil
+            // Its opens follow it, so that a purge of its new domain deletes them.
+            opens[key]?.domain = item.domainIdentifier
         }
         let band = ItemPriority(rankingHint: item.rankingHint)
         let last = rows.values.lazy.map(\.id).filter { (band.firstIdentifier...band.lastIdentifier).contains($0) }.max()
@@ -165,13 +167,42 @@ struct MemoryTables: Sendable {
         return doomed.count
     }
 
-    /// Adds `tallies` to the opens of the live items they name; drops the others.
+    /// The lift each of `rows` gets from its opens (``Popularity``); none when `popularity` is `nil`.
+    func lifts(of rows: [Row], popularity: Popularity?) -> [Int64: Double] {
+        guard let popularity, !opens.isEmpty else { return [:] }
+        return popularity.lifts(rows.flatMap { row in
+            (opens[ExactText(row.item.uniqueIdentifier)]?.counts ?? [:]).compactMap { key, count in
+                key.query.isEmpty || key.query == popularity.query
+                    ? Popularity.Opens(id: row.id, forQuery: !key.query.isEmpty, day: key.day, opens: count) : nil
+            }
+        })
+    }
+
+    /// Adds `tallies` to the opens of the live items they name; drops the others, and a query's new count past the
+    /// item's ``OpenTally/maxQueriesPerItemAndDay`` that day.
     mutating func record(_ tallies: [OpenTally]) {
-        for tally in tallies {
+        for tally in OpenTally.merged(tallies) {
             let key = ExactText(tally.key.identifier)
             guard let row = rows[key], isLive(row) else { continue }
-            opens[key, default: (row.item.domainIdentifier, [:])].counts[OpenDay(query: tally.key.query ?? "", day: tally.key.day), default: 0] += tally.opens
+            let day = OpenDay(query: tally.key.query ?? "", day: tally.key.day)
+            var entry = opens[key] ?? (row.item.domainIdentifier, [:])
+            let queriesThatDay = entry.counts.keys.count { !$0.query.isEmpty && $0.day == day.day }
+            guard day.query.isEmpty || entry.counts[day] != nil || queriesThatDay < OpenTally.maxQueriesPerItemAndDay else { continue }
+            entry.counts[day, default: 0] += tally.opens
+            opens[key] = entry
         }
+    }
+
+    /// Deletes the opens of days before `day`; returns how many counts.
+    mutating func deleteOpens(before day: Int) -> Int {
+        var deleted = 0
+        for key in Array(opens.keys) {
+            let before = opens[key]!.counts.count
+            opens[key]!.counts = opens[key]!.counts.filter { $0.key.day >= day }
+            deleted += before - opens[key]!.counts.count
+            if opens[key]!.counts.isEmpty { opens[key] = nil }
+        }
+        return deleted
     }
 
     /// Tombstones `domain` inside commit `number`, as ``SearchIndex/commit(_:)`` documents a purge; returns how many

@@ -17,13 +17,18 @@ enum PostgresItemOpens {
         )
         """
 
-    /// Adds `tallies` to the counts of the items that are live; drops the others. Rows are taken in key order, so
-    /// replicas writing at once never wait on each other in a cycle.
+    /// The domain index (purges) and the item-and-day index (the cap on queries, the daily sweep).
+    static let createIndexes = [
+        "CREATE INDEX item_open_domain ON item_open (domain_identifier)", "CREATE INDEX item_open_day ON item_open (unique_identifier, day)",
+    ]
+
+    /// Adds `tallies` to the counts of the items that are live; drops the others, and a query's new count past the
+    /// item's ``OpenTally/maxQueriesPerItemAndDay`` that day (counted as the statement starts: one write may pass it
+    /// by the queries it brings). Rows are taken in key order (``OpenTally/merged(_:)``), so replicas writing at once
+    /// never wait on each other in a cycle.
     static func record(_ tallies: [OpenTally], _ client: PostgresClient, logger: Logger) async throws {
-        guard !tallies.isEmpty else { return }
-        let ordered = tallies.sorted {
-            ($0.key.identifier, $0.key.query ?? "", $0.key.day) < ($1.key.identifier, $1.key.query ?? "", $1.key.day)
-        }
+        let ordered = OpenTally.merged(tallies)
+        guard !ordered.isEmpty else { return }
         let identifiers = ordered.map(\.key.identifier), queries = ordered.map { $0.key.query ?? "" }
         let days = ordered.map(\.key.day), opens = ordered.map(\.opens)
         try await client.query(
@@ -33,11 +38,53 @@ enum PostgresItemOpens {
             FROM unnest(\(identifiers)::text[], \(queries)::text[], \(days)::integer[], \(opens)::bigint[]) WITH ORDINALITY
                 AS t(identifier, query, day, opens, position)
             JOIN item ON item.unique_identifier = t.identifier AND \(unescaped: PostgresPurgedDomains.liveCondition)
+            WHERE t.query = ''
+                OR EXISTS (SELECT 1 FROM item_open o WHERE o.unique_identifier = t.identifier AND o.query = t.query AND o.day = t.day)
+                OR (SELECT count(*) FROM item_open o WHERE o.unique_identifier = t.identifier AND o.day = t.day) <= \(unescaped: String(OpenTally.maxQueriesPerItemAndDay))
             ORDER BY t.position
             ON CONFLICT (unique_identifier, query, day) DO UPDATE SET opens = item_open.opens + EXCLUDED.opens
             """,
             logger: logger
         )
+    }
+
+    /// Deletes the counts of days before `day`; returns how many.
+    static func delete(before day: Int, _ client: PostgresClient, logger: Logger) async throws -> Int {
+        let rows = try await client.query("WITH gone AS (DELETE FROM item_open WHERE day < \(day) RETURNING 1) SELECT count(*) FROM gone", logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// Moves the opens of `identifiers` to the domain their item is in now, in the upsert's transaction: a purge of
+    /// its new domain then deletes them. Nothing is read when no item was ever opened.
+    static func followDomainMoves(of identifiers: [String], _ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            UPDATE item_open SET domain_identifier = item.domain_identifier FROM item
+            WHERE EXISTS (SELECT 1 FROM item_open LIMIT 1) AND item.unique_identifier = ANY(\(identifiers)::text[])
+                AND item_open.unique_identifier = item.unique_identifier AND item_open.domain_identifier <> item.domain_identifier
+            """,
+            logger: logger
+        )
+    }
+
+    /// The lift of each candidate row `ids` from its opens (``Popularity``), in one query; nothing when `popularity`
+    /// is `nil`.
+    static func lifts(of ids: [Int64], popularity: Popularity?, _ client: PostgresClient, logger: Logger) async throws -> [Int64: Double] {
+        guard let popularity, !ids.isEmpty else { return [:] }
+        let rows = try await client.query(
+            """
+            SELECT item.id, item_open.query <> '', item_open.day, item_open.opens
+            FROM item JOIN item_open ON item_open.unique_identifier = item.unique_identifier
+            WHERE item.id = ANY(\(ids)::bigint[]) AND item_open.query IN ('', \(popularity.query ?? "")) AND item_open.day >= \(popularity.firstDay)
+            """,
+            logger: logger
+        )
+        var opens: [Popularity.Opens] = []
+        for try await (id, forQuery, day, count) in rows.decode((Int64, Bool, Int, Int).self) {
+            opens.append(Popularity.Opens(id: id, forQuery: forQuery, day: day, opens: count))
+        }
+        return popularity.lifts(opens)
     }
 
     /// The counts of the item `identifier`.

@@ -119,7 +119,7 @@ enum PostgresSchema {
         // words): the stored words of items holding text past ASCII are folded again.
         PostgresMigration(name: "v4-words-folded-as-the-sqlite-tokenizer", apply: ItemWords.refoldStoredWords),
         PostgresMigration(name: "v5-search-vocabulary", apply: PostgresSearchTerms.createAndFill),
-        .statements("v6-item-opens", [PostgresItemOpens.createTable, "CREATE INDEX item_open_domain ON item_open (domain_identifier)"]),
+        .statements("v6-item-opens", [PostgresItemOpens.createTable] + PostgresItemOpens.createIndexes),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -74,7 +74,8 @@ extension PostgresSearchIndex {
         for try await (id, title, name, keywords, description, hint) in candidateRows.decode((Int64, String?, String?, String, String?, Int?).self) {
             rows.append(CandidateRanking.Candidate(id: id, title: title, displayName: name, keywords: keywords, contentDescription: description, rankingHint: hint))
         }
-        let page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered)
+        let lifts = try await PostgresItemOpens.lifts(of: rows.map(\.id), popularity: Popularity(query: query, now: clock.now()), client, logger: logger)
+        let page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered, lifts: lifts)
         let total = ranking.total(matches: gathered.matches)
         let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: gathered.terms)
         guard !query.facets.isEmpty else { return results }

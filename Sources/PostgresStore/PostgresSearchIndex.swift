@@ -129,6 +129,7 @@ public final class PostgresSearchIndex: SearchIndex {
             """,
             logger: logger
         )
+        try await PostgresItemOpens.followDomainMoves(of: items.map(\.uniqueIdentifier), connection, logger: logger)
         var words = Set<String>()
         for item in items { SearchVocabulary.insertWords(of: item, into: &words) }
         try await PostgresSearchTerms.insert(words, connection, logger: logger)
@@ -210,6 +211,11 @@ public final class PostgresSearchIndex: SearchIndex {
 
     public func recordOpens(_ tallies: [OpenTally]) async throws {
         try await PostgresItemOpens.record(tallies, client, logger: logger)
+    }
+
+    @discardableResult
+    public func deleteOpens(before day: Int) async throws -> Int {
+        try await PostgresItemOpens.delete(before: day, client, logger: logger)
     }
 
     public func openTallies(identifier: String) async throws -> [OpenTally] {

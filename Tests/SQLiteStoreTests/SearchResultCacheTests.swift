@@ -57,13 +57,13 @@ struct SearchResultCacheTests {
     @Test func theLeastRecentlyUsedEntryGoesFirst() throws {
         let cache = SearchResultCache(maxEntries: 2)
         func key(_ text: String) throws -> SearchResultCache.Key {
-            SearchResultCache.Key(query: try SearchQuery(text: text), terms: SearchTerms(text))
+            SearchResultCache.Key(query: try SearchQuery(text: text), terms: SearchTerms(text), now: Date())
         }
         let results = SearchResults(total: 0, totalIsExact: true, hits: [])
         let now = Date(timeIntervalSince1970: 0)
-        for text in ["a", "b"] { cache.store(results, for: try key(text), commitNumber: 1, validUntil: .distantFuture) }
+        for text in ["a", "b"] { cache.store(results, for: try key(text), commitNumber: 1, validUntil: .distantFuture, generation: cache.generation) }
         #expect(cache.results(for: try key("a"), commitNumber: 1, now: now) != nil)
-        cache.store(results, for: try key("c"), commitNumber: 1, validUntil: .distantFuture)
+        cache.store(results, for: try key("c"), commitNumber: 1, validUntil: .distantFuture, generation: cache.generation)
         #expect(cache.results(for: try key("b"), commitNumber: 1, now: now) == nil, "b was used least recently")
         #expect(cache.results(for: try key("a"), commitNumber: 1, now: now) != nil)
         #expect(cache.results(for: try key("a"), commitNumber: 2, now: now) == nil, "another commit")

@@ -40,11 +40,11 @@ struct OpeningResultsTests {
     }
 
     static func withHarness(
-        _ backend: StoreBackend, sourceSettings: String = "", service: String = "", openRateLimit: Int = 60,
+        _ backend: StoreBackend, sourceSettings: String = "", service: String = "",
         _ body: @escaping @Sendable (SchedulerAPITests.Harness) async throws -> Void
     ) async throws {
         try await SchedulerAPITests.withHarness(
-            backend, service: service, sourceSettings: sourceSettings, openRateLimit: openRateLimit, prepare: prepare, body
+            backend, service: service, sourceSettings: sourceSettings, prepare: prepare, body
         )
     }
 
@@ -97,6 +97,10 @@ struct OpeningResultsTests {
             let unchanged = try await api.client.execute(uri: "/items/pic/thumbnail", method: .get, headers: [.ifNoneMatch: tag])
             #expect(unchanged.status == .notModified)
             #expect(unchanged.body.readableBytes == 0)
+            for condition in ["W/\(tag)", "*", "\"other\", \(tag)"] {
+                let matched = try await api.client.execute(uri: "/items/pic/thumbnail", method: .get, headers: [.ifNoneMatch: condition])
+                #expect(matched.status == .notModified, "\(condition)")
+            }
             let other = try await api.client.execute(uri: "/items/pic/thumbnail", method: .get, headers: [.ifNoneMatch: "\"other\""])
             #expect(other.status == .ok)
 
@@ -150,12 +154,12 @@ struct OpeningResultsTests {
 
     @Test(arguments: StoreBackend.allCases)
     func opensAreCountedOncePerClientItemAndHourAndStoredByQuery(backend: StoreBackend) async throws {
-        try await Self.withHarness(backend, openRateLimit: 5) { api in
+        try await Self.withHarness(backend, service: "service: { openRateLimit: 5 }") { (api: SchedulerAPITests.Harness) async throws in
             for _ in 1...2 {
                 #expect(try await api.client.execute(uri: "/open/pic?q=Pictures%20%C3%89T%C3%89", method: .get).status == .found)
             }
             #expect(try await api.client.execute(uri: "/open/plain-http", method: .get).status == .found)
-            let writer = OpenCountWriter(counter: api.opens, index: api.store.index, logger: .init(label: "test"))
+            let writer = OpenCountWriter(counter: api.opens, index: api.store.index, retention: { .seconds(86_400) }, logger: .init(label: "test"))
             await writer.writePending()
             let tallies = try await api.store.index.openTallies(identifier: "pic")
             #expect(tallies.map(\.opens) == [1, 1], "one open counted for the item, one for the query: the second was the same client within the hour")
@@ -169,6 +173,30 @@ struct OpeningResultsTests {
             #expect(limited.status == .tooManyRequests)
             #expect(limited.headers[.location] == nil)
             #expect(Self.error(limited).contains("too many opens"))
+        }
+    }
+
+    /// The loop closed over HTTP: a search, an open of a result, and the same search again shows it higher, within
+    /// its tier only.
+    @Test(arguments: StoreBackend.allCases)
+    func anOpenedResultRisesWithinItsTier(backend: StoreBackend) async throws {
+        try await SchedulerAPITests.withHarness(backend, prepare: { store in
+            try await store.index.upsert([
+                SearchableItem(uniqueIdentifier: "docs", domainIdentifier: "com.test.docs", title: "Documents", contentURL: "https://example.com/docs"),
+                SearchableItem(uniqueIdentifier: "doc-3", domainIdentifier: "com.test.docs", title: "Document 3", contentURL: "https://example.com/3"),
+            ])
+        }) { (api: SchedulerAPITests.Harness) async throws in
+            func order(_ query: String) async throws -> [String] {
+                let found = try SchedulerAPITests.json(try await api.client.execute(uri: "/search?q=\(query)", method: .get))
+                return (found["hits"] as? [[String: Any]] ?? []).compactMap { $0["uniqueIdentifier"] as? String }
+            }
+            #expect(try await order("docu") == ["docs", "doc-1", "doc-2", "doc-3"], "a one-word title first, then the order of indexing")
+            #expect(try await order("document") == ["doc-1", "doc-2", "doc-3", "docs"], "whole words before a prefix")
+            #expect(try await api.client.execute(uri: "/open/doc-3?q=docu", method: .get).status == .found)
+            await OpenCountWriter(counter: api.opens, index: api.store.index, retention: { .seconds(86_400) }, logger: .init(label: "test")).writePending()
+
+            #expect(try await order("docu") == ["doc-3", "docs", "doc-1", "doc-2"], "the opened item rises above the hits that match as well")
+            #expect(try await order("document") == ["doc-3", "doc-1", "doc-2", "docs"], "and within its tier only: a prefix match stays below whole words")
         }
     }
 }

@@ -41,7 +41,7 @@ struct SchedulerAPITests {
     /// `service` is written as the `service:` section of `scheduler.yaml`, `sourceSettings` inside the source's mapping.
     static func withHarness(
         _ backend: StoreBackend, adminToken: String? = token, search: String = "", service: String = "", sourceSettings: String = "",
-        openRateLimit: Int = 60, prepare: @escaping @Sendable (any SchedulerStore) async throws -> Void = { _ in },
+        prepare: @escaping @Sendable (any SchedulerStore) async throws -> Void = { _ in },
         _ body: @escaping @Sendable (Harness) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-tests-\(UUID().uuidString)")
@@ -62,8 +62,8 @@ struct SchedulerAPITests {
                 SearchableItem(uniqueIdentifier: "doc-\($0)", domainIdentifier: "com.test.docs", title: "Document \($0)")
             })
             try await prepare(store)
-            // Opens are counted by the minute and hour of a clock that stands still: no test depends on when it runs.
-            let opens = OpenCounter(openRateLimit: openRateLimit, clock: FixedWallClock(Date(timeIntervalSince1970: 1_790_000_000)))
+            // Opens are counted by the minute and hour of a clock stopped at the start: no test depends on when it runs.
+            let opens = OpenCounter(clock: FixedWallClock(Date()))
             let api = SchedulerAPI(
                 active: ActiveConfiguration(configuration), store: store, passLock: passLock, trigger: PassTrigger(),
                 health: ServiceHealth(), metrics: SchedulerMetrics(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken),

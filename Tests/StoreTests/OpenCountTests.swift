@@ -74,3 +74,46 @@ struct OpenCountTests {
         }
     }
 }
+
+extension OpenCountTests {
+    /// An item moved to another domain takes its opens along: a purge of the new domain deletes them, one of the old
+    /// domain does not.
+    @Test(arguments: StoreBackend.allCases)
+    func opensFollowAnItemThatMovesDomain(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Conformance.clock) { store in
+            try await store.index.upsert([Conformance.item("mover", "com.shop.old"), Conformance.item("stayer", "com.shop.old")])
+            try await store.index.recordOpens([Self.tally("mover"), Self.tally("stayer")])
+            try await store.index.upsert([Conformance.item("mover", "com.shop.new")])
+            _ = try await store.purge(domain: "com.shop.old")
+            #expect(try await Self.opens(store, "mover") == [1], "the old domain's purge leaves the moved item's opens")
+            #expect(try await Self.opens(store, "stayer").isEmpty)
+            _ = try await store.purge(domain: "com.shop.new")
+            #expect(try await Self.opens(store, "mover").isEmpty)
+        }
+    }
+
+    /// Counts older than the retention are deleted; a client inventing queries cannot grow an item's counts past the
+    /// cap of a day (its opens still count for the item).
+    @Test(arguments: StoreBackend.allCases)
+    func countsAreBoundedByDayAndByQueries(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Conformance.clock) { store in
+            try await store.index.upsert([Conformance.item("a")])
+            try await store.index.recordOpens([Self.tally("a", day: 100), Self.tally("a", day: 200), Self.tally("a", query: "old", day: 100)])
+            #expect(try await store.index.deleteOpens(before: 150) == 2)
+            #expect(try await store.index.openTallies(identifier: "a").map(\.key.day) == [200])
+
+            let cap = OpenTally.maxQueriesPerItemAndDay
+            let invented = (0..<(cap + 20)).map { Self.tally("a", query: "query \($0)", day: 300) }
+            for chunk in stride(from: 0, to: invented.count, by: 30).map({ Array(invented[$0..<min($0 + 30, invented.count)]) }) {
+                try await store.index.recordOpens([Self.tally("a", day: 300)] + chunk)
+            }
+            let day300 = try await store.index.openTallies(identifier: "a").filter { $0.key.day == 300 }
+            let queries = day300.filter { $0.key.query != nil }.count
+            #expect(queries >= cap && queries < cap + 30, "about the cap, past it by one write at most: \(queries)")
+            #expect(day300.first { $0.key.query == nil }?.opens == 4, "every open still counts for the item")
+            try await store.index.recordOpens([Self.tally("a", query: "query 0", day: 300)])
+            #expect(try await store.index.openTallies(identifier: "a").first { $0.key.query == "query 0" && $0.key.day == 300 }?.opens == 2,
+                    "a query already counted that day keeps counting")
+        }
+    }
+}

@@ -125,8 +125,11 @@ package struct CandidateRanking {
 
     /// The page of `candidates` (those `gathered` found, as stored), best first: fewer typos (none for those that matched the words as typed; a synonym used counts as one), then a title that is
     /// exactly the typed words, then more of the typed sequences held (`3.4.0`), then more words held whole (not only
-    /// as a prefix), then a higher score, then priority order (lower id first); with their scores.
-    package func page<Row>(of candidates: [Candidate], gathered: GatheredCandidates<Row>) -> [(id: Int64, score: Double)] {
+    /// as a prefix), then a higher score (times the candidate's lift in `lifts`, ``Popularity``), then priority order
+    /// (lower id first); with their scores.
+    package func page<Row>(
+        of candidates: [Candidate], gathered: GatheredCandidates<Row>, lifts: [Int64: Double] = [:]
+    ) -> [(id: Int64, score: Double)] {
         let ranked = candidates.map { candidate -> Ranked in
             let fields: [(SearchColumn, String?)] = [
                 (.title, candidate.title), (.displayName, candidate.displayName), (.keywords, candidate.keywords),
@@ -134,7 +137,7 @@ package struct CandidateRanking {
             ]
             let result = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
             return Ranked(
-                id: candidate.id, score: result.score,
+                id: candidate.id, score: result.score * (lifts[candidate.id] ?? 1),
                 typos: (gathered.asTyped.contains(candidate.id) ? 0 : result.typos) + result.synonyms, sequences: result.sequences,
                 titleIsExact: result.titleIsExact, wholeWords: result.wholeWords
             )

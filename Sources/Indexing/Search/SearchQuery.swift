@@ -22,11 +22,14 @@ public struct SearchQuery: Sendable, Hashable {
     public var typos: TypoTolerance
     /// The words and phrases that find each other (`search.synonyms`).
     public var synonyms: Synonyms
+    /// How fast the lift of opened items fades (``Popularity``): opens this old count half; `nil` turns the lift off.
+    public var popularityHalfLife: Duration?
 
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.
     public init(
         text: String, domain: String? = nil, contentType: String? = nil, limit: Int = 20, offset: Int = 0,
-        facets: [SearchFacet] = [], typos: TypoTolerance = .standard, synonyms: Synonyms = .none
+        facets: [SearchFacet] = [], typos: TypoTolerance = .standard, synonyms: Synonyms = .none,
+        popularityHalfLife: Duration? = Popularity.standardHalfLife
     ) throws(SearchQueryError) {
         if let domain, !DomainIdentifier.isValid(domain) {
             throw SearchQueryError(parameter: "domain", reason: DomainIdentifier.syntaxProblem(domain))
@@ -48,6 +51,7 @@ public struct SearchQuery: Sendable, Hashable {
         self.facets = facets
         self.typos = typos
         self.synonyms = synonyms
+        self.popularityHalfLife = popularityHalfLife
     }
 
     /// The words of ``text``, with the synonym phrases they name.

@@ -22,8 +22,12 @@ package final class SearchResultCache: Sendable {
         var offset: Int
         var facets: [SearchFacet]
         var typos: TypoTolerance
+        var synonyms: [SynonymSpan]
+        /// The lift of opens: its half-life, and the day it was computed (opens fade by the day).
+        var popularityHalfLife: Duration?
+        var popularityDay: Int?
 
-        package init(query: SearchQuery, terms: SearchTerms) {
+        package init(query: SearchQuery, terms: SearchTerms, now: Date) {
             words = terms.words
             sequences = terms.sequences
             domain = query.domain
@@ -32,6 +36,9 @@ package final class SearchResultCache: Sendable {
             offset = query.offset
             facets = query.facets
             typos = query.typos
+            synonyms = terms.synonyms
+            popularityHalfLife = query.popularityHalfLife
+            popularityDay = query.popularityHalfLife.map { _ in Int((now.timeIntervalSince1970 / 86_400).rounded(.down)) }
         }
     }
 
@@ -47,6 +54,8 @@ package final class SearchResultCache: Sendable {
         var entries: [Key: Entry] = [:]
         var bytes = 0
         var uses: UInt64 = 0
+        /// Bumped by ``removeAll()``: results computed before it are not stored.
+        var generation: UInt64 = 0
     }
 
     /// Bytes of hit text kept at most, whatever the number of entries.
@@ -77,11 +86,25 @@ package final class SearchResultCache: Sendable {
         }
     }
 
-    /// Keeps `results`, computed at `commitNumber`, until `validUntil` or the next commit.
-    package func store(_ results: SearchResults, for key: Key, commitNumber: Int64, validUntil: Date) {
+    /// Which ``removeAll()`` the cache is at: read it before computing results, hand it to ``store(_:for:commitNumber:validUntil:generation:)``.
+    package var generation: UInt64 { state.withLock(\.generation) }
+
+    /// Forgets every result: what a search computes changed without a commit (opens were recorded, ``Popularity``).
+    package func removeAll() {
+        state.withLock { state in
+            state.entries = [:]
+            state.bytes = 0
+            state.generation += 1
+        }
+    }
+
+    /// Keeps `results`, computed at `commitNumber` after ``generation`` was read as `generation`, until `validUntil`
+    /// or the next commit; results computed before a ``removeAll()`` are not kept.
+    package func store(_ results: SearchResults, for key: Key, commitNumber: Int64, validUntil: Date, generation: UInt64) {
         let bytes = Self.byteCount(of: results)
         guard maxEntries > 0, bytes <= Self.maxBytes / 8 else { return }
         state.withLock { state in
+            guard state.generation == generation else { return }
             if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.bytes }
             while !state.entries.isEmpty, state.entries.count >= maxEntries || state.bytes + bytes > Self.maxBytes {
                 // Evicting scans every entry: a few microseconds for a full cache, against a search's milliseconds.

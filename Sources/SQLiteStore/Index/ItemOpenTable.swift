@@ -15,18 +15,50 @@ enum ItemOpenTable {
             PRIMARY KEY (uniqueIdentifier, query, day)
         ) WITHOUT ROWID;
         CREATE INDEX item_open_domain ON item_open(domainIdentifier);
+        CREATE INDEX item_open_day ON item_open(uniqueIdentifier, day);
         """
 
-    /// Adds `tallies` to the counts of the items that are live in the index; drops the others.
+    /// Adds `tallies` to the counts of the items that are live in the index; drops the others, and a query's new
+    /// count past the item's ``OpenTally/maxQueriesPerItemAndDay`` that day.
     static func record(_ tallies: [OpenTally], _ db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO item_open (uniqueIdentifier, query, day, domainIdentifier, opens)
-            SELECT uniqueIdentifier, ?, ?, domainIdentifier, ? FROM item WHERE uniqueIdentifier = ? AND \(PurgedDomains.liveCondition())
+            SELECT uniqueIdentifier, :query, :day, domainIdentifier, :opens FROM item
+            WHERE uniqueIdentifier = :identifier AND \(PurgedDomains.liveCondition())
+                AND (:query = '' OR EXISTS (SELECT 1 FROM item_open WHERE uniqueIdentifier = :identifier AND query = :query AND day = :day)
+                    OR (SELECT count(*) FROM item_open WHERE uniqueIdentifier = :identifier AND day = :day) <= \(OpenTally.maxQueriesPerItemAndDay))
             ON CONFLICT (uniqueIdentifier, query, day) DO UPDATE SET opens = opens + excluded.opens
             """)
-        for tally in tallies {
-            try statement.execute(arguments: [tally.key.query ?? "", tally.key.day, tally.opens, tally.key.identifier])
+        for tally in OpenTally.merged(tallies) {
+            try statement.execute(arguments: ["query": tally.key.query ?? "", "day": tally.key.day, "opens": tally.opens, "identifier": tally.key.identifier])
         }
+    }
+
+    /// Deletes the counts of days before `day`; returns how many.
+    static func delete(before day: Int, _ db: Database) throws -> Int {
+        try db.execute(sql: "DELETE FROM item_open WHERE day < ?", arguments: [day])
+        return db.changesCount
+    }
+
+    /// The lift of each candidate row `ids` from its opens (``Popularity``): one read, nothing when `popularity` is
+    /// `nil` or no item was ever opened.
+    static func lifts(of ids: [Int64], popularity: Popularity?, _ db: Database) throws -> [Int64: Double] {
+        guard let popularity, !ids.isEmpty, try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item_open)")) == true else {
+            return [:]
+        }
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: """
+                SELECT item.id, item_open.query <> '', item_open.day, item_open.opens
+                FROM item JOIN item_open ON item_open.uniqueIdentifier = item.uniqueIdentifier
+                WHERE item.id IN (SELECT value FROM json_each(?)) AND item_open.query IN ('', ?) AND item_open.day >= ?
+                """),
+            arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]", popularity.query ?? "", popularity.firstDay]
+        )
+        var opens: [Popularity.Opens] = []
+        while let row = try rows.next() {
+            opens.append(Popularity.Opens(id: row[0], forQuery: row[1], day: row[2], opens: row[3]))
+        }
+        return popularity.lifts(opens)
     }
 
     /// The counts of the item `identifier`.

@@ -23,6 +23,11 @@ struct ItemRows {
                 return false
             }
             try delete(existing)
+            if existing["domainIdentifier"] != item.domainIdentifier {
+                // Its opens follow it, so that a purge of its new domain deletes them.
+                try db.cachedStatement(sql: "UPDATE item_open SET domainIdentifier = ? WHERE uniqueIdentifier = ?")
+                    .execute(arguments: [item.domainIdentifier, item.uniqueIdentifier])
+            }
         }
         let band = ItemPriority(rankingHint: item.rankingHint)
         let last = try Int64.fetchOne(

@@ -42,8 +42,9 @@ extension SQLiteSearchIndex {
         let filter = conditions.joined(separator: " AND ")
         let filterArguments = arguments
         let ranking = CandidateRanking(query: query, terms: typed)
-        let cacheKey = SearchResultCache.Key(query: query, terms: typed)
+        let cacheKey = SearchResultCache.Key(query: query, terms: typed, now: now)
         let cache = resultCache
+        let generation = cache.generation
 
         return try await database.read { db in
             let commitNumber = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastNumber FROM index_commit")) ?? 0
@@ -75,7 +76,8 @@ extension SQLiteSearchIndex {
                 terms: typed, correct: { corrector in corrector.corrected(typed, vocabulary: try SearchTermTable.words(for: corrector.lookups, db)) },
                 scan: { terms, scope, limit in try scan(.scanning(scope), matching: terms.matchExpression!, limit: limit) }, id: \.id
             )
-            let page = CandidateRanking(query: query, terms: gathered.terms).page(of: gathered.candidates, gathered: gathered)
+            let lifts = try ItemOpenTable.lifts(of: gathered.candidates.map(\.id), popularity: Popularity(query: query, now: now), db)
+            let page = CandidateRanking(query: query, terms: gathered.terms).page(of: gathered.candidates, gathered: gathered, lifts: lifts)
             let total = ranking.total(matches: gathered.matches)
             var results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: gathered.terms)
             if !query.facets.isEmpty {
@@ -96,7 +98,7 @@ extension SQLiteSearchIndex {
                 }
                 results = counter.applied(to: results)
             }
-            cache.store(results, for: cacheKey, commitNumber: commitNumber, validUntil: validUntil)
+            cache.store(results, for: cacheKey, commitNumber: commitNumber, validUntil: validUntil, generation: generation)
             return results
         }
     }

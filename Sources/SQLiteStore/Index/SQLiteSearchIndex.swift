@@ -235,6 +235,13 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     public func recordOpens(_ tallies: [OpenTally]) async throws {
         try await write { db in try ItemOpenTable.record(tallies, db) }
+        // Opens change rankings without a commit: results kept before them are no longer what a search computes.
+        resultCache.removeAll()
+    }
+
+    @discardableResult
+    public func deleteOpens(before day: Int) async throws -> Int {
+        try await write { db in try ItemOpenTable.delete(before: day, db) }
     }
 
     public func openTallies(identifier: String) async throws -> [OpenTally] {

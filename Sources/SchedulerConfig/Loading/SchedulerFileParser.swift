@@ -118,7 +118,7 @@ struct SchedulerFileParser {
         var valid = true
         for (name, element) in zip(names, elements) {
             let scheme = name.lowercased()
-            if !OpenSchemes.isSchemeName(scheme) {
+            if !OpenSchemes.isSchemeName(name) {
                 reader.problem(element, "service.openSchemes: '\(name.prefix(80))' is not a URL scheme name (a letter, then letters, digits, '+', '-' or '.'), such as https or shop")
             } else if OpenSchemes.neverRedirected.contains(scheme) {
                 reader.problem(element, "service.openSchemes: '\(scheme)' is never redirected to (a browser would run or read what it names); remove it")

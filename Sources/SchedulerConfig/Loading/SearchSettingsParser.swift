@@ -7,6 +7,9 @@ import YAML
 /// search:
 ///   typos: { oneTypoFrom: 5, twoTyposFrom: 9, disabledOn: [ticket, sku] }   # or `typos: false`
 ///   synonyms: [[tee, t-shirt], [nyc, new york]]
+///   popularity: true            # what people open lifts results
+///   popularityHalfLife: 14d
+///   analyticsRetention: 90d     # open counts older than this are deleted
 /// ```
 struct SearchSettingsParser {
     static let typoKeys = ["oneTypoFrom", "twoTyposFrom", "disabledOn"]
@@ -16,17 +19,29 @@ struct SearchSettingsParser {
     let reader: NodeReader
 
     func parse(_ node: YAMLNode) -> SearchSettings? {
-        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms"]) else { return nil }
+        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention"]) else { return nil }
         var settings = SearchSettings()
+        var popularity = true
         for (key, _, value) in fields {
-            if key == "typos" {
+            switch key {
+            case "typos":
                 guard let typos = typoTolerance(value) else { return nil }
                 settings.typos = typos
-            } else {
+            case "synonyms":
                 guard let synonyms = synonyms(value) else { return nil }
                 settings.synonyms = synonyms
+            case "popularity":
+                guard let on = reader.bool(value, "search.popularity") else { return nil }
+                popularity = on
+            case "analyticsRetention":
+                guard let retention = reader.duration(value, "search.analyticsRetention", minimum: .seconds(86_400)) else { return nil }
+                settings.analyticsRetention = retention
+            default:
+                guard let halfLife = reader.duration(value, "search.popularityHalfLife", minimum: .seconds(3600)) else { return nil }
+                settings.popularityHalfLife = halfLife
             }
         }
+        if !popularity { settings.popularityHalfLife = nil }
         return settings
     }
 

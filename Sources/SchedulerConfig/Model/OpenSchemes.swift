@@ -18,8 +18,9 @@ public enum OpenSchemes {
     /// (no colon, or anything else before it, such as a space, a control character or a slash).
     public static func scheme(of address: String) -> String? {
         guard let colon = address.firstIndex(of: ":") else { return nil }
-        let name = address[..<colon].lowercased()
-        return isSchemeName(name) ? name : nil
+        // Checked before lowercasing: some non-ASCII letters lowercase to ASCII ones (the Kelvin sign to `k`).
+        let name = String(address[..<colon])
+        return isSchemeName(name) ? name.lowercased() : nil
     }
 
     /// Whether `name` is a URL scheme name (RFC 3986): an ASCII letter, then letters, digits, `+`, `-` or `.`.

@@ -6,6 +6,11 @@ public struct SearchSettings: Sendable, Hashable {
     public var typos: TypoTolerance = .standard
     /// The words and phrases that find each other (`search.synonyms`); none unless set.
     public var synonyms: Synonyms = .none
+    /// How fast the lift of opened items fades (`search.popularityHalfLife`, 14 days unless set); `nil` when
+    /// `search.popularity` is `false` (``Popularity``).
+    public var popularityHalfLife: Duration? = Popularity.standardHalfLife
+    /// How long open counts are kept (`search.analyticsRetention`, 90 days unless set): older days are deleted.
+    public var analyticsRetention: Duration = .seconds(90 * 86_400)
 
     public init() {}
 }

@@ -47,7 +47,7 @@ public struct SchedulerServer: Sendable {
         try await StoreOpener.withStore(settings, clock: SystemWallClock(), shutdownSignals: [.sigterm, .sigint], logger: logger) { store in
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
-            let opens = OpenCounter(openRateLimit: settings.openRateLimit)
+            let opens = OpenCounter()
             metrics.prepare(for: configuration)
             let loop = ReconcileLoop(
                 active: active, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.given), passLock: passLock,
@@ -61,7 +61,9 @@ public struct SchedulerServer: Sendable {
             let servers = api.servers(settings: settings, logger: logger, onListening: onListening)
             var group = ServiceGroupConfiguration(
                 services: [.init(service: loop), .init(service: watcher), .init(service: PurgeReclaimService(store: store, logger: logger)),
-                    .init(service: OpenCountWriter(counter: opens, index: store.index, logger: logger))]
+                    .init(service: OpenCountWriter(
+                        counter: opens, index: store.index, retention: { await active.current.scheduler.search.analyticsRetention }, logger: logger
+                    ))]
                     + servers.map { .init(service: $0) },
                 logger: logger
             )

@@ -24,7 +24,9 @@ extension SchedulerAPI {
             .eTag: tag, .cacheControl: "public, max-age=300", .xContentTypeOptions: "nosniff",
             .contentSecurityPolicy: "default-src 'none'; sandbox",
         ]
-        if let condition = request.headers[.ifNoneMatch], condition.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*" }) {
+        // If-None-Match compares weakly (RFC 9110): `W/"…"` matches the same tag, `*` any.
+        let conditions = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        if conditions.contains(where: { $0 == "*" || $0 == tag || $0 == "W/" + tag }) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = format.mediaType
@@ -36,13 +38,14 @@ extension SchedulerAPI {
     /// never redirected to; 429 past the client's rate.
     func open(_ rawIdentifier: String, request: Request, client: String?) async throws(APIError) -> Response {
         let item = try await liveItem(rawIdentifier)
-        let allowed = OpenSchemes.allowed(in: await active.current)
+        let configuration = await active.current
+        let allowed = OpenSchemes.allowed(in: configuration)
         guard let address = item.contentURL else { throw APIError(.notFound, "the item has no contentURL to open") }
         guard let location = OpenSchemes.location(of: address, allowed: allowed) else {
             throw APIError(.notFound, "the item's contentURL is not opened from here: its scheme is not one of service.openSchemes (\(allowed.sorted().joined(separator: ", ")))")
         }
         let query = request.uri.queryParameters["q"].flatMap { OpenTally.foldedQuery(String($0)) }
-        switch await opens.admit(identifier: item.uniqueIdentifier, query: query, client: client) {
+        switch await opens.admit(identifier: item.uniqueIdentifier, query: query, client: client, rateLimit: configuration.scheduler.openRateLimit) {
         case .limited:
             throw APIError(.tooManyRequests, "too many opens from this client; try again in a minute")
         case .counted:

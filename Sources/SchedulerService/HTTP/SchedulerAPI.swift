@@ -69,7 +69,7 @@ public struct SchedulerAPI: Sendable {
             router.get("items/{id}") { _, context in try await item(context.parameters.get("id") ?? "") }
             router.get("items/{id}/thumbnail") { request, context in try await thumbnail(context.parameters.get("id") ?? "", request: request) }
             router.get("open/{id}") { request, context in
-                try await open(context.parameters.get("id") ?? "", request: request, client: context.remoteAddress?.ipAddress)
+                try await open(context.parameters.get("id") ?? "", request: request, client: ClientKey.of(context.remoteAddress))
             }
         }
         if routes != .publicOnly {
@@ -169,7 +169,7 @@ public struct SchedulerAPI: Sendable {
             let facets = try parameters["facets"].map { names throws(SearchQueryError) in try SearchFacet.list(String(names)) } ?? []
             query = try SearchQuery(
                 text: text, domain: parameters["domain"].map(String.init), contentType: parameters["type"].map(String.init),
-                limit: limit, offset: offset, facets: facets, typos: settings.typos, synonyms: settings.synonyms
+                limit: limit, offset: offset, facets: facets, typos: settings.typos, synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
             )
         } catch {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")

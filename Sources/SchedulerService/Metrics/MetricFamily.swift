@@ -65,7 +65,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .nextDue: "When the unit's schedule wants its next success (for a unit that never succeeded: when the service started), in Unix seconds; only while its gate is on."
         case .consecutiveFailures: "Failed runs of the unit since its last success."
         case .overdue: "1 when the unit's gate is on and its next due passed more than service.overdueGrace ago without a success, else 0."
-        case .searches: "Searches answered by /search, by result: hits when the page held a hit, none when nothing matched."
+        case .searches: "Searches answered by /search, by result: hits when some item matched, none when nothing did."
         case .opens: "Opens of results counted by /open: one per client, item and hour, within service.openRateLimit."
         case .held: "1 while a flagd flag that decides the unit's gate or variant does not resolve: the unit neither runs nor is purged; else 0."
         }

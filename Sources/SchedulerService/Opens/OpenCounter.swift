@@ -4,9 +4,9 @@ public import Indexing
 
 /// Counts the results people open, never the people: what `/open` asks before it redirects.
 ///
-/// A client's address reaches this actor only as a hash salted with a secret drawn at start, and is kept in memory
-/// only: for ``openRateLimit`` opens a minute (past it, ``Admission/limited``), and to count one open per client, item
-/// and hour. Counts wait in memory for ``drain()``, which the writer calls every few seconds, so an open never waits
+/// A client reaches this actor as a key (its IPv4 address, or the /64 network of its IPv6 one, ``ClientKey``), kept
+/// only as a hash salted with a secret drawn at start, in memory only: for the rate limit of a minute (past it,
+/// ``Admission/limited``), and to count one open per client, item and hour. Counts wait in memory for ``drain()``, which the writer calls every few seconds, so an open never waits
 /// for the store. Every table is bounded: when one is full, an open is still redirected but not counted.
 public actor OpenCounter {
     /// What an open may do.
@@ -22,7 +22,6 @@ public actor OpenCounter {
     /// How many distinct clients, client–item pairs or pending counts are held at most.
     public static let maxEntries = 100_000
 
-    private let openRateLimit: Int
     private let clock: any WallClock
     private let salt = UInt64.random(in: .min ... .max)
     /// The minute of `opensThisMinute`, and each client's opens in it.
@@ -34,14 +33,13 @@ public actor OpenCounter {
     private var pending: [OpenTally.Key: Int] = [:]
 
     /// - Parameter clock: tells the minute, hour and day of each open.
-    public init(openRateLimit: Int, clock: any WallClock = SystemWallClock()) {
-        self.openRateLimit = openRateLimit
+    public init(clock: any WallClock = SystemWallClock()) {
         self.clock = clock
     }
 
-    /// Decides an open of `identifier` by `client` (its address; `nil` when unknown), searched as `query` (folded),
-    /// and counts it when it should be.
-    public func admit(identifier: String, query: String?, client: String?) -> Admission {
+    /// Decides an open of `identifier` by `client` (``ClientKey``; `nil` when unknown), searched as `query` (folded),
+    /// when a client may make `rateLimit` opens a minute (`service.openRateLimit`), and counts it when it should be.
+    public func admit(identifier: String, query: String?, client: String?, rateLimit: Int) -> Admission {
         let seconds = Int(clock.now().timeIntervalSince1970.rounded(.down))
         let clientKey = hash(client ?? "")
         if seconds / 60 != minute {
@@ -49,7 +47,7 @@ public actor OpenCounter {
             opensThisMinute = [:]
         }
         guard let opens = opensThisMinute[clientKey] ?? (opensThisMinute.count < Self.maxEntries ? 0 : nil) else { return .uncounted }
-        guard opens < openRateLimit else { return .limited }
+        guard opens < rateLimit else { return .limited }
         opensThisMinute[clientKey] = opens + 1
         if seconds / 3600 != hour {
             hour = seconds / 3600
@@ -74,17 +72,28 @@ public actor OpenCounter {
         return pending.map { OpenTally(key: $0.key, opens: $0.value) }
     }
 
-    /// Takes back `tallies` a write failed to store, as far as the table has room, to try them again.
-    public func restore(_ tallies: [OpenTally]) {
-        for tally in tallies where pending[tally.key] != nil || pending.count < Self.maxEntries {
-            pending[tally.key, default: 0] += tally.opens
+    /// Takes back `tallies` a write failed to store, as far as the table has room, to try them again; returns how
+    /// many opens did not fit.
+    public func restore(_ tallies: [OpenTally]) -> Int {
+        var dropped = 0
+        for tally in tallies {
+            if pending[tally.key] != nil || pending.count < Self.maxEntries {
+                pending[tally.key, default: 0] += tally.opens
+            } else {
+                dropped += tally.opens
+            }
         }
+        return dropped
     }
 
+    /// The salted hash of `parts`, by their bytes (two spellings of "café" are two identifiers).
     private func hash(_ parts: String...) -> Int {
         var hasher = Hasher()
         hasher.combine(salt)
-        for part in parts { hasher.combine(part) }
+        for part in parts {
+            hasher.combine(part.utf8.count)
+            for byte in part.utf8 { hasher.combine(byte) }
+        }
         return hasher.finalize()
     }
 }

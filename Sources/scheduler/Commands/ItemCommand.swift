@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Indexing
+import PluginAPI
 
 /// `scheduler item ID`: one item of the index, as `GET /items/{id}` shows it, and how often it was opened.
 struct ItemCommand: AsyncParsableCommand {
@@ -13,16 +14,17 @@ struct ItemCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The item's unique identifier, exactly as indexed.", valueName: "id"))
     var identifier: String
 
-    @Flag(help: "Print the item as one JSON object, as GET /items/{id} answers, instead of text.")
+    @Flag(help: "Print the item as one JSON object, as GET /items/{id} answers (without its opens), instead of text.")
     var json = false
 
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let (item, tallies) = try await store.withStore(logger: CommandLogger.make()) { store in
-            (try await store.index.liveItem(withIdentifier: identifier, at: Date()), try await store.index.openTallies(identifier: identifier))
+        let found = try await store.withStore(logger: CommandLogger.make()) { store -> (SearchableItem, [OpenTally])? in
+            guard let item = try await store.index.liveItem(withIdentifier: identifier, at: Date()) else { return nil }
+            return (item, try await store.index.openTallies(identifier: identifier))
         }
-        guard let item else {
+        guard let (item, tallies) = found else {
             throw UserError("no item '\(identifier)' in the index: it was never indexed, has expired or was deleted")
         }
         let document = ItemDocument(item)

@@ -48,7 +48,7 @@ struct SearchCommand: AsyncParsableCommand {
             let facets = try facets.map { names throws(SearchQueryError) in try SearchFacet.list(names) } ?? []
             query = try SearchQuery(
                 text: text, domain: domain, contentType: contentType, limit: limit, offset: offset, facets: facets, typos: settings.typos,
-                synonyms: settings.synonyms
+                synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
             )
         } catch {
             throw ValidationError("--\(error.parameter): \(error.reason)")
