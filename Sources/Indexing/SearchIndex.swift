@@ -3,8 +3,8 @@ public import PluginAPI
 
 /// A searchable index with Core Spotlight's semantics: items upserted by unique identifier, grouped in
 /// hierarchical domains, expiring, written in atomic batches that may carry a client state, and searched
-/// by prefix with ranking.
-public protocol SearchIndex: Sendable {
+/// by prefix with ranking; beside it, what people searched for and opened (``SearchUsage``).
+public protocol SearchIndex: SearchUsage {
     /// Applies every operation of `batch`, and stores its client state, in one transaction:
     /// either all of it is committed or none of it is.
     @discardableResult
@@ -45,19 +45,6 @@ public protocol SearchIndex: Sendable {
 
     /// The purges whose rows are not all reclaimed, with their progress.
     func pendingPurges() async throws -> [PendingPurge]
-
-    /// Adds `tallies` to the stored open counts, in one transaction; a tally of an item not in the index (deleted
-    /// since it was opened) is dropped, and so is one for a query past the item's
-    /// ``OpenTally/maxQueriesPerItemAndDay`` that day. Open counts belong to an identifier: they survive reindexes of the item and
-    /// are deleted with it (a delete, a stale delete, an expiry, a purge of its domain).
-    func recordOpens(_ tallies: [OpenTally]) async throws
-
-    /// The open counts stored for the item with `identifier`, by day and query.
-    func openTallies(identifier: String) async throws -> [OpenTally]
-
-    /// Deletes the open counts of days before `day` (days since 1970, UTC); returns how many.
-    @discardableResult
-    func deleteOpens(before day: Int) async throws -> Int
 }
 
 extension SearchIndex {

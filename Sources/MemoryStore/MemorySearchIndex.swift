@@ -62,23 +62,6 @@ public struct MemorySearchIndex: SearchIndex {
         }
     }
 
-    public func recordOpens(_ tallies: [OpenTally]) async throws {
-        tables.change { $0.record(tallies) }
-    }
-
-    @discardableResult
-    public func deleteOpens(before day: Int) async throws -> Int {
-        tables.change { $0.deleteOpens(before: day) }
-    }
-
-    public func openTallies(identifier: String) async throws -> [OpenTally] {
-        tables.read { tables in
-            (tables.opens[ExactText(identifier)]?.counts ?? [:])
-                .sorted { $0.key.query == $1.key.query ? $0.key.day < $1.key.day : $0.key.query.utf8.lexicographicallyPrecedes($1.key.query.utf8) }
-                .map { OpenTally(key: OpenTally.Key(day: $0.key.day, identifier: identifier, query: $0.key.query.isEmpty ? nil : $0.key.query), opens: $0.value) }
-        }
-    }
-
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
         tables.read { tables in tables.rows[ExactText(identifier)].flatMap { tables.isLive($0) ? $0.item : nil } }
     }

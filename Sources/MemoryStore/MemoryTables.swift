@@ -40,6 +40,15 @@ struct MemoryTables: Sendable {
     /// The opens of each opened item, with its domain when first opened, by query (`""`: over every query) and day.
     var opens: [ExactText: (domain: String, counts: [OpenDay: Int])] = [:]
 
+    /// The searches of each query and day, and how many found nothing.
+    var searches: [SearchDay: (searches: Int, withoutHits: Int)] = [:]
+
+    /// What a search count is kept by.
+    struct SearchDay: Hashable, Sendable {
+        var query: ExactText
+        var day: Int
+    }
+
     /// What an open count is kept by within an item.
     struct OpenDay: Hashable, Sendable {
         var query: String

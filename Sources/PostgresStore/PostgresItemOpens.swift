@@ -48,13 +48,6 @@ enum PostgresItemOpens {
         )
     }
 
-    /// Deletes the counts of days before `day`; returns how many.
-    static func delete(before day: Int, _ client: PostgresClient, logger: Logger) async throws -> Int {
-        let rows = try await client.query("WITH gone AS (DELETE FROM item_open WHERE day < \(day) RETURNING 1) SELECT count(*) FROM gone", logger: logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
-    }
-
     /// Moves the opens of `identifiers` to the domain their item is in now, in the upsert's transaction: a purge of
     /// its new domain then deletes them. Nothing is read when no item was ever opened.
     static func followDomainMoves(of identifiers: [String], _ connection: PostgresConnection, logger: Logger) async throws {

@@ -120,6 +120,7 @@ enum PostgresSchema {
         PostgresMigration(name: "v4-words-folded-as-the-sqlite-tokenizer", apply: ItemWords.refoldStoredWords),
         PostgresMigration(name: "v5-search-vocabulary", apply: PostgresSearchTerms.createAndFill),
         .statements("v6-item-opens", [PostgresItemOpens.createTable] + PostgresItemOpens.createIndexes),
+        .statements("v7-search-queries", [PostgresSearchIndex.createSearchQueryTable, "CREATE INDEX search_query_day ON search_query (day)"]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -209,19 +209,6 @@ public final class PostgresSearchIndex: SearchIndex {
         try await PostgresPurgedDomains.pending(client, logger: logger)
     }
 
-    public func recordOpens(_ tallies: [OpenTally]) async throws {
-        try await PostgresItemOpens.record(tallies, client, logger: logger)
-    }
-
-    @discardableResult
-    public func deleteOpens(before day: Int) async throws -> Int {
-        try await PostgresItemOpens.delete(before: day, client, logger: logger)
-    }
-
-    public func openTallies(identifier: String) async throws -> [OpenTally] {
-        try await PostgresItemOpens.tallies(identifier: identifier, client, logger: logger)
-    }
-
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
         let rows = try await client.query(
             """

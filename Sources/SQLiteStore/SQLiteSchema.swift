@@ -11,7 +11,7 @@ import Indexing
 /// ``FullTextTable``); the index code keeps them in step inside each transaction. `batch_client_state` holds
 /// each batch name's last client state; `purged_domain` the purges whose rows are not all reclaimed
 /// (``PurgedDomains``); `search_term` the words typos are corrected to (``SearchTermTable``); `item_open` the opens of
-/// results (``ItemOpenTable``). `unit_state` holds one row per unit, `run_history` the last runs.
+/// results (``ItemOpenTable``), `search_query` the queries searched (``SearchQueryTable``). `unit_state` holds one row per unit, `run_history` the last runs.
 ///
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
 /// take the highest-priority matches first and stop early instead of scoring every match.
@@ -119,6 +119,9 @@ enum SQLiteSchema {
         }
         migrator.registerMigration("v6-item-opens") { db in
             try db.execute(sql: ItemOpenTable.createTable)
+        }
+        migrator.registerMigration("v7-search-queries") { db in
+            try db.execute(sql: SearchQueryTable.createTable)
         }
         return migrator
     }

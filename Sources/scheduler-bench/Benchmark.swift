@@ -53,6 +53,8 @@ struct Benchmark {
             case "--relevance":
                 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
                 return try await RelevanceBenchmark.run(folders: Array(arguments), work: work)
+            case "--popularity":
+                return try await PopularityBenchmark.run(target: arguments.popFirst() ?? "")
             case "--search":
                 // Without the result cache: what a search costs, not what a repeated one does.
                 let target = arguments.popFirst() ?? ""
@@ -63,7 +65,7 @@ struct Benchmark {
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] | --pass N | --search DATABASE")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] | --pass N | --search DATABASE | --popularity DATABASE")
                     exit(2)
                 }
                 sizes.append(n)

@@ -40,9 +40,12 @@ enum PostgresBenchmark {
 
     /// Search latency alone on the store an earlier run left at `url` (`scheduler-bench --search URL`).
     static func measureSearch(url: String) async throws {
-        try await StoreOpener.withStore(.postgres(try serverLocation(url)), logger: Logger(label: "bench")) { store in
-            try await Benchmark.measureSearch(store.index, label: "PostgreSQL: ")
-        }
+        try await withStore(url: url) { index in try await Benchmark.measureSearch(index, label: "PostgreSQL: ") }
+    }
+
+    /// Runs `body` with the index of the store an earlier run left at `url`.
+    static func withStore(url: String, _ body: @escaping @Sendable (any SearchIndex) async throws -> Void) async throws {
+        try await StoreOpener.withStore(.postgres(try serverLocation(url)), logger: Logger(label: "bench")) { store in try await body(store.index) }
     }
 
     /// The server `url` names, reached without TLS (the bench's servers are local and throwaway).

@@ -40,6 +40,33 @@ struct ServiceTests {
         #expect(service.terminate() == 0, "\(service.log)")
     }
 
+    /// What a person searched for, as they finished typing it, and opened, reaches `scheduler analytics` once the
+    /// service stops: the last counts are written at shutdown.
+    @Test func searchesAndOpensAreWrittenAtShutdownAndReported() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b c")
+        let service = try RunningService(setup.config)
+        #expect(try await eventually { try await service.searchTotal() == 3 })
+        for text in ["d", "do", "doc%20a", "zebra"] {
+            #expect(try await service.request("/search?q=\(text)").status == 200)
+        }
+        #expect(try await service.request("/open/a?q=doc%20a").status == 404, "an item without a link is not opened")
+        #expect(service.terminate() == 0, "\(service.log)")
+
+        let outcome = try setup.run(["analytics", "--since", "1d", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let top = (report["topQueries"] as? [[String: Any]] ?? []).compactMap { $0["query"] as? String }.sorted()
+        // (How keystrokes group into one search is tested on a clock the test moves: here a slow machine may pause.)
+        #expect(top.contains("doc a") && top.contains("zebra"), "\(report)")
+        // ("doc" may have found nothing too, polled before the first pass ended.)
+        #expect((report["queriesWithoutHits"] as? [[String: Any]])?.compactMap { $0["query"] as? String }.contains("zebra") == true, "\(report)")
+        let text = try setup.run(["analytics"])
+        let withoutHits = text.stdout.components(separatedBy: "queries without hits\n").last ?? ""
+        #expect(withoutHits.contains("  zebra ") && withoutHits.contains("1 searches, 1 without hits, 0 opens"), "\(text.stdout)")
+        #expect(try setup.run(["analytics", "--since", "1h"]).stderr.contains("--since must be a duration of a day or more"))
+    }
+
     @Test func aHugeNumberOnHotReloadKeepsTheServiceAndItsLastGoodConfig() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")

@@ -159,8 +159,7 @@ struct OpeningResultsTests {
                 #expect(try await api.client.execute(uri: "/open/pic?q=Pictures%20%C3%89T%C3%89", method: .get).status == .found)
             }
             #expect(try await api.client.execute(uri: "/open/plain-http", method: .get).status == .found)
-            let writer = OpenCountWriter(counter: api.opens, index: api.store.index, retention: { .seconds(86_400) }, logger: .init(label: "test"))
-            await writer.writePending()
+            await api.writeUsage()
             let tallies = try await api.store.index.openTallies(identifier: "pic")
             #expect(tallies.map(\.opens) == [1, 1], "one open counted for the item, one for the query: the second was the same client within the hour")
             #expect(tallies.map(\.key.query) == [nil, "pictures ete"], "the query is kept folded, never as typed")
@@ -193,10 +192,41 @@ struct OpeningResultsTests {
             #expect(try await order("docu") == ["docs", "doc-1", "doc-2", "doc-3"], "a one-word title first, then the order of indexing")
             #expect(try await order("document") == ["doc-1", "doc-2", "doc-3", "docs"], "whole words before a prefix")
             #expect(try await api.client.execute(uri: "/open/doc-3?q=docu", method: .get).status == .found)
-            await OpenCountWriter(counter: api.opens, index: api.store.index, retention: { .seconds(86_400) }, logger: .init(label: "test")).writePending()
+            await api.writeUsage()
 
             #expect(try await order("docu") == ["doc-3", "docs", "doc-1", "doc-2"], "the opened item rises above the hits that match as well")
             #expect(try await order("document") == ["doc-3", "doc-1", "doc-2", "docs"], "and within its tier only: a prefix match stays below whole words")
+        }
+    }
+
+    /// Analytics are for operators: the token is needed, and bad parameters are refused with a message.
+    @Test(arguments: StoreBackend.allCases)
+    func analyticsReportWhatWasSearchedAndOpened(backend: StoreBackend) async throws {
+        try await Self.withHarness(backend) { api in
+            for uri in ["/search?q=Do", "/search?q=Docu", "/search?q=nothing%20here", "/search?q=docu"] {
+                #expect(try await api.client.execute(uri: uri, method: .get).status == .ok)
+            }
+            #expect(try await api.client.execute(uri: "/open/pic?q=docu", method: .get).status == .found)
+            await api.writeUsage()
+
+            #expect(try await api.client.execute(uri: "/analytics", method: .get).status == .unauthorized)
+            let answer = try await api.client.execute(uri: "/analytics?since=7d&limit=5", method: .get, headers: SchedulerAPITests.bearer)
+            #expect(answer.status == .ok)
+            let report = try SchedulerAPITests.json(answer)
+            #expect(report["searches"] as? Int == 3, "Do then Docu is one search; another query between makes docu another: \(report)")
+            let top = try #require(report["topQueries"] as? [[String: Any]])
+            #expect(top.map { $0["query"] as? String } == ["docu", "nothing here"])
+            #expect(top.first?["searches"] as? Int == 2 && top.first?["opens"] as? Int == 1 && top.first?["clickThrough"] as? Double == 0.5)
+            #expect((report["queriesWithoutHits"] as? [[String: Any]])?.map { $0["query"] as? String } == ["nothing here"])
+            #expect((report["mostOpened"] as? [[String: Any]])?.first?["uniqueIdentifier"] as? String == "pic")
+
+            let page = String(buffer: try await api.client.execute(uri: "/", method: .get).body)
+            #expect(page.contains("<td>nothing here</td><td>1</td><td>1</td>"), "the status page lists the searches without hits")
+
+            for uri in ["/analytics?since=1h", "/analytics?since=soon", "/analytics?limit=0", "/analytics?limit=5000"] {
+                let refused = try await api.client.execute(uri: uri, method: .get, headers: SchedulerAPITests.bearer)
+                #expect(refused.status == .badRequest, "\(uri)")
+            }
         }
     }
 }

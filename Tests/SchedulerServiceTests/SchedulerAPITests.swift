@@ -25,6 +25,13 @@ struct SchedulerAPITests {
         let passLock: LockFile
         let store: any SchedulerStore
         let opens: OpenCounter
+        let searches: SearchCounter
+
+        /// Writes what the counters hold, as the service does every few seconds (searches still being typed too).
+        func writeUsage() async {
+            await UsageWriter(counter: opens, searches: searches, index: store.index, retention: { .seconds(86_400) }, logger: .init(label: "test"))
+                .writePending(everything: true)
+        }
     }
 
     /// Runs `body` with a client of an API over a fresh store holding three items of the source `docs`, and what
@@ -63,16 +70,17 @@ struct SchedulerAPITests {
             })
             try await prepare(store)
             // Opens are counted by the minute and hour of a clock stopped at the start: no test depends on when it runs.
-            let opens = OpenCounter(clock: FixedWallClock(Date()))
+            let clock = FixedWallClock(Date())
+            let opens = OpenCounter(clock: clock), searches = SearchCounter(clock: clock)
             let api = SchedulerAPI(
                 active: ActiveConfiguration(configuration), store: store, passLock: passLock, trigger: PassTrigger(),
                 health: ServiceHealth(), metrics: SchedulerMetrics(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken),
-                opens: opens,
+                opens: opens, searches: searches,
                 // In process, the suite's other tests can starve the handlers' threads for seconds: no 503 for that.
                 storeDeadline: StoreDeadline(limit: .seconds(120))
             )
             try await Application(router: api.router()).test(.router) { client in
-                try await body(Harness(client: client, passLock: passLock, store: store, opens: opens))
+                try await body(Harness(client: client, passLock: passLock, store: store, opens: opens, searches: searches))
             }
         }
     }

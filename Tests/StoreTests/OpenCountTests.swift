@@ -99,7 +99,7 @@ extension OpenCountTests {
         try await backend.withFreshStore(clock: Conformance.clock) { store in
             try await store.index.upsert([Conformance.item("a")])
             try await store.index.recordOpens([Self.tally("a", day: 100), Self.tally("a", day: 200), Self.tally("a", query: "old", day: 100)])
-            #expect(try await store.index.deleteOpens(before: 150) == 2)
+            #expect(try await store.index.deleteUsage(before: 150) == 2)
             #expect(try await store.index.openTallies(identifier: "a").map(\.key.day) == [200])
 
             let cap = OpenTally.maxQueriesPerItemAndDay

@@ -56,7 +56,7 @@ struct PopularityTests {
             // Opens fade by half every 14 days: 30 opens 70 days ago weigh less than one today; past 8 half-lives, nothing.
             try await store.index.recordOpens(Self.open("boards", times: 30, daysAgo: 70))
             #expect(try await Self.order(store, "cheese") == ["plates", "boards"])
-            try await store.index.deleteOpens(before: Self.today + 1)
+            try await store.index.deleteUsage(before: Self.today + 1)
             try await store.index.upsert([Self.corpus[1]])
             try await store.index.recordOpens(Self.open("plates", times: 1_000_000, daysAgo: 113))
             #expect(try await Self.order(store, "cheese") == ["boards", "plates"], "opens older than 8 half-lives are not read")

@@ -34,12 +34,6 @@ enum ItemOpenTable {
         }
     }
 
-    /// Deletes the counts of days before `day`; returns how many.
-    static func delete(before day: Int, _ db: Database) throws -> Int {
-        try db.execute(sql: "DELETE FROM item_open WHERE day < ?", arguments: [day])
-        return db.changesCount
-    }
-
     /// The lift of each candidate row `ids` from its opens (``Popularity``): one read, nothing when `popularity` is
     /// `nil` or no item was ever opened.
     static func lifts(of ids: [Int64], popularity: Popularity?, _ db: Database) throws -> [Int64: Double] {

@@ -233,21 +233,6 @@ public final class SQLiteSearchIndex: SearchIndex {
         try await database.read { db in try PurgedDomains.pending(db) }
     }
 
-    public func recordOpens(_ tallies: [OpenTally]) async throws {
-        try await write { db in try ItemOpenTable.record(tallies, db) }
-        // Opens change rankings without a commit: results kept before them are no longer what a search computes.
-        resultCache.removeAll()
-    }
-
-    @discardableResult
-    public func deleteOpens(before day: Int) async throws -> Int {
-        try await write { db in try ItemOpenTable.delete(before: day, db) }
-    }
-
-    public func openTallies(identifier: String) async throws -> [OpenTally] {
-        try await database.read { db in try ItemOpenTable.tallies(identifier: identifier, db) }
-    }
-
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
         try await database.read { db in
             try Row.fetchOne(

@@ -47,7 +47,7 @@ public struct SchedulerServer: Sendable {
         try await StoreOpener.withStore(settings, clock: SystemWallClock(), shutdownSignals: [.sigterm, .sigint], logger: logger) { store in
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
-            let opens = OpenCounter()
+            let opens = OpenCounter(), searches = SearchCounter()
             metrics.prepare(for: configuration)
             let loop = ReconcileLoop(
                 active: active, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.given), passLock: passLock,
@@ -56,13 +56,13 @@ public struct SchedulerServer: Sendable {
             let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
             let api = SchedulerAPI(
                 active: active, store: store, passLock: passLock, trigger: trigger, health: health, metrics: metrics, metricsRegistry: metricsRegistry,
-                authorization: AdminAuthorization(token: adminToken), opens: opens
+                authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches
             )
             let servers = api.servers(settings: settings, logger: logger, onListening: onListening)
             var group = ServiceGroupConfiguration(
                 services: [.init(service: loop), .init(service: watcher), .init(service: PurgeReclaimService(store: store, logger: logger)),
-                    .init(service: OpenCountWriter(
-                        counter: opens, index: store.index, retention: { await active.current.scheduler.search.analyticsRetention }, logger: logger
+                    .init(service: UsageWriter(
+                        counter: opens, searches: searches, index: store.index, retention: { await active.current.scheduler.search.analyticsRetention }, logger: logger
                     ))]
                     + servers.map { .init(service: $0) },
                 logger: logger

@@ -24,15 +24,18 @@ public struct SchedulerAPI: Sendable {
     let authorization: AdminAuthorization
     /// Counts the results people open (`/open`).
     let opens: OpenCounter
+    /// Counts the queries people search for (`/search`).
+    let searches: SearchCounter
     /// How long a request waits for the store before it answers 503.
     let storeDeadline: StoreDeadline
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
         metrics: SchedulerMetrics, metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization,
-        opens: OpenCounter, storeDeadline: StoreDeadline = .request
+        opens: OpenCounter, searches: SearchCounter, storeDeadline: StoreDeadline = .request
     ) {
         self.opens = opens
+        self.searches = searches
         self.storeDeadline = storeDeadline
         self.active = active
         self.store = store
@@ -65,7 +68,7 @@ public struct SchedulerAPI: Sendable {
             router.get("/") { _, _ in try await statusPage() }
             router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
             router.get("assets/status.js") { _, _ in StatusPage.script() }
-            router.get("search") { request, _ in try await search(request) }
+            router.get("search") { request, context in try await search(request, client: ClientKey.of(context.remoteAddress)) }
             router.get("items/{id}") { _, context in try await item(context.parameters.get("id") ?? "") }
             router.get("items/{id}/thumbnail") { request, context in try await thumbnail(context.parameters.get("id") ?? "", request: request) }
             router.get("open/{id}") { request, context in
@@ -76,6 +79,7 @@ public struct SchedulerAPI: Sendable {
             let admin = router.group().add(middleware: AdminOnly(authorization: authorization))
             admin.post("sources/{name}/reindex") { _, context in try await reindex(source: context.parameters.get("name") ?? "") }
             admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
+            admin.get("analytics") { request, _ in try await analytics(request) }
         }
         return router
     }
@@ -127,7 +131,11 @@ public struct SchedulerAPI: Sendable {
         let report = try await report(configuration: configuration)
         do {
             let runs = try await storeDeadline.run { [store] in try await store.history(source: nil, limit: 50) }
-            return StatusPage.response(StatusPageModel(report: report, configuration: configuration, runs: runs))
+            let lastWeek = SearchAnalytics.firstDay(of: .seconds(7 * 86_400), now: report.at)
+            let usage = try await storeDeadline.run { [store] in try await store.index.analytics(since: lastWeek, limit: 10) }
+            return StatusPage.response(StatusPageModel(
+                report: report, configuration: configuration, runs: runs, queriesWithoutHits: usage.queriesWithoutHits
+            ))
         } catch {
             throw await unavailable(error)
         }
@@ -151,7 +159,7 @@ public struct SchedulerAPI: Sendable {
         }
     }
 
-    func search(_ request: Request) async throws(APIError) -> Response {
+    func search(_ request: Request, client: String?) async throws(APIError) -> Response {
         let parameters = request.uri.queryParameters
         guard let text = parameters["q"].map(String.init), !text.isEmpty else {
             throw APIError(.badRequest, "the query parameter q (the text to search for) is required")
@@ -177,6 +185,7 @@ public struct SchedulerAPI: Sendable {
         do {
             let results = try await storeDeadline.run { [store] in try await store.index.search(query) }
             metrics.recordSearch(found: results.total > 0)
+            await searches.record(text, found: results.total > 0, client: client)
             return JSONResponse.make(results)
         } catch {
             throw await unavailable(error)

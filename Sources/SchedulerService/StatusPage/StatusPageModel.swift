@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Indexing
 import PluginAPI
 import SchedulerConfig
 import Store
@@ -100,12 +101,17 @@ struct StatusPageModel {
     var purges: [PurgeRow]
     var runs: [RunRow]
     var replicas: [ReplicaRow]
+    /// The queries that found nothing most often in the last 7 days: what the index lacks.
+    var queriesWithoutHits: [SearchAnalytics.Query]
+    var hasQueriesWithoutHits: Bool
     var hasConfigProblems: Bool
     var hasOrphans: Bool
     var hasPurges: Bool
     var hasReplicas: Bool
 
-    init(report: StatusReport, configuration: SchedulerConfiguration, runs: [RunRecord]) {
+    init(report: StatusReport, configuration: SchedulerConfiguration, runs: [RunRecord], queriesWithoutHits: [SearchAnalytics.Query] = []) {
+        self.queriesWithoutHits = queriesWithoutHits
+        hasQueriesWithoutHits = !queriesWithoutHits.isEmpty
         let now = report.at
         func moment(_ date: Date) -> Moment { Moment(utc: Self.utc(date), relative: RelativeTime.describe(date, now: now)) }
         generatedAt = Self.utc(now)

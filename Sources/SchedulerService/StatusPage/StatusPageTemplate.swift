@@ -99,6 +99,15 @@ enum StatusPageTemplate {
         </tbody></table>
       </section>
       {{/hasReplicas}}
+      <section id="no-hits">
+        <h2>Searches without hits, last 7 days</h2>
+        {{#hasQueriesWithoutHits}}
+        <table><thead><tr><th>Query</th><th>Without hits</th><th>Searches</th></tr></thead><tbody>
+        {{#queriesWithoutHits}}<tr><td>{{query}}</td><td>{{withoutHits}}</td><td>{{searches}}</td></tr>{{/queriesWithoutHits}}
+        </tbody></table>
+        {{/hasQueriesWithoutHits}}
+        {{^hasQueriesWithoutHits}}<p class="muted">None: every search counted found something.</p>{{/hasQueriesWithoutHits}}
+      </section>
       <section>
         <h2>Last runs</h2>
         <table class="runs" id="runs"><thead><tr><th>Finished</th><th>Unit</th><th>Result</th><th>Items</th><th>Took</th><th>Why</th></tr></thead><tbody>

@@ -4,11 +4,13 @@ public import Indexing
 public import Logging
 public import ServiceLifecycle
 
-/// Writes the opens ``OpenCounter`` holds to the store every few seconds, off the request path, and once more at
-/// shutdown; once a day, deletes the counts older than the retention (`search.analyticsRetention`). A crash loses at
-/// most the counts of the last interval, never the index; a failed write is tried again.
-public struct OpenCountWriter: Service {
+/// Writes the opens ``OpenCounter`` and the searches ``SearchCounter`` hold to the store every few seconds, off the
+/// request path, and once more at shutdown; once a day, deletes the counts older than the retention
+/// (`search.analyticsRetention`). A crash loses at most the counts of the last interval, never the index; a failed
+/// write of opens is tried again, one of searches is dropped (it is logged).
+public struct UsageWriter: Service {
     let counter: OpenCounter
+    let searches: SearchCounter
     let index: any SearchIndex
     /// How long counts are kept: read from the configuration in force at each day's sweep.
     let retention: @Sendable () async -> Duration
@@ -17,10 +19,11 @@ public struct OpenCountWriter: Service {
     let logger: Logger
 
     public init(
-        counter: OpenCounter, index: any SearchIndex, retention: @escaping @Sendable () async -> Duration, interval: Duration = .seconds(5),
+        counter: OpenCounter, searches: SearchCounter, index: any SearchIndex, retention: @escaping @Sendable () async -> Duration, interval: Duration = .seconds(5),
         clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
         self.counter = counter
+        self.searches = searches
         self.index = index
         self.retention = retention
         self.interval = interval
@@ -42,11 +45,20 @@ public struct OpenCountWriter: Service {
         } catch is CancellationError {
             // Shutting down: the last counts are written below.
         }
-        await writePending()
+        await writePending(everything: true)
     }
 
-    /// Writes what the counter holds; on failure gives it back to be tried at the next interval.
-    public func writePending() async {
+    /// Writes what the counters hold (`everything`: the searches still being typed too); on failure gives the opens
+    /// back to be tried at the next interval.
+    public func writePending(everything: Bool = false) async {
+        let searched = await searches.drain(everything: everything)
+        if !searched.isEmpty {
+            do {
+                try await index.recordSearches(searched)
+            } catch {
+                logger.warning("could not store \(searched.count) search counts; they are dropped: \(error)")
+            }
+        }
         let tallies = await counter.drain()
         guard !tallies.isEmpty else { return }
         do {
@@ -61,11 +73,11 @@ public struct OpenCountWriter: Service {
     func deleteExpiredCounts(today: Int) async -> Bool {
         let days = Int((await retention().seconds / 86_400).rounded(.up))
         do {
-            let deleted = try await index.deleteOpens(before: today - days)
-            if deleted > 0 { logger.info("deleted \(deleted) open counts older than \(days) days") }
+            let deleted = try await index.deleteUsage(before: today - days)
+            if deleted > 0 { logger.info("deleted \(deleted) open and search counts older than \(days) days") }
             return true
         } catch {
-            logger.warning("could not delete the open counts older than \(days) days; trying again: \(error)")
+            logger.warning("could not delete the open and search counts older than \(days) days; trying again: \(error)")
             return false
         }
     }
