@@ -23,9 +23,10 @@ enum PostgresItemOpens {
     ]
 
     /// Adds `tallies` to the counts of the items that are live; drops the others, and a query's new count past the
-    /// item's ``OpenTally/maxQueriesPerItemAndDay`` that day (counted as the statement starts: one write may pass it
-    /// by the queries it brings). Rows are taken in key order (``OpenTally/merged(_:)``), so replicas writing at once
-    /// never wait on each other in a cycle.
+    /// item's ``OpenTally/maxQueriesPerItemAndDay`` that day (new queries of one write ranked in order; replicas writing
+    /// the same item at once may pass it by a few). The items are locked first (`FOR KEY SHARE`, in identifier order),
+    /// then the counts in key order (``OpenTally/merged(_:)``): the order an index commit takes them in, so a write of
+    /// counts and a commit rarely wait on each other in a cycle.
     static func record(_ tallies: [OpenTally], _ client: PostgresClient, logger: Logger) async throws {
         let ordered = OpenTally.merged(tallies)
         guard !ordered.isEmpty else { return }
@@ -33,15 +34,26 @@ enum PostgresItemOpens {
         let days = ordered.map(\.key.day), opens = ordered.map(\.opens)
         try await client.query(
             """
+            WITH live AS (
+                SELECT unique_identifier, domain_identifier FROM item
+                WHERE unique_identifier = ANY(\(identifiers)::text[]) AND \(unescaped: PostgresPurgedDomains.liveCondition)
+                ORDER BY unique_identifier COLLATE "C" FOR KEY SHARE OF item
+            ), t AS (
+                SELECT t.*, EXISTS (
+                    SELECT 1 FROM item_open o WHERE o.unique_identifier = t.identifier AND o.query = t.query AND o.day = t.day
+                ) AS known
+                FROM unnest(\(identifiers)::text[], \(queries)::text[], \(days)::integer[], \(opens)::bigint[]) WITH ORDINALITY
+                    AS t(identifier, query, day, opens, position)
+            ), ranked AS (
+                SELECT t.*, row_number() OVER (PARTITION BY t.identifier, t.day, t.query = '' OR t.known ORDER BY t.position) AS rank FROM t
+            )
             INSERT INTO item_open (unique_identifier, query, day, domain_identifier, opens)
-            SELECT item.unique_identifier, t.query, t.day, item.domain_identifier, t.opens
-            FROM unnest(\(identifiers)::text[], \(queries)::text[], \(days)::integer[], \(opens)::bigint[]) WITH ORDINALITY
-                AS t(identifier, query, day, opens, position)
-            JOIN item ON item.unique_identifier = t.identifier AND \(unescaped: PostgresPurgedDomains.liveCondition)
-            WHERE t.query = ''
-                OR EXISTS (SELECT 1 FROM item_open o WHERE o.unique_identifier = t.identifier AND o.query = t.query AND o.day = t.day)
-                OR (SELECT count(*) FROM item_open o WHERE o.unique_identifier = t.identifier AND o.day = t.day) <= \(unescaped: String(OpenTally.maxQueriesPerItemAndDay))
-            ORDER BY t.position
+            SELECT live.unique_identifier, ranked.query, ranked.day, live.domain_identifier, ranked.opens
+            FROM ranked JOIN live ON live.unique_identifier = ranked.identifier
+            WHERE ranked.query = '' OR ranked.known
+                OR (SELECT count(*) FROM item_open o WHERE o.unique_identifier = ranked.identifier AND o.day = ranked.day AND o.query <> '')
+                    + ranked.rank <= \(unescaped: String(OpenTally.maxQueriesPerItemAndDay))
+            ORDER BY ranked.position
             ON CONFLICT (unique_identifier, query, day) DO UPDATE SET opens = item_open.opens + EXCLUDED.opens
             """,
             logger: logger
@@ -61,21 +73,23 @@ enum PostgresItemOpens {
         )
     }
 
-    /// The lift of each candidate row `ids` from its opens (``Popularity``), in one query; nothing when `popularity`
-    /// is `nil`.
-    static func lifts(of ids: [Int64], popularity: Popularity?, _ client: PostgresClient, logger: Logger) async throws -> [Int64: Double] {
-        guard let popularity, !ids.isEmpty else { return [:] }
+    /// The lift of each candidate (its row id and identifier) from its opens (``Popularity``), in one query that reads
+    /// `item_open` by its key alone; nothing when `popularity` is `nil`.
+    static func lifts(
+        of candidates: [(id: Int64, identifier: String)], popularity: Popularity?, _ client: PostgresClient, logger: Logger
+    ) async throws -> [Int64: Double] {
+        guard let popularity, !candidates.isEmpty else { return [:] }
         let rows = try await client.query(
             """
-            SELECT item.id, item_open.query <> '', item_open.day, item_open.opens
-            FROM item JOIN item_open ON item_open.unique_identifier = item.unique_identifier
-            WHERE item.id = ANY(\(ids)::bigint[]) AND item_open.query IN ('', \(popularity.query ?? "")) AND item_open.day >= \(popularity.firstDay)
+            SELECT position, query <> '', day, opens FROM item_open
+            JOIN unnest(\(candidates.map(\.identifier))::text[]) WITH ORDINALITY AS c(identifier, position) ON unique_identifier = c.identifier
+            WHERE query IN ('', \(popularity.query ?? "")) AND day >= \(popularity.firstDay)
             """,
             logger: logger
         )
         var opens: [Popularity.Opens] = []
-        for try await (id, forQuery, day, count) in rows.decode((Int64, Bool, Int, Int).self) {
-            opens.append(Popularity.Opens(id: id, forQuery: forQuery, day: day, opens: count))
+        for try await (position, forQuery, day, count) in rows.decode((Int, Bool, Int, Int).self) {
+            opens.append(Popularity.Opens(id: candidates[position - 1].id, forQuery: forQuery, day: day, opens: count))
         }
         return popularity.lifts(opens)
     }

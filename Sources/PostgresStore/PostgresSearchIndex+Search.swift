@@ -58,7 +58,7 @@ extension PostgresSearchIndex {
         }
 
         var candidates = SQLBuilder(
-            "SELECT id, title, display_name, keywords, content_description, ranking_hint FROM item WHERE id IN ("
+            "SELECT id, title, display_name, keywords, content_description, ranking_hint, unique_identifier FROM item WHERE id IN ("
         )
         candidates.append("SELECT unnest(\(candidates.bind(gathered.candidates))::bigint[])")
         if gathered.matches > ranking.perScope {
@@ -70,11 +70,13 @@ extension PostgresSearchIndex {
         }
         candidates.append(")")
         var rows: [CandidateRanking.Candidate] = []
+        var identifiers: [(id: Int64, identifier: String)] = []
         let candidateRows = try await client.query(candidates.query, logger: logger)
-        for try await (id, title, name, keywords, description, hint) in candidateRows.decode((Int64, String?, String?, String, String?, Int?).self) {
+        for try await (id, title, name, keywords, description, hint, identifier) in candidateRows.decode((Int64, String?, String?, String, String?, Int?, String).self) {
             rows.append(CandidateRanking.Candidate(id: id, title: title, displayName: name, keywords: keywords, contentDescription: description, rankingHint: hint))
+            identifiers.append((id, identifier))
         }
-        let lifts = try await PostgresItemOpens.lifts(of: rows.map(\.id), popularity: Popularity(query: query, now: clock.now()), client, logger: logger)
+        let lifts = try await PostgresItemOpens.lifts(of: identifiers, popularity: Popularity(query: query, now: clock.now()), client, logger: logger)
         let page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered, lifts: lifts)
         let total = ranking.total(matches: gathered.matches)
         let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: gathered.terms)

@@ -30,7 +30,7 @@ struct ConnectionLimitTests {
         // Past the client's share, connections were closed as they arrived.
         let closed = held.suffix(200).filter { $0.isClosedByServer(within: 5) }.count
         #expect(closed == 200, "\(closed) of the last 200 connections were closed")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func theOperatorsListenerAnswersWhileClientsHoldEveryPublicSlot() async throws {
@@ -47,7 +47,7 @@ struct ConnectionLimitTests {
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "secret-token", on: operators).status == 202)
         #expect(try await service.request("/search?q=doc", on: operators).status == 404)
         withExtendedLifetime(held) {}
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func theAdminActionsAreNotOnThePublicListenerOnceOperatorsHaveTheirOwn() async throws {
@@ -55,10 +55,10 @@ struct ConnectionLimitTests {
         let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "secret-token").status == 404)
         #expect(try await service.request("/healthz").status == 200, "health stays on the public listener too")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
-    @Test func aKeepAliveConnectionServesAtMostItsShareOfRequests() throws {
+    @Test func aKeepAliveConnectionServesAtMostItsShareOfRequests() async throws {
         let setup = try workspace(service: "maxRequestsPerConnection: 3")
         let service = try RunningService(setup.config)
         let connection = try RawConnection(port: try #require(service.base.port))
@@ -67,20 +67,20 @@ struct ConnectionLimitTests {
         let answers = connection.response(within: 20)
         #expect(answers.components(separatedBy: "HTTP/1.1 200").count - 1 == 3, "\(answers)")
         #expect(answers.lowercased().contains("connection: close"), "\(answers)")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
-    @Test func aConnectionThatSendsARequestNowAndThenIsClosedAtItsMaximumAge() throws {
+    @Test func aConnectionThatSendsARequestNowAndThenIsClosedAtItsMaximumAge() async throws {
         let setup = try workspace(service: "idleTimeout: 60s, maxConnectionAge: 2s")
         let service = try RunningService(setup.config)
         let connection = try RawConnection(port: try #require(service.base.port))
         connection.send(Self.healthz)
         // The idle timeout is a minute away; the age limit closes it within seconds.
         #expect(connection.isClosedByServer(within: 20))
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
-    @Test func aPortInUseNamesTheAddressAndTheSettingAndExitsTwo() throws {
+    @Test func aPortInUseNamesTheAddressAndTheSettingAndExitsTwo() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
         let service = try RunningService(setup.config)
@@ -91,6 +91,6 @@ struct ConnectionLimitTests {
         let outcome = try SchedulerProcess.run(["run"] + other.config)
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("cannot listen on 127.0.0.1:\(port) (service.listen): the address is already in use"), "\(outcome.stderr)")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 }

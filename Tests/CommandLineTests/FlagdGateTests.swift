@@ -146,7 +146,7 @@ struct FlagdGateTests {
         try swapData(to: "..v3", in: setup)
         #expect(try await eventually { try await service.searchTotal() == 0 }, "turning the flag's default off purged the domain")
         #expect(try await service.json("/status")["configValid"] as? Bool == true)
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     /// Points `..data` at `version` atomically, as the kubelet does.

@@ -108,6 +108,6 @@ struct FuzzTests {
         }
         #expect(statuses.keys.contains(200) && statuses.keys.contains(where: { (400..<500).contains($0) }), "\(statuses)")
         #expect(try await service.request("/healthz").status == 200)
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 }

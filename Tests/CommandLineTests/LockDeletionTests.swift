@@ -27,7 +27,7 @@ struct LockDeletionTests {
         #expect(try await eventually { try await service.searchTotal() == 2 }, "the pass finished with every item")
         let history = try setup.run(["history", "--json"]).stdout
         #expect(history.contains("reindexed"), "\(history)")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func betweenPassesTheServiceAndACommandStillExcludeEachOther() async throws {
@@ -50,6 +50,6 @@ struct LockDeletionTests {
         command.waitUntilExit()
         #expect(command.terminationStatus == 0)
         #expect(try await service.searchTotal() == 2)
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 }

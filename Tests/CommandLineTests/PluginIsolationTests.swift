@@ -91,7 +91,7 @@ struct ParentProcessSecretTests {
         let found = try await service.request("/search?q=doc&limit=10").body
         for secret in Self.secrets.values { #expect(!found.contains(secret), "\(secret) served by /search: \(found)") }
         #expect(found.contains("--config"), "the command line was read, and holds no secret: \(found)")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func aPluginOfRunOnce() throws {
@@ -140,7 +140,7 @@ struct ParentProcessSecretTests {
         let service = try RunningService(setup.config, environment: [variable: value])
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "file-token-123").status == 202)
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "wrong").status == 401)
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     /// A token file that cannot be a token stops the start with the reason, never a service without its token.

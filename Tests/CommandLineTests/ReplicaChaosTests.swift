@@ -110,7 +110,7 @@ struct ReplicaChaosTests {
         #expect(Set(replicasShown).isSuperset(of: ["r1", "r2", "r3"]), "\(replicasShown)")
         #expect(status["replicaWarning"] == nil || status["replicaWarning"] is NSNull, "one config folder, one fingerprint")
 
-        for service in replicas + [stalled] { #expect(service.terminate() == 0, "\(service.log)") }
+        for service in replicas + [stalled] { #expect(await service.terminate() == 0, "\(service.log)") }
         #expect(stalled.log.contains("the lease unit/docs/p00 was lost"), "\(stalled.log)")
 
         // No item lost: three per unit, found by every replica's store.

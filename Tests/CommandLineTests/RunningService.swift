@@ -52,14 +52,17 @@ final class RunningService {
     }
 
     /// Sends SIGTERM and waits for the exit status; a service still running a minute later is killed (its status
-    /// then says so), so a test fails instead of hanging.
-    func terminate() -> Int32 {
+    /// then says so), so a test fails instead of hanging. The wait is on a thread of its own (``onOwnThread(_:)``).
+    func terminate() async -> Int32 {
+        let process = process
         kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return (try? await onOwnThread {
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }) ?? -1
     }
 
     /// Everything the service logged, once it has exited.

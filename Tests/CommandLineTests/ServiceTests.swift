@@ -37,7 +37,7 @@ struct ServiceTests {
             #expect(line.wholeMatch(of: sample) != nil, "not Prometheus text: \(line)")
         }
 
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     /// What a person searched for, as they finished typing it, and opened, reaches `scheduler analytics` once the
@@ -51,9 +51,9 @@ struct ServiceTests {
             #expect(try await service.request("/search?q=\(text)").status == 200)
         }
         #expect(try await service.request("/open/a?q=doc%20a").status == 404, "an item without a link is not opened")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
 
-        let outcome = try setup.run(["analytics", "--since", "1d", "--json"])
+        let outcome = try await onOwnThread { try setup.run(["analytics", "--since", "1d", "--json"]) }
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let top = (report["topQueries"] as? [[String: Any]] ?? []).compactMap { $0["query"] as? String }.sorted()
@@ -61,10 +61,10 @@ struct ServiceTests {
         #expect(top.contains("doc a") && top.contains("zebra"), "\(report)")
         // ("doc" may have found nothing too, polled before the first pass ended.)
         #expect((report["queriesWithoutHits"] as? [[String: Any]])?.compactMap { $0["query"] as? String }.contains("zebra") == true, "\(report)")
-        let text = try setup.run(["analytics"])
+        let text = try await onOwnThread { try setup.run(["analytics"]) }
         let withoutHits = text.stdout.components(separatedBy: "queries without hits\n").last ?? ""
         #expect(withoutHits.contains("  zebra ") && withoutHits.contains("1 searches, 1 without hits, 0 opens"), "\(text.stdout)")
-        #expect(try setup.run(["analytics", "--since", "1h"]).stderr.contains("--since must be a duration of a day or more"))
+        #expect(try await onOwnThread { try setup.run(["analytics", "--since", "1h"]) }.stderr.contains("--since must be a duration of a day or more"))
     }
 
     @Test func aHugeNumberOnHotReloadKeepsTheServiceAndItsLastGoodConfig() async throws {
@@ -79,7 +79,7 @@ struct ServiceTests {
         #expect((problems.first?["message"] as? String)?.contains("rollout must be between 0 and 100 (got 1e+19)") == true, "\(problems)")
         #expect(try await service.request("/healthz").status == 200)
         #expect(try await service.searchTotal() == 3)
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func idleConnectionsAreClosedAndCannotCrowdOutTheService() async throws {
@@ -103,7 +103,7 @@ struct ServiceTests {
         }
         #expect(try await service.request("/healthz").status == 200)
         #expect(try await service.searchTotal() == 3)
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func aDatabaseRemovedUnderTheServiceMakesItUnhealthyAndNothingIsWrittenToTheGoneFile() async throws {
@@ -126,7 +126,7 @@ struct ServiceTests {
         #expect(try await eventually { try await service.request("/metrics").body.contains("scheduler_pass_failures_total 2") })
         #expect(service.process.isRunning)
         #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite")), "no new database was made behind the operator's back")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func aPassLockThatCannotBeOpenedStopsTheStartNotARunningService() throws {
@@ -159,7 +159,7 @@ struct ServiceTests {
         let generation = try #require(try await service.json("/status")["configGeneration"] as? Int)
         kill(service.process.processIdentifier, SIGHUP)
         #expect(try await eventually { try await service.json("/status")["configGeneration"] as? Int == generation + 1 })
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
         let lines = service.log.split(separator: "\n")
         #expect(lines.contains { $0.contains("SIGHUP") })
         for line in lines {
@@ -180,7 +180,7 @@ struct ServiceTests {
         let hostile = try await service.request("/search?q=%22%20OR%20*%20NEAR(%27%3B%20DROP%20TABLE%20item")
         #expect(hostile.status == 200)
         #expect(try await service.request("/nowhere").status == 404)
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func adminEndpointsAreClosedWithoutATokenAndRefuseAWrongOne() async throws {
@@ -189,7 +189,7 @@ struct ServiceTests {
         let closed = try RunningService(setup.config)
         #expect(try await closed.request("/sources/docs/reindex", method: "POST").status == 403)
         #expect(try await closed.request("/domains/com.test.docs/purge", method: "POST", token: "anything").status == 403)
-        #expect(closed.terminate() == 0, "\(closed.log)")
+        #expect(await closed.terminate() == 0, "\(closed.log)")
 
         let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "s3cret-token"])
         #expect(try await eventually { try await service.searchTotal() == 2 })
@@ -211,7 +211,7 @@ struct ServiceTests {
         #expect(purged.status == 200)
         #expect(purged.body.contains(#""deleted":3"#))
         #expect(try await service.searchTotal() == 0)
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func aSecondServiceOnTheSameDatabaseRefusesToStart() async throws {
@@ -221,7 +221,7 @@ struct ServiceTests {
         let second = try SchedulerProcess.run(["run"] + setup.config)
         #expect(second.status == 3)
         #expect(second.stderr.contains("already serving this database"))
-        #expect(first.terminate() == 0, "\(first.log)")
+        #expect(await first.terminate() == 0, "\(first.log)")
     }
 
     /// SIGTERM in the middle of a run: the process exits 0, the committed batch stays, no success is
@@ -234,7 +234,7 @@ struct ServiceTests {
         let service = try RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() >= 1000 }, "the first batch was committed (a search counts up to 1,000)")
 
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
         #expect(service.log.contains("stopped"))
         let committed = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
         #expect(committed.stdout.contains(#""total":2000"#), "\(committed.stdout)")

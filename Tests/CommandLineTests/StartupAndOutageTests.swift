@@ -42,7 +42,7 @@ struct StartupAndOutageTests {
             #expect(["did not answer within 3 s", "cannot be reached", "check that the server runs"].contains { body.contains($0) }, "\(path): \(body)")
             #expect(!body.contains("ConnectionPoolError"), "\(path): \(body)")
         }
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func aMissingPasswordVariableOrDatabaseExitsTwoAndNothingAnsweringExitsOne() async throws {

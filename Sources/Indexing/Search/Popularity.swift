@@ -3,8 +3,9 @@ public import Foundation
 /// How what people open lifts search results: an item's opens, and more its opens for the same query, multiply its
 /// text score by at most ``maxLift``.
 ///
-/// Opens fade by half every ``SearchQuery/popularityHalfLife`` (14 days unless set): `p` = the item's opens + 3 × its
-/// opens for the query (folded as ``OpenTally/foldedQuery(_:)``), each weighed `2^(−age / half-life)`. The score is
+/// Opens fade by half every ``SearchQuery/popularityHalfLife`` (14 days unless set): `p` = the item's opens + 2 × its
+/// opens for the query (folded as ``OpenTally/foldedQuery(_:)``; those are among the item's too, so they weigh three
+/// times), each weighed `2^(−age / half-life)`. The score is
 /// multiplied by `1 + 0.25 × p / (p + 5)`: five recent opens give half the lift, a flood never more than 25 %.
 /// The lift applies to the score only, after the rules that decide tiers (typos, exact title, sequences, whole
 /// words), so an exact title always beats a popular partial match; and 25 % is less than what separates two fields
@@ -16,8 +17,9 @@ public struct Popularity: Sendable {
     package static let maxLift = 0.25
     /// The weighed opens that give half of ``maxLift``.
     package static let halfLiftOpens = 5.0
-    /// How much more an open for the same query weighs than any open of the item.
-    package static let queryWeight = 3.0
+    /// What an open for the same query adds to its weight as an open of the item (counted in both): such an open
+    /// weighs three times one from another query.
+    package static let queryWeight = 2.0
     /// Opens older than this many half-lives are not read: they would weigh under 0.4 %.
     static let halfLivesRead = 8.0
 

@@ -6,13 +6,13 @@ public struct OpenTally: Sendable, Hashable {
         /// Days since 1970-01-01, UTC.
         public var day: Int
         public var identifier: String
-        /// The query text, folded (``OpenTally/foldedQuery(_:)``); `nil` for the item's count over every query.
+        /// The query text, folded (``OpenTally/foldedQuery(_:)``); `nil` (or empty) for the item's count over every query.
         public var query: String?
 
         public init(day: Int, identifier: String, query: String?) {
             self.day = day
             self.identifier = identifier
-            self.query = query
+            self.query = query?.isEmpty == true ? nil : query
         }
 
         public static func == (left: Key, right: Key) -> Bool {

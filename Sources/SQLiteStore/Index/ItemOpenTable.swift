@@ -26,7 +26,7 @@ enum ItemOpenTable {
             SELECT uniqueIdentifier, :query, :day, domainIdentifier, :opens FROM item
             WHERE uniqueIdentifier = :identifier AND \(PurgedDomains.liveCondition())
                 AND (:query = '' OR EXISTS (SELECT 1 FROM item_open WHERE uniqueIdentifier = :identifier AND query = :query AND day = :day)
-                    OR (SELECT count(*) FROM item_open WHERE uniqueIdentifier = :identifier AND day = :day) <= \(OpenTally.maxQueriesPerItemAndDay))
+                    OR (SELECT count(*) FROM item_open WHERE uniqueIdentifier = :identifier AND day = :day AND query <> '') < \(OpenTally.maxQueriesPerItemAndDay))
             ON CONFLICT (uniqueIdentifier, query, day) DO UPDATE SET opens = opens + excluded.opens
             """)
         for tally in OpenTally.merged(tallies) {

@@ -21,12 +21,14 @@ extension SQLiteSearchIndex {
 
     @discardableResult
     public func deleteUsage(before day: Int) async throws -> Int {
-        try await write { db in
+        let deleted = try await write { db in
             try db.execute(sql: "DELETE FROM item_open WHERE day < ?", arguments: [day])
             let opens = db.changesCount
             try db.execute(sql: "DELETE FROM search_query WHERE day < ?", arguments: [day])
             return opens + db.changesCount
         }
+        resultCache.removeAll()
+        return deleted
     }
 
     public func analytics(since day: Int, limit: Int) async throws -> SearchAnalytics {

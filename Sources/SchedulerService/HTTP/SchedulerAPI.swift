@@ -132,9 +132,10 @@ public struct SchedulerAPI: Sendable {
         do {
             let runs = try await storeDeadline.run { [store] in try await store.history(source: nil, limit: 50) }
             let lastWeek = SearchAnalytics.firstDay(of: .seconds(7 * 86_400), now: report.at)
-            let usage = try await storeDeadline.run { [store] in try await store.index.analytics(since: lastWeek, limit: 10) }
+            // Without the searches lacking hits when they cannot be read: the rest of the page still helps.
+            let usage = try? await storeDeadline.run { [store] in try await store.index.analytics(since: lastWeek, limit: 10) }
             return StatusPage.response(StatusPageModel(
-                report: report, configuration: configuration, runs: runs, queriesWithoutHits: usage.queriesWithoutHits
+                report: report, configuration: configuration, runs: runs, queriesWithoutHits: usage?.queriesWithoutHits ?? []
             ))
         } catch {
             throw await unavailable(error)

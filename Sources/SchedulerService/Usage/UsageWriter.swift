@@ -69,8 +69,9 @@ public struct UsageWriter: Service {
         }
     }
 
-    /// Deletes the counts of days before the retention; returns whether it could.
-    func deleteExpiredCounts(today: Int) async -> Bool {
+    /// Deletes the counts of days before the retention, counted back from `today` (days since 1970, UTC); returns
+    /// whether it could.
+    public func deleteExpiredCounts(today: Int) async -> Bool {
         let days = Int((await retention().seconds / 86_400).rounded(.up))
         do {
             let deleted = try await index.deleteUsage(before: today - days)

@@ -42,7 +42,7 @@ struct MetricsExpositionTests {
         #expect(nextDue > Date().addingTimeInterval(25 * 86_400).timeIntervalSince1970, "a monthly unit that just succeeded is due in a month")
         #expect(try #require(Self.value(of: "scheduler_last_pass_timestamp_seconds", in: after)) > 0)
         #expect(try Self.promtoolComplaints(after) == "")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func aUnitThatKeepsFailingTurnsOverdueWhileTheServiceSleeps() async throws {
@@ -57,7 +57,7 @@ struct MetricsExpositionTests {
         let status = try await service.json("/status")
         let unit = try #require((status["units"] as? [[String: Any]])?.first)
         #expect(unit["overdue"] as? Bool == true, "\(unit)")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 
     @Test func theOperatorsGuideListsExactlyTheExportedFamilies() throws {

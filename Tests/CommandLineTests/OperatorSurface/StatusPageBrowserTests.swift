@@ -92,6 +92,6 @@ struct StatusPageBrowserTests {
             #expect(location.map { response.contains($0) } ?? !response.contains("location:"), "\(path): \(response)")
         }
         #expect(lighthouse.contains("<div><mark>Lamps</mark> and lenses.</div>"), "the description's match is marked")
-        #expect(service.terminate() == 0, "\(service.log)")
+        #expect(await service.terminate() == 0, "\(service.log)")
     }
 }
