@@ -73,25 +73,20 @@ enum PostgresItemOpens {
         )
     }
 
-    /// The lift of each candidate (its row id and identifier) from its opens (``Popularity``), in one query that reads
-    /// `item_open` by its key alone; nothing when `popularity` is `nil`.
-    static func lifts(
-        of candidates: [(id: Int64, identifier: String)], popularity: Popularity?, _ client: PostgresClient, logger: Logger
-    ) async throws -> [Int64: Double] {
-        guard let popularity, !candidates.isEmpty else { return [:] }
-        let rows = try await client.query(
-            """
-            SELECT position, query <> '', day, opens FROM item_open
-            JOIN unnest(\(candidates.map(\.identifier))::text[]) WITH ORDINALITY AS c(identifier, position) ON unique_identifier = c.identifier
-            WHERE query IN ('', \(popularity.query ?? "")) AND day >= \(popularity.firstDay)
-            """,
-            logger: logger
-        )
-        var opens: [Popularity.Opens] = []
-        for try await (position, forQuery, day, count) in rows.decode((Int, Bool, Int, Int).self) {
-            opens.append(Popularity.Opens(id: candidates[position - 1].id, forQuery: forQuery, day: day, opens: count))
+    /// Appends to a query over the candidate rows `alias` (with `unique_identifier`) the columns `for_query`, `days`
+    /// and `opens`: each candidate's open counts that ``Popularity`` reads, as arrays, read from `item_open` by its key
+    /// alone; `NULL`s when `popularity` is `nil`.
+    static func appendOpens(of alias: String, popularity: Popularity?, into sql: inout SQLBuilder) {
+        guard let popularity else {
+            sql.append(" CROSS JOIN (SELECT NULL::boolean[] AS for_query, NULL::bigint[] AS days, NULL::bigint[] AS opens) o")
+            return
         }
-        return popularity.lifts(opens)
+        sql.append("""
+             LEFT JOIN LATERAL (
+                SELECT array_agg(query <> '') AS for_query, array_agg(day::bigint) AS days, array_agg(opens) AS opens FROM item_open
+                WHERE unique_identifier = \(alias).unique_identifier AND query IN ('', \(sql.bind(popularity.query ?? ""))) AND day >= \(sql.bind(popularity.firstDay))
+            ) o ON true
+            """)
     }
 
     /// The counts of the item `identifier`.

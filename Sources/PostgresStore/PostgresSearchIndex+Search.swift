@@ -57,8 +57,11 @@ extension PostgresSearchIndex {
             gathered.addBroadened(broader, candidates: more, matches: matches)
         }
 
+        // The candidates' fields, and with them their opens (``Popularity``): one round trip.
+        let popularity = Popularity(query: query, now: clock.now())
         var candidates = SQLBuilder(
-            "SELECT id, title, display_name, keywords, content_description, ranking_hint, unique_identifier FROM item WHERE id IN ("
+            "SELECT c.id, c.title, c.display_name, c.keywords, c.content_description, c.ranking_hint, o.for_query, o.days, o.opens FROM ("
+                + "SELECT id, title, display_name, keywords, content_description, ranking_hint, unique_identifier FROM item WHERE id IN ("
         )
         candidates.append("SELECT unnest(\(candidates.bind(gathered.candidates))::bigint[])")
         if gathered.matches > ranking.perScope {
@@ -68,15 +71,20 @@ extension PostgresSearchIndex {
                 candidates.append(")")
             }
         }
-        candidates.append(")")
+        candidates.append(")) c")
+        PostgresItemOpens.appendOpens(of: "c", popularity: popularity, into: &candidates)
         var rows: [CandidateRanking.Candidate] = []
-        var identifiers: [(id: Int64, identifier: String)] = []
+        var opens: [Popularity.Opens] = []
         let candidateRows = try await client.query(candidates.query, logger: logger)
-        for try await (id, title, name, keywords, description, hint, identifier) in candidateRows.decode((Int64, String?, String?, String, String?, Int?, String).self) {
+        for try await (id, title, name, keywords, description, hint, forQuery, days, counts) in candidateRows.decode(
+            (Int64, String?, String?, String, String?, Int?, [Bool]?, [Int]?, [Int]?).self
+        ) {
             rows.append(CandidateRanking.Candidate(id: id, title: title, displayName: name, keywords: keywords, contentDescription: description, rankingHint: hint))
-            identifiers.append((id, identifier))
+            for (index, day) in (days ?? []).enumerated() {
+                opens.append(Popularity.Opens(id: id, forQuery: forQuery?[index] ?? false, day: day, opens: counts?[index] ?? 0))
+            }
         }
-        let lifts = try await PostgresItemOpens.lifts(of: identifiers, popularity: Popularity(query: query, now: clock.now()), client, logger: logger)
+        let lifts = popularity?.lifts(opens) ?? [:]
         let page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered, lifts: lifts)
         let total = ranking.total(matches: gathered.matches)
         let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: gathered.terms)
