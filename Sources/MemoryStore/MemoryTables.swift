@@ -181,7 +181,7 @@ struct MemoryTables: Sendable {
         guard let popularity, !opens.isEmpty else { return [:] }
         return popularity.lifts(rows.flatMap { row in
             (opens[ExactText(row.item.uniqueIdentifier)]?.counts ?? [:]).compactMap { key, count in
-                key.query.isEmpty || key.query == popularity.query
+                key.query.isEmpty || key.query.utf8.elementsEqual((popularity.query ?? "").utf8)
                     ? Popularity.Opens(id: row.id, forQuery: !key.query.isEmpty, day: key.day, opens: count) : nil
             }
         })

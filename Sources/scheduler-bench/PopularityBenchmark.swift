@@ -18,7 +18,7 @@ enum PopularityBenchmark {
 
     static func measure(_ index: any SearchIndex, label: String) async throws {
         let items = try await index.itemCountsByDomain().values.reduce(0, +)
-        let today = Int(Date().timeIntervalSince1970 / 86_400)
+        let today = UsageDay.of(Date())
         let queries = Benchmark.typedQueries(400, seed: 11)
         var random = SplitMix64(seed: 31)
         var tallies = stride(from: 0, to: items, by: 5).map { number in

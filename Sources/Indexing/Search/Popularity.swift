@@ -35,7 +35,7 @@ public struct Popularity: Sendable {
     package init?(query: SearchQuery, now: Date) {
         guard let halfLife = query.popularityHalfLife else { return nil }
         halfLifeDays = max(halfLife.seconds / 86_400, 1.0 / 24)
-        today = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
+        today = UsageDay.of(now)
         firstDay = today - Int((halfLifeDays * Self.halfLivesRead).rounded(.up))
         self.query = OpenTally.foldedQuery(query.text)
     }

@@ -38,7 +38,7 @@ package final class SearchResultCache: Sendable {
             typos = query.typos
             synonyms = terms.synonyms
             popularityHalfLife = query.popularityHalfLife
-            popularityDay = query.popularityHalfLife.map { _ in Int((now.timeIntervalSince1970 / 86_400).rounded(.down)) }
+            popularityDay = query.popularityHalfLife.map { _ in UsageDay.of(now) }
         }
     }
 

@@ -82,8 +82,7 @@ public struct SearchAnalytics: Sendable, Hashable, Encodable {
 
     /// The first day of a window of `window` ending today (`now`): `7d` covers today and the 6 days before.
     public static func firstDay(of window: Duration, now: Date) -> Int {
-        let today = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
-        return today - max(1, Int((window.seconds / 86_400).rounded(.up))) + 1
+        UsageDay.of(now) - max(1, UsageDay.count(in: window)) + 1
     }
 
     /// The queries whose opens a store looks up: those of both lists.

@@ -46,7 +46,7 @@ enum ItemOpenTable {
                 FROM item JOIN item_open ON item_open.uniqueIdentifier = item.uniqueIdentifier
                 WHERE item.id IN (SELECT value FROM json_each(?)) AND item_open.query IN ('', ?) AND item_open.day >= ?
                 """),
-            arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]", popularity.query ?? "", popularity.firstDay]
+            arguments: [RowIDList.json(ids), popularity.query ?? "", popularity.firstDay]
         )
         var opens: [Popularity.Opens] = []
         while let row = try rows.next() {

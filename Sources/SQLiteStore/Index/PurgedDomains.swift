@@ -60,7 +60,7 @@ enum PurgedDomains {
             db, sql: "SELECT id FROM item WHERE \(DomainRange.condition()) AND commitNumber <= ? LIMIT ?", arguments: range.arguments + [through, limit]
         )
         let deleted = ids.isEmpty ? 0 : try ItemRows(db: db).delete(
-            where: "id IN (SELECT value FROM json_each(?))", arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"]
+            where: "id IN (SELECT value FROM json_each(?))", arguments: [RowIDList.json(ids)]
         )
         if ids.count < limit {
             try db.execute(sql: "DELETE FROM purged_domain WHERE domain = ? AND throughCommit = ?", arguments: [domain, through])

@@ -112,7 +112,7 @@ extension SQLiteSearchIndex {
                     keywords, contentURL, rankingHint, expirationDate, thumbnailURL
                 FROM item WHERE id IN (SELECT value FROM json_each(?))
                 """,
-            arguments: [jsonArray(page.map(\.id))]
+            arguments: [RowIDList.json(page.map(\.id))]
         )
         let rowsByID = Dictionary(uniqueKeysWithValues: rows.map { row -> (Int64, Row) in (row[0], row) })
         return page.compactMap { id, score in
@@ -125,9 +125,5 @@ extension SQLiteSearchIndex {
                 )
             }
         }
-    }
-
-    private static func jsonArray(_ ids: [Int64]) -> String {
-        "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 }

@@ -14,3 +14,20 @@ public enum ClientKey {
         return bytes[0..<8].map { String($0, radix: 16) }.joined(separator: ":") + "::/64"
     }
 }
+
+/// A client's key as the counters keep it: hashed with a secret drawn when the counter starts, by its bytes (two
+/// spellings of "café" are two identifiers), so no address is held in the clear.
+struct ClientHash: Sendable {
+    private let salt = UInt64.random(in: .min ... .max)
+
+    /// The salted hash of `parts`.
+    func hash(_ parts: String...) -> Int {
+        var hasher = Hasher()
+        hasher.combine(salt)
+        for part in parts {
+            hasher.combine(part.utf8.count)
+            for byte in part.utf8 { hasher.combine(byte) }
+        }
+        return hasher.finalize()
+    }
+}

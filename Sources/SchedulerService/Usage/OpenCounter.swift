@@ -23,7 +23,7 @@ public actor OpenCounter {
     public static let maxEntries = 100_000
 
     private let clock: any WallClock
-    private let salt = UInt64.random(in: .min ... .max)
+    private let clients = ClientHash()
     /// The minute of `opensThisMinute`, and each client's opens in it.
     private var minute = Int.min
     private var opensThisMinute: [Int: Int] = [:]
@@ -40,8 +40,9 @@ public actor OpenCounter {
     /// Decides an open of `identifier` by `client` (``ClientKey``; `nil` when unknown), searched as `query` (folded),
     /// when a client may make `rateLimit` opens a minute (`service.openRateLimit`), and counts it when it should be.
     public func admit(identifier: String, query: String?, client: String?, rateLimit: Int) -> Admission {
-        let seconds = Int(clock.now().timeIntervalSince1970.rounded(.down))
-        let clientKey = hash(client ?? "")
+        let now = clock.now()
+        let seconds = Int(now.timeIntervalSince1970.rounded(.down))
+        let clientKey = clients.hash(client ?? "")
         if seconds / 60 != minute {
             minute = seconds / 60
             opensThisMinute = [:]
@@ -53,9 +54,9 @@ public actor OpenCounter {
             hour = seconds / 3600
             openedThisHour = []
         }
-        let pair = hash(client ?? "", identifier)
+        let pair = clients.hash(client ?? "", identifier)
         guard !openedThisHour.contains(pair) else { return .uncounted }
-        let day = seconds.floorDivided(by: 86_400)
+        let day = UsageDay.of(now)
         let keys = [OpenTally.Key(day: day, identifier: identifier, query: nil)]
             + (query.map { [OpenTally.Key(day: day, identifier: identifier, query: $0)] } ?? [])
         guard openedThisHour.count < Self.maxEntries, pending.count + keys.count <= Self.maxEntries || keys.allSatisfy({ pending[$0] != nil }) else {
@@ -84,24 +85,5 @@ public actor OpenCounter {
             }
         }
         return dropped
-    }
-
-    /// The salted hash of `parts`, by their bytes (two spellings of "café" are two identifiers).
-    private func hash(_ parts: String...) -> Int {
-        var hasher = Hasher()
-        hasher.combine(salt)
-        for part in parts {
-            hasher.combine(part.utf8.count)
-            for byte in part.utf8 { hasher.combine(byte) }
-        }
-        return hasher.finalize()
-    }
-}
-
-extension Int {
-    /// The quotient rounded towards minus infinity.
-    fileprivate func floorDivided(by divisor: Int) -> Int {
-        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
-        return remainder < 0 ? quotient - 1 : quotient
     }
 }

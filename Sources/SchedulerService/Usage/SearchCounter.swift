@@ -24,7 +24,7 @@ public actor SearchCounter {
     }
 
     private let clock: any WallClock
-    private let salt = UInt64.random(in: .min ... .max)
+    private let clients = ClientHash()
     private var typing: [Int: Typing] = [:]
     private var pending: [SearchTally] = []
     /// The day of `queriesToday`, and the queries counted that day.
@@ -39,7 +39,7 @@ public actor SearchCounter {
     public func record(_ text: String, found: Bool, client: String?) {
         guard let query = OpenTally.foldedQuery(text) else { return }
         let now = clock.now()
-        let key = hash(client ?? "")
+        let key = clients.hash(client ?? "")
         let search = Typing(query: query, found: found, at: now)
         if let previous = typing[key] {
             let continues = now.timeIntervalSince(previous.at) < Self.typingPause
@@ -66,7 +66,7 @@ public actor SearchCounter {
     }
 
     private func count(_ search: Typing) {
-        let searchDay = Int((search.at.timeIntervalSince1970 / 86_400).rounded(.down))
+        let searchDay = UsageDay.of(search.at)
         if searchDay > day {
             day = searchDay
             queriesToday = []
@@ -76,12 +76,5 @@ public actor SearchCounter {
         queriesToday.insert(bytes)
         pending.append(SearchTally(day: searchDay, query: search.query, searches: 1, withoutHits: search.found ? 0 : 1))
         if pending.count >= Self.maxClients { pending = SearchTally.merged(pending) }
-    }
-
-    private func hash(_ client: String) -> Int {
-        var hasher = Hasher()
-        hasher.combine(salt)
-        for byte in client.utf8 { hasher.combine(byte) }
-        return hasher.finalize()
     }
 }

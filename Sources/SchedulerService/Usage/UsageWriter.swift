@@ -36,7 +36,7 @@ public struct UsageWriter: Service {
             try await cancelWhenGracefulShutdown {
                 var sweptDay: Int?
                 while true {
-                    let today = Int((clock.now().timeIntervalSince1970 / 86_400).rounded(.down))
+                    let today = UsageDay.of(clock.now())
                     if sweptDay != today, await deleteExpiredCounts(today: today) { sweptDay = today }
                     try await Task.sleep(for: interval)
                     await writePending()
@@ -72,7 +72,7 @@ public struct UsageWriter: Service {
     /// Deletes the counts of days before the retention, counted back from `today` (days since 1970, UTC); returns
     /// whether it could.
     public func deleteExpiredCounts(today: Int) async -> Bool {
-        let days = Int((await retention().seconds / 86_400).rounded(.up))
+        let days = UsageDay.count(in: await retention())
         do {
             let deleted = try await index.deleteUsage(before: today - days)
             if deleted > 0 { logger.info("deleted \(deleted) open and search counts older than \(days) days") }
