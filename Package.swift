@@ -231,6 +231,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Starts programs for the tests without `Foundation.Process` (see ChildProcess.swift for why).
+        .target(name: "ProcessSupport", dependencies: ["CSystemCalls"], path: "Tests/ProcessSupport", swiftSettings: strictSettings),
         // Seeded generators and input mutators shared by the property and fuzz tests.
         .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strictSettings),
         .testTarget(
@@ -259,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: [
-                "HostSupport", "SQLiteStore", "Store", "Indexing", "PluginAPI", "FuzzSupport",
+                "HostSupport", "SQLiteStore", "Store", "Indexing", "PluginAPI", "FuzzSupport", "ProcessSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -307,7 +309,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["scheduler", "FuzzSupport", "StoreSupport", "SchedulerService"],
+            dependencies: ["scheduler", "FuzzSupport", "StoreSupport", "SchedulerService", "ProcessSupport"],
             swiftSettings: strictSettings
         ),
     ]

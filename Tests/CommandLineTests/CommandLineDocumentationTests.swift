@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 
 /// What the command line says about itself: its version and its manual page, made from the same definitions.
@@ -18,15 +19,13 @@ struct CommandLineDocumentationTests {
             #expect(match.output.commit == "unknown")
             return
         }
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        git.arguments = ["-C", Self.packageDirectory.path, "rev-parse", "HEAD"]
         let output = Pipe()
-        git.standardOutput = output
-        git.standardError = FileHandle.nullDevice
-        try git.run()
-        git.waitUntilExit()
+        let git = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/git"), arguments: ["-C", Self.packageDirectory.path, "rev-parse", "HEAD"],
+            standardOutput: .pipe(output)
+        )
         let head = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        git.waitUntilExit()
         // The binary is built from this checkout: its commit is the checkout's (HEAD when the build ran).
         #expect(git.terminationStatus != 0 || head.hasPrefix(String(match.output.commit.prefix(12))), "\(line) vs HEAD \(head)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 
 @Suite("scheduler validate and scheduler gates")
@@ -26,12 +27,10 @@ struct ConfigCommandTests {
     }
 
     @Test func theBinaryReadsYAMLThroughTheSystemLibyaml() throws {
-        let ldd = Process()
-        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        ldd.arguments = [SchedulerProcess.executable.path]
         let output = Pipe()
-        ldd.standardOutput = output
-        try ldd.run()
+        let ldd = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/ldd"), arguments: [SchedulerProcess.executable.path], standardOutput: .pipe(output)
+        )
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         ldd.waitUntilExit()
         #expect(text.contains("libyaml-0.so"), "\(text)")

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -7,7 +8,7 @@ import FoundationNetworking
 
 /// `scheduler run` started as a process on a loopback port the system chose, with an HTTP client for it.
 final class RunningService {
-    let process: Process
+    let process: ChildProcess
     let base: URL
     /// The operators' listener (`service.adminListen`), when the config has one and `operators` was asked for.
     let operatorsBase: URL?

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 
 /// The built `scheduler` executable, run as a user would run it.
@@ -25,21 +26,16 @@ enum SchedulerProcess {
     /// Starts `scheduler arguments…` with standard input, output and error on pipes.
     static func start(
         _ arguments: [String], directory: URL? = nil, environment extra: [String: String] = [:]
-    ) throws -> (Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
+    ) throws -> (ChildProcess, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "SCHEDULER_CONFIG")
         environment.removeValue(forKey: "SCHEDULER_ADMIN_TOKEN")
         environment.merge(extra) { $1 }
-        process.environment = environment
         let pipes = (Pipe(), Pipe(), Pipe())
-        process.standardInput = pipes.0
-        process.standardOutput = pipes.1
-        process.standardError = pipes.2
-        try process.run()
+        let process = try ChildProcess(
+            executable, arguments: arguments, directory: directory, environment: environment,
+            standardInput: .pipe(pipes.0), standardOutput: .pipe(pipes.1), standardError: .pipe(pipes.2)
+        )
         return (process, pipes.0, pipes.1, pipes.2)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import StoreSupport
 import Testing
 
@@ -72,18 +73,13 @@ struct StartupAndOutageTests {
         try setup.editConfig(replacing: "path: index.sqlite", with: "path: state/index.sqlite")
         try FileManager.default.createDirectory(atPath: setup.workspace.path("state"), withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: setup.workspace.path("state"))
-        let process = Process()
-        if getuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", SchedulerProcess.executable.path, "run"] + setup.config
-        } else {
-            process.executableURL = SchedulerProcess.executable
-            process.arguments = ["run"] + setup.config
-        }
+        let run = ["run"] + setup.config
+        // As root, through setpriv as `nobody`, who cannot write the folder either.
+        let (executable, arguments) = getuid() == 0
+            ? (URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", "--", SchedulerProcess.executable.path] + run)
+            : (SchedulerProcess.executable, run)
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(executable, arguments: arguments, standardError: .pipe(errors))
         let drained = Drain(errors)
         process.waitUntilExit()
         let text = drained.text()

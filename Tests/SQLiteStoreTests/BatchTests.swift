@@ -1,6 +1,7 @@
 import Foundation
 @testable import Indexing
 import PluginAPI
+import ProcessSupport
 @testable import SQLiteStore
 import Testing
 
@@ -102,10 +103,7 @@ struct BatchTests {
 
 /// Runs SQL on a database file through the `sqlite3` command-line tool, as an operator would.
 func sqlite3(_ path: String, _ sql: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    process.arguments = [path, sql]
-    try process.run()
+    let process = try ChildProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [path, sql], standardOutput: .inherited, standardError: .inherited)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "sqlite3 failed on: \(sql)")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 
 /// A program from a Debian package that the tests drive as an independent judge (`promtool`, `chromium`): found on
@@ -23,13 +24,11 @@ struct ExternalTool {
     /// Runs the tool to completion with `input` on its standard input; killed after `timeout` seconds (the outcome
     /// then says so), so a test fails instead of hanging.
     func run(_ arguments: [String], input: Data = Data(), directory: URL? = nil, timeout: Double = 120) throws -> SchedulerProcess.Outcome {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
         let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-        (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
-        try process.run()
+        let process = try ChildProcess(
+            url, arguments: arguments, directory: directory,
+            standardInput: .pipe(stdin), standardOutput: .pipe(stdout), standardError: .pipe(stderr)
+        )
         let output = Drain(stdout), errors = Drain(stderr)
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
