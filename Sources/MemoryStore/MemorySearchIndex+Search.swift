@@ -35,23 +35,34 @@ extension MemorySearchIndex {
             let gathered = ranking.gatherLevels(
                 terms: typed, correct: { $0.corrected(typed, vocabulary: tables.vocabularyWords(for: $0.lookups)) }, scan: scan, id: \.id
             )
-            let rowsByID = Dictionary(uniqueKeysWithValues: gathered.candidates.map { ($0.id, $0) })
-            let page = CandidateRanking(query: query, terms: gathered.terms).page(of: gathered.candidates.map { row in
+            let rowsByID = Dictionary(uniqueKeysWithValues: visible.map { ($0.id, $0) })
+            func candidate(_ row: MemoryTables.Row) -> CandidateRanking.Candidate {
                 CandidateRanking.Candidate(
                     id: row.id, title: row.item.title, displayName: row.item.displayName, keywords: KeywordList.encode(row.item.keywords),
-                    contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint
+                    authorNames: KeywordList.encode(row.item.authorNames), contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint
                 )
-            }, gathered: gathered, lifts: tables.lifts(of: gathered.candidates, popularity: Popularity(query: query, now: now)))
-            let total = ranking.total(matches: gathered.matches)
+            }
+            let popularity = Popularity(query: query, now: now)
+            let page: [(id: Int64, score: Double)]
+            let total: (total: Int, isExact: Bool)
+            switch query.sort {
+            case .relevance:
+                page = CandidateRanking(query: query, terms: gathered.terms).page(
+                    of: gathered.candidates.map(candidate), gathered: gathered, lifts: tables.lifts(of: gathered.candidates, popularity: popularity)
+                )
+                total = ranking.total(matches: gathered.matches)
+            case .newest:
+                let matches = scan(gathered.matched, .all, limit: SearchSort.newestConsideredMatches + 1)
+                let order = NewestOrder(matches: matches.map { ($0.id, $0.item.contentCreationDate?.timeIntervalSince1970) }, offset: query.offset, limit: query.limit)
+                let scored = order.toScore.compactMap { rowsByID[$0] }
+                page = order.page(
+                    ranking: CandidateRanking(query: query, terms: gathered.terms), candidates: scored.map(candidate), gathered: gathered,
+                    lifts: tables.lifts(of: scored, popularity: popularity)
+                )
+                total = order.total
+            }
             let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
-                rowsByID[id].map { row in
-                    SearchHit(
-                        uniqueIdentifier: row.item.uniqueIdentifier, domainIdentifier: row.item.domainIdentifier, contentType: row.item.contentType,
-                        title: row.item.title, displayName: row.item.displayName, contentDescription: row.item.contentDescription,
-                        keywords: row.item.keywords, contentURL: row.item.contentURL, thumbnailURL: row.item.thumbnailURL, rankingHint: row.item.rankingHint,
-                        expirationDate: row.item.expirationDate!, score: score
-                    )
-                }
+                rowsByID[id].map { SearchHit($0.item, score: score) }
             }).highlighted(for: gathered.terms)
             guard !query.facets.isEmpty else { return results }
             var counter = FacetCounter(facets: query.facets)

@@ -121,10 +121,12 @@ struct MemoryTables: Sendable {
         let texts: [(String?, String?)] = [
             (stored.domainIdentifier, item.domainIdentifier), (stored.contentType, item.contentType), (stored.title, item.title),
             (stored.displayName, item.displayName), (stored.contentDescription, item.contentDescription),
-            (KeywordList.encode(stored.keywords), KeywordList.encode(item.keywords)), (stored.thumbnailURL, item.thumbnailURL),
+            (KeywordList.encode(stored.keywords), KeywordList.encode(item.keywords)),
+            (KeywordList.encode(stored.authorNames), KeywordList.encode(item.authorNames)), (stored.thumbnailURL, item.thumbnailURL),
             (stored.contentURL, item.contentURL),
         ]
         return texts.allSatisfy { ExactText.equal($0, $1) } && stored.thumbnailData == item.thumbnailData && stored.rankingHint == item.rankingHint
+            && stored.contentCreationDate == item.contentCreationDate && stored.contentModificationDate == item.contentModificationDate
     }
 
     /// Applies every operation of `batch` as commit number `lastCommitNumber + 1`, and stores its client state; items
@@ -233,6 +235,7 @@ struct MemoryTables: Sendable {
             case .title: item.title
             case .displayName: item.displayName
             case .keywords: KeywordList.encode(item.keywords)
+            case .authorNames: KeywordList.encode(item.authorNames)
             case .contentDescription: item.contentDescription
             }
             var found: [String] = []

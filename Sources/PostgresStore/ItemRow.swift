@@ -13,6 +13,9 @@ struct ItemRow: Encodable {
     var name: String?
     var description: String?
     var keywords: String
+    var authorNames: String
+    var created: Double?
+    var modified: Double?
     var thumbnailURL: String?
     /// Base64, decoded by the statement.
     var thumbnail: String?
@@ -24,14 +27,16 @@ struct ItemRow: Encodable {
     var wordsNames: [String]
 
     enum CodingKeys: String, CodingKey {
-        case band, uid, domain, type, title, name, description, keywords, thumbnail, hint, expiration
-        case thumbnailURL = "thumbnail_url", contentURL = "content_url"
+        case band, uid, domain, type, title, name, description, keywords, created, modified, thumbnail, hint, expiration
+        case authorNames = "author_names", thumbnailURL = "thumbnail_url", contentURL = "content_url"
         case wordsAll = "words_all", wordsBest = "words_best", wordsNames = "words_names"
     }
 
     init(_ item: SearchableItem, expiration: Date) {
-        let keywords = KeywordList.encode(item.keywords)
-        let words = ItemWords(title: item.title, displayName: item.displayName, keywords: keywords, contentDescription: item.contentDescription)
+        let keywords = KeywordList.encode(item.keywords), authorNames = KeywordList.encode(item.authorNames)
+        let words = ItemWords(
+            title: item.title, displayName: item.displayName, keywords: keywords, authorNames: authorNames, contentDescription: item.contentDescription
+        )
         band = ItemPriority(rankingHint: item.rankingHint).band
         uid = item.uniqueIdentifier
         domain = item.domainIdentifier
@@ -40,6 +45,9 @@ struct ItemRow: Encodable {
         name = item.displayName
         description = item.contentDescription
         self.keywords = keywords
+        self.authorNames = authorNames
+        created = item.contentCreationDate?.timeIntervalSince1970
+        modified = item.contentModificationDate?.timeIntervalSince1970
         thumbnailURL = item.thumbnailURL
         thumbnail = item.thumbnailData?.base64EncodedString()
         contentURL = item.contentURL

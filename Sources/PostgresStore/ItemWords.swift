@@ -8,16 +8,18 @@ import PostgresNIO
 /// (``SearchTerms``), stored as `tsvector`s through `array_to_tsvector` so PostgreSQL's own parser never
 /// re-splits them: a prefix query (`'livr':*`) then matches what the SQLite index would.
 struct ItemWords {
-    /// Every field: title, display name, keywords and description.
+    /// Every field: title, display name, keywords, author names and description.
     var all: [String]
-    /// Title, display name and keywords.
+    /// Title, display name, keywords and author names.
     var best: [String]
     /// Title and display name.
     var names: [String]
 
-    init(title: String?, displayName: String?, keywords: String, contentDescription: String?) {
+    /// The words of an item's fields as stored (keywords and author names in their JSON form; `authorNames` `nil` for
+    /// a row stored before items had them).
+    init(title: String?, displayName: String?, keywords: String, authorNames: String?, contentDescription: String?) {
         names = Self.words(of: [title, displayName])
-        best = Self.words(of: [title, displayName, keywords], adding: names)
+        best = Self.words(of: [title, displayName, keywords, authorNames], adding: names)
         all = Self.words(of: [contentDescription], adding: best)
     }
 
@@ -61,7 +63,7 @@ struct ItemWords {
             )
             var page: [RefoldedRow] = []
             for try await (id, title, displayName, keywords, description) in rows.decode((Int64, String?, String?, String, String?).self) {
-                page.append(RefoldedRow(id: id, words: ItemWords(title: title, displayName: displayName, keywords: keywords, contentDescription: description)))
+                page.append(RefoldedRow(id: id, words: ItemWords(title: title, displayName: displayName, keywords: keywords, authorNames: nil, contentDescription: description)))
             }
             guard let last = page.last else { break }
             let json = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)

@@ -121,6 +121,12 @@ enum PostgresSchema {
         PostgresMigration(name: "v5-search-vocabulary", apply: PostgresSearchTerms.createAndFill),
         .statements("v6-item-opens", [PostgresItemOpens.createTable] + PostgresItemOpens.createIndexes),
         .statements("v7-search-queries", [PostgresSearchIndex.createSearchQueryTable, "CREATE INDEX search_query_day ON search_query (day)"]),
+        // Items stored before hold no author names: their words stay as they are.
+        .statements("v8-authors-and-content-dates", [
+            "ALTER TABLE item ADD COLUMN author_names TEXT NOT NULL DEFAULT '[]'",
+            "ALTER TABLE item ADD COLUMN content_creation_date DOUBLE PRECISION",
+            "ALTER TABLE item ADD COLUMN content_modification_date DOUBLE PRECISION",
+        ]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -57,36 +57,38 @@ extension PostgresSearchIndex {
             gathered.addBroadened(broader, candidates: more, matches: matches)
         }
 
-        // The candidates' fields, and with them their opens (``Popularity``): one round trip.
         let popularity = Popularity(query: query, now: clock.now())
-        var candidates = SQLBuilder(
-            "SELECT c.id, c.title, c.display_name, c.keywords, c.content_description, c.ranking_hint, o.for_query, o.days, o.opens FROM ("
-                + "SELECT id, title, display_name, keywords, content_description, ranking_hint, unique_identifier FROM item WHERE id IN ("
-        )
-        candidates.append("SELECT unnest(\(candidates.bind(gathered.candidates))::bigint[])")
-        if gathered.matches > ranking.perScope {
-            for column in ["words_best", "words_names"] {
-                candidates.append(" UNION (")
-                scan(column, gathered.matched, limit: ranking.perScope, into: &candidates)
-                candidates.append(")")
+        let page: [(id: Int64, score: Double)]
+        let total: (total: Int, isExact: Bool)
+        switch query.sort {
+        case .relevance:
+            // The candidates: those gathered, and the best-field and name matches of the last level when it overflowed.
+            let (rows, lifts) = try await candidates(popularity: popularity) { sql in
+                sql.append("SELECT unnest(\(sql.bind(gathered.candidates))::bigint[])")
+                if gathered.matches > ranking.perScope {
+                    for column in ["words_best", "words_names"] {
+                        sql.append(" UNION (")
+                        scan(column, gathered.matched, limit: ranking.perScope, into: &sql)
+                        sql.append(")")
+                    }
+                }
             }
-        }
-        candidates.append(")) c")
-        PostgresItemOpens.appendOpens(of: "c", popularity: popularity, into: &candidates)
-        var rows: [CandidateRanking.Candidate] = []
-        var opens: [Popularity.Opens] = []
-        let candidateRows = try await client.query(candidates.query, logger: logger)
-        for try await (id, title, name, keywords, description, hint, forQuery, days, counts) in candidateRows.decode(
-            (Int64, String?, String?, String, String?, Int?, [Bool]?, [Int]?, [Int]?).self
-        ) {
-            rows.append(CandidateRanking.Candidate(id: id, title: title, displayName: name, keywords: keywords, contentDescription: description, rankingHint: hint))
-            for (index, day) in (days ?? []).enumerated() {
-                opens.append(Popularity.Opens(id: id, forQuery: forQuery?[index] ?? false, day: day, opens: counts?[index] ?? 0))
+            page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered, lifts: lifts)
+            total = ranking.total(matches: gathered.matches)
+        case .newest:
+            var walk = SQLBuilder()
+            scan("words_all", gathered.matched, selecting: "id, content_creation_date", limit: SearchSort.newestConsideredMatches + 1, into: &walk)
+            var matches: [NewestOrder.Match] = []
+            for try await (id, created) in try await client.query(walk.query, logger: logger).decode((Int64, Double?).self) {
+                matches.append((id, created))
             }
+            let order = NewestOrder(matches: matches, offset: query.offset, limit: query.limit)
+            let (rows, lifts) = try await candidates(popularity: popularity) { sql in
+                sql.append("SELECT unnest(\(sql.bind(order.toScore))::bigint[])")
+            }
+            page = order.page(ranking: CandidateRanking(query: query, terms: gathered.terms), candidates: rows, gathered: gathered, lifts: lifts)
+            total = order.total
         }
-        let lifts = popularity?.lifts(opens) ?? [:]
-        let page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered, lifts: lifts)
-        let total = ranking.total(matches: gathered.matches)
         let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: gathered.terms)
         guard !query.facets.isEmpty else { return results }
         var counter = FacetCounter(facets: query.facets)
@@ -96,6 +98,32 @@ extension PostgresSearchIndex {
             counter.add(domain: domain, contentType: contentType)
         }
         return counter.applied(to: results)
+    }
+
+    /// The fields of the items whose ids `appendIDs` selects, and the lifts of their opens (``Popularity``): one round trip.
+    private func candidates(
+        popularity: Popularity?, ids appendIDs: (inout SQLBuilder) -> Void
+    ) async throws -> (rows: [CandidateRanking.Candidate], lifts: [Int64: Double]) {
+        var sql = SQLBuilder(
+            "SELECT c.id, c.title, c.display_name, c.keywords, c.author_names, c.content_description, c.ranking_hint, o.for_query, o.days, o.opens FROM ("
+                + "SELECT id, title, display_name, keywords, author_names, content_description, ranking_hint, unique_identifier FROM item WHERE id IN ("
+        )
+        appendIDs(&sql)
+        sql.append(")) c")
+        PostgresItemOpens.appendOpens(of: "c", popularity: popularity, into: &sql)
+        var rows: [CandidateRanking.Candidate] = []
+        var opens: [Popularity.Opens] = []
+        for try await (id, title, name, keywords, authorNames, description, hint, forQuery, days, counts) in try await client.query(sql.query, logger: logger).decode(
+            (Int64, String?, String?, String, String, String?, Int?, [Bool]?, [Int]?, [Int]?).self
+        ) {
+            rows.append(CandidateRanking.Candidate(
+                id: id, title: title, displayName: name, keywords: keywords, authorNames: authorNames, contentDescription: description, rankingHint: hint
+            ))
+            for (index, day) in (days ?? []).enumerated() {
+                opens.append(Popularity.Opens(id: id, forQuery: forQuery?[index] ?? false, day: day, opens: counts?[index] ?? 0))
+            }
+        }
+        return (rows, popularity?.lifts(opens) ?? [:])
     }
 
     /// The words of the vocabulary (`search_term`) each lookup names, in byte order.
@@ -120,23 +148,13 @@ extension PostgresSearchIndex {
     private func hits(for page: [(id: Int64, score: Double)]) async throws -> [SearchHit] {
         guard !page.isEmpty else { return [] }
         let rows = try await client.query(
-            """
-            SELECT id, unique_identifier, domain_identifier, content_type, title, display_name, content_description,
-                keywords, content_url, ranking_hint, expiration_date, thumbnail_url
-            FROM item WHERE id = ANY(\(page.map(\.id)))
-            """,
-            logger: logger
+            "SELECT \(unescaped: Self.itemColumns(withThumbnailData: false)) FROM item WHERE id = ANY(\(page.map(\.id)))", logger: logger
         )
         var hitsByID: [Int64: SearchHit] = [:]
         let scores = Dictionary(uniqueKeysWithValues: page.map { ($0.id, $0.score) })
-        for try await (id, identifier, domain, type, title, name, description, keywords, contentURL, hint, expiration, thumbnailURL) in rows.decode(
-            (Int64, String, String, String, String?, String?, String?, String, String?, Int?, Double, String?).self
-        ) {
-            hitsByID[id] = SearchHit(
-                uniqueIdentifier: identifier, domainIdentifier: domain, contentType: type, title: title, displayName: name,
-                contentDescription: description, keywords: KeywordList.decode(keywords), contentURL: contentURL, thumbnailURL: thumbnailURL, rankingHint: hint,
-                expirationDate: Date(timeIntervalSince1970: expiration), score: scores[id] ?? 0
-            )
+        for try await row in rows {
+            let (id, item) = try Self.item(from: row)
+            hitsByID[id] = SearchHit(item, score: scores[id] ?? 0)
         }
         return page.compactMap { hitsByID[$0.id] }
     }

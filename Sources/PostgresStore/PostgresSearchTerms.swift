@@ -30,7 +30,7 @@ enum PostgresSearchTerms {
             )
             var words = Set<String>(), last: Int64?
             for try await (id, title, displayName, keywords) in rows.decode((Int64, String?, String?, String).self) {
-                SearchVocabulary.insertWords(title: title, displayName: displayName, keywords: KeywordList.decode(keywords), into: &words)
+                SearchVocabulary.insertWords(title: title, displayName: displayName, names: KeywordList.decode(keywords), into: &words)
                 last = id
             }
             guard let last else { break }

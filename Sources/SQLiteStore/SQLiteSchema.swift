@@ -39,7 +39,7 @@ enum SQLiteSchema {
                 );
                 CREATE INDEX item_domain ON item(domainIdentifier);
                 CREATE INDEX item_expiration ON item(expirationDate);
-                \(FullTextTable.all.createStatement);
+                \(FullTextTable.all.restricted(to: FullTextTable.columnsBeforeAuthorNames).createStatement);
                 CREATE TABLE index_commit (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     lastNumber INTEGER NOT NULL
@@ -53,7 +53,7 @@ enum SQLiteSchema {
                 """)
         }
         migrator.registerMigration("v2-best-field-tables") { db in
-            for table in [FullTextTable.bestFields, .names] {
+            for table in [FullTextTable.bestFields, .names].map({ $0.restricted(to: FullTextTable.columnsBeforeAuthorNames) }) {
                 try db.execute(sql: table.createStatement)
                 try db.execute(sql: table.indexAllRowsStatement)
             }
@@ -67,7 +67,7 @@ enum SQLiteSchema {
         migrator.registerMigration("v4-rowid-only-full-text") { db in
             // The tables are rebuilt without columns and positions (see ``FullTextTable``): on a large index a
             // one-time rebuild at the first open after the upgrade, about two minutes per million items.
-            for table in FullTextTable.tables {
+            for table in FullTextTable.tables.map({ $0.restricted(to: FullTextTable.columnsBeforeAuthorNames) }) {
                 try db.execute(sql: "DROP TABLE \(table.name)")
                 try db.execute(sql: table.createStatement)
                 try db.execute(sql: table.indexAllRowsStatement)
@@ -122,6 +122,20 @@ enum SQLiteSchema {
         }
         migrator.registerMigration("v7-search-queries") { db in
             try db.execute(sql: SearchQueryTable.createTable)
+        }
+        migrator.registerMigration("v8-authors-and-content-dates") { db in
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN authorNames TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE item ADD COLUMN contentCreationDate REAL;
+                ALTER TABLE item ADD COLUMN contentModificationDate REAL;
+                """)
+            // Author names are searched: the tables of every field and of the best fields are made again with
+            // them, a one-time rebuild at the first open after the upgrade (BENCHMARKS.md gives its time).
+            for table in FullTextTable.tables where table.columns.contains(.authorNames) {
+                try db.execute(sql: "DROP TABLE \(table.name)")
+                try db.execute(sql: table.createStatement)
+                try db.execute(sql: table.indexAllRowsStatement)
+            }
         }
         return migrator
     }

@@ -106,11 +106,12 @@ struct IndexCommandTests {
         let hit = try #require((object["hits"] as? [[String: Any]])?.first)
         let expectedKeys: Set = [
             "uniqueIdentifier", "domainIdentifier", "contentType", "title", "displayName", "contentDescription",
-            "keywords", "contentURL", "thumbnailURL", "rankingHint", "expirationDate", "score", "highlights", "snippet",
+            "keywords", "authorNames", "contentCreationDate", "contentModificationDate", "contentURL", "thumbnailURL", "rankingHint",
+            "expirationDate", "score", "highlights", "snippet",
         ]
         #expect(Set(hit.keys) == expectedKeys)
         let highlights = try #require(hit["highlights"] as? [String: Any])
-        #expect(Set(highlights.keys) == ["title", "displayName", "contentDescription", "keywords"])
+        #expect(Set(highlights.keys) == ["title", "displayName", "contentDescription", "keywords", "authorNames"])
         #expect(hit["contentURL"] as? String == "shop://category/1")
         #expect(hit["displayName"] is NSNull)
     }

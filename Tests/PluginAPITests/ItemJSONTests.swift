@@ -24,7 +24,8 @@ struct ItemJSONTests {
             {"uniqueIdentifier":"cat-42","domainIdentifier":"com.shop.categories.fr","contentType":"public.content",
              "title":"Fromages","displayName":"Cheeses","contentDescription":"All our cheeses","keywords":["brie","comté"],
              "thumbnailURL":"https://cdn.example.com/42.jpg","thumbnailData":"iVBORw0KGgo=","contentURL":"shop://category/42",
-             "rankingHint":70,"expirationDate":"2027-01-31T12:00:00Z"}
+             "rankingHint":70,"expirationDate":"2027-01-31T12:00:00Z","authorNames":["Ana","Bo"],
+             "contentCreationDate":"2026-01-02T03:04:05+01:00","contentModificationDate":"2026-02-01T00:00:00Z"}
             """
         let item = try #require(try decode(json))
         #expect(item.uniqueIdentifier == "cat-42")
@@ -34,6 +35,9 @@ struct ItemJSONTests {
         #expect(item.thumbnailData == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         #expect(item.rankingHint == 70)
         #expect(item.expirationDate == ISO8601.date(from: "2027-01-31T12:00:00Z"))
+        #expect(item.authorNames == ["Ana", "Bo"])
+        #expect(item.contentCreationDate == ISO8601.date(from: "2026-01-02T02:04:05Z"))
+        #expect(item.contentModificationDate == ISO8601.date(from: "2026-02-01T00:00:00Z"))
 
         let encoded = try JSONEncoder().encode(item)
         #expect(try JSONDecoder().decode(SearchableItem.self, from: encoded) == item)
@@ -82,6 +86,15 @@ struct ItemJSONTests {
         (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","contentURL":"not a url"}"#, "contentURL", "absolute URL"),
         (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","thumbnailURL":"/relative.png"}"#, "thumbnailURL", "absolute URL"),
         (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","contentType":""}"#, "contentType", "must not be empty"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":"Ana"}"#, "authorNames", "an array of strings"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":[null]}"#, "authorNames", "an array of strings"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":[""]}"#, "authorNames", "must not be empty"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":["A\u0000B"]}"#, "authorNames", "NUL"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","contentCreationDate":"2026-01-02"}"#, "contentCreationDate", "ISO 8601"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","contentCreationDate":"2026-02-30T00:00:00Z"}"#, "contentCreationDate", "ISO 8601"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","contentModificationDate":"2026-01-02T10:00:00"}"#, "contentModificationDate", "ISO 8601"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","contentModificationDate":1767225600}"#, "contentModificationDate", "a string"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorName":["Ana"]}"#, "authorName", "did you mean 'authorNames'?"),
         ("not json", "", "not valid JSON"),
         ("[1,2]", "", "expected a JSON object"),
         (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a""#, "", "not valid JSON"),
@@ -106,5 +119,11 @@ struct ItemJSONTests {
         #expect(rejection(#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","title":"\#(longTitle)"}"#)?.field == "title")
         let keywords = (0...ItemLimits.standard.maxKeywords).map { "\"k\($0)\"" }.joined(separator: ",")
         #expect(rejection(#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","keywords":[\#(keywords)]}"#)?.field == "keywords")
+        let authors = (0...ItemLimits.standard.maxAuthorNames).map { "\"a\($0)\"" }.joined(separator: ",")
+        #expect(rejection(#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":[\#(authors)]}"#)?.reason.contains("more than 20 names") == true)
+        let longName = String(repeating: "é", count: ItemLimits.standard.maxAuthorNameBytes / 2 + 1)
+        #expect(rejection(#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":["\#(longName)"]}"#)?.reason.contains("longer than 256 bytes") == true)
+        let atTheLimit = String(repeating: "é", count: ItemLimits.standard.maxAuthorNameBytes / 2)
+        #expect(rejection(#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":["\#(atTheLimit)"]}"#) == nil)
     }
 }

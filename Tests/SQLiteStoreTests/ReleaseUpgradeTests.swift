@@ -49,6 +49,10 @@ struct ReleaseUpgradeTests {
         )
         #expect(deleted == 2)
         #expect(try await store.index.search(SearchQuery(text: "cider")).hits.map(\.uniqueIdentifier) == ["pairing-wine"])
+        // The tables rebuilt with author names: an item's author is found, the release's items as before.
+        _ = try await store.index.upsert([SearchableItem(uniqueIdentifier: "by-ana", domainIdentifier: "com.shop.blog", title: "Tasting notes", authorNames: ["Anaïs Dubois"])])
+        #expect(try await store.index.search(SearchQuery(text: "dubois")).hits.map(\.uniqueIdentifier) == ["by-ana"])
+        #expect(try await store.index.search(SearchQuery(text: "comt")).hits.map(\.uniqueIdentifier) == ["fr/12"], "the blog's comté post was swept above")
         try await checkFullTextTables(of: store.sqliteIndex)
 
         let applied = try await DatabaseQueue(path: path).read { try SQLiteSchema.migrator.appliedIdentifiers($0) }

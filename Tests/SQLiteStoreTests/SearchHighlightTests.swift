@@ -1,5 +1,6 @@
 import FuzzSupport
 @testable import Indexing
+import PluginAPI
 import Testing
 
 /// Highlights are read by JavaScript's `String.slice`: on any text (combining marks, emoji and other characters
@@ -50,16 +51,17 @@ struct SearchHighlightTests {
             query.append(Self.pieces.randomElement(using: &generator)!)
             let terms = SearchTerms(query.joined(separator: " "))
             let highlighter = SearchHighlighter(terms: terms)
-            let hit = SearchHit(
-                uniqueIdentifier: "x", domainIdentifier: "com.x", contentType: "public.item", title: text, displayName: nil,
+            let hit = SearchHit(SearchableItem(
+                uniqueIdentifier: "x", domainIdentifier: "com.x", title: text,
                 contentDescription: String(repeating: text + " ", count: Int.random(in: 1...5, using: &generator)), keywords: [text],
-                contentURL: nil, rankingHint: nil, expirationDate: .distantFuture, score: 0
-            )
+                authorNames: [text]
+            ), score: 0)
             let comment = "round \(round): \(text.debugDescription) for \(query)"
             let highlighted = highlighter.highlighted(hit)
             let highlights = try #require(highlighted.highlights)
             Self.check(highlights.title, in: text, terms: terms, comment: comment)
             Self.check(highlights.keywords[0], in: text, terms: terms, comment: comment)
+            Self.check(highlights.authorNames[0], in: text, terms: terms, comment: comment)
             let matching = textWords.filter { word in terms.words.contains { word.folded.hasPrefix($0) } }
             #expect(highlights.title.count == matching.count, "a matching word without its range: \(comment)")
             let snippet = try #require(highlighted.snippet)
@@ -69,10 +71,7 @@ struct SearchHighlightTests {
     }
 
     static func hit(description: String) -> SearchHit {
-        SearchHit(
-            uniqueIdentifier: "x", domainIdentifier: "com.x", contentType: "public.item", title: nil, displayName: nil,
-            contentDescription: description, keywords: [], contentURL: nil, rankingHint: nil, expirationDate: .distantFuture, score: 0
-        )
+        SearchHit(SearchableItem(uniqueIdentifier: "x", domainIdentifier: "com.x", contentDescription: description), score: 0)
     }
 
     @Test func aDescriptionIsReadOnlyToItsScannedLengthAndTheSnippetSaysItWasCut() throws {

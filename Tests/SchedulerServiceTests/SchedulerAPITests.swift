@@ -104,7 +104,11 @@ struct SchedulerAPITests {
                 "domainTree": ["com": 3, "com.test": 3, "com.test.docs": 3], "type": ["public.item": 3],
             ])
             #expect(faceted["facetsAreExact"] as? Bool == true)
+            let newest = try Self.json(try await client.execute(uri: "/search?q=docu&sort=newest", method: .get))
+            #expect(newest["total"] as? Int == 3 && (newest["hits"] as? [Any])?.count == 3, "sort=newest answers the same matches")
             for (uri, message) in [
+                ("/search?q=a&sort=oldest", "sort: unknown order 'oldest'; the orders are relevance, newest"),
+                ("/search?q=a&sort=", "unknown order ''"),
                 ("/search", "the query parameter q"), ("/search?q=a&limit=abc", "whole numbers"),
                 ("/search?q=a&limit=5000", "limit"), ("/search?q=a&domain=bad..domain", "domain"),
                 ("/search?q=a&facets=domain,authors", "facets: unknown facet 'authors'; the facets are domain, domainTree, type"),

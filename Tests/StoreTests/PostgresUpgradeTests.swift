@@ -44,4 +44,34 @@ struct PostgresUpgradeTests {
         }
         #expect(found == ["новый": ["ru"], "हिन्दी": ["hi"], "समाचार": ["hi"], "plain": ["en"], "englihs": ["en"]])
     }
+
+    /// A store written before items had authors and content dates gains the columns; its items are found as before and
+    /// keep no author; new items store and search theirs.
+    @Test func aStoreWithoutAuthorsAndDatesGainsThem() async throws {
+        guard case .postgres(let location) = try await StoreBackend.postgres.freshLocation(in: FileManager.default.temporaryDirectory) else {
+            Issue.record("not a PostgreSQL location")
+            return
+        }
+        try await StoreOpener.withStore(.postgres(location), logger: PostgresOpeningTests.quiet) { store in
+            _ = try await store.index.upsert([SearchableItem(uniqueIdentifier: "old", domainIdentifier: "com.blog", title: "Cheese history")])
+        }
+        for statement in [
+            "ALTER TABLE item DROP COLUMN author_names", "ALTER TABLE item DROP COLUMN content_creation_date",
+            "ALTER TABLE item DROP COLUMN content_modification_date", "DELETE FROM scheduler_migration WHERE name LIKE 'v8-%'",
+        ] {
+            try await location.execute(statementWrittenByThisProgram: statement)
+        }
+        let created = try #require(ISO8601.date(from: "2026-03-01T00:00:00Z"))
+        let (old, newest) = try await StoreOpener.withStore(.postgres(location), logger: PostgresOpeningTests.quiet) { store in
+            _ = try await store.index.upsert([
+                SearchableItem(uniqueIdentifier: "new", domainIdentifier: "com.blog", title: "Cheese today", authorNames: ["Ana"], contentCreationDate: created),
+            ])
+            return (
+                try await store.index.item(withIdentifier: "old"),
+                try await store.index.search(SearchQuery(text: "cheese", sort: .newest)).hits.map(\.uniqueIdentifier)
+            )
+        }
+        #expect(old?.title == "Cheese history" && old?.authorNames == [] && old?.contentCreationDate == nil)
+        #expect(newest == ["new", "old"])
+    }
 }

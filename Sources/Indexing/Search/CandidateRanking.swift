@@ -6,20 +6,24 @@ package struct CandidateRanking {
     /// Matches counted before `total` becomes a lower bound, at least.
     package static let countedMatches = 100
 
-    /// One candidate's searchable fields, as stored (keywords in their stored JSON form).
+    /// One candidate's searchable fields, as stored (keywords and author names in their stored JSON form).
     package struct Candidate {
         package var id: Int64
         package var title: String?
         package var displayName: String?
         package var keywords: String?
+        package var authorNames: String?
         package var contentDescription: String?
         package var rankingHint: Int?
 
-        package init(id: Int64, title: String?, displayName: String?, keywords: String?, contentDescription: String?, rankingHint: Int?) {
+        package init(
+            id: Int64, title: String?, displayName: String?, keywords: String?, authorNames: String?, contentDescription: String?, rankingHint: Int?
+        ) {
             self.id = id
             self.title = title
             self.displayName = displayName
             self.keywords = keywords
+            self.authorNames = authorNames
             self.contentDescription = contentDescription
             self.rankingHint = rankingHint
         }
@@ -43,7 +47,7 @@ package struct CandidateRanking {
         countLimit = max(Self.countedMatches, pageEnd)
     }
 
-    /// Where a scan looks for matches: every searchable field, the best fields (title, display name, keywords), or
+    /// Where a scan looks for matches: every searchable field, the best fields (title, display name, keywords, authors), or
     /// the names (title, display name).
     package enum Scope: CaseIterable {
         case all, bestFields, names
@@ -52,7 +56,7 @@ package struct CandidateRanking {
         package var columns: [SearchColumn] {
             switch self {
             case .all: SearchColumn.allCases
-            case .bestFields: [.title, .displayName, .keywords]
+            case .bestFields: [.title, .displayName, .keywords, .authorNames]
             case .names: [.title, .displayName]
             }
         }
@@ -130,10 +134,16 @@ package struct CandidateRanking {
     package func page<Row>(
         of candidates: [Candidate], gathered: GatheredCandidates<Row>, lifts: [Int64: Double] = [:]
     ) -> [(id: Int64, score: Double)] {
-        let ranked = candidates.map { candidate -> Ranked in
+        ranked(candidates, gathered: gathered, lifts: lifts).sorted(by: Ranked.isBetter)
+            .dropFirst(query.offset).prefix(query.limit).map { ($0.id, $0.score) }
+    }
+
+    /// `candidates` scored, with what the order of ``page(of:gathered:lifts:)`` compares.
+    func ranked<Row>(_ candidates: [Candidate], gathered: GatheredCandidates<Row>, lifts: [Int64: Double]) -> [Ranked] {
+        candidates.map { candidate -> Ranked in
             let fields: [(SearchColumn, String?)] = [
                 (.title, candidate.title), (.displayName, candidate.displayName), (.keywords, candidate.keywords),
-                (.contentDescription, candidate.contentDescription),
+                (.authorNames, candidate.authorNames), (.contentDescription, candidate.contentDescription),
             ]
             let result = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
             return Ranked(
@@ -142,12 +152,10 @@ package struct CandidateRanking {
                 titleIsExact: result.titleIsExact, wholeWords: result.wholeWords
             )
         }
-        .sorted(by: Ranked.isBetter)
-        return ranked.dropFirst(query.offset).prefix(query.limit).map { ($0.id, $0.score) }
     }
 
     /// A scored candidate.
-    private struct Ranked {
+    struct Ranked {
         var id: Int64
         var score: Double
         var typos: Int

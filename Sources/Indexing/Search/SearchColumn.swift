@@ -1,13 +1,13 @@
 /// The searchable text fields, in the order of the FTS5 table's columns, with their ranking weight.
 package enum SearchColumn: String, CaseIterable {
-    case title, displayName, keywords, contentDescription
+    case title, displayName, keywords, authorNames, contentDescription
 
-    /// How much a match in this field counts: title 20, display name 8, keywords 4, description 1.
+    /// How much a match in this field counts: title 20, display name 8, keywords and author names 4, description 1.
     var weight: Double {
         switch self {
         case .title: 20
         case .displayName: 8
-        case .keywords: 4
+        case .keywords, .authorNames: 4
         case .contentDescription: 1
         }
     }

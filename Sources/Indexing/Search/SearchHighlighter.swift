@@ -48,7 +48,8 @@ package struct SearchHighlighter: Sendable {
             title: hit.title.map { Self.ranges(words(of: $0)) } ?? [],
             displayName: hit.displayName.map { Self.ranges(words(of: $0)) } ?? [],
             contentDescription: Self.ranges(descriptionWords),
-            keywords: hit.keywords.map { Self.ranges(words(of: $0)) }
+            keywords: hit.keywords.map { Self.ranges(words(of: $0)) },
+            authorNames: hit.authorNames.map { Self.ranges(words(of: $0)) }
         )
         hit.snippet = hit.contentDescription.map { snippet(of: $0, words: descriptionWords) }
         return hit

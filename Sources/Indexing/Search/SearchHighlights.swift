@@ -30,12 +30,15 @@ public struct SearchHighlights: Sendable, Hashable, Codable {
     public var contentDescription: [TextRange]
     /// One list per keyword of the hit, in order.
     public var keywords: [[TextRange]]
+    /// One list per author name of the hit, in order.
+    public var authorNames: [[TextRange]]
 
-    public init(title: [TextRange], displayName: [TextRange], contentDescription: [TextRange], keywords: [[TextRange]]) {
+    public init(title: [TextRange], displayName: [TextRange], contentDescription: [TextRange], keywords: [[TextRange]], authorNames: [[TextRange]]) {
         self.title = title
         self.displayName = displayName
         self.contentDescription = contentDescription
         self.keywords = keywords
+        self.authorNames = authorNames
     }
 }
 

@@ -18,6 +18,8 @@ public struct SearchQuery: Sendable, Hashable {
     public var offset: Int
     /// Counts of all matches to return beside the page (``SearchResults/facets``).
     public var facets: [SearchFacet]
+    /// The order of the hits.
+    public var sort: SearchSort
     /// The typos forgiven when the words as typed match fewer than ``CandidateRanking/fewMatches`` items.
     public var typos: TypoTolerance
     /// The words and phrases that find each other (`search.synonyms`).
@@ -28,7 +30,7 @@ public struct SearchQuery: Sendable, Hashable {
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.
     public init(
         text: String, domain: String? = nil, contentType: String? = nil, limit: Int = 20, offset: Int = 0,
-        facets: [SearchFacet] = [], typos: TypoTolerance = .standard, synonyms: Synonyms = .none,
+        facets: [SearchFacet] = [], sort: SearchSort = .relevance, typos: TypoTolerance = .standard, synonyms: Synonyms = .none,
         popularityHalfLife: Duration? = Popularity.standardHalfLife
     ) throws(SearchQueryError) {
         if let domain, !DomainIdentifier.isValid(domain) {
@@ -49,6 +51,7 @@ public struct SearchQuery: Sendable, Hashable {
         self.limit = limit
         self.offset = offset
         self.facets = facets
+        self.sort = sort
         self.typos = typos
         self.synonyms = synonyms
         self.popularityHalfLife = popularityHalfLife

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Bounded in entries and in bytes of hit text; the least recently used entry goes first.
 package final class SearchResultCache: Sendable {
-    /// What makes two searches the same: the folded words, the filters, the page and the typos forgiven.
+    /// What makes two searches the same: the folded words, the filters, the page, the order and the typos forgiven.
     package struct Key: Hashable, Sendable {
         var words: [String]
         var sequences: [[String]]
@@ -21,6 +21,7 @@ package final class SearchResultCache: Sendable {
         var limit: Int
         var offset: Int
         var facets: [SearchFacet]
+        var sort: SearchSort
         var typos: TypoTolerance
         var synonyms: [SynonymSpan]
         /// The lift of opens: its half-life, and the day it was computed (opens fade by the day).
@@ -35,6 +36,7 @@ package final class SearchResultCache: Sendable {
             limit = query.limit
             offset = query.offset
             facets = query.facets
+            sort = query.sort
             typos = query.typos
             synonyms = terms.synonyms
             popularityHalfLife = query.popularityHalfLife
@@ -124,10 +126,10 @@ package final class SearchResultCache: Sendable {
         return results.hits.reduce(64 + facets) { total, hit in
             let texts = [hit.uniqueIdentifier, hit.domainIdentifier, hit.contentType, hit.title, hit.displayName, hit.contentDescription, hit.contentURL, hit.thumbnailURL]
             let highlights = hit.highlights.map { ranges in
-                16 * (ranges.title.count + ranges.displayName.count + ranges.contentDescription.count + ranges.keywords.reduce(0) { $0 + $1.count + 1 })
+                16 * (ranges.title.count + ranges.displayName.count + ranges.contentDescription.count + (ranges.keywords + ranges.authorNames).reduce(0) { $0 + $1.count + 1 })
             } ?? 0
             let snippet = hit.snippet.map { $0.text.utf8.count + 16 * $0.highlights.count } ?? 0
-            return total + 128 + texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + hit.keywords.reduce(0) { $0 + $1.utf8.count + 16 }
+            return total + 128 + texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + (hit.keywords + hit.authorNames).reduce(0) { $0 + $1.utf8.count + 16 }
                 + highlights + snippet
         }
     }

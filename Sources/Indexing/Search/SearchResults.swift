@@ -1,4 +1,5 @@
 public import Foundation
+public import PluginAPI
 
 /// One page of search results and the number of matches in all.
 public struct SearchResults: Sendable, Hashable, Codable {
@@ -30,6 +31,9 @@ public struct SearchHit: Sendable, Hashable, Codable {
     public var displayName: String?
     public var contentDescription: String?
     public var keywords: [String]
+    public var authorNames: [String]
+    public var contentCreationDate: Date?
+    public var contentModificationDate: Date?
     public var contentURL: String?
     /// Where the item's thumbnail is served, when it has an address (an item's `thumbnailData` is not returned).
     public var thumbnailURL: String?
@@ -41,27 +45,37 @@ public struct SearchHit: Sendable, Hashable, Codable {
     /// A window of the description around its best match; `nil` without a description.
     public var snippet: SearchSnippet?
 
-    public init(
-        uniqueIdentifier: String, domainIdentifier: String, contentType: String, title: String?, displayName: String?,
-        contentDescription: String?, keywords: [String], contentURL: String?, thumbnailURL: String? = nil, rankingHint: Int?,
-        expirationDate: Date, score: Double
-    ) {
-        self.uniqueIdentifier = uniqueIdentifier
-        self.domainIdentifier = domainIdentifier
-        self.contentType = contentType
-        self.title = title
-        self.displayName = displayName
-        self.contentDescription = contentDescription
-        self.keywords = keywords
-        self.contentURL = contentURL
-        self.thumbnailURL = thumbnailURL
-        self.rankingHint = rankingHint
-        self.expirationDate = expirationDate
+    /// The hit of a stored `item` (whose expiration date every store sets), with its `score`.
+    public init(_ item: SearchableItem, score: Double) {
+        uniqueIdentifier = item.uniqueIdentifier
+        domainIdentifier = item.domainIdentifier
+        contentType = item.contentType
+        title = item.title
+        displayName = item.displayName
+        contentDescription = item.contentDescription
+        keywords = item.keywords
+        authorNames = item.authorNames
+        contentCreationDate = item.contentCreationDate
+        contentModificationDate = item.contentModificationDate
+        contentURL = item.contentURL
+        thumbnailURL = item.thumbnailURL
+        rankingHint = item.rankingHint
+        expirationDate = item.expirationDate ?? .distantFuture
         self.score = score
     }
 
     /// Encodes every key, absent values as `null`, so clients always see the same fields.
     public func encode(to encoder: any Encoder) throws {
+        try encodeItemFields(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(score, forKey: .score)
+        try container.encode(highlights, forKey: .highlights)
+        try container.encode(snippet, forKey: .snippet)
+    }
+
+    /// Encodes the keys of the item's own fields (not the score, highlights and snippet), absent values as `null`:
+    /// what a hit and an item looked up (``ItemDocument``) both show.
+    func encodeItemFields(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uniqueIdentifier, forKey: .uniqueIdentifier)
         try container.encode(domainIdentifier, forKey: .domainIdentifier)
@@ -70,12 +84,12 @@ public struct SearchHit: Sendable, Hashable, Codable {
         try container.encode(displayName, forKey: .displayName)
         try container.encode(contentDescription, forKey: .contentDescription)
         try container.encode(keywords, forKey: .keywords)
+        try container.encode(authorNames, forKey: .authorNames)
+        try container.encode(contentCreationDate, forKey: .contentCreationDate)
+        try container.encode(contentModificationDate, forKey: .contentModificationDate)
         try container.encode(contentURL, forKey: .contentURL)
         try container.encode(thumbnailURL, forKey: .thumbnailURL)
         try container.encode(rankingHint, forKey: .rankingHint)
         try container.encode(expirationDate, forKey: .expirationDate)
-        try container.encode(score, forKey: .score)
-        try container.encode(highlights, forKey: .highlights)
-        try container.encode(snippet, forKey: .snippet)
     }
 }

@@ -15,6 +15,10 @@ public struct ItemLimits: Sendable, Hashable {
     public var maxKeywords = 100
     /// Longest keyword, in UTF-8 bytes.
     public var maxKeywordBytes = 256
+    /// Most author names on one item.
+    public var maxAuthorNames = 20
+    /// Longest author name, in UTF-8 bytes.
+    public var maxAuthorNameBytes = 256
     /// Longest URL (thumbnail or content), in UTF-8 bytes.
     public var maxURLBytes = 4096
     /// Largest decoded thumbnail.

@@ -5,7 +5,8 @@ import Foundation
 extension SearchableItem: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription
-        case keywords, thumbnailURL, thumbnailData, contentURL, rankingHint, expirationDate
+        case keywords, authorNames, contentCreationDate, contentModificationDate
+        case thumbnailURL, thumbnailData, contentURL, rankingHint, expirationDate
     }
 
     public init(from decoder: any Decoder) throws {
@@ -26,6 +27,9 @@ extension SearchableItem: Codable {
         displayName = try string(.displayName)
         contentDescription = try string(.contentDescription)
         keywords = try Self.field(.keywords, expected: "an array of strings") { try container.decodeIfPresent([String].self, forKey: .keywords) } ?? []
+        authorNames = try Self.field(.authorNames, expected: "an array of strings") { try container.decodeIfPresent([String].self, forKey: .authorNames) } ?? []
+        contentCreationDate = try Self.date(.contentCreationDate, string(.contentCreationDate))
+        contentModificationDate = try Self.date(.contentModificationDate, string(.contentModificationDate))
         thumbnailURL = try string(.thumbnailURL)
         if let base64 = try string(.thumbnailData) {
             guard let data = Data(base64Encoded: base64) else {
@@ -40,12 +44,16 @@ extension SearchableItem: Codable {
             }
             rankingHint = Int(hint)
         }
-        if let text = try string(.expirationDate) {
-            do {
-                expirationDate = try ISO8601.parse(text)
-            } catch {
-                throw ItemValidationError(field: "expirationDate", reason: "'\(text.prefix(40))' is not an ISO 8601 date such as 2027-01-31T00:00:00Z: \(error.reason)")
-            }
+        expirationDate = try Self.date(.expirationDate, string(.expirationDate))
+    }
+
+    /// The instant `text` names, read strictly (RFC 3339 with a zone), or an error naming the field `key`.
+    private static func date(_ key: CodingKeys, _ text: String?) throws -> Date? {
+        guard let text else { return nil }
+        do {
+            return try ISO8601.parse(text)
+        } catch {
+            throw ItemValidationError(field: key.stringValue, reason: "'\(text.prefix(40))' is not an ISO 8601 date such as 2027-01-31T00:00:00Z: \(error.reason)")
         }
     }
 
@@ -58,6 +66,9 @@ extension SearchableItem: Codable {
         try container.encodeIfPresent(displayName, forKey: .displayName)
         try container.encodeIfPresent(contentDescription, forKey: .contentDescription)
         if !keywords.isEmpty { try container.encode(keywords, forKey: .keywords) }
+        if !authorNames.isEmpty { try container.encode(authorNames, forKey: .authorNames) }
+        try container.encodeIfPresent(contentCreationDate.map(ISO8601.string(from:)), forKey: .contentCreationDate)
+        try container.encodeIfPresent(contentModificationDate.map(ISO8601.string(from:)), forKey: .contentModificationDate)
         try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
         try container.encodeIfPresent(thumbnailData?.base64EncodedString(), forKey: .thumbnailData)
         try container.encodeIfPresent(contentURL, forKey: .contentURL)

@@ -23,6 +23,12 @@ extension SearchableItem {
         for keyword in keywords {
             try Self.check(keyword, field: "keywords", maxBytes: limits.maxKeywordBytes)
         }
+        guard authorNames.count <= limits.maxAuthorNames else {
+            throw ItemValidationError(field: "authorNames", reason: "more than \(limits.maxAuthorNames) names (got \(authorNames.count))")
+        }
+        for name in authorNames {
+            try Self.require(name, field: "authorNames", maxBytes: limits.maxAuthorNameBytes)
+        }
         try Self.checkURL(thumbnailURL, field: "thumbnailURL", maxBytes: limits.maxURLBytes)
         try Self.checkURL(contentURL, field: "contentURL", maxBytes: limits.maxURLBytes)
         if let thumbnailData, thumbnailData.count > limits.maxThumbnailBytes {

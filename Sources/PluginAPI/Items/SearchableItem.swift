@@ -22,6 +22,12 @@ public struct SearchableItem: Sendable, Hashable {
     public var contentDescription: String?
     /// Extra words the item should be found by; rank above the description.
     public var keywords: [String]
+    /// Who made the content (Core Spotlight's `authorNames`); searchable, ranked as keywords.
+    public var authorNames: [String]
+    /// When the content was made (a post's date): what `sort=newest` orders by.
+    public var contentCreationDate: Date?
+    /// When the content last changed.
+    public var contentModificationDate: Date?
     /// Where the thumbnail came from.
     public var thumbnailURL: String?
     /// The thumbnail itself (base64 in JSON), at most ``ItemLimits/maxThumbnailBytes``.
@@ -42,6 +48,9 @@ public struct SearchableItem: Sendable, Hashable {
         displayName: String? = nil,
         contentDescription: String? = nil,
         keywords: [String] = [],
+        authorNames: [String] = [],
+        contentCreationDate: Date? = nil,
+        contentModificationDate: Date? = nil,
         thumbnailURL: String? = nil,
         thumbnailData: Data? = nil,
         contentURL: String? = nil,
@@ -55,6 +64,9 @@ public struct SearchableItem: Sendable, Hashable {
         self.displayName = displayName
         self.contentDescription = contentDescription
         self.keywords = keywords
+        self.authorNames = authorNames
+        self.contentCreationDate = contentCreationDate
+        self.contentModificationDate = contentModificationDate
         self.thumbnailURL = thumbnailURL
         self.thumbnailData = thumbnailData
         self.contentURL = contentURL

@@ -33,6 +33,15 @@ struct FullTextTable {
     /// Every table, each kept in step with `item` inside the transaction that writes it.
     static let tables = [all, bestFields, names]
 
+    /// The fields the tables indexed before author names were: what the migrations before
+    /// `v8-authors-and-content-dates` create, whatever ``SearchColumn`` holds now.
+    static let columnsBeforeAuthorNames: [SearchColumn] = [.title, .displayName, .keywords, .contentDescription]
+
+    /// This table as it was when it indexed only `columns` of its fields.
+    func restricted(to columns: [SearchColumn]) -> FullTextTable {
+        FullTextTable(name: name, columns: self.columns.filter(columns.contains))
+    }
+
     private var columnList: String { columns.map(\.rawValue).joined(separator: ", ") }
 
     /// Creates the table.

@@ -14,10 +14,10 @@ struct ItemRows {
     /// expiration, date and commit number: the full-text index, costly to rewrite, already holds its words.
     @discardableResult
     func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) throws -> Bool {
-        let keywords = KeywordList.encode(item.keywords)
+        let keywords = KeywordList.encode(item.keywords), authorNames = KeywordList.encode(item.authorNames)
         if let existing = try storedRow(identifier: item.uniqueIdentifier) {
             let id: Int64 = existing["id"]
-            if Self.hasSameContent(existing, as: item, keywords: keywords) {
+            if Self.hasSameContent(existing, as: item, keywords: keywords, authorNames: authorNames) {
                 try db.cachedStatement(sql: "UPDATE item SET expirationDate = ?, indexedAt = ?, commitNumber = ? WHERE id = ?")
                     .execute(arguments: [expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber, id])
                 return false
@@ -37,12 +37,13 @@ struct ItemRows {
         let id = (last ?? band.firstIdentifier - 1) + 1
         try db.cachedStatement(sql: """
             INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, displayName,
-                contentDescription, keywords, thumbnailURL, thumbnailData, contentURL, rankingHint,
-                expirationDate, indexedAt, commitNumber)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                contentDescription, keywords, authorNames, contentCreationDate, contentModificationDate, thumbnailURL,
+                thumbnailData, contentURL, rankingHint, expirationDate, indexedAt, commitNumber)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
-                item.contentDescription, keywords, item.thumbnailURL, item.thumbnailData, item.contentURL,
+                item.contentDescription, keywords, authorNames, item.contentCreationDate?.timeIntervalSince1970,
+                item.contentModificationDate?.timeIntervalSince1970, item.thumbnailURL, item.thumbnailData, item.contentURL,
                 item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber,
             ])
         try changeFullText(.add, id: id) { column in
@@ -50,6 +51,7 @@ struct ItemRows {
             case .title: item.title
             case .displayName: item.displayName
             case .keywords: keywords
+            case .authorNames: authorNames
             case .contentDescription: item.contentDescription
             }
         }
@@ -68,8 +70,8 @@ struct ItemRows {
     private func storedRow(identifier: String) throws -> Row? {
         try Row.fetchOne(
             db.cachedStatement(sql: """
-                SELECT id, domainIdentifier, contentType, title, displayName, contentDescription, keywords,
-                    thumbnailURL, thumbnailData, contentURL, rankingHint
+                SELECT id, domainIdentifier, contentType, title, displayName, contentDescription, keywords, authorNames,
+                    contentCreationDate, contentModificationDate, thumbnailURL, thumbnailData, contentURL, rankingHint
                 FROM item WHERE uniqueIdentifier = ?
                 """),
             arguments: [identifier]
@@ -92,10 +94,13 @@ struct ItemRows {
     }
 
     /// Whether the stored row holds exactly `item`'s content (everything but its dates).
-    private static func hasSameContent(_ row: Row, as item: SearchableItem, keywords: String) -> Bool {
+    private static func hasSameContent(_ row: Row, as item: SearchableItem, keywords: String, authorNames: String) -> Bool {
         row["domainIdentifier"] == item.domainIdentifier && row["contentType"] == item.contentType
             && row["title"] == item.title && row["displayName"] == item.displayName
             && row["contentDescription"] == item.contentDescription && row["keywords"] == keywords
+            && row["authorNames"] == authorNames
+            && row["contentCreationDate"] == item.contentCreationDate?.timeIntervalSince1970
+            && row["contentModificationDate"] == item.contentModificationDate?.timeIntervalSince1970
             && row["thumbnailURL"] == item.thumbnailURL && row["thumbnailData"] == item.thumbnailData
             && row["contentURL"] == item.contentURL && row["rankingHint"] == item.rankingHint
     }
@@ -109,6 +114,37 @@ struct ItemRows {
         }
         try db.cachedStatement(sql: "DELETE FROM item WHERE " + condition).execute(arguments: arguments)
         return db.changesCount
+    }
+
+    /// The columns ``item(from:)`` reads, for a `SELECT` from `item` (the thumbnail's bytes only when asked: a hit
+    /// never carries them).
+    static func itemColumns(withThumbnailData: Bool) -> String {
+        """
+        uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription, keywords, authorNames,
+            contentCreationDate, contentModificationDate, thumbnailURL, \(withThumbnailData ? "thumbnailData" : "NULL AS thumbnailData"),
+            contentURL, rankingHint, expirationDate
+        """
+    }
+
+    /// The item a row of ``itemColumns(withThumbnailData:)`` holds.
+    static func item(from row: Row) -> SearchableItem {
+        SearchableItem(
+            uniqueIdentifier: row["uniqueIdentifier"],
+            domainIdentifier: row["domainIdentifier"],
+            contentType: row["contentType"],
+            title: row["title"],
+            displayName: row["displayName"],
+            contentDescription: row["contentDescription"],
+            keywords: KeywordList.decode(row["keywords"]),
+            authorNames: KeywordList.decode(row["authorNames"]),
+            contentCreationDate: (row["contentCreationDate"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            contentModificationDate: (row["contentModificationDate"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            thumbnailURL: row["thumbnailURL"],
+            thumbnailData: row["thumbnailData"],
+            contentURL: row["contentURL"],
+            rankingHint: row["rankingHint"],
+            expirationDate: Date(timeIntervalSince1970: row["expirationDate"])
+        )
     }
 
     /// Deletes every row; returns how many.

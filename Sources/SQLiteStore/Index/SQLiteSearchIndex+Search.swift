@@ -22,6 +22,10 @@ public import Indexing
 /// the vocabulary (``SearchTermTable``) and the scans run again with their corrections (``TypoCorrector``); when
 /// nothing matches, again without the last words (``CandidateRanking/gatherLevels``).
 ///
+/// A newest-first search (``SearchSort/newest``) gathers the same levels, then walks the matches of the last one in
+/// priority order, up to ``SearchSort/newestConsideredMatches`` as facets do, reading each one's creation date, and
+/// scores only the items that can reach the page (``NewestOrder``).
+///
 /// Results are kept in a ``SearchResultCache`` and answered again while they stay exact.
 extension SQLiteSearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
@@ -56,8 +60,7 @@ extension SQLiteSearchIndex {
             func scan(_ table: FullTextTable, matching match: String, limit: Int) throws -> [CandidateRanking.Candidate] {
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
-                        SELECT item.id, item.title, item.displayName, item.keywords, item.contentDescription, item.rankingHint,
-                            item.expirationDate
+                        SELECT item.expirationDate, \(Self.candidateColumns)
                         FROM \(table.name) JOIN item ON item.id = \(table.name).rowid
                         WHERE \(table.name) MATCH ? AND \(filter) ORDER BY \(table.name).rowid LIMIT ?
                         """),
@@ -65,36 +68,59 @@ extension SQLiteSearchIndex {
                 )
                 var found: [CandidateRanking.Candidate] = []
                 while let row = try rows.next() {
-                    validUntil = min(validUntil, Date(timeIntervalSince1970: row[6]))
-                    found.append(CandidateRanking.Candidate(
-                        id: row[0], title: row[1], displayName: row[2], keywords: row[3], contentDescription: row[4], rankingHint: row[5]
-                    ))
+                    validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
+                    found.append(Self.candidate(row))
                 }
                 return found
+            }
+            /// Every match of `terms` up to `limit`, in priority order, each row read once and handed to `body`.
+            func walk(_ terms: SearchTerms, selecting columns: String, limit: Int, _ body: (Row) -> Void) throws {
+                let table = FullTextTable.scanning(.all).name
+                let rows = try Row.fetchCursor(
+                    db.cachedStatement(sql: """
+                        SELECT item.expirationDate, \(columns)
+                        FROM \(table) JOIN item ON item.id = \(table).rowid
+                        WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
+                        """),
+                    arguments: [terms.matchExpression!] + filterArguments + [limit]
+                )
+                while let row = try rows.next() {
+                    validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
+                    body(row)
+                }
             }
             let gathered = try ranking.gatherLevels(
                 terms: typed, correct: { corrector in corrector.corrected(typed, vocabulary: try SearchTermTable.words(for: corrector.lookups, db)) },
                 scan: { terms, scope, limit in try scan(.scanning(scope), matching: terms.matchExpression!, limit: limit) }, id: \.id
             )
-            let lifts = try ItemOpenTable.lifts(of: gathered.candidates.map(\.id), popularity: Popularity(query: query, now: now), db)
-            let page = CandidateRanking(query: query, terms: gathered.terms).page(of: gathered.candidates, gathered: gathered, lifts: lifts)
-            let total = ranking.total(matches: gathered.matches)
+            let popularity = Popularity(query: query, now: now)
+            let page: [(id: Int64, score: Double)]
+            let total: (total: Int, isExact: Bool)
+            switch query.sort {
+            case .relevance:
+                let lifts = try ItemOpenTable.lifts(of: gathered.candidates.map(\.id), popularity: popularity, db)
+                page = CandidateRanking(query: query, terms: gathered.terms).page(of: gathered.candidates, gathered: gathered, lifts: lifts)
+                total = ranking.total(matches: gathered.matches)
+            case .newest:
+                var matches: [NewestOrder.Match] = []
+                try walk(gathered.matched, selecting: "item.id, item.contentCreationDate", limit: SearchSort.newestConsideredMatches + 1) { row in
+                    matches.append((row[1], row[2]))
+                }
+                let order = NewestOrder(matches: matches, offset: query.offset, limit: query.limit)
+                let candidates = try Row.fetchAll(
+                    db.cachedStatement(sql: "SELECT NULL, \(Self.candidateColumns) FROM item WHERE id IN (SELECT value FROM json_each(?))"),
+                    arguments: [RowIDList.json(order.toScore)]
+                ).map(Self.candidate)
+                let lifts = try ItemOpenTable.lifts(of: order.toScore, popularity: popularity, db)
+                page = order.page(ranking: CandidateRanking(query: query, terms: gathered.terms), candidates: candidates, gathered: gathered, lifts: lifts)
+                total = order.total
+            }
             var results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: gathered.terms)
             if !query.facets.isEmpty {
                 // Every match up to the limit, in priority order: the domain and type of each, read from its row.
                 var counter = FacetCounter(facets: query.facets)
-                let table = FullTextTable.scanning(.all).name
-                let rows = try Row.fetchCursor(
-                    db.cachedStatement(sql: """
-                        SELECT item.domainIdentifier, item.contentType, item.expirationDate
-                        FROM \(table) JOIN item ON item.id = \(table).rowid
-                        WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
-                        """),
-                    arguments: [gathered.matched.matchExpression!] + filterArguments + [FacetCounter.rowsToRead]
-                )
-                while let row = try rows.next() {
-                    validUntil = min(validUntil, Date(timeIntervalSince1970: row[2]))
-                    counter.add(domain: row[0], contentType: row[1])
+                try walk(gathered.matched, selecting: "item.domainIdentifier, item.contentType", limit: FacetCounter.rowsToRead) { row in
+                    counter.add(domain: row[1], contentType: row[2])
                 }
                 results = counter.applied(to: results)
             }
@@ -103,27 +129,25 @@ extension SQLiteSearchIndex {
         }
     }
 
+    /// The columns ``candidate(_:)`` reads, after one column of the caller's.
+    private static let candidateColumns =
+        "item.id, item.title, item.displayName, item.keywords, item.authorNames, item.contentDescription, item.rankingHint"
+
+    /// The candidate a row of ``candidateColumns`` holds (from its second column).
+    private static func candidate(_ row: Row) -> CandidateRanking.Candidate {
+        CandidateRanking.Candidate(
+            id: row[1], title: row[2], displayName: row[3], keywords: row[4], authorNames: row[5], contentDescription: row[6], rankingHint: row[7]
+        )
+    }
+
     /// The hits for a ranked page of item identifiers and scores, in the same order.
     private static func hits(_ db: Database, for page: [(id: Int64, score: Double)]) throws -> [SearchHit] {
         let rows = try Row.fetchAll(
             db,
-            sql: """
-                SELECT id, uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription,
-                    keywords, contentURL, rankingHint, expirationDate, thumbnailURL
-                FROM item WHERE id IN (SELECT value FROM json_each(?))
-                """,
+            sql: "SELECT id, \(ItemRows.itemColumns(withThumbnailData: false)) FROM item WHERE id IN (SELECT value FROM json_each(?))",
             arguments: [RowIDList.json(page.map(\.id))]
         )
-        let rowsByID = Dictionary(uniqueKeysWithValues: rows.map { row -> (Int64, Row) in (row[0], row) })
-        return page.compactMap { id, score in
-            rowsByID[id].map { row in
-                SearchHit(
-                    uniqueIdentifier: row[1], domainIdentifier: row[2], contentType: row[3], title: row[4],
-                    displayName: row[5], contentDescription: row[6], keywords: KeywordList.decode(row[7]),
-                    contentURL: row[8], thumbnailURL: row[11], rankingHint: row[9], expirationDate: Date(timeIntervalSince1970: row[10]),
-                    score: score
-                )
-            }
-        }
+        let rowsByID = Dictionary(uniqueKeysWithValues: rows.map { row -> (Int64, Row) in (row["id"], row) })
+        return page.compactMap { id, score in rowsByID[id].map { SearchHit(ItemRows.item(from: $0), score: score) } }
     }
 }

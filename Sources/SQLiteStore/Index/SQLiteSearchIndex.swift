@@ -236,23 +236,9 @@ public final class SQLiteSearchIndex: SearchIndex {
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
         try await database.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT * FROM item WHERE uniqueIdentifier = ? AND \(PurgedDomains.liveCondition())", arguments: [identifier]
-            ).map { row in
-                SearchableItem(
-                    uniqueIdentifier: row["uniqueIdentifier"],
-                    domainIdentifier: row["domainIdentifier"],
-                    contentType: row["contentType"],
-                    title: row["title"],
-                    displayName: row["displayName"],
-                    contentDescription: row["contentDescription"],
-                    keywords: KeywordList.decode(row["keywords"]),
-                    thumbnailURL: row["thumbnailURL"],
-                    thumbnailData: row["thumbnailData"],
-                    contentURL: row["contentURL"],
-                    rankingHint: row["rankingHint"],
-                    expirationDate: Date(timeIntervalSince1970: row["expirationDate"])
-                )
-            }
+                db, sql: "SELECT \(ItemRows.itemColumns(withThumbnailData: true)) FROM item WHERE uniqueIdentifier = ? AND \(PurgedDomains.liveCondition())",
+                arguments: [identifier]
+            ).map(ItemRows.item(from:))
         }
     }
 

@@ -21,7 +21,7 @@ enum SearchTermTable {
         let rows = try Row.fetchCursor(db, sql: "SELECT title, displayName, keywords FROM item")
         var words = Set<String>()
         while let row = try rows.next() {
-            SearchVocabulary.insertWords(title: row[0], displayName: row[1], keywords: KeywordList.decode(row[2]), into: &words)
+            SearchVocabulary.insertWords(title: row[0], displayName: row[1], names: KeywordList.decode(row[2]), into: &words)
             if words.count >= 10_000 {
                 try insert(words, db)
                 words.removeAll(keepingCapacity: true)

@@ -176,9 +176,10 @@ public struct SchedulerAPI: Sendable {
         let settings = await active.current.scheduler.search
         do {
             let facets = try parameters["facets"].map { names throws(SearchQueryError) in try SearchFacet.list(String(names)) } ?? []
+            let sort = try parameters["sort"].map { name throws(SearchQueryError) in try SearchSort.named(String(name)) } ?? .relevance
             query = try SearchQuery(
                 text: text, domain: parameters["domain"].map(String.init), contentType: parameters["type"].map(String.init),
-                limit: limit, offset: offset, facets: facets, typos: settings.typos, synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
+                limit: limit, offset: offset, facets: facets, sort: sort, typos: settings.typos, synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
             )
         } catch {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")

@@ -29,16 +29,20 @@ struct ItemCommand: AsyncParsableCommand {
         }
         let document = ItemDocument(item)
         if json { return try JSONOutput.print(document) }
-        print(document.title ?? document.displayName ?? document.uniqueIdentifier)
-        let fields: [(String, String?)] = [
-            ("identifier", document.uniqueIdentifier), ("domain", document.domainIdentifier), ("type", document.contentType),
-            ("title", document.title), ("display name", document.displayName), ("description", document.contentDescription),
-            ("keywords", document.keywords.isEmpty ? nil : document.keywords.joined(separator: ", ")), ("link", document.contentURL),
-            ("thumbnail", [document.thumbnailURL, document.thumbnailType.map { "\($0) stored" }].compactMap { $0 }.joined(separator: ", ")),
-            ("ranking hint", document.rankingHint.map(String.init)), ("expires", document.expirationDate.map { $0.formatted(.iso8601) }),
+        let fields = document.fields
+        print(fields.title ?? fields.displayName ?? fields.uniqueIdentifier)
+        let lines: [(String, String?)] = [
+            ("identifier", fields.uniqueIdentifier), ("domain", fields.domainIdentifier), ("type", fields.contentType),
+            ("title", fields.title), ("display name", fields.displayName), ("description", fields.contentDescription),
+            ("keywords", fields.keywords.isEmpty ? nil : fields.keywords.joined(separator: ", ")),
+            ("authors", fields.authorNames.isEmpty ? nil : fields.authorNames.joined(separator: ", ")),
+            ("created", fields.contentCreationDate.map { $0.formatted(.iso8601) }),
+            ("modified", fields.contentModificationDate.map { $0.formatted(.iso8601) }), ("link", fields.contentURL),
+            ("thumbnail", [fields.thumbnailURL, document.thumbnailType.map { "\($0) stored" }].compactMap { $0 }.joined(separator: ", ")),
+            ("ranking hint", fields.rankingHint.map(String.init)), ("expires", fields.expirationDate.formatted(.iso8601)),
             ("opens", "\(tallies.filter { $0.key.query == nil }.map(\.opens).reduce(0, +))"),
         ]
-        for case let (name, value?) in fields where !value.isEmpty {
+        for case let (name, value?) in lines where !value.isEmpty {
             print("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)")
         }
     }

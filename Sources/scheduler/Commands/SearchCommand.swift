@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Indexing
 import SchedulerConfig
 
@@ -31,6 +32,12 @@ struct SearchCommand: AsyncParsableCommand {
     ))
     var facets: String?
 
+    @Option(help: ArgumentHelp(
+        "The order of the hits: relevance, or newest (by creation date, considering the first \(SearchSort.newestConsideredMatches) matches).",
+        valueName: "order"
+    ))
+    var sort = "relevance"
+
     @Flag(help: "Print one JSON object {total, hits} instead of text.")
     var json = false
 
@@ -47,7 +54,8 @@ struct SearchCommand: AsyncParsableCommand {
         do {
             let facets = try facets.map { names throws(SearchQueryError) in try SearchFacet.list(names) } ?? []
             query = try SearchQuery(
-                text: text, domain: domain, contentType: contentType, limit: limit, offset: offset, facets: facets, typos: settings.typos,
+                text: text, domain: domain, contentType: contentType, limit: limit, offset: offset, facets: facets, sort: SearchSort.named(sort),
+                typos: settings.typos,
                 synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
             )
         } catch {
@@ -59,8 +67,10 @@ struct SearchCommand: AsyncParsableCommand {
         print("\(results.total)\(results.totalIsExact ? "" : "+") \(results.total == 1 ? "match" : "matches")")
         for (rank, hit) in results.hits.enumerated() {
             let name = hit.title ?? hit.displayName ?? hit.uniqueIdentifier
-            let byline = hit.title != nil ? hit.displayName.map { " — \($0)" } ?? "" : ""
-            print("\(offset + rank + 1). \(name)\(byline)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)]")
+            let authors = hit.authorNames.isEmpty ? nil : hit.authorNames.joined(separator: ", ")
+            let day = hit.contentCreationDate.map { $0.formatted(.iso8601.year().month().day()) }
+            let byline = [hit.title != nil ? hit.displayName : nil, authors, day].compactMap { $0 }.joined(separator: " · ")
+            print("\(offset + rank + 1). \(name)\(byline.isEmpty ? "" : " — " + byline)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)]")
             if let link = hit.contentURL { print("   \(link)") }
             if let description = hit.contentDescription {
                 print("   \(description.count > 120 ? description.prefix(119) + "…" : description)")

@@ -95,17 +95,31 @@ struct Post {
         return terms.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
-    /// The authors and the date, for the item's display name: `Ana, Bo · 2015-10-26`.
-    func byline(date: Date?) throws(FrontMatterProblem) -> String? {
-        var seen = Set<String>()
-        let authors = try (fields.names("author") + fields.names("authors") + fields.names("extra.author") + fields.names("extra.authors"))
-            .filter { !$0.isEmpty && seen.insert($0).inserted }
-        let day = date.map { date in
-            let civil = zone.civilTime(at: date)
-            return String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
+    /// When the post last changed, as its generator's front matter says it: Hugo's `lastmod` (or `modified`),
+    /// Jekyll's `last_modified_at` (jekyll-last-modified-at, jekyll-seo-tag), Zola's `updated`; `nil` when not written.
+    func modificationDate() throws(FrontMatterProblem) -> Date? {
+        switch flavor {
+        case .hugo: try fields.date("lastmod", "modified")
+        case .jekyll: try fields.date("last_modified_at")
+        case .zola: try fields.date("updated")
         }
-        let parts = [authors.isEmpty ? nil : authors.joined(separator: ", "), day].compactMap { $0 }
-        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// The post's authors: `author`, `authors` (Zola's under `extra` too), each once, in that order; the first
+    /// ``ItemLimits/maxAuthorNames``, each cut to ``ItemLimits/maxAuthorNameBytes`` (a post is never refused for its byline).
+    func authors() throws(FrontMatterProblem) -> [String] {
+        var seen = Set<String>()
+        let limits = ItemLimits.standard
+        return try (fields.names("author") + fields.names("authors") + fields.names("extra.author") + fields.names("extra.authors"))
+            .map { name in
+                var bytes = 0
+                return String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix { character in
+                    bytes += character.utf8.count
+                    return bytes <= limits.maxAuthorNameBytes
+                })
+            }
+            .filter { !$0.isEmpty && !$0.unicodeScalars.contains("\0") && seen.insert($0).inserted }
+            .prefix(limits.maxAuthorNames).map { $0 }
     }
 
     /// The path the generator publishes the post at: `/news/2015/10/26/jekyll-3-0-released/`, `/posts/my-post/`.

@@ -75,7 +75,9 @@ struct PostReader: Sendable {
         item.contentType = "public.text"
         item.contentDescription = try post.description()
         item.keywords = try post.keywords()
-        item.displayName = try post.byline(date: date)
+        item.authorNames = try post.authors()
+        item.contentCreationDate = date
+        item.contentModificationDate = try post.modificationDate()
         item.expirationDate = expires
         if let baseURL {
             let escaped = urlPath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? urlPath
