@@ -43,6 +43,12 @@ extension MemorySearchIndex {
                 )
             }
             let popularity = Popularity(query: query, now: now)
+            let walked = WalkedMatch.isNeeded(by: query) ? scan(gathered.matched, .all, limit: WalkedMatch.rowsRead).map { row in
+                WalkedMatch(
+                    id: row.id, created: row.item.contentCreationDate?.timeIntervalSince1970, domain: row.item.domainIdentifier,
+                    contentType: row.item.contentType
+                )
+            } : []
             let page: [(id: Int64, score: Double)]
             let total: (total: Int, isExact: Bool)
             switch query.sort {
@@ -52,8 +58,7 @@ extension MemorySearchIndex {
                 )
                 total = ranking.total(matches: gathered.matches)
             case .newest:
-                let matches = scan(gathered.matched, .all, limit: SearchSort.newestConsideredMatches + 1)
-                let order = NewestOrder(matches: matches.map { ($0.id, $0.item.contentCreationDate?.timeIntervalSince1970) }, offset: query.offset, limit: query.limit)
+                let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit)
                 let scored = order.toScore.compactMap { rowsByID[$0] }
                 page = order.page(
                     ranking: CandidateRanking(query: query, terms: gathered.terms), candidates: scored.map(candidate), gathered: gathered,
@@ -64,12 +69,7 @@ extension MemorySearchIndex {
             let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
                 rowsByID[id].map { SearchHit($0.item, score: score) }
             }).highlighted(for: gathered.terms)
-            guard !query.facets.isEmpty else { return results }
-            var counter = FacetCounter(facets: query.facets)
-            for row in scan(gathered.matched, .all, limit: FacetCounter.rowsToRead) {
-                counter.add(domain: row.item.domainIdentifier, contentType: row.item.contentType)
-            }
-            return counter.applied(to: results)
+            return query.facets.isEmpty ? results : FacetCounter(facets: query.facets, counting: walked).applied(to: results)
         }
     }
 }

@@ -84,6 +84,7 @@ struct MemoryTables: Sendable {
         var stored = item
         stored.expirationDate = expiration
         let key = ExactText(item.uniqueIdentifier)
+        var keptID: Int64?
         if var existing = rows[key] {
             if Self.hasSameContent(existing.item, as: item) {
                 existing.item.expirationDate = expiration
@@ -95,12 +96,12 @@ struct MemoryTables: Sendable {
             rows[key] = nil
             // Its opens follow it, so that a purge of its new domain deletes them.
             opens[key]?.domain = item.domainIdentifier
+            // The same ranking hint keeps its place in priority order, as in the databases.
+            if existing.item.rankingHint == item.rankingHint { keptID = existing.id }
         }
         let band = ItemPriority(rankingHint: item.rankingHint)
-        let last = rows.values.lazy.map(\.id).filter { (band.firstIdentifier...band.lastIdentifier).contains($0) }.max()
-        rows[key] = Row(
-            id: (last ?? band.firstIdentifier - 1) + 1, item: stored, indexedAt: now, commitNumber: commitNumber, words: Self.words(of: item)
-        )
+        let id = keptID ?? (rows.values.lazy.map(\.id).filter { (band.firstIdentifier...band.lastIdentifier).contains($0) }.max() ?? band.firstIdentifier - 1) + 1
+        rows[key] = Row(id: id, item: stored, indexedAt: now, commitNumber: commitNumber, words: Self.words(of: item))
         SearchVocabulary.insertWords(of: item, into: &vocabulary)
     }
 
@@ -123,7 +124,7 @@ struct MemoryTables: Sendable {
             (stored.displayName, item.displayName), (stored.contentDescription, item.contentDescription),
             (KeywordList.encode(stored.keywords), KeywordList.encode(item.keywords)),
             (KeywordList.encode(stored.authorNames), KeywordList.encode(item.authorNames)), (stored.thumbnailURL, item.thumbnailURL),
-            (stored.contentURL, item.contentURL),
+            (stored.contentURL, item.contentURL), (stored.relatedUniqueIdentifier, item.relatedUniqueIdentifier),
         ]
         return texts.allSatisfy { ExactText.equal($0, $1) } && stored.thumbnailData == item.thumbnailData && stored.rankingHint == item.rankingHint
             && stored.contentCreationDate == item.contentCreationDate && stored.contentModificationDate == item.contentModificationDate

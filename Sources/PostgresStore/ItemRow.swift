@@ -20,6 +20,7 @@ struct ItemRow: Encodable {
     /// Base64, decoded by the statement.
     var thumbnail: String?
     var contentURL: String?
+    var related: String?
     var hint: Int?
     var expiration: Double
     var wordsAll: [String]
@@ -27,7 +28,7 @@ struct ItemRow: Encodable {
     var wordsNames: [String]
 
     enum CodingKeys: String, CodingKey {
-        case band, uid, domain, type, title, name, description, keywords, created, modified, thumbnail, hint, expiration
+        case band, uid, domain, type, title, name, description, keywords, created, modified, thumbnail, related, hint, expiration
         case authorNames = "author_names", thumbnailURL = "thumbnail_url", contentURL = "content_url"
         case wordsAll = "words_all", wordsBest = "words_best", wordsNames = "words_names"
     }
@@ -51,6 +52,7 @@ struct ItemRow: Encodable {
         thumbnailURL = item.thumbnailURL
         thumbnail = item.thumbnailData?.base64EncodedString()
         contentURL = item.contentURL
+        related = item.relatedUniqueIdentifier
         hint = item.rankingHint
         self.expiration = expiration.timeIntervalSince1970
         wordsAll = words.all

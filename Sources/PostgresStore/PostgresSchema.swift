@@ -122,10 +122,11 @@ enum PostgresSchema {
         .statements("v6-item-opens", [PostgresItemOpens.createTable] + PostgresItemOpens.createIndexes),
         .statements("v7-search-queries", [PostgresSearchIndex.createSearchQueryTable, "CREATE INDEX search_query_day ON search_query (day)"]),
         // Items stored before hold no author names: their words stay as they are.
-        .statements("v8-authors-and-content-dates", [
+        .statements("v8-authors-dates-and-related-items", [
             "ALTER TABLE item ADD COLUMN author_names TEXT NOT NULL DEFAULT '[]'",
             "ALTER TABLE item ADD COLUMN content_creation_date DOUBLE PRECISION",
             "ALTER TABLE item ADD COLUMN content_modification_date DOUBLE PRECISION",
+            "ALTER TABLE item ADD COLUMN related_unique_identifier TEXT",
         ]),
     ]
 

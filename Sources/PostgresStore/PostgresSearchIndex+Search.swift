@@ -58,6 +58,14 @@ extension PostgresSearchIndex {
         }
 
         let popularity = Popularity(query: query, now: clock.now())
+        var walked: [WalkedMatch] = []
+        if WalkedMatch.isNeeded(by: query) {
+            var walk = SQLBuilder()
+            scan("words_all", gathered.matched, selecting: "id, content_creation_date, domain_identifier, content_type", limit: WalkedMatch.rowsRead, into: &walk)
+            for try await (id, created, domain, contentType) in try await client.query(walk.query, logger: logger).decode((Int64, Double?, String, String).self) {
+                walked.append(WalkedMatch(id: id, created: created, domain: domain, contentType: contentType))
+            }
+        }
         let page: [(id: Int64, score: Double)]
         let total: (total: Int, isExact: Bool)
         switch query.sort {
@@ -76,13 +84,7 @@ extension PostgresSearchIndex {
             page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered, lifts: lifts)
             total = ranking.total(matches: gathered.matches)
         case .newest:
-            var walk = SQLBuilder()
-            scan("words_all", gathered.matched, selecting: "id, content_creation_date", limit: SearchSort.newestConsideredMatches + 1, into: &walk)
-            var matches: [NewestOrder.Match] = []
-            for try await (id, created) in try await client.query(walk.query, logger: logger).decode((Int64, Double?).self) {
-                matches.append((id, created))
-            }
-            let order = NewestOrder(matches: matches, offset: query.offset, limit: query.limit)
+            let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit)
             let (rows, lifts) = try await candidates(popularity: popularity) { sql in
                 sql.append("SELECT unnest(\(sql.bind(order.toScore))::bigint[])")
             }
@@ -90,14 +92,7 @@ extension PostgresSearchIndex {
             total = order.total
         }
         let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: gathered.terms)
-        guard !query.facets.isEmpty else { return results }
-        var counter = FacetCounter(facets: query.facets)
-        var facetMatches = SQLBuilder()
-        scan("words_all", gathered.matched, selecting: "domain_identifier, content_type", limit: FacetCounter.rowsToRead, into: &facetMatches)
-        for try await (domain, contentType) in try await client.query(facetMatches.query, logger: logger).decode((String, String).self) {
-            counter.add(domain: domain, contentType: contentType)
-        }
-        return counter.applied(to: results)
+        return query.facets.isEmpty ? results : FacetCounter(facets: query.facets, counting: walked).applied(to: results)
     }
 
     /// The fields of the items whose ids `appendIDs` selects, and the lifts of their opens (``Popularity``): one round trip.

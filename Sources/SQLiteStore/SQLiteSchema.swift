@@ -123,15 +123,16 @@ enum SQLiteSchema {
         migrator.registerMigration("v7-search-queries") { db in
             try db.execute(sql: SearchQueryTable.createTable)
         }
-        migrator.registerMigration("v8-authors-and-content-dates") { db in
+        migrator.registerMigration("v8-authors-dates-and-related-items") { db in
             try db.execute(sql: """
                 ALTER TABLE item ADD COLUMN authorNames TEXT NOT NULL DEFAULT '[]';
                 ALTER TABLE item ADD COLUMN contentCreationDate REAL;
                 ALTER TABLE item ADD COLUMN contentModificationDate REAL;
+                ALTER TABLE item ADD COLUMN relatedUniqueIdentifier TEXT;
                 """)
             // Author names are searched: the tables of every field and of the best fields are made again with
-            // them, a one-time rebuild at the first open after the upgrade (BENCHMARKS.md gives its time).
-            for table in FullTextTable.tables where table.columns.contains(.authorNames) {
+            // them, a one-time rebuild at the first open after the upgrade (docs/search.md gives its time).
+            for table in FullTextTable.tables.map({ $0.restricted(to: FullTextTable.columnsWithAuthorNames) }) where table.columns.contains(.authorNames) {
                 try db.execute(sql: "DROP TABLE \(table.name)")
                 try db.execute(sql: table.createStatement)
                 try db.execute(sql: table.indexAllRowsStatement)

@@ -106,8 +106,8 @@ struct IndexCommandTests {
         let hit = try #require((object["hits"] as? [[String: Any]])?.first)
         let expectedKeys: Set = [
             "uniqueIdentifier", "domainIdentifier", "contentType", "title", "displayName", "contentDescription",
-            "keywords", "authorNames", "contentCreationDate", "contentModificationDate", "contentURL", "thumbnailURL", "rankingHint",
-            "expirationDate", "score", "highlights", "snippet",
+            "keywords", "authorNames", "contentCreationDate", "contentModificationDate", "contentURL", "relatedUniqueIdentifier", "thumbnailURL",
+            "rankingHint", "expirationDate", "score", "highlights", "snippet",
         ]
         #expect(Set(hit.keys) == expectedKeys)
         let highlights = try #require(hit["highlights"] as? [String: Any])

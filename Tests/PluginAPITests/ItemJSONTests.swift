@@ -25,7 +25,8 @@ struct ItemJSONTests {
              "title":"Fromages","displayName":"Cheeses","contentDescription":"All our cheeses","keywords":["brie","comté"],
              "thumbnailURL":"https://cdn.example.com/42.jpg","thumbnailData":"iVBORw0KGgo=","contentURL":"shop://category/42",
              "rankingHint":70,"expirationDate":"2027-01-31T12:00:00Z","authorNames":["Ana","Bo"],
-             "contentCreationDate":"2026-01-02T03:04:05+01:00","contentModificationDate":"2026-02-01T00:00:00Z"}
+             "contentCreationDate":"2026-01-02T03:04:05+01:00","contentModificationDate":"2026-02-01T00:00:00Z",
+             "relatedUniqueIdentifier":"cat-4"}
             """
         let item = try #require(try decode(json))
         #expect(item.uniqueIdentifier == "cat-42")
@@ -36,6 +37,7 @@ struct ItemJSONTests {
         #expect(item.rankingHint == 70)
         #expect(item.expirationDate == ISO8601.date(from: "2027-01-31T12:00:00Z"))
         #expect(item.authorNames == ["Ana", "Bo"])
+        #expect(item.relatedUniqueIdentifier == "cat-4")
         #expect(item.contentCreationDate == ISO8601.date(from: "2026-01-02T02:04:05Z"))
         #expect(item.contentModificationDate == ISO8601.date(from: "2026-02-01T00:00:00Z"))
 
@@ -95,6 +97,8 @@ struct ItemJSONTests {
         (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","contentModificationDate":"2026-01-02T10:00:00"}"#, "contentModificationDate", "ISO 8601"),
         (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","contentModificationDate":1767225600}"#, "contentModificationDate", "a string"),
         (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorName":["Ana"]}"#, "authorName", "did you mean 'authorNames'?"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","relatedUniqueIdentifier":""}"#, "relatedUniqueIdentifier", "must not be empty"),
+        (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","relatedUniqueIdentifier":7}"#, "relatedUniqueIdentifier", "a string"),
         ("not json", "", "not valid JSON"),
         ("[1,2]", "", "expected a JSON object"),
         (#"{"uniqueIdentifier":"a","domainIdentifier":"com.a""#, "", "not valid JSON"),
@@ -123,7 +127,15 @@ struct ItemJSONTests {
         #expect(rejection(#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":[\#(authors)]}"#)?.reason.contains("more than 20 names") == true)
         let longName = String(repeating: "é", count: ItemLimits.standard.maxAuthorNameBytes / 2 + 1)
         #expect(rejection(#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":["\#(longName)"]}"#)?.reason.contains("longer than 256 bytes") == true)
+        let longRelated = String(repeating: "r", count: ItemLimits.standard.maxIdentifierBytes + 1)
+        #expect(rejection(#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","relatedUniqueIdentifier":"\#(longRelated)"}"#)?.field == "relatedUniqueIdentifier")
         let atTheLimit = String(repeating: "é", count: ItemLimits.standard.maxAuthorNameBytes / 2)
         #expect(rejection(#"{"uniqueIdentifier":"a","domainIdentifier":"com.a","authorNames":["\#(atTheLimit)"]}"#) == nil)
+    }
+
+    @Test func anInstantThatIsNotFiniteIsRefusedByTheSwiftAPI() {
+        var item = SearchableItem(uniqueIdentifier: "a", domainIdentifier: "com.a")
+        item.contentCreationDate = Date(timeIntervalSince1970: .nan)
+        #expect(throws: ItemValidationError(field: "contentCreationDate", reason: "is not a finite instant")) { try item.validate() }
     }
 }

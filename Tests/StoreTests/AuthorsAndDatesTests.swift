@@ -5,9 +5,9 @@ import Store
 import StoreSupport
 import Testing
 
-/// Core Spotlight's `authorNames`, `contentCreationDate` and `contentModificationDate`: stored, returned, authors
-/// searched, and newest-first search; alike on every store.
-@Suite("Authors, content dates and newest first, on every store")
+/// Core Spotlight's `authorNames`, `contentCreationDate`, `contentModificationDate` and `relatedUniqueIdentifier`:
+/// stored, returned, authors searched, and newest-first search; alike on every store.
+@Suite("Authors, content dates, related items and newest first, on every store")
 struct AuthorsAndDatesTests {
     static let clock = StoreConformanceTests.clock
 
@@ -31,35 +31,55 @@ struct AuthorsAndDatesTests {
             let modified = try #require(ISO8601.date(from: "2026-02-01T00:00:00Z"))
             try await store.index.upsert([
                 SearchableItem(
-                    uniqueIdentifier: "p1", domainIdentifier: "com.blog", title: "Cheese week", authorNames: ["Ana", "Bo Berg"],
-                    contentCreationDate: created, contentModificationDate: modified
+                    uniqueIdentifier: "p1#week", domainIdentifier: "com.blog", title: "Cheese week", authorNames: ["Ana", "Bo Berg"],
+                    contentCreationDate: created, contentModificationDate: modified, relatedUniqueIdentifier: "p1"
                 ),
                 Self.post("p2", "Cheese month", created: nil),
             ])
-            let item = try #require(try await store.index.item(withIdentifier: "p1"))
-            #expect(item.authorNames == ["Ana", "Bo Berg"])
+            let item = try #require(try await store.index.item(withIdentifier: "p1#week"))
+            #expect(item.authorNames == ["Ana", "Bo Berg"] && item.relatedUniqueIdentifier == "p1")
             #expect(item.contentCreationDate == created, "to the quarter second")
             #expect(item.contentModificationDate == modified)
             let bare = try #require(try await store.index.item(withIdentifier: "p2"))
             #expect(bare.authorNames == [] && bare.contentCreationDate == nil && bare.contentModificationDate == nil)
 
             let hits = try await store.index.search(SearchQuery(text: "cheese")).hits
-            let hit = try #require(hits.first { $0.uniqueIdentifier == "p1" })
+            let hit = try #require(hits.first { $0.uniqueIdentifier == "p1#week" })
             #expect(hit.authorNames == ["Ana", "Bo Berg"] && hit.contentCreationDate == created && hit.contentModificationDate == modified)
+            #expect(hit.relatedUniqueIdentifier == "p1")
             let json = String(decoding: try JSONEncoder().encode(hits.first { $0.uniqueIdentifier == "p2" }), as: UTF8.self)
-            #expect(json.contains("\"authorNames\":[]") && json.contains("\"contentCreationDate\":null"), "every key is present: \(json)")
+            #expect(json.contains("\"authorNames\":[]") && json.contains("\"contentCreationDate\":null") && json.contains("\"relatedUniqueIdentifier\":null"), "every key is present: \(json)")
         }
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func aChangedDateOrAuthorIsWrittenAndAnUnchangedItemKeepsItsPlace(backend: StoreBackend) async throws {
+    func aChangedDateOrAuthorIsWrittenAndTheItemKeepsItsPlace(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
-            try await store.index.upsert([Self.post("p1", "Cheese", created: "2026-01-01", authors: ["Ana"])])
+            try await store.index.upsert([Self.post("p1", "Cheese", created: "2026-01-01", authors: ["Ana"]), Self.post("p2", "Cheese", created: "2026-01-01")])
+            #expect(try await Self.ids(store, "cheese", sort: .relevance) == ["p1", "p2"], "equal items: the one indexed first")
+            try await store.index.upsert([Self.post("p1", "Cheese", created: "2026-01-01", authors: ["Ana"]).with { $0.contentModificationDate = Self.day("2026-02-01") }])
+            #expect(try await store.index.item(withIdentifier: "p1")?.contentModificationDate == Self.day("2026-02-01"), "a modification date alone is a change")
             try await store.index.upsert([Self.post("p1", "Cheese", created: "2026-03-01", authors: ["Bo"])])
             let item = try #require(try await store.index.item(withIdentifier: "p1"))
-            #expect(item.contentCreationDate == Self.day("2026-03-01") && item.authorNames == ["Bo"])
+            #expect(item.contentCreationDate == Self.day("2026-03-01") && item.authorNames == ["Bo"] && item.contentModificationDate == nil)
             #expect(try await Self.ids(store, "ana", sort: .relevance).isEmpty, "the old author's words are gone from the index")
             #expect(try await Self.ids(store, "bo", sort: .relevance) == ["p1"])
+            #expect(try await Self.ids(store, "cheese", sort: .relevance) == ["p1", "p2"], "rewritten with the same hint, it keeps its place")
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aDatesItemsPastTheScoredTiesFollowInPriorityOrder(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            // Undated: one date group. The strong match comes after the ties that are ranked, so it is not lifted.
+            let ties = NewestOrder.maxScoredTies
+            var items = (0..<ties).map { Self.post("weak\($0)", "Notes \($0)", created: nil, description: "about cheese") }
+            items.insert(Self.post("strong-early", "Cheese", created: nil), at: 10)
+            items += [Self.post("strong-late", "Cheese", created: nil), Self.post("weak-late", "Notes", created: nil, description: "about cheese")]
+            try await store.index.upsert(items)
+            #expect(try await Self.ids(store, "cheese", limit: 2) == ["strong-early", "weak0"], "the first ties are ranked by relevance")
+            let tail = try await Self.ids(store, "cheese", limit: 3, offset: ties)
+            #expect(tail == ["weak\(ties - 1)", "strong-late", "weak-late"], "past them, priority order")
         }
     }
 

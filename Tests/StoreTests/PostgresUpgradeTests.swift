@@ -57,7 +57,8 @@ struct PostgresUpgradeTests {
         }
         for statement in [
             "ALTER TABLE item DROP COLUMN author_names", "ALTER TABLE item DROP COLUMN content_creation_date",
-            "ALTER TABLE item DROP COLUMN content_modification_date", "DELETE FROM scheduler_migration WHERE name LIKE 'v8-%'",
+            "ALTER TABLE item DROP COLUMN content_modification_date", "ALTER TABLE item DROP COLUMN related_unique_identifier",
+            "DELETE FROM scheduler_migration WHERE name LIKE 'v8-%'",
         ] {
             try await location.execute(statementWrittenByThisProgram: statement)
         }

@@ -64,13 +64,14 @@ package struct CandidateRanking {
 
     /// The candidates of a search whose scans walk matches in priority order: the first matches of every field, and
     /// when there are more than ``perScope``, the first of the best fields, then (if those fill a scope) the first
-    /// of the names, so the best fields are never crowded out; with how many matches the first scan counted.
+    /// of the names, so the best fields are never crowded out; with how many matches the first scan counted. A
+    /// newest-first search orders other matches (``NewestOrder``) and takes only the first scan's.
     package func gather<Row>(
         scan: (Scope, _ limit: Int) throws -> [Row], id: (Row) -> Int64
     ) rethrows -> (candidates: [Row], matches: Int) {
         let firstMatches = try scan(.all, countLimit + 1)
         var candidates = Array(firstMatches.prefix(perScope))
-        if firstMatches.count > perScope {
+        if firstMatches.count > perScope, query.sort == .relevance {
             var seen = Set(candidates.map(id))
             for scope in [Scope.bestFields, .names] {
                 let found = try scan(scope, perScope)

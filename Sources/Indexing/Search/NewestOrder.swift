@@ -6,9 +6,6 @@
 /// (a group of more than ``maxScoredTies`` such items ranks its first ones in priority order by relevance, the rest
 /// after them in priority order, so that every page cuts the same order).
 package struct NewestOrder {
-    /// One match as the walk read it: its priority (the id) and creation date (seconds since 1970).
-    package typealias Match = (id: Int64, created: Double?)
-
     /// Items of one date ranked by relevance, at most: past them, a date's items follow in priority order.
     package static let maxScoredTies = 1_000
 
@@ -21,10 +18,10 @@ package struct NewestOrder {
     /// Where the first group starts in the date order.
     private let firstGroupStart: Int
 
-    /// The order of `matches` (in priority order, as walked), for the page `offset..<offset + limit`.
-    package init(matches: [Match], offset: Int, limit: Int) {
-        let considered = matches.prefix(SearchSort.newestConsideredMatches)
-        total = (considered.count, matches.count <= SearchSort.newestConsideredMatches)
+    /// The order of the walked matches (``WalkedMatch``, in priority order), for the page `offset..<offset + limit`.
+    package init(walked: [WalkedMatch], offset: Int, limit: Int) {
+        let considered = walked.prefix(SearchSort.newestConsideredMatches)
+        total = (considered.count, walked.count <= SearchSort.newestConsideredMatches)
         // Latest first, undated last; the sort is stable, so each date's items stay in priority order.
         let sorted = considered.enumerated().sorted { left, right in
             let (a, b) = (left.element.created, right.element.created)
@@ -63,9 +60,12 @@ package struct NewestOrder {
         let ranked = Dictionary(
             ranking.ranked(candidates, gathered: gathered, lifts: lifts).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }
         )
+        // An item the walk found but the candidates lack (deleted between two reads) keeps its place, last of its
+        // group, so pages neither repeat nor skip an item; its hit is then missing from its page.
         let order = groups.flatMap { group in
-            group.prefix(Self.maxScoredTies).compactMap { ranked[$0] }.sorted(by: CandidateRanking.Ranked.isBetter).map(\.id)
-                + group.dropFirst(Self.maxScoredTies)
+            let scored = group.prefix(Self.maxScoredTies)
+            return scored.compactMap { ranked[$0] }.sorted(by: CandidateRanking.Ranked.isBetter).map(\.id)
+                + scored.filter { ranked[$0] == nil } + group.dropFirst(Self.maxScoredTies)
         }
         let from = window.lowerBound - firstGroupStart
         return order[min(from, order.count)..<min(from + window.count, order.count)].map { id in (id, ranked[id]?.score ?? 0) }

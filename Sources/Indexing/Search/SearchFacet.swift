@@ -39,8 +39,11 @@ package struct FacetCounter {
         self.facets = facets
     }
 
-    /// Whether another match would pass the limit: read at most one more row than ``SearchFacet/countedMatches``.
-    package static var rowsToRead: Int { SearchFacet.countedMatches + 1 }
+    /// The counts of the walked matches (``WalkedMatch``).
+    package init(facets: [SearchFacet], counting walked: [WalkedMatch]) {
+        self.init(facets: facets)
+        for match in walked { add(domain: match.domain, contentType: match.contentType) }
+    }
 
     /// Counts one match; past the limit, only notes that there was one.
     package mutating func add(domain: String, contentType: String) {

@@ -35,6 +35,8 @@ public struct SearchHit: Sendable, Hashable, Codable {
     public var contentCreationDate: Date?
     public var contentModificationDate: Date?
     public var contentURL: String?
+    /// The item this one is part of: a section's page.
+    public var relatedUniqueIdentifier: String?
     /// Where the item's thumbnail is served, when it has an address (an item's `thumbnailData` is not returned).
     public var thumbnailURL: String?
     public var rankingHint: Int?
@@ -58,6 +60,7 @@ public struct SearchHit: Sendable, Hashable, Codable {
         contentCreationDate = item.contentCreationDate
         contentModificationDate = item.contentModificationDate
         contentURL = item.contentURL
+        relatedUniqueIdentifier = item.relatedUniqueIdentifier
         thumbnailURL = item.thumbnailURL
         rankingHint = item.rankingHint
         expirationDate = item.expirationDate ?? .distantFuture
@@ -88,6 +91,7 @@ public struct SearchHit: Sendable, Hashable, Codable {
         try container.encode(contentCreationDate, forKey: .contentCreationDate)
         try container.encode(contentModificationDate, forKey: .contentModificationDate)
         try container.encode(contentURL, forKey: .contentURL)
+        try container.encode(relatedUniqueIdentifier, forKey: .relatedUniqueIdentifier)
         try container.encode(thumbnailURL, forKey: .thumbnailURL)
         try container.encode(rankingHint, forKey: .rankingHint)
         try container.encode(expirationDate, forKey: .expirationDate)

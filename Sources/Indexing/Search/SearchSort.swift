@@ -7,7 +7,7 @@ public enum SearchSort: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// A newest-first search orders up to this many matches (the first in priority order, as facets count them);
     /// when more match, its total says so (`totalIsExact` false) and the page is the newest among these.
-    public static let newestConsideredMatches = SearchFacet.countedMatches
+    public static let newestConsideredMatches = WalkedMatch.rowsRead - 1
 
     /// The order `text` names, or an error listing the orders.
     public static func named(_ text: String) throws(SearchQueryError) -> SearchSort {

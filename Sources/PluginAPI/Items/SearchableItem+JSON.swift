@@ -6,7 +6,7 @@ extension SearchableItem: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription
         case keywords, authorNames, contentCreationDate, contentModificationDate
-        case thumbnailURL, thumbnailData, contentURL, rankingHint, expirationDate
+        case thumbnailURL, thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,6 +38,7 @@ extension SearchableItem: Codable {
             thumbnailData = data
         }
         contentURL = try string(.contentURL)
+        relatedUniqueIdentifier = try string(.relatedUniqueIdentifier)
         if let hint = try Self.field(.rankingHint, expected: "an integer", { try container.decodeIfPresent(Double.self, forKey: .rankingHint) }) {
             guard hint == hint.rounded(), abs(hint) < 1e9 else {
                 throw ItemValidationError(field: "rankingHint", reason: "expected an integer between 0 and 100 (got \(hint))")
@@ -72,6 +73,7 @@ extension SearchableItem: Codable {
         try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
         try container.encodeIfPresent(thumbnailData?.base64EncodedString(), forKey: .thumbnailData)
         try container.encodeIfPresent(contentURL, forKey: .contentURL)
+        try container.encodeIfPresent(relatedUniqueIdentifier, forKey: .relatedUniqueIdentifier)
         try container.encodeIfPresent(rankingHint, forKey: .rankingHint)
         try container.encodeIfPresent(expirationDate.map(ISO8601.string(from:)), forKey: .expirationDate)
     }

@@ -4,6 +4,9 @@ extension SearchableItem {
     /// Checks every field against `limits`; throws the first problem found, naming its field.
     public func validate(limits: ItemLimits = .standard) throws(ItemValidationError) {
         try Self.require(uniqueIdentifier, field: "uniqueIdentifier", maxBytes: limits.maxIdentifierBytes)
+        if let relatedUniqueIdentifier {
+            try Self.require(relatedUniqueIdentifier, field: "relatedUniqueIdentifier", maxBytes: limits.maxIdentifierBytes)
+        }
         guard DomainIdentifier.isValid(domainIdentifier) else {
             if domainIdentifier.isEmpty {
                 throw ItemValidationError(field: "domainIdentifier", reason: "must not be empty")
@@ -36,6 +39,11 @@ extension SearchableItem {
                 field: "thumbnailData",
                 reason: "\(thumbnailData.count) bytes is over the limit of \(limits.maxThumbnailBytes) bytes; send a smaller thumbnail"
             )
+        }
+        for (field, date) in [("contentCreationDate", contentCreationDate), ("contentModificationDate", contentModificationDate), ("expirationDate", expirationDate)] {
+            if let date, !date.timeIntervalSince1970.isFinite {
+                throw ItemValidationError(field: field, reason: "is not a finite instant")
+            }
         }
         if let rankingHint, !(0...100).contains(rankingHint) {
             throw ItemValidationError(field: "rankingHint", reason: "must be between 0 and 100 (got \(rankingHint))")

@@ -34,6 +34,8 @@ public struct SearchableItem: Sendable, Hashable {
     public var thumbnailData: Data?
     /// The deep link that opens the item in the app.
     public var contentURL: String?
+    /// The item this one is part of (Core Spotlight's `relatedUniqueIdentifier`): a page's section names its page.
+    public var relatedUniqueIdentifier: String?
     /// 0 to 100: lifts the item in search results.
     public var rankingHint: Int?
     /// After this instant the item is never returned and the next sweep deletes it.
@@ -54,6 +56,7 @@ public struct SearchableItem: Sendable, Hashable {
         thumbnailURL: String? = nil,
         thumbnailData: Data? = nil,
         contentURL: String? = nil,
+        relatedUniqueIdentifier: String? = nil,
         rankingHint: Int? = nil,
         expirationDate: Date? = nil
     ) {
@@ -70,6 +73,7 @@ public struct SearchableItem: Sendable, Hashable {
         self.thumbnailURL = thumbnailURL
         self.thumbnailData = thumbnailData
         self.contentURL = contentURL
+        self.relatedUniqueIdentifier = relatedUniqueIdentifier
         self.rankingHint = rankingHint
         self.expirationDate = expirationDate
     }

@@ -34,8 +34,11 @@ struct FullTextTable {
     static let tables = [all, bestFields, names]
 
     /// The fields the tables indexed before author names were: what the migrations before
-    /// `v8-authors-and-content-dates` create, whatever ``SearchColumn`` holds now.
+    /// `v8-authors-dates-and-related-items` create, whatever ``SearchColumn`` holds now.
     static let columnsBeforeAuthorNames: [SearchColumn] = [.title, .displayName, .keywords, .contentDescription]
+
+    /// The fields `v8-authors-dates-and-related-items` made the tables index, whatever ``SearchColumn`` holds later.
+    static let columnsWithAuthorNames: [SearchColumn] = [.title, .displayName, .keywords, .authorNames, .contentDescription]
 
     /// This table as it was when it indexed only `columns` of its fields.
     func restricted(to columns: [SearchColumn]) -> FullTextTable {

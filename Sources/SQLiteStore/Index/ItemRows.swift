@@ -11,10 +11,12 @@ struct ItemRows {
     /// whether its content was written (`false`: it was stored already).
     ///
     /// An item whose content equals the stored one (what a periodic reindex mostly writes) only renews its
-    /// expiration, date and commit number: the full-text index, costly to rewrite, already holds its words.
+    /// expiration, date and commit number: the full-text index, costly to rewrite, already holds its words. An item
+    /// rewritten with the same ranking hint keeps its place in priority order (its id), as on every store.
     @discardableResult
     func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) throws -> Bool {
         let keywords = KeywordList.encode(item.keywords), authorNames = KeywordList.encode(item.authorNames)
+        var keptID: Int64?
         if let existing = try storedRow(identifier: item.uniqueIdentifier) {
             let id: Int64 = existing["id"]
             if Self.hasSameContent(existing, as: item, keywords: keywords, authorNames: authorNames) {
@@ -23,28 +25,24 @@ struct ItemRows {
                 return false
             }
             try delete(existing)
+            if existing["rankingHint"] == item.rankingHint { keptID = id }
             if existing["domainIdentifier"] != item.domainIdentifier {
                 // Its opens follow it, so that a purge of its new domain deletes them.
                 try db.cachedStatement(sql: "UPDATE item_open SET domainIdentifier = ? WHERE uniqueIdentifier = ?")
                     .execute(arguments: [item.domainIdentifier, item.uniqueIdentifier])
             }
         }
-        let band = ItemPriority(rankingHint: item.rankingHint)
-        let last = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT max(id) FROM item WHERE id BETWEEN ? AND ?"),
-            arguments: [band.firstIdentifier, band.lastIdentifier]
-        )
-        let id = (last ?? band.firstIdentifier - 1) + 1
+        let id = try keptID ?? nextID(in: ItemPriority(rankingHint: item.rankingHint))
         try db.cachedStatement(sql: """
             INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, displayName,
                 contentDescription, keywords, authorNames, contentCreationDate, contentModificationDate, thumbnailURL,
-                thumbnailData, contentURL, rankingHint, expirationDate, indexedAt, commitNumber)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, indexedAt, commitNumber)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
                 item.contentDescription, keywords, authorNames, item.contentCreationDate?.timeIntervalSince1970,
                 item.contentModificationDate?.timeIntervalSince1970, item.thumbnailURL, item.thumbnailData, item.contentURL,
-                item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber,
+                item.relatedUniqueIdentifier, item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber,
             ])
         try changeFullText(.add, id: id) { column in
             switch column {
@@ -56,6 +54,15 @@ struct ItemRows {
             }
         }
         return true
+    }
+
+    /// The id after the last one of `band`: an item new to it goes after its items.
+    private func nextID(in band: ItemPriority) throws -> Int64 {
+        let last = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT max(id) FROM item WHERE id BETWEEN ? AND ?"),
+            arguments: [band.firstIdentifier, band.lastIdentifier]
+        )
+        return (last ?? band.firstIdentifier - 1) + 1
     }
 
     /// Deletes the item with `identifier`, if any, and its open counts; returns how many (0 or 1).
@@ -71,7 +78,7 @@ struct ItemRows {
         try Row.fetchOne(
             db.cachedStatement(sql: """
                 SELECT id, domainIdentifier, contentType, title, displayName, contentDescription, keywords, authorNames,
-                    contentCreationDate, contentModificationDate, thumbnailURL, thumbnailData, contentURL, rankingHint
+                    contentCreationDate, contentModificationDate, thumbnailURL, thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint
                 FROM item WHERE uniqueIdentifier = ?
                 """),
             arguments: [identifier]
@@ -103,6 +110,7 @@ struct ItemRows {
             && row["contentModificationDate"] == item.contentModificationDate?.timeIntervalSince1970
             && row["thumbnailURL"] == item.thumbnailURL && row["thumbnailData"] == item.thumbnailData
             && row["contentURL"] == item.contentURL && row["rankingHint"] == item.rankingHint
+            && row["relatedUniqueIdentifier"] == item.relatedUniqueIdentifier
     }
 
     /// Deletes the rows matching `condition` (one statement per table, however many rows), and their open counts;
@@ -122,7 +130,7 @@ struct ItemRows {
         """
         uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription, keywords, authorNames,
             contentCreationDate, contentModificationDate, thumbnailURL, \(withThumbnailData ? "thumbnailData" : "NULL AS thumbnailData"),
-            contentURL, rankingHint, expirationDate
+            contentURL, relatedUniqueIdentifier, rankingHint, expirationDate
         """
     }
 
@@ -142,6 +150,7 @@ struct ItemRows {
             thumbnailURL: row["thumbnailURL"],
             thumbnailData: row["thumbnailData"],
             contentURL: row["contentURL"],
+            relatedUniqueIdentifier: row["relatedUniqueIdentifier"],
             rankingHint: row["rankingHint"],
             expirationDate: Date(timeIntervalSince1970: row["expirationDate"])
         )

@@ -73,27 +73,30 @@ extension SQLiteSearchIndex {
                 }
                 return found
             }
-            /// Every match of `terms` up to `limit`, in priority order, each row read once and handed to `body`.
-            func walk(_ terms: SearchTerms, selecting columns: String, limit: Int, _ body: (Row) -> Void) throws {
+            /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``.
+            func walk(_ terms: SearchTerms) throws -> [WalkedMatch] {
                 let table = FullTextTable.scanning(.all).name
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
-                        SELECT item.expirationDate, \(columns)
+                        SELECT item.expirationDate, item.id, item.contentCreationDate, item.domainIdentifier, item.contentType
                         FROM \(table) JOIN item ON item.id = \(table).rowid
                         WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
                         """),
-                    arguments: [terms.matchExpression!] + filterArguments + [limit]
+                    arguments: [terms.matchExpression!] + filterArguments + [WalkedMatch.rowsRead]
                 )
+                var walked: [WalkedMatch] = []
                 while let row = try rows.next() {
                     validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
-                    body(row)
+                    walked.append(WalkedMatch(id: row[1], created: row[2], domain: row[3], contentType: row[4]))
                 }
+                return walked
             }
             let gathered = try ranking.gatherLevels(
                 terms: typed, correct: { corrector in corrector.corrected(typed, vocabulary: try SearchTermTable.words(for: corrector.lookups, db)) },
                 scan: { terms, scope, limit in try scan(.scanning(scope), matching: terms.matchExpression!, limit: limit) }, id: \.id
             )
             let popularity = Popularity(query: query, now: now)
+            let walked = WalkedMatch.isNeeded(by: query) ? try walk(gathered.matched) : []
             let page: [(id: Int64, score: Double)]
             let total: (total: Int, isExact: Bool)
             switch query.sort {
@@ -102,11 +105,7 @@ extension SQLiteSearchIndex {
                 page = CandidateRanking(query: query, terms: gathered.terms).page(of: gathered.candidates, gathered: gathered, lifts: lifts)
                 total = ranking.total(matches: gathered.matches)
             case .newest:
-                var matches: [NewestOrder.Match] = []
-                try walk(gathered.matched, selecting: "item.id, item.contentCreationDate", limit: SearchSort.newestConsideredMatches + 1) { row in
-                    matches.append((row[1], row[2]))
-                }
-                let order = NewestOrder(matches: matches, offset: query.offset, limit: query.limit)
+                let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit)
                 let candidates = try Row.fetchAll(
                     db.cachedStatement(sql: "SELECT NULL, \(Self.candidateColumns) FROM item WHERE id IN (SELECT value FROM json_each(?))"),
                     arguments: [RowIDList.json(order.toScore)]
@@ -116,14 +115,7 @@ extension SQLiteSearchIndex {
                 total = order.total
             }
             var results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try Self.hits(db, for: page)).highlighted(for: gathered.terms)
-            if !query.facets.isEmpty {
-                // Every match up to the limit, in priority order: the domain and type of each, read from its row.
-                var counter = FacetCounter(facets: query.facets)
-                try walk(gathered.matched, selecting: "item.domainIdentifier, item.contentType", limit: FacetCounter.rowsToRead) { row in
-                    counter.add(domain: row[1], contentType: row[2])
-                }
-                results = counter.applied(to: results)
-            }
+            if !query.facets.isEmpty { results = FacetCounter(facets: query.facets, counting: walked).applied(to: results) }
             cache.store(results, for: cacheKey, commitNumber: commitNumber, validUntil: validUntil, generation: generation)
             return results
         }

@@ -96,12 +96,13 @@ struct Post {
     }
 
     /// When the post last changed, as its generator's front matter says it: Hugo's `lastmod` (or `modified`),
-    /// Jekyll's `last_modified_at` (jekyll-last-modified-at, jekyll-seo-tag), Zola's `updated`; `nil` when not written.
-    func modificationDate() throws(FrontMatterProblem) -> Date? {
+    /// Jekyll's `last_modified_at` (jekyll-last-modified-at, jekyll-seo-tag), Zola's `updated`; `nil` when not written
+    /// or not a date this reader knows (a post is never refused for it: it was published before it had one).
+    func modificationDate() -> Date? {
         switch flavor {
-        case .hugo: try fields.date("lastmod", "modified")
-        case .jekyll: try fields.date("last_modified_at")
-        case .zola: try fields.date("updated")
+        case .hugo: try? fields.date("lastmod", "modified")
+        case .jekyll: try? fields.date("last_modified_at")
+        case .zola: try? fields.date("updated")
         }
     }
 

@@ -77,7 +77,7 @@ struct PostReader: Sendable {
         item.keywords = try post.keywords()
         item.authorNames = try post.authors()
         item.contentCreationDate = date
-        item.contentModificationDate = try post.modificationDate()
+        item.contentModificationDate = post.modificationDate()
         item.expirationDate = expires
         if let baseURL {
             let escaped = urlPath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? urlPath
