@@ -39,26 +39,28 @@ extension MemorySearchIndex {
             func candidate(_ row: MemoryTables.Row) -> CandidateRanking.Candidate {
                 CandidateRanking.Candidate(
                     id: row.id, title: row.item.title, displayName: row.item.displayName, keywords: KeywordList.encode(row.item.keywords),
-                    authorNames: KeywordList.encode(row.item.authorNames), contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint
+                    authorNames: KeywordList.encode(row.item.authorNames), contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint,
+                    page: row.item.relatedUniqueIdentifier ?? row.item.uniqueIdentifier
                 )
             }
             let popularity = Popularity(query: query, now: now)
             let walked = WalkedMatch.isNeeded(by: query) ? scan(gathered.matched, .all, limit: WalkedMatch.rowsRead).map { row in
                 WalkedMatch(
                     id: row.id, created: row.item.contentCreationDate?.timeIntervalSince1970, domain: row.item.domainIdentifier,
-                    contentType: row.item.contentType
+                    contentType: row.item.contentType, page: row.item.relatedUniqueIdentifier ?? row.item.uniqueIdentifier
                 )
             } : []
             let page: [(id: Int64, score: Double)]
             let total: (total: Int, isExact: Bool)
             switch query.sort {
             case .relevance:
+                let candidates = gathered.candidates.map(candidate)
                 page = CandidateRanking(query: query, terms: gathered.terms).page(
-                    of: gathered.candidates.map(candidate), gathered: gathered, lifts: tables.lifts(of: gathered.candidates, popularity: popularity)
+                    of: candidates, gathered: gathered, lifts: tables.lifts(of: gathered.candidates, popularity: popularity)
                 )
-                total = ranking.total(matches: gathered.matches)
+                total = ranking.total(matches: gathered.matches, candidates: candidates)
             case .newest:
-                let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit)
+                let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit, distinct: query.distinct)
                 let scored = order.toScore.compactMap { rowsByID[$0] }
                 page = order.page(
                     ranking: CandidateRanking(query: query, terms: gathered.terms), candidates: scored.map(candidate), gathered: gathered,

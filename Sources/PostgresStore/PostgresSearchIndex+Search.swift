@@ -61,9 +61,9 @@ extension PostgresSearchIndex {
         var walked: [WalkedMatch] = []
         if WalkedMatch.isNeeded(by: query) {
             var walk = SQLBuilder()
-            scan("words_all", gathered.matched, selecting: "id, content_creation_date, domain_identifier, content_type", limit: WalkedMatch.rowsRead, into: &walk)
-            for try await (id, created, domain, contentType) in try await client.query(walk.query, logger: logger).decode((Int64, Double?, String, String).self) {
-                walked.append(WalkedMatch(id: id, created: created, domain: domain, contentType: contentType))
+            scan("words_all", gathered.matched, selecting: "id, content_creation_date, domain_identifier, content_type, \(Self.pageColumn)", limit: WalkedMatch.rowsRead, into: &walk)
+            for try await (id, created, domain, contentType, page) in try await client.query(walk.query, logger: logger).decode((Int64, Double?, String, String, String).self) {
+                walked.append(WalkedMatch(id: id, created: created, domain: domain, contentType: contentType, page: page))
             }
         }
         let page: [(id: Int64, score: Double)]
@@ -82,9 +82,9 @@ extension PostgresSearchIndex {
                 }
             }
             page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered, lifts: lifts)
-            total = ranking.total(matches: gathered.matches)
+            total = ranking.total(matches: gathered.matches, candidates: rows)
         case .newest:
-            let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit)
+            let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit, distinct: query.distinct)
             let (rows, lifts) = try await candidates(popularity: popularity) { sql in
                 sql.append("SELECT unnest(\(sql.bind(order.toScore))::bigint[])")
             }
@@ -95,24 +95,29 @@ extension PostgresSearchIndex {
         return query.facets.isEmpty ? results : FacetCounter(facets: query.facets, counting: walked).applied(to: results)
     }
 
+    /// The page an item belongs to (``SearchDistinct/page``).
+    private static let pageColumn = "coalesce(related_unique_identifier, unique_identifier)"
+
     /// The fields of the items whose ids `appendIDs` selects, and the lifts of their opens (``Popularity``): one round trip.
     private func candidates(
         popularity: Popularity?, ids appendIDs: (inout SQLBuilder) -> Void
     ) async throws -> (rows: [CandidateRanking.Candidate], lifts: [Int64: Double]) {
         var sql = SQLBuilder(
-            "SELECT c.id, c.title, c.display_name, c.keywords, c.author_names, c.content_description, c.ranking_hint, o.for_query, o.days, o.opens FROM ("
-                + "SELECT id, title, display_name, keywords, author_names, content_description, ranking_hint, unique_identifier FROM item WHERE id IN ("
+            "SELECT c.id, c.title, c.display_name, c.keywords, c.author_names, c.content_description, c.ranking_hint, c.page, o.for_query, o.days, o.opens FROM ("
+                + "SELECT id, title, display_name, keywords, author_names, content_description, ranking_hint, unique_identifier, "
+                + "\(Self.pageColumn) AS page FROM item WHERE id IN ("
         )
         appendIDs(&sql)
         sql.append(")) c")
         PostgresItemOpens.appendOpens(of: "c", popularity: popularity, into: &sql)
         var rows: [CandidateRanking.Candidate] = []
         var opens: [Popularity.Opens] = []
-        for try await (id, title, name, keywords, authorNames, description, hint, forQuery, days, counts) in try await client.query(sql.query, logger: logger).decode(
-            (Int64, String?, String?, String, String, String?, Int?, [Bool]?, [Int]?, [Int]?).self
+        for try await (id, title, name, keywords, authorNames, description, hint, page, forQuery, days, counts) in try await client.query(sql.query, logger: logger).decode(
+            (Int64, String?, String?, String, String, String?, Int?, String, [Bool]?, [Int]?, [Int]?).self
         ) {
             rows.append(CandidateRanking.Candidate(
-                id: id, title: title, displayName: name, keywords: keywords, authorNames: authorNames, contentDescription: description, rankingHint: hint
+                id: id, title: title, displayName: name, keywords: keywords, authorNames: authorNames, contentDescription: description, rankingHint: hint,
+                page: page
             ))
             for (index, day) in (days ?? []).enumerated() {
                 opens.append(Popularity.Opens(id: id, forQuery: forQuery?[index] ?? false, day: day, opens: counts?[index] ?? 0))

@@ -33,7 +33,7 @@ struct PostsHostileInputTests {
     func pathologicalMarkdownEndsWithADescriptionOrNone(index: Int) throws {
         let body = Self.pathologicalBodies[index]
         let read = try reader.read("---\ntitle: Hostile\n---\n" + body, at: "hostile.md")
-        guard case .item(let item, _) = read.outcome else { Issue.record("not published"); return }
+        guard case .item(let item, _, _) = read.outcome else { Issue.record("not published"); return }
         #expect(item.title == "Hostile")
         #expect((item.contentDescription?.utf8.count ?? 0) <= Post.maxDescriptionBytes + 3)
         try item.validate()
@@ -84,7 +84,7 @@ struct PostsHostileInputTests {
 
     @Test func windowsLineEndingsAndAByteOrderMarkAreRead() throws {
         let text = "\u{FEFF}+++\r\ntitle = \"Windows\"\r\ntags = [\"crlf\"]\r\n+++\r\n\r\nFirst  paragraph\r\nwraps.\r\n"
-        guard case .item(let item, _) = try reader.read(text, at: "posts/windows.md").outcome else { Issue.record("not published"); return }
+        guard case .item(let item, _, _) = try reader.read(text, at: "posts/windows.md").outcome else { Issue.record("not published"); return }
         #expect(item.title == "Windows")
         #expect(item.keywords == ["crlf"])
         #expect(item.contentDescription == "First paragraph wraps.")
@@ -92,7 +92,7 @@ struct PostsHostileInputTests {
 
     @Test func aPostCannotChooseAnotherDomainOrEscapeTheSite() throws {
         let text = "---\ntitle: x\nurl: \"https://evil.example/phish\"\ndomainIdentifier: com.other\n---\n"
-        guard case .item(let item, _) = try reader.read(text, at: "posts/x.md").outcome else { Issue.record("not published"); return }
+        guard case .item(let item, _, _) = try reader.read(text, at: "posts/x.md").outcome else { Issue.record("not published"); return }
         #expect(item.domainIdentifier == "com.example.blog")
         #expect(item.contentURL?.hasPrefix("https://example.com/") == true, "\(item.contentURL ?? "")")
     }
@@ -110,7 +110,7 @@ struct PostsHostileInputTests {
             for _ in 0..<150 {
                 do {
                     switch try reader.read(mutator.mutate(text), at: file).outcome {
-                    case .item(let item, _):
+                    case .item(let item, _, _):
                         outcomes.items += 1
                         do { try item.validate() } catch { Issue.record("\(file): an item the index refuses: \(error)") }
                     case .skipped: outcomes.skipped += 1

@@ -106,9 +106,12 @@ struct SchedulerAPITests {
             #expect(faceted["facetsAreExact"] as? Bool == true)
             let newest = try Self.json(try await client.execute(uri: "/search?q=docu&sort=newest", method: .get))
             #expect(newest["total"] as? Int == 3 && (newest["hits"] as? [Any])?.count == 3, "sort=newest answers the same matches")
+            let grouped = try Self.json(try await client.execute(uri: "/search?q=docu&distinct=page&sort=newest", method: .get))
+            #expect(grouped["total"] as? Int == 3, "three pages of their own")
             for (uri, message) in [
                 ("/search?q=a&sort=oldest", "sort: unknown order 'oldest'; the orders are relevance, newest"),
                 ("/search?q=a&sort=", "unknown order ''"),
+                ("/search?q=a&distinct=section", "distinct: unknown value 'section'; the values are page"),
                 ("/search", "the query parameter q"), ("/search?q=a&limit=abc", "whole numbers"),
                 ("/search?q=a&limit=5000", "limit"), ("/search?q=a&domain=bad..domain", "domain"),
                 ("/search?q=a&facets=domain,authors", "facets: unknown facet 'authors'; the facets are domain, domainTree, type"),

@@ -32,10 +32,13 @@ public struct PostsSource: SourcePlugin {
         /// The site's configuration file (`_config.yml`, `hugo.toml`, Zola's `config.toml`), read for what the options
         /// above leave unset and for Hugo's `permalinks` and `uglyURLs` (``SiteSettings``).
         public var site: String?
+        /// `none` (the default), `h2` or `h3`: besides each page's item, one per section starting at a heading of that
+        /// level or above (``PostSections``).
+        public var sections: String?
 
         public init(
             directory: String, extensions: [String]? = nil, maxFileBytes: Int? = nil, flavor: String? = nil, permalink: String? = nil,
-            future: Bool? = nil, timeZone: String? = nil, baseURL: String? = nil, site: String? = nil
+            future: Bool? = nil, timeZone: String? = nil, baseURL: String? = nil, site: String? = nil, sections: String? = nil
         ) {
             self.directory = directory
             self.extensions = extensions
@@ -46,6 +49,7 @@ public struct PostsSource: SourcePlugin {
             self.timeZone = timeZone
             self.baseURL = baseURL
             self.site = site
+            self.sections = sections
         }
     }
 
@@ -61,6 +65,7 @@ public struct PostsSource: SourcePlugin {
         PluginOption("timeZone", "the IANA zone of dates written without one, as the site's timezone (default UTC)"),
         PluginOption("baseURL", "the site's address, such as https://example.com: items link to it followed by the post's path"),
         PluginOption("site", "the site's configuration file (_config.yml, hugo.toml, config.toml), relative to the config folder: its permalinks, URL and time zone, where the options leave them unset"),
+        PluginOption("sections", "none, h2 or h3: besides each page, one item per section (## headings, or ## and ###) at the page's URL and the heading's anchor (default none)"),
     ]
     static let defaultMaxFileBytes = 1 << 20
 
@@ -75,6 +80,7 @@ public struct PostsSource: SourcePlugin {
             throw PluginOptionError(option: "maxFileBytes", reason: "must be a positive number of bytes")
         }
         _ = try flavor(options)
+        _ = try sectionDepth(options)
         _ = try permalink(options)
         _ = try zone(options)
         if let baseURL = options.baseURL {
@@ -120,6 +126,16 @@ public struct PostsSource: SourcePlugin {
             throw PluginOptionError(option: "flavor", reason: "'\(name.prefix(40))' is not one of jekyll, hugo, zola (leave it out to detect each file's)")
         }
         return flavor
+    }
+
+    /// The deepest heading level starting a section, `nil` for none.
+    private static func sectionDepth(_ options: Options) throws(PluginOptionError) -> Int? {
+        switch options.sections {
+        case nil, "none": return nil
+        case "h2": return 2
+        case "h3": return 3
+        case let other?: throw PluginOptionError(option: "sections", reason: "'\(other.prefix(40))' is not one of none, h2, h3")
+        }
     }
 
     private static func permalink(_ options: Options) throws(PluginOptionError) -> Permalink {
@@ -185,7 +201,8 @@ public struct PostsSource: SourcePlugin {
         maxFileBytes = options.maxFileBytes ?? Self.defaultMaxFileBytes
         reader = PostReader(
             flavor: try Self.flavor(options), permalink: try Self.permalink(options), future: options.future, zone: try Self.zone(options),
-            baseURL: options.baseURL, hugoPermalinks: site.hugoPermalinks, uglyURLs: site.uglyURLs, domain: context.domain, now: context.now
+            baseURL: options.baseURL, hugoPermalinks: site.hugoPermalinks, uglyURLs: site.uglyURLs, sectionDepth: try Self.sectionDepth(options),
+            domain: context.domain, now: context.now
         )
         self.context = context
     }
@@ -211,7 +228,7 @@ public struct PostsSource: SourcePlugin {
             }
             tally.flavors[read.flavor, default: 0] += 1
             switch read.outcome {
-            case .item(var item, let image):
+            case .item(var item, let image, let sections):
                 if let image {
                     let ignored = PostImage.apply(image, from: path, in: posts, baseURL: reader.baseURL, to: &item)
                     tally.images[ignored.map { "ignored_" + $0.rawValue } ?? (item.thumbnailData != nil ? "read" : "linked"), default: 0] += 1
@@ -227,6 +244,19 @@ public struct PostsSource: SourcePlugin {
                 claimed[item.uniqueIdentifier] = path
                 context.logger.debug("post read", metadata: ["path": "\(path)", "flavor": "\(read.flavor)", "id": "\(item.uniqueIdentifier)"])
                 try await sink.send(item)
+                for (reason, count) in sections.leftOut { tally.sectionsLeftOut[reason, default: 0] += count }
+                for section in sections.items {
+                    if let first = claimed[section.uniqueIdentifier] {
+                        tally.sectionsLeftOut["duplicate", default: 0] += 1
+                        context.rejections.reject(
+                            path, reason: "a section published at '\(section.uniqueIdentifier)', as \(first) has it (read first); give the heading its own {#id}"
+                        )
+                        continue
+                    }
+                    claimed[section.uniqueIdentifier] = path
+                    tally.sections += 1
+                    try await sink.send(section)
+                }
             case .skipped(let reason):
                 tally.skipped[reason, default: 0] += 1
                 context.logger.debug("post not published", metadata: ["path": "\(path)", "flavor": "\(read.flavor)", "reason": "\(reason)"])
@@ -273,7 +303,7 @@ public struct PostsSource: SourcePlugin {
 
     /// The item of the post at `relativePath`, `nil` when it is not published.
     func item(at relativePath: String, in posts: ContentFolder) throws -> SearchableItem? {
-        guard case .item(var item, let image) = try read(relativePath, in: posts).outcome else { return nil }
+        guard case .item(var item, let image, _) = try read(relativePath, in: posts).outcome else { return nil }
         if let image { _ = PostImage.apply(image, from: relativePath, in: posts, baseURL: reader.baseURL, to: &item) }
         return item
     }
@@ -285,6 +315,9 @@ public struct PostsSource: SourcePlugin {
         var rejected = 0
         /// Images made thumbnails (`read`: a file, `linked`: an address) and left out (`ignored_<reason>`).
         var images: [String: Int] = [:]
+        /// Section items sent, and headings left out by reason (``PostSections/leftOut``, `duplicate`).
+        var sections = 0
+        var sectionsLeftOut: [String: Int] = [:]
 
         var metadata: Logger.Metadata {
             var metadata: Logger.Metadata = ["rejected": "\(rejected)"]
@@ -293,6 +326,8 @@ public struct PostsSource: SourcePlugin {
             for outcome in ["read", "linked"] + PostImage.Ignored.allCases.map({ "ignored_" + $0.rawValue }) {
                 metadata["images_" + outcome] = "\(images[outcome] ?? 0)"
             }
+            metadata["sections"] = "\(sections)"
+            for (reason, count) in sectionsLeftOut { metadata["sections_left_out_" + reason] = "\(count)" }
             return metadata
         }
     }

@@ -15,11 +15,15 @@ package struct CandidateRanking {
         package var authorNames: String?
         package var contentDescription: String?
         package var rankingHint: Int?
+        /// The page it belongs to: its `relatedUniqueIdentifier`, else its own identifier (``SearchDistinct/page``).
+        package var page: String
 
         package init(
-            id: Int64, title: String?, displayName: String?, keywords: String?, authorNames: String?, contentDescription: String?, rankingHint: Int?
+            id: Int64, title: String?, displayName: String?, keywords: String?, authorNames: String?, contentDescription: String?, rankingHint: Int?,
+            page: String
         ) {
             self.id = id
+            self.page = page
             self.title = title
             self.displayName = displayName
             self.keywords = keywords
@@ -132,11 +136,17 @@ package struct CandidateRanking {
     /// exactly the typed words, then more of the typed sequences held (`3.4.0`), then more words held whole (not only
     /// as a prefix), then a higher score (times the candidate's lift in `lifts`, ``Popularity``), then priority order
     /// (lower id first); with their scores.
+    /// With ``SearchDistinct/page``, a page's best candidate stands for it and its other candidates are left out.
     package func page<Row>(
         of candidates: [Candidate], gathered: GatheredCandidates<Row>, lifts: [Int64: Double] = [:]
     ) -> [(id: Int64, score: Double)] {
-        ranked(candidates, gathered: gathered, lifts: lifts).sorted(by: Ranked.isBetter)
-            .dropFirst(query.offset).prefix(query.limit).map { ($0.id, $0.score) }
+        var ranked = ranked(candidates, gathered: gathered, lifts: lifts).sorted(by: Ranked.isBetter)
+        if query.distinct == .page {
+            let pages = Dictionary(candidates.map { ($0.id, $0.page) }, uniquingKeysWith: { first, _ in first })
+            var seen = Set<String>()
+            ranked = ranked.filter { seen.insert(pages[$0.id] ?? "").inserted }
+        }
+        return ranked.dropFirst(query.offset).prefix(query.limit).map { ($0.id, $0.score) }
     }
 
     /// `candidates` scored, with what the order of ``page(of:gathered:lifts:)`` compares.
@@ -174,8 +184,11 @@ package struct CandidateRanking {
         }
     }
 
-    /// `total` and `totalIsExact` for a first scan that found `matches` (it asks for `countLimit + 1`).
-    package func total(matches: Int) -> (total: Int, isExact: Bool) {
-        (min(matches, countLimit), matches <= countLimit)
+    /// `total` and `totalIsExact` for a first scan that found `matches` (it asks for `countLimit + 1`); with
+    /// ``SearchDistinct/page``, the pages of the `candidates` (every match when the count is exact, a lower bound else).
+    package func total(matches: Int, candidates: [Candidate]) -> (total: Int, isExact: Bool) {
+        let isExact = matches <= countLimit
+        guard query.distinct == .page else { return (min(matches, countLimit), isExact) }
+        return (Set(candidates.map(\.page)).count, isExact)
     }
 }

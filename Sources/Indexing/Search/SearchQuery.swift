@@ -20,6 +20,8 @@ public struct SearchQuery: Sendable, Hashable {
     public var facets: [SearchFacet]
     /// The order of the hits.
     public var sort: SearchSort
+    /// Hits folded into one per page, or none.
+    public var distinct: SearchDistinct?
     /// The typos forgiven when the words as typed match fewer than ``CandidateRanking/fewMatches`` items.
     public var typos: TypoTolerance
     /// The words and phrases that find each other (`search.synonyms`).
@@ -30,7 +32,7 @@ public struct SearchQuery: Sendable, Hashable {
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.
     public init(
         text: String, domain: String? = nil, contentType: String? = nil, limit: Int = 20, offset: Int = 0,
-        facets: [SearchFacet] = [], sort: SearchSort = .relevance, typos: TypoTolerance = .standard, synonyms: Synonyms = .none,
+        facets: [SearchFacet] = [], sort: SearchSort = .relevance, distinct: SearchDistinct? = nil, typos: TypoTolerance = .standard, synonyms: Synonyms = .none,
         popularityHalfLife: Duration? = Popularity.standardHalfLife
     ) throws(SearchQueryError) {
         if let domain, !DomainIdentifier.isValid(domain) {
@@ -52,6 +54,7 @@ public struct SearchQuery: Sendable, Hashable {
         self.offset = offset
         self.facets = facets
         self.sort = sort
+        self.distinct = distinct
         self.typos = typos
         self.synonyms = synonyms
         self.popularityHalfLife = popularityHalfLife

@@ -22,6 +22,7 @@ package final class SearchResultCache: Sendable {
         var offset: Int
         var facets: [SearchFacet]
         var sort: SearchSort
+        var distinct: SearchDistinct?
         var typos: TypoTolerance
         var synonyms: [SynonymSpan]
         /// The lift of opens: its half-life, and the day it was computed (opens fade by the day).
@@ -37,6 +38,7 @@ package final class SearchResultCache: Sendable {
             offset = query.offset
             facets = query.facets
             sort = query.sort
+            distinct = query.distinct
             typos = query.typos
             synonyms = terms.synonyms
             popularityHalfLife = query.popularityHalfLife

@@ -6,7 +6,8 @@ public enum SearchSort: String, Sendable, Hashable, CaseIterable, Codable {
     case newest
 
     /// A newest-first search orders up to this many matches (the first in priority order, as facets count them);
-    /// when more match, its total says so (`totalIsExact` false) and the page is the newest among these.
+    /// when more match, its total says so (`totalIsExact` false) and the page is the newest among these (with
+    /// ``SearchDistinct/page``, the pages of these).
     public static let newestConsideredMatches = WalkedMatch.rowsRead - 1
 
     /// The order `text` names, or an error listing the orders.

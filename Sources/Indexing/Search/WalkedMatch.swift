@@ -6,12 +6,15 @@ package struct WalkedMatch: Sendable {
     package var created: Double?
     package var domain: String
     package var contentType: String
+    /// The page it belongs to: its `relatedUniqueIdentifier`, else its own identifier (``SearchDistinct/page``).
+    package var page: String
 
-    package init(id: Int64, created: Double?, domain: String, contentType: String) {
+    package init(id: Int64, created: Double?, domain: String, contentType: String, page: String) {
         self.id = id
         self.created = created
         self.domain = domain
         self.contentType = contentType
+        self.page = page
     }
 
     /// How many matches a walk reads at most: one more than facets count and newest-first orders, to know whether

@@ -78,7 +78,8 @@ extension SQLiteSearchIndex {
                 let table = FullTextTable.scanning(.all).name
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
-                        SELECT item.expirationDate, item.id, item.contentCreationDate, item.domainIdentifier, item.contentType
+                        SELECT item.expirationDate, item.id, item.contentCreationDate, item.domainIdentifier, item.contentType,
+                            \(Self.pageColumn)
                         FROM \(table) JOIN item ON item.id = \(table).rowid
                         WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
                         """),
@@ -87,7 +88,7 @@ extension SQLiteSearchIndex {
                 var walked: [WalkedMatch] = []
                 while let row = try rows.next() {
                     validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
-                    walked.append(WalkedMatch(id: row[1], created: row[2], domain: row[3], contentType: row[4]))
+                    walked.append(WalkedMatch(id: row[1], created: row[2], domain: row[3], contentType: row[4], page: row[5]))
                 }
                 return walked
             }
@@ -103,9 +104,9 @@ extension SQLiteSearchIndex {
             case .relevance:
                 let lifts = try ItemOpenTable.lifts(of: gathered.candidates.map(\.id), popularity: popularity, db)
                 page = CandidateRanking(query: query, terms: gathered.terms).page(of: gathered.candidates, gathered: gathered, lifts: lifts)
-                total = ranking.total(matches: gathered.matches)
+                total = ranking.total(matches: gathered.matches, candidates: gathered.candidates)
             case .newest:
-                let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit)
+                let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit, distinct: query.distinct)
                 let candidates = try Row.fetchAll(
                     db.cachedStatement(sql: "SELECT NULL, \(Self.candidateColumns) FROM item WHERE id IN (SELECT value FROM json_each(?))"),
                     arguments: [RowIDList.json(order.toScore)]
@@ -121,14 +122,18 @@ extension SQLiteSearchIndex {
         }
     }
 
+    /// The page an item belongs to (``SearchDistinct/page``).
+    private static let pageColumn = "coalesce(item.relatedUniqueIdentifier, item.uniqueIdentifier)"
+
     /// The columns ``candidate(_:)`` reads, after one column of the caller's.
     private static let candidateColumns =
-        "item.id, item.title, item.displayName, item.keywords, item.authorNames, item.contentDescription, item.rankingHint"
+        "item.id, item.title, item.displayName, item.keywords, item.authorNames, item.contentDescription, item.rankingHint, \(pageColumn)"
 
     /// The candidate a row of ``candidateColumns`` holds (from its second column).
     private static func candidate(_ row: Row) -> CandidateRanking.Candidate {
         CandidateRanking.Candidate(
-            id: row[1], title: row[2], displayName: row[3], keywords: row[4], authorNames: row[5], contentDescription: row[6], rankingHint: row[7]
+            id: row[1], title: row[2], displayName: row[3], keywords: row[4], authorNames: row[5], contentDescription: row[6], rankingHint: row[7],
+            page: row[8]
         )
     }
 

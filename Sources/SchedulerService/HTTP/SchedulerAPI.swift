@@ -177,9 +177,10 @@ public struct SchedulerAPI: Sendable {
         do {
             let facets = try parameters["facets"].map { names throws(SearchQueryError) in try SearchFacet.list(String(names)) } ?? []
             let sort = try parameters["sort"].map { name throws(SearchQueryError) in try SearchSort.named(String(name)) } ?? .relevance
+            let distinct = try parameters["distinct"].map { name throws(SearchQueryError) in try SearchDistinct.named(String(name)) }
             query = try SearchQuery(
                 text: text, domain: parameters["domain"].map(String.init), contentType: parameters["type"].map(String.init),
-                limit: limit, offset: offset, facets: facets, sort: sort, typos: settings.typos, synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
+                limit: limit, offset: offset, facets: facets, sort: sort, distinct: distinct, typos: settings.typos, synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
             )
         } catch {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")

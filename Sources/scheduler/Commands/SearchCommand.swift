@@ -38,6 +38,9 @@ struct SearchCommand: AsyncParsableCommand {
     ))
     var sort = "relevance"
 
+    @Option(help: ArgumentHelp("page: at most one hit a page, the best of a page and its sections (items naming it their relatedUniqueIdentifier).", valueName: "folding"))
+    var distinct: String?
+
     @Flag(help: "Print one JSON object {total, hits} instead of text.")
     var json = false
 
@@ -55,6 +58,7 @@ struct SearchCommand: AsyncParsableCommand {
             let facets = try facets.map { names throws(SearchQueryError) in try SearchFacet.list(names) } ?? []
             query = try SearchQuery(
                 text: text, domain: domain, contentType: contentType, limit: limit, offset: offset, facets: facets, sort: SearchSort.named(sort),
+                distinct: distinct.map { name throws(SearchQueryError) in try SearchDistinct.named(name) },
                 typos: settings.typos,
                 synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
             )

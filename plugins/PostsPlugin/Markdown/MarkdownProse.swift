@@ -82,8 +82,8 @@ enum MarkdownProse {
         return nil
     }
 
-    /// The text of a paragraph's inlines, walked without recursion (nesting has no limit in CommonMark).
-    private static func plainText(of paragraph: OpaquePointer) -> String? {
+    /// The text of a paragraph's (or heading's) inlines, walked without recursion (nesting has no limit in CommonMark).
+    static func plainText(of paragraph: OpaquePointer) -> String? {
         guard let iterator = cmark_iter_new(paragraph) else { return nil }
         defer { cmark_iter_free(iterator) }
         var text = ""

@@ -13,8 +13,9 @@ struct PostReader: Sendable {
 
     /// What became of one file.
     enum Outcome {
-        /// The post's item, and the image it names, as written (``PostImage`` makes it the thumbnail).
-        case item(SearchableItem, image: PostImage.Reference?)
+        /// The post's item, and the image it names, as written (``PostImage`` makes it the thumbnail); with its sections
+        /// (``sections``) when they are asked.
+        case item(SearchableItem, image: PostImage.Reference?, sections: PostSections)
         case skipped(Skip)
     }
 
@@ -31,6 +32,8 @@ struct PostReader: Sendable {
     /// Hugo's `permalinks` by section, and `uglyURLs` (``SiteSettings``).
     var hugoPermalinks: [String: HugoPermalink] = [:]
     var uglyURLs = false
+    /// The deepest heading level that starts a section (2 or 3); `nil` for none.
+    var sectionDepth: Int?
     var domain: String
     /// The instant future and expired posts are judged by.
     var now: Date
@@ -85,7 +88,8 @@ struct PostReader: Sendable {
         }
         // Refused here, the post is reported by its path rather than by an identifier the index never takes.
         try item.validate()
-        return .item(item, image: post.imageReference())
+        let sections = sectionDepth.map { PostSections(of: item, body: post.body, flavor: post.flavor, deepest: $0) } ?? PostSections()
+        return .item(item, image: post.imageReference(), sections: sections)
     }
 }
 

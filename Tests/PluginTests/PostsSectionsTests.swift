@@ -1,0 +1,181 @@
+import Foundation
+import PluginAPI
+import PluginConformance
+@testable import PostsPlugin
+import Testing
+
+/// Sections of documentation pages, as DocSearch and Pagefind index them: one item per heading, at the anchor the
+/// page's generator gives it.
+@Suite("Posts: sections at the generators' anchors")
+struct PostsSectionsTests {
+    static let anchors = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Anchors")
+
+    static func fixture(_ name: String) throws -> String {
+        try String(contentsOf: anchors.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    static func anchors(of markdown: String, _ flavor: SiteFlavor) -> [String] {
+        MarkdownSections.split(markdown[...], flavor: flavor, deepest: 3).sections.map(\.anchor)
+    }
+
+    /// The pairs of `ours` and `theirs` that differ, with their positions, for a readable failure.
+    static func differences(_ ours: [String], _ theirs: [String]) -> [String] {
+        (0..<max(ours.count, theirs.count)).compactMap { index in
+            let (mine, expected) = (ours.indices.contains(index) ? ours[index] : "-", theirs.indices.contains(index) ? theirs[index] : "-")
+            return mine == expected ? nil : "#\(index): \(mine) ≠ \(expected)"
+        }
+    }
+
+    /// `<<quoted>>`: both typographers turn `<<` into `«` before they look for HTML, cmark reads `<quoted>` as an HTML tag
+    /// first (a known difference: such a heading gets another anchor).
+    static let knownDifferences = ["#35: heading ≠ quoted", "#35:  ≠ quoted"]
+
+    @Test func jekyllsAnchorsAreTheOnesJekyllWrites() throws {
+        let expected = try Self.fixture("jekyll-4.3.1.ids").split(separator: "\n").map(String.init)
+        let differences = Self.differences(Self.anchors(of: try Self.fixture("headings.md"), .jekyll), expected).filter { !Self.knownDifferences.contains($0) }
+        #expect(differences.isEmpty, "\(differences)")
+    }
+
+    /// Hugo 0.111 (Debian's) made ids from a heading's source text; Hugo since 0.120 makes them from its plain text
+    /// (`markup/goldmark/internal/render/context.go`, `TextPlain`: a link's or emphasis's first piece, inline HTML
+    /// stripped, entities resolved, typographer dashes): where the two differ, the current one is expected.
+    @Test func hugosAnchorsAreTheOnesHugoWrites() throws {
+        var expected = try Self.fixture("hugo-0.111.3.ids").split(separator: "\n").map(String.init)
+        let sinceTextPlain = [
+            "installing-on-linux----the-easy-way": "installing-on-linux--the-easy-way",
+            "link-texthttpsexamplecom": "link-text", "html-eminlineem": "html-inline", "fish-amp-chips": "fish--chips",
+        ]
+        expected = expected.map { sinceTextPlain[$0] ?? $0 }
+        let differences = Self.differences(Self.anchors(of: try Self.fixture("headings.md"), .hugo), expected).filter { !Self.knownDifferences.contains($0) }
+        #expect(differences.isEmpty, "\(differences)")
+    }
+
+    /// Zola (`components/markdown/src/markdown.rs`, `find_anchor`; `utils::slugs::slugify_anchors`): every explicit id
+    /// is reserved before the first heading, a repeated slug takes `-1`, `-2`…; text and code only.
+    @Test func zolasAnchorsFollowItsSource() {
+        let markdown = """
+            ## Getting started
+            ## Getting started
+            ## Café crème **Noir**
+            ## `code` and [a link](https://example.com)
+            ## Later id taken {#getting-started-2}
+            ## Getting started
+            ## C++ -- pointers!
+            """
+        #expect(Self.anchors(of: markdown, .zola) == [
+            "getting-started", "getting-started-1", "cafe-creme-noir", "code-and-a-link", "getting-started-2", "getting-started-3",
+            "c-pointers",
+        ])
+    }
+
+    /// Checked with Debian's Jekyll 4.3.1 and Hugo 0.111.3: Hugo takes Goldmark's attribute blocks (a duplicate explicit id
+    /// stays a duplicate), kramdown only `{#id}`.
+    @Test func explicitIDsWinAndJekyllTakesOnlyItsOwnForm() {
+        let markdown = "## Install {#setup .wide}\n## Install {: #other}\n## Install {#setup}\n## Install {#1st}\n## Install {#a:b-c_d}"
+        #expect(Self.anchors(of: markdown, .hugo) == ["setup", "install--other", "setup", "1st", "a:b-c_d"])
+        #expect(Self.anchors(of: markdown, .jekyll) == ["install-setup-wide", "install--other", "setup", "install-1st", "a:b-c_d"])
+    }
+
+    static func site(_ files: [String: String], sections: String? = "h3", flavor: String = "hugo") async throws -> [SearchableItem] {
+        let folder = try Folder()
+        for (name, text) in files { try folder.write("content/\(name)", text) }
+        let plugin = try PostsSource(
+            options: .init(directory: "content", flavor: flavor, baseURL: "https://docs.example", sections: sections), context: folder.context(domain: "com.docs")
+        )
+        let run = await PluginConformance.items(of: plugin)
+        #expect(run.error == nil && run.violations.isEmpty, "\(String(describing: run.error)) \(run.violations)")
+        return run.items
+    }
+
+    static let guide = """
+        ---
+        title: Install
+        date: 2024-05-01T10:00:00Z
+        tags: [setup]
+        ---
+        How to install the tool.
+
+        ## On Linux
+
+        Use the package. **Really**.
+
+        ```sh
+        apt-get install tool
+        ```
+
+        ### From source {#building}
+
+        Run make.
+
+        #### Notes
+
+        A deeper heading is text.
+
+        ## On Linux
+
+        Again, with feeling.
+
+        # A page heading
+
+        Not in a section.
+
+        ## Déjà vu
+        """
+
+    @Test func eachHeadingIsAnItemPointingAtItsPage() async throws {
+        let items = try await Self.site(["docs/install.md": Self.guide])
+        #expect(items.map(\.uniqueIdentifier) == [
+            "docs/install", "docs/install#on-linux", "docs/install#building", "docs/install#on-linux-1", "docs/install#déjà-vu",
+        ])
+        let page = items[0]
+        #expect(page.contentDescription == "How to install the tool." && page.relatedUniqueIdentifier == nil, "the page is as without sections")
+        let linux = items[1]
+        #expect(linux.title == "On Linux" && linux.displayName == "Install › On Linux")
+        #expect(linux.contentDescription == "Use the package. Really.", "prose only: the code block is left out")
+        #expect(linux.contentURL == "https://docs.example/docs/install/#on-linux")
+        #expect(linux.relatedUniqueIdentifier == "docs/install")
+        #expect(linux.contentCreationDate == page.contentCreationDate && linux.keywords.isEmpty)
+        let building = items[2]
+        #expect(building.title == "From source" && building.displayName == "Install › On Linux › From source", "the explicit id is not text")
+        #expect(building.contentDescription == "Run make. Notes A deeper heading is text.")
+        #expect(items[3].contentDescription == "Again, with feeling.", "a # heading ends the section")
+        #expect(items[4].contentURL == "https://docs.example/docs/install/#d%C3%A9j%C3%A0-vu", "the anchor percent-encoded in the link")
+        #expect(items[4].displayName == "Install › Déjà vu")
+    }
+
+    @Test func h2SectionsHoldTheirSubsectionsAndNoneIsTheDefault() async throws {
+        let items = try await Self.site(["docs/install.md": Self.guide], sections: "h2")
+        #expect(items.map(\.uniqueIdentifier) == ["docs/install", "docs/install#on-linux", "docs/install#on-linux-1", "docs/install#déjà-vu"])
+        #expect(items[1].contentDescription == "Use the package. Really. From source Run make. Notes A deeper heading is text.")
+        #expect(try await Self.site(["docs/install.md": Self.guide], sections: nil).map(\.uniqueIdentifier) == ["docs/install"])
+        #expect(try await Self.site(["docs/install.md": Self.guide], sections: "none").count == 1)
+    }
+
+    @Test func anUnknownSectionsValueIsRefusedNamingTheChoices() {
+        #expect(throws: PluginOptionError(option: "sections", reason: "'h4' is not one of none, h2, h3")) {
+            try PostsSource.validate(.init(directory: "content", sections: "h4"))
+        }
+    }
+
+    @Test func aSectionWhoseAnchorAnotherHasIsRejectedNamingTheFirst() async throws {
+        let page = "---\ntitle: Page\n---\n## One {#same}\n\n## Two {#same}\n\n## Three\n"
+        let folder = try Folder()
+        try folder.write("content/page.md", page)
+        let context = folder.context(domain: "com.docs")
+        let run = await PluginConformance.items(of: try PostsSource(options: .init(directory: "content", flavor: "hugo", sections: "h2"), context: context))
+        #expect(run.items.map(\.uniqueIdentifier) == ["page", "page#same", "page#three"])
+        let rejected = context.rejections.examples
+        #expect(rejected.count == 1 && rejected.first?.reason.contains("'page#same', as page.md has it") == true, "\(rejected)")
+    }
+
+    @Test func hostileHeadingsAreBounded() async throws {
+        let many = (0..<10_000).map { "## Heading \($0 % 7)\n\ntext \($0)\n" }.joined(separator: "\n")
+        let huge = "## " + String(repeating: "word ", count: 20_000) + "\n\ntext\n"
+        let nested = "## " + String(repeating: "*", count: 50_000) + "deep" + String(repeating: "*", count: 50_000) + "\n"
+        let items = try await Self.site(["many.md": "---\ntitle: Many\n---\n" + many, "huge.md": "---\ntitle: Huge\n---\n" + huge, "nested.md": nested], sections: "h2")
+        #expect(items.filter { $0.relatedUniqueIdentifier == "many" }.count == MarkdownSections.maxSections, "sections past the limit are counted, not indexed")
+        #expect(items.filter { $0.relatedUniqueIdentifier == "huge" }.isEmpty, "an anchor of 100 KB does not fit an identifier")
+        #expect(items.contains { $0.relatedUniqueIdentifier == "nested" })
+        for item in items { try item.validate() }
+    }
+}

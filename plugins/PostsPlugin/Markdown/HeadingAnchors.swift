@@ -1,0 +1,108 @@
+import Foundation
+
+/// The `id` each generator gives the headings of a page, in document order, with its default settings:
+///
+/// - **Jekyll** (kramdown's GFM parser, `auto_ids`): the heading's text lowercased (Ruby's full case mapping, one
+///   character at a time), every character but letters, marks, digits, `_`, `-`, space and tab removed, spaces and
+///   tabs turned into `-`; the second heading making the same id gets `-1`, the third `-2`, whatever ids exist.
+/// - **Hugo** (Goldmark, `autoHeadingIDType = "github"`): the text trimmed; `-` and space become `-`, letters, digits
+///   and `_` are lowercased (Go's simple mapping), the rest removed; `heading` when nothing is left; an id already
+///   given (an explicit one above included) gets the first free `-1`, `-2`…
+/// - **Zola** (`slugify.anchors = "on"`): the text slugified as Zola's paths are (``Slug/zola(_:)``); an id given
+///   anywhere on the page (every explicit one is reserved first) gets `-1`, `-2`…
+///
+/// An explicit `{#id}` at the end of a heading wins in every generator. Which text each reads (code, emphasis, links,
+/// inline HTML, typographic dashes) is ``HeadingText``'s business.
+struct HeadingAnchors {
+    let flavor: SiteFlavor
+    /// Every id given so far, and (Zola) every explicit id of the page.
+    private var given: Set<String>
+    /// Jekyll: how many headings made each id before the counter.
+    private var made: [String: Int] = [:]
+
+    /// The anchors of one page, whose explicit ids are `explicit` (Zola reserves them all before the first heading).
+    init(flavor: SiteFlavor, explicit: [String]) {
+        self.flavor = flavor
+        given = flavor == .zola ? Set(explicit) : []
+    }
+
+    /// The id of the next heading: `explicit` when it has one, else made from `text` (``HeadingText/idText``).
+    mutating func anchor(text: String, explicit: String?) -> String {
+        if let explicit {
+            given.insert(explicit)
+            return explicit
+        }
+        let id: String
+        switch flavor {
+        case .jekyll:
+            let base = Self.kramdownID(text)
+            let count = made[base, default: -1] + 1
+            made[base] = count
+            id = count > 0 ? "\(base)-\(count)" : base
+        case .hugo:
+            id = free(Self.goldmarkID(text), suffix: 1)
+        case .zola:
+            id = free(Slug.zola(text[...]), suffix: 1)
+        }
+        given.insert(id)
+        return id
+    }
+
+    /// `base` when no heading has it, else `base-n` for the first free `n` from `suffix` on.
+    private func free(_ base: String, suffix: Int) -> String {
+        guard given.contains(base) else { return base }
+        var number = suffix
+        while given.contains("\(base)-\(number)") { number += 1 }
+        return "\(base)-\(number)"
+    }
+
+    /// kramdown-parser-gfm's `generate_gfm_header_id`, before its counter.
+    static func kramdownID(_ text: String) -> String {
+        var id = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            for lower in scalar.properties.lowercaseMapping.unicodeScalars {
+                if lower == " " || lower == "\t" {
+                    id.append("-")
+                } else if lower == "-" || isRubyWord(lower) {
+                    id.append(lower)
+                }
+            }
+        }
+        return String(id)
+    }
+
+    /// Hugo's `sanitizeAnchorNameWithHook` for the `github` type, `heading` when empty.
+    static func goldmarkID(_ text: String) -> String {
+        var id = String.UnicodeScalarView()
+        for scalar in text.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars {
+            if scalar == "-" || scalar == " " {
+                id.append("-")
+            } else if scalar == "_" || scalar.properties.isAlphabeticLetter || scalar.properties.generalCategory == .decimalNumber {
+                // Go's `unicode.ToLower` maps one rune to one: the first of the full mapping (`İ` is `i`).
+                id.append(scalar.properties.lowercaseMapping.unicodeScalars.first ?? scalar)
+            }
+        }
+        return id.isEmpty ? "heading" : String(id)
+    }
+
+    /// Onigmo's `\p{Word}`: letters, marks, decimal digits and connector punctuation.
+    private static func isRubyWord(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation:
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension Unicode.Scalar.Properties {
+    /// Go's `unicode.IsLetter`: the general categories L*.
+    var isAlphabeticLetter: Bool {
+        switch generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import PluginAPI
+
+/// The items of a page's sections (``MarkdownSections``), each pointing at its page: identifier and URL the page's
+/// followed by `#` and the heading's anchor, the heading as title, the breadcrumb `Page › Section › Subsection` as
+/// display name, the section's text as description, the page's dates and expiration.
+struct PostSections {
+    /// The sections' items, in page order.
+    private(set) var items: [SearchableItem] = []
+    /// Headings not made items, by reason: `over_limit` (past ``MarkdownSections/maxSections``), `no_anchor` (an empty
+    /// id), `no_title` (nothing to show), `invalid` (an identifier or URL past the item limits).
+    private(set) var leftOut: [String: Int] = [:]
+
+    /// The breadcrumb's separator.
+    static let separator = " › "
+
+    init() {}
+
+    init(of page: SearchableItem, body: Substring, flavor: SiteFlavor, deepest: Int) {
+        let (sections, overLimit) = MarkdownSections.split(body, flavor: flavor, deepest: deepest)
+        if overLimit > 0 { leftOut["over_limit"] = overLimit }
+        let limits = ItemLimits.standard
+        for section in sections {
+            guard !section.anchor.isEmpty else {
+                leftOut["no_anchor", default: 0] += 1
+                continue
+            }
+            guard !section.title.isEmpty else {
+                leftOut["no_title", default: 0] += 1
+                continue
+            }
+            var item = SearchableItem(
+                uniqueIdentifier: page.uniqueIdentifier + "#" + section.anchor, domainIdentifier: page.domainIdentifier,
+                contentType: page.contentType, title: Self.cut(section.title, to: limits.maxShortTextBytes)
+            )
+            let trail = [page.title, section.parentTitle, section.title].compactMap { $0 }
+            item.displayName = Self.cut(trail.joined(separator: Self.separator), to: limits.maxShortTextBytes)
+            item.contentDescription = section.text.isEmpty ? nil : section.text
+            item.contentCreationDate = page.contentCreationDate
+            item.contentModificationDate = page.contentModificationDate
+            item.expirationDate = page.expirationDate
+            item.relatedUniqueIdentifier = page.uniqueIdentifier
+            if let url = page.contentURL {
+                item.contentURL = url + "#" + (section.anchor.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? section.anchor)
+            }
+            do {
+                try item.validate()
+                items.append(item)
+            } catch {
+                leftOut["invalid", default: 0] += 1
+            }
+        }
+    }
+
+    /// `text` cut to `maxBytes` UTF-8 bytes at a character, with `…` when cut.
+    private static func cut(_ text: String, to maxBytes: Int) -> String {
+        guard text.utf8.count > maxBytes else { return text }
+        var bytes = 0
+        return String(text.prefix { character in
+            bytes += character.utf8.count
+            return bytes <= maxBytes - 3
+        }) + "…"
+    }
+}
