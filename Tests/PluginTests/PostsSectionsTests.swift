@@ -178,4 +178,26 @@ struct PostsSectionsTests {
         #expect(items.contains { $0.relatedUniqueIdentifier == "nested" })
         for item in items { try item.validate() }
     }
+
+    /// jekyllrb.com's history: `{: #v4-4-1}` on the line below a heading names its id (kramdown's block attribute list).
+    @Test func aKramdownAttributeListBelowAHeadingNamesItsID() {
+        let markdown = "## 4.4.1 / 2025-01-29\n{: #v4-4-1}\n\n### Bug Fixes\n{: #bug-fixes-v4-4-1}\n\n- Restore globbed paths\n\n## Later\n\n{: #not-mine}\n"
+        let split = MarkdownSections.split(markdown[...], flavor: .jekyll, deepest: 3).sections
+        #expect(split.map(\.anchor) == ["v4-4-1", "bug-fixes-v4-4-1", "later"], "a list after a blank line names no heading")
+        #expect(split[1].text == "Restore globbed paths", "the list is no text")
+        #expect(Self.anchors(of: markdown, .hugo) == ["441--2025-01-29", "bug-fixes", "later"], "Hugo reads no kramdown list")
+    }
+
+    /// jekyllrb.com serves its `docs` collection at `collections.docs.permalink` (`/:collection/:path/`).
+    @Test func aJekyllCollectionIsPublishedAtItsPermalink() async throws {
+        let folder = try Folder()
+        try folder.write("site/_config.yml", "collections:\n  docs:\n    permalink: /:collection/:path/\n    output: true\n  tutorials:\n    output: true\n")
+        try folder.write("site/_docs/step-by-step/01-setup.md", "---\ntitle: Setup\n---\nFirst.\n")
+        try folder.write("site/_tutorials/convert.md", "---\ntitle: Convert\n---\nSecond.\n")
+        let plugin = try PostsSource(options: .init(directory: "site", flavor: "jekyll"), context: folder.context())
+        let run = await PluginConformance.items(of: plugin)
+        #expect(run.items.map(\.uniqueIdentifier).sorted() == ["docs/step-by-step/01-setup", "tutorials/convert.html"])
+        try folder.write("site/_config.yml", "collections:\n  docs:\n    permalink: /:collection/:bogus/\n")
+        #expect(throws: PluginOptionError.self) { try PostsSource(options: .init(directory: "site", flavor: "jekyll"), context: folder.context()) }
+    }
 }

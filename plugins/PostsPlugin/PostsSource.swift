@@ -201,7 +201,8 @@ public struct PostsSource: SourcePlugin {
         maxFileBytes = options.maxFileBytes ?? Self.defaultMaxFileBytes
         reader = PostReader(
             flavor: try Self.flavor(options), permalink: try Self.permalink(options), future: options.future, zone: try Self.zone(options),
-            baseURL: options.baseURL, hugoPermalinks: site.hugoPermalinks, uglyURLs: site.uglyURLs, sectionDepth: try Self.sectionDepth(options),
+            baseURL: options.baseURL, hugoPermalinks: site.hugoPermalinks, jekyllCollectionPermalinks: site.jekyllCollectionPermalinks,
+            uglyURLs: site.uglyURLs, sectionDepth: try Self.sectionDepth(options),
             domain: context.domain, now: context.now
         )
         self.context = context

@@ -102,6 +102,16 @@ struct HeadingText {
         return (id, String(trimmed[..<open]))
     }
 
+    /// The id of a kramdown block attribute list (`{: #v4-4-1 .note}`, `{:#intro}`), which names the id of the block
+    /// on the line above it.
+    static func blockAttributeID(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("{:"), trimmed.hasSuffix("}"), !trimmed.contains("\n") else { return nil }
+        let tokens = trimmed.dropFirst(2).dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let token = tokens.first(where: { $0.hasPrefix("#") }), token.count > 1 else { return nil }
+        return String(token.dropFirst())
+    }
+
     /// `text` without the `---` and `--` that Jekyll's and Hugo's typographers turn into dashes (read left to right,
     /// `---` first), which their ids leave out.
     static func withoutTypographicDashes(_ text: String) -> String {

@@ -35,13 +35,20 @@ enum MarkdownSections {
         guard let document = text.withCString({ cmark_parse_document($0, text.utf8.count, CMARK_OPT_DEFAULT) }) else { return ([], 0) }
         defer { cmark_node_free(document) }
 
-        // Every heading in document order, and its id as the generator gives it.
+        // Every heading in document order, and its id as the generator gives it. Jekyll: a kramdown attribute list on
+        // the line below a heading (`{: #v4-4-1}`) names its id, and is no text.
         var headings: [(node: OpaquePointer, text: HeadingText)] = []
+        var attributeLists = Set<OpaquePointer>()
         if let iterator = cmark_iter_new(document) {
             defer { cmark_iter_free(iterator) }
             while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
                 guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_HEADING else { continue }
-                headings.append((node, HeadingText(node, flavor: flavor)))
+                var heading = HeadingText(node, flavor: flavor)
+                if flavor == .jekyll, let list = attributeList(after: node) {
+                    attributeLists.insert(list.node)
+                    if heading.explicitID == nil { heading.explicitID = list.id }
+                }
+                headings.append((node, heading))
             }
         }
         var anchors = HeadingAnchors(flavor: flavor, explicit: headings.compactMap(\.text.explicitID))
@@ -82,10 +89,20 @@ enum MarkdownSections {
                     continue
                 }
             }
-            if current != nil { currentText.add(proseOf: node) }
+            if current != nil, !attributeLists.contains(node) { currentText.add(proseOf: node) }
         }
         close()
         return (sections, leftOut)
+    }
+
+    /// The kramdown block attribute list on the line right below `heading` (a paragraph of one text, `{: #id}`), and
+    /// the id it names.
+    private static func attributeList(after heading: OpaquePointer) -> (node: OpaquePointer, id: String)? {
+        guard let next = cmark_node_next(heading), cmark_node_get_type(next) == CMARK_NODE_PARAGRAPH,
+              cmark_node_get_start_line(next) == cmark_node_get_end_line(heading) + 1,
+              let text = cmark_node_first_child(next), cmark_node_next(text) == nil, cmark_node_get_type(text) == CMARK_NODE_TEXT,
+              let literal = cmark_node_get_literal(text), let id = HeadingText.blockAttributeID(String(cString: literal)) else { return nil }
+        return (next, id)
     }
 
     /// The prose of a section's blocks, collapsed and bounded.

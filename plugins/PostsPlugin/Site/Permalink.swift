@@ -12,8 +12,11 @@ struct Permalink: Sendable, Hashable {
     ]
     static let placeholders: Set<String> = [
         "year", "short_year", "month", "i_month", "day", "i_day", "y_day", "hour", "minute", "second", "title", "slug",
-        "categories", "output_ext",
+        "categories", "output_ext", "collection", "path", "name",
     ]
+
+    /// A collection's documents without a permalink of their own or their collection's (`/:collection/:path:output_ext`).
+    static let collectionStandard = Permalink(validating: "/:collection/:path:output_ext")!
 
     let template: String
 

@@ -126,9 +126,12 @@ struct Post {
     /// The path the generator publishes the post at: `/news/2015/10/26/jekyll-3-0-released/`, `/posts/my-post/`.
     /// Hugo: `url`, else the section's pattern of the site's `permalinks`, else the section folders and the slug or
     /// file name; `uglyURLs` ends every path but the home page's in `.html` rather than `/`.
-    func urlPath(permalink: Permalink, hugoPermalinks: [String: HugoPermalink] = [:], uglyURLs: Bool = false, date: Date?) throws -> String {
+    func urlPath(
+        permalink: Permalink, collectionPermalinks: [String: Permalink] = [:], hugoPermalinks: [String: HugoPermalink] = [:], uglyURLs: Bool = false,
+        date: Date?
+    ) throws -> String {
         switch flavor {
-        case .jekyll: return try jekyllPath(permalink: permalink, date: date)
+        case .jekyll: return try jekyllPath(permalink: permalink, collectionPermalinks: collectionPermalinks, date: date)
         case .hugo:
             if let url = try fields.string("url") { return url.hasPrefix("/") ? url : "/" + url }
             let sections = path.sections.map { Slug.hugo($0) }
@@ -155,12 +158,16 @@ struct Post {
         return parts.isEmpty ? "/" : "/" + parts.joined(separator: "/") + "/"
     }
 
-    /// Jekyll: the post's `permalink`, or the site's; a collection's document at `/:collection/:path.html` and a page
-    /// at its path (Jekyll's defaults).
-    private func jekyllPath(permalink: Permalink, date: Date?) throws -> String {
+    /// Jekyll: the post's `permalink`, or the site's; a collection's document at its collection's `permalink`, by
+    /// default `/:collection/:path.html`, and a page at its path (Jekyll's defaults).
+    private func jekyllPath(permalink: Permalink, collectionPermalinks: [String: Permalink], date: Date?) throws -> String {
         let own = try fields.string("permalink")
         if let collection = path.jekyllCollection, own == nil {
-            return "/\(collection.name)/\(collection.path).html"
+            let name = Slug.jekyll(path.stem[...])
+            return (collectionPermalinks[String(collection.name)] ?? .collectionStandard).path(with: [
+                "collection": String(collection.name), "path": collection.path, "name": name, "title": Slug.jekyll(try fields.string("slug")?[...] ?? path.stem[...]),
+                "slug": name, "output_ext": ".html",
+            ])
         }
         if path.jekyllFolder == nil, own == nil {
             let folders = path.folders.map(String.init).joined(separator: "/")

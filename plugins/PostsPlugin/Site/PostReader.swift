@@ -31,6 +31,8 @@ struct PostReader: Sendable {
     var baseURL: String?
     /// Hugo's `permalinks` by section, and `uglyURLs` (``SiteSettings``).
     var hugoPermalinks: [String: HugoPermalink] = [:]
+    /// Jekyll's collections' permalinks (``SiteSettings/jekyllCollectionPermalinks``).
+    var jekyllCollectionPermalinks: [String: Permalink] = [:]
     var uglyURLs = false
     /// The deepest heading level that starts a section (2 or 3); `nil` for none.
     var sectionDepth: Int?
@@ -72,7 +74,9 @@ struct PostReader: Sendable {
         let expires = try post.fields.date("expiryDate", "expires", "unpublishDate")
         if let expires, expires <= now { return .skipped(.expired) }
 
-        let urlPath = try post.urlPath(permalink: permalink, hugoPermalinks: hugoPermalinks, uglyURLs: uglyURLs, date: date)
+        let urlPath = try post.urlPath(
+            permalink: permalink, collectionPermalinks: jekyllCollectionPermalinks, hugoPermalinks: hugoPermalinks, uglyURLs: uglyURLs, date: date
+        )
         let trimmed = urlPath.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         var item = SearchableItem(uniqueIdentifier: trimmed.isEmpty ? "index" : trimmed, domainIdentifier: domain, title: try post.title())
         item.contentType = "public.text"

@@ -11,6 +11,8 @@ struct SiteSettings: Sendable {
     var timeZone: String?
     /// Jekyll's `permalink`.
     var permalink: String?
+    /// Jekyll's collections' own `permalink`s (`collections.docs.permalink`), by collection, the posts' excepted.
+    var jekyllCollectionPermalinks: [String: Permalink] = [:]
     /// Hugo's `permalinks`, by section (also read from the newer `permalinks.page`).
     var hugoPermalinks: [String: HugoPermalink] = [:]
     /// Hugo's `uglyURLs`: pages at `/section/name.html` rather than `/section/name/`.
@@ -77,6 +79,13 @@ struct SiteSettings: Sendable {
         if jekyll {
             // The posts collection's own permalink wins over the site's (jekyllrb.com's `/news/:year/…`).
             settings.permalink = text(root["collections"]?["posts"]?["permalink"]) ?? text(root["permalink"])
+            for entry in root["collections"]?.entries ?? [] {
+                guard let name = entry.key.scalarText, name != "posts", let pattern = text(entry.value["permalink"]) else { continue }
+                guard let permalink = Permalink(validating: pattern) else {
+                    throw Problem(description: "\(path): collections.\(name).permalink: '\(pattern.prefix(80))' is not a style or a path whose placeholders Jekyll knows")
+                }
+                settings.jekyllCollectionPermalinks[name] = permalink
+            }
             settings.timeZone = text(root["timezone"])
             if let url = text(root["url"]) {
                 settings.baseURL = String(url.trimmingTrailingSlashes) + (text(root["baseurl"]).map { "/" + $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) } ?? "")
