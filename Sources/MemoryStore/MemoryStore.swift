@@ -48,7 +48,7 @@ public struct MemoryStore: SchedulerStore {
         database.read(\.units)
     }
 
-    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws {
+    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool, mode: SyncMode) async throws {
         try database.change { tables in
             try tables.check(fence)
             tables.updateUnit(unit) { state in
@@ -57,42 +57,54 @@ public struct MemoryStore: SchedulerStore {
                 state.lastError = nil
                 state.runner = RunnerIdentity.current
                 state.forcedRun = forced
+                state.runMode = mode
             }
         }
     }
 
-    public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
-        let batch = IndexBatch(operations: [.upsert(items)], clientState: checkpoint)
-        try batch.validate()
+    public func writeRunBatch(_ changes: RunChanges, domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
+        try IndexBatch(operations: changes.operations(without: []), clientState: checkpoint).validate()
         let now = memoryIndex.clock.now()
         let expiration = now.addingTimeInterval(memoryIndex.timeToLive.seconds)
         return try database.change { tables in
             try tables.check(fence)
             // Checked and written in one change: no other writer can take an identifier in between.
             var seen: Set<ExactText> = []
-            let taken = items.compactMap { item -> HeldIdentifier? in
-                guard seen.insert(ExactText(item.uniqueIdentifier)).inserted, let row = tables.rows[ExactText(item.uniqueIdentifier)],
+            let taken = (changes.items.map(\.uniqueIdentifier) + changes.deletions).compactMap { identifier -> HeldIdentifier? in
+                guard seen.insert(ExactText(identifier)).inserted, let row = tables.rows[ExactText(identifier)],
                     tables.isLive(row), !DomainIdentifier.isWithin(row.item.domainIdentifier, domain)
                 else { return nil }
                 return HeldIdentifier(identifier: row.item.uniqueIdentifier, domain: row.item.domainIdentifier)
             }
-            let kept = HeldIdentifier.keeping(items, without: taken)
-            let outcome = tables.apply(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint), now: now, defaultExpiration: expiration)
-            return RunBatchOutcome(upserted: outcome.upserted, taken: taken)
+            let outcome = tables.apply(IndexBatch(operations: changes.operations(without: taken), clientState: checkpoint), now: now, defaultExpiration: expiration)
+            return RunBatchOutcome(upserted: outcome.upserted, deleted: outcome.deleted, taken: taken)
         }
     }
 
-    public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {
-        try memoryIndex.commit(IndexBatch(operations: [.deleteStale(domain: success.unit.domain, committedThrough: baseline)])) { tables in
+    public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int {
+        let sweep = baseline.map { [IndexBatch.Operation.deleteStale(domain: success.unit.domain, committedThrough: $0)] } ?? []
+        return try memoryIndex.commit(IndexBatch(operations: sweep)) { tables in
             try tables.check(fence)
+            // A full run replaces the state; an incremental one when it sent one.
+            let replacesState = success.mode != .incremental || success.state != nil
+            if replacesState { tables.syncStates[success.unit.unit] = success.state }
             tables.updateUnit(success.unit) { state in
-                state.lastSuccessAt = success.finishedAt
-                state.fingerprint = success.fingerprint
+                if success.mode == .incremental {
+                    state.lastIncrementalAt = success.finishedAt
+                } else {
+                    state.lastSuccessAt = success.finishedAt
+                    state.fingerprint = success.fingerprint
+                }
+                if replacesState { state.syncStateAt = success.state == nil ? nil : success.finishedAt }
                 state.itemCount = success.itemCount
                 state.lastAttemptAt = success.finishedAt
                 state.settle(.succeeded)
             }
         }.deleted
+    }
+
+    public func syncState(unit: String) async throws -> SyncState? {
+        database.read { $0.syncStates[unit] }
     }
 
     public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
@@ -105,6 +117,7 @@ public struct MemoryStore: SchedulerStore {
                 state.retryAt = retryAt
                 state.runner = nil
                 state.forcedRun = false
+                state.runMode = nil
             }
         }
     }
@@ -116,6 +129,9 @@ public struct MemoryStore: SchedulerStore {
                 state.lastSuccessAt = nil
                 state.fingerprint = nil
                 state.itemCount = nil
+                state.lastIncrementalAt = nil
+                state.syncStateAt = nil
+                tables.syncStates[key] = nil
                 state.settle(.purged)
                 tables.units[key] = state
             }
@@ -177,5 +193,6 @@ extension UnitState {
         retryAt = nil
         runner = nil
         forcedRun = false
+        runMode = nil
     }
 }

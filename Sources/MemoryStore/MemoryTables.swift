@@ -30,6 +30,8 @@ struct MemoryTables: Sendable {
     var clientStates: [String: Data] = [:]
     var tombstones: [String: Tombstone] = [:]
     var units: [String: UnitState] = [:]
+    /// The state each unit's last successful run committed (``UnitSuccess/state``).
+    var syncStates: [String: SyncState] = [:]
     /// The history with its row numbers, oldest first.
     var history: [(id: Int64, run: RunRecord)] = []
     var lastRunID: Int64 = 0

@@ -34,10 +34,21 @@ public enum PluginConformance {
         return violations
     }
 
-    /// A sink that keeps every item.
+    /// What a plugin sent, in order.
+    public enum Sent: Sendable, Hashable {
+        case item(SearchableItem)
+        case delete(String)
+        case state(SyncState)
+    }
+
+    /// A sink that keeps everything sent.
     struct Collector: ItemSink {
-        var items: [SearchableItem] = []
-        mutating func send(_ item: SearchableItem) async throws { items.append(item) }
+        var sent: [Sent] = []
+        mutating func send(_ item: SearchableItem) async throws { sent.append(.item(item)) }
+        mutating func delete(identifier: String) async throws { sent.append(.delete(identifier)) }
+        mutating func send(state: SyncState) async throws { sent.append(.state(state)) }
+
+        var items: [SearchableItem] { sent.compactMap { if case .item(let item) = $0 { item } else { nil } } }
     }
 
     /// A sink that counts items and signals once `target` have arrived.
@@ -49,17 +60,25 @@ public enum PluginConformance {
             count += 1
             if count == target { reached.yield() }
         }
+        mutating func delete(identifier: String) async throws {}
+        mutating func send(state: SyncState) async throws {}
     }
 
     /// Runs the plugin to its end: every item must be valid and within the context's domain. Returns the
     /// items, and the violations.
     public static func items<P: SourcePlugin>(of plugin: P) async -> (items: [SearchableItem], violations: [String], error: (any Error)?) {
+        let run = await sent(by: plugin)
+        return (run.sent.compactMap { if case .item(let item) = $0 { item } else { nil } }, run.violations, run.error)
+    }
+
+    /// Runs the plugin to its end: everything it sent, in order (items, deletions, states), every item valid.
+    public static func sent<P: SourcePlugin>(by plugin: P) async -> (sent: [Sent], violations: [String], error: (any Error)?) {
         var collector = Collector()
         var violations: [String] = []
         do {
             try await plugin.produce(into: &collector)
         } catch {
-            return (collector.items, violations, error)
+            return (collector.sent, violations, error)
         }
         let items = collector.items
         for item in items {
@@ -69,7 +88,7 @@ public enum PluginConformance {
                 violations.append("item '\(item.uniqueIdentifier)' is invalid: \(error)")
             }
         }
-        return (items, violations, nil)
+        return (collector.sent, violations, nil)
     }
 
     /// Cancels the task producing the plugin's items once it has sent `afterItems` items (0: at once) and

@@ -78,14 +78,14 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return states
     }
 
-    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws {
+    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool, mode: SyncMode) async throws {
         try await client.transaction(logger: logger) { connection in
             try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, unit, logger: logger)
             try await connection.query(
                 """
                 UPDATE unit_state SET last_attempt_at = \(date.timeIntervalSince1970), last_result = \(UnitResult.running.rawValue),
-                    last_error = NULL, runner = \(RunnerIdentity.current), forced_run = \(forced)
+                    last_error = NULL, runner = \(RunnerIdentity.current), forced_run = \(forced), run_mode = \(mode.rawValue)
                 WHERE unit = \(unit.unit)
                 """,
                 logger: logger
@@ -93,44 +93,63 @@ public final class PostgresSchedulerStore: SchedulerStore {
         }
     }
 
-    public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
+    public func writeRunBatch(_ changes: RunChanges, domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
         var taken: [HeldIdentifier] = []
-        var upserted = 0
+        var upserted = 0, deleted = 0
         let logger = logger
         // The commit number's row lock is taken first: no other commit can take an identifier between the check and the write.
         let fence = fence
         _ = try await postgresIndex.commit(IndexBatch(clientState: checkpoint)) { connection, number in
             try await Self.check(fence, connection, logger: logger)
             var sql = SQLBuilder("SELECT unique_identifier, domain_identifier FROM item WHERE unique_identifier = ANY(")
-            sql.append("\(sql.bind(items.map(\.uniqueIdentifier)))) AND \(PostgresPurgedDomains.liveCondition) AND NOT ")
+            sql.append("\(sql.bind(changes.items.map(\.uniqueIdentifier) + changes.deletions))) AND \(PostgresPurgedDomains.liveCondition) AND NOT ")
             sql.appendDomainRange(domain)
             for try await (identifier, holder) in try await connection.query(sql.query, logger: logger).decode((String, String).self) {
                 taken.append(HeldIdentifier(identifier: identifier, domain: holder))
             }
-            let kept = HeldIdentifier.keeping(items, without: taken)
-            upserted = try await self.postgresIndex.upsert(kept, commitNumber: number, connection: connection)
+            for operation in changes.operations(without: taken) {
+                switch operation {
+                case .upsert(let items): upserted += try await self.postgresIndex.upsert(items, commitNumber: number, connection: connection)
+                case .deleteIdentifiers(let identifiers): deleted += try await self.postgresIndex.delete(identifiers: identifiers, connection: connection)
+                default: break
+                }
+            }
         }
-        return RunBatchOutcome(upserted: upserted, taken: taken)
+        return RunBatchOutcome(upserted: upserted, deleted: deleted, taken: taken)
     }
 
-    public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {
+    public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int {
         let logger = logger, fence = fence
-        return try await postgresIndex.commit(
-            IndexBatch(operations: [.deleteStale(domain: success.unit.domain, committedThrough: baseline)])
-        ) { connection, _ in
+        let sweep = baseline.map { [IndexBatch.Operation.deleteStale(domain: success.unit.domain, committedThrough: $0)] } ?? []
+        return try await postgresIndex.commit(IndexBatch(operations: sweep)) { connection, _ in
             try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, success.unit, logger: logger)
             let finished = success.finishedAt.timeIntervalSince1970
-            try await connection.query(
-                """
-                UPDATE unit_state SET last_success_at = \(finished), fingerprint = \(success.fingerprint), item_count = \(success.itemCount),
-                    last_attempt_at = \(finished), last_result = \(UnitResult.succeeded.rawValue), last_error = NULL, failures = 0,
-                    retry_at = NULL, runner = NULL, forced_run = FALSE
-                WHERE unit = \(success.unit.unit)
-                """,
-                logger: logger
-            )
+            let (state, stateAt) = success.state.map { (Optional($0.json), Optional(finished)) } ?? (nil, nil)
+            let settled: PostgresQuery = try success.mode == .incremental
+                ? """
+                    UPDATE unit_state SET last_incremental_at = \(finished), sync_state = coalesce(\(state)::bytea, sync_state),
+                        sync_state_at = coalesce(\(stateAt)::float8, sync_state_at), item_count = \(success.itemCount), last_attempt_at = \(finished),
+                        last_result = \(UnitResult.succeeded.rawValue), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL,
+                        forced_run = FALSE, run_mode = NULL
+                    WHERE unit = \(success.unit.unit)
+                    """
+                : """
+                    UPDATE unit_state SET last_success_at = \(finished), fingerprint = \(success.fingerprint), sync_state = \(state),
+                        sync_state_at = \(stateAt), item_count = \(success.itemCount), last_attempt_at = \(finished),
+                        last_result = \(UnitResult.succeeded.rawValue), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL,
+                        forced_run = FALSE, run_mode = NULL
+                    WHERE unit = \(success.unit.unit)
+                    """
+            try await connection.query(settled, logger: logger)
         }.deleted
+    }
+
+    public func syncState(unit: String) async throws -> SyncState? {
+        for try await json in try await client.query("SELECT sync_state FROM unit_state WHERE unit = \(unit)", logger: logger).decode(Data?.self) {
+            return json.flatMap { try? SyncState(json: $0) }
+        }
+        return nil
     }
 
     public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
@@ -140,7 +159,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
             try await connection.query(
                 """
                 UPDATE unit_state SET last_result = \(UnitResult.failed.rawValue), last_error = \(error), failures = \(failures),
-                    retry_at = \(retryAt.timeIntervalSince1970), runner = NULL, forced_run = FALSE
+                    retry_at = \(retryAt.timeIntervalSince1970), runner = NULL, forced_run = FALSE, run_mode = NULL
                 WHERE unit = \(unit.unit)
                 """,
                 logger: logger
@@ -153,7 +172,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return try await postgresIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { connection, _ in
             try await Self.check(fence, connection, logger: logger)
             var sql = SQLBuilder("UPDATE unit_state SET last_success_at = NULL, fingerprint = NULL, item_count = NULL, last_result = ")
-            sql.append("\(sql.bind(UnitResult.purged.rawValue)), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL, forced_run = FALSE WHERE ")
+            sql.append("\(sql.bind(UnitResult.purged.rawValue)), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL, forced_run = FALSE, ")
+            sql.append("run_mode = NULL, last_incremental_at = NULL, sync_state = NULL, sync_state_at = NULL WHERE ")
             sql.appendDomainRange(domain, column: "domain")
             try await connection.query(sql.query, logger: logger)
         }.deleted
@@ -185,9 +205,9 @@ public final class PostgresSchedulerStore: SchedulerStore {
             try await Self.check(fence, connection, logger: logger)
             try await connection.query(
                 """
-                INSERT INTO run_history (unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced)
+                INSERT INTO run_history (unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode)
                 VALUES (\(run.unit), \(run.source), \(run.domain), \(run.startedAt.timeIntervalSince1970), \(run.finishedAt.timeIntervalSince1970),
-                    \(run.decision.rawValue), \(run.reason), \(run.indexed), \(run.deleted), \(run.rejected), \(run.error), \(run.forced))
+                    \(run.decision.rawValue), \(run.reason), \(run.indexed), \(run.deleted), \(run.rejected), \(run.error), \(run.forced), \(run.mode.rawValue))
                 """,
                 logger: logger
             )
@@ -214,19 +234,19 @@ public final class PostgresSchedulerStore: SchedulerStore {
     public func history(source: String?, limit: Int) async throws -> [RunRecord] {
         let rows = try await client.query(
             """
-            SELECT unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced
+            SELECT unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode
             FROM run_history WHERE \(source)::text IS NULL OR source = \(source) ORDER BY id DESC LIMIT \(limit)
             """,
             logger: logger
         )
         var runs: [RunRecord] = []
-        for try await (unit, source, domain, started, finished, decision, reason, indexed, deleted, rejected, error, forced) in rows.decode(
-            (String, String, String, Double, Double, String, String, Int, Int, Int, String?, Bool).self
+        for try await (unit, source, domain, started, finished, decision, reason, indexed, deleted, rejected, error, forced, mode) in rows.decode(
+            (String, String, String, Double, Double, String, String, Int, Int, Int, String?, Bool, String).self
         ) {
             runs.append(RunRecord(
                 unit: unit, source: source, domain: domain, startedAt: Date(timeIntervalSince1970: started),
                 finishedAt: Date(timeIntervalSince1970: finished), decision: RunDecision(rawValue: decision) ?? .skipped, reason: reason,
-                indexed: indexed, deleted: deleted, rejected: rejected, error: error, forced: forced
+                indexed: indexed, deleted: deleted, rejected: rejected, error: error, forced: forced, mode: SyncMode(rawValue: mode) ?? .full
             ))
         }
         return runs
@@ -266,12 +286,12 @@ public final class PostgresSchedulerStore: SchedulerStore {
 enum UnitStateColumns {
     static let list = """
         unit, source, domain, last_success_at, fingerprint, item_count, last_attempt_at, last_result, last_error, failures,
-        retry_at, runner, forced_run
+        retry_at, runner, forced_run, run_mode, last_incremental_at, sync_state_at
         """
 
     static func state(from row: PostgresRow) throws -> UnitState {
-        let (unit, source, domain, lastSuccess, fingerprint, itemCount, lastAttempt, lastResult, lastError, failures, retryAt, runner, forced) =
-            try row.decode((String, String, String, Double?, String?, Int?, Double?, String?, String?, Int, Double?, String?, Bool).self)
+        let (unit, source, domain, lastSuccess, fingerprint, itemCount, lastAttempt, lastResult, lastError, failures, retryAt, runner, forced, mode, incremental, stateAt) =
+            try row.decode((String, String, String, Double?, String?, Int?, Double?, String?, String?, Int, Double?, String?, Bool, String?, Double?, Double?).self)
         var state = UnitState(unit: unit, source: source, domain: domain)
         state.lastSuccessAt = lastSuccess.map(Date.init(timeIntervalSince1970:))
         state.fingerprint = fingerprint
@@ -283,6 +303,9 @@ enum UnitStateColumns {
         state.retryAt = retryAt.map(Date.init(timeIntervalSince1970:))
         state.runner = runner
         state.forcedRun = forced
+        state.runMode = mode.flatMap(SyncMode.init(rawValue:))
+        state.lastIncrementalAt = incremental.map(Date.init(timeIntervalSince1970:))
+        state.syncStateAt = stateAt.map(Date.init(timeIntervalSince1970:))
         return state
     }
 }

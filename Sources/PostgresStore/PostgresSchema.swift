@@ -128,6 +128,13 @@ enum PostgresSchema {
             "ALTER TABLE item ADD COLUMN content_modification_date DOUBLE PRECISION",
             "ALTER TABLE item ADD COLUMN related_unique_identifier TEXT",
         ]),
+        .statements("v9-sync-state", [
+            "ALTER TABLE unit_state ADD COLUMN run_mode TEXT",
+            "ALTER TABLE unit_state ADD COLUMN last_incremental_at DOUBLE PRECISION",
+            "ALTER TABLE unit_state ADD COLUMN sync_state BYTEA",
+            "ALTER TABLE unit_state ADD COLUMN sync_state_at DOUBLE PRECISION",
+            "ALTER TABLE run_history ADD COLUMN mode TEXT NOT NULL DEFAULT 'full'",
+        ]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

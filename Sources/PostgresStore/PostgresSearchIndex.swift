@@ -45,7 +45,7 @@ public final class PostgresSearchIndex: SearchIndex {
                 case .upsert(let items):
                     outcome.upserted += try await upsert(items, commitNumber: number, connection: connection)
                 case .deleteIdentifiers(let identifiers):
-                    outcome.deleted += try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item WHERE unique_identifier = ANY(\(identifiers)) RETURNING 1) SELECT count(*) FROM gone")
+                    outcome.deleted += try await delete(identifiers: identifiers, connection: connection)
                 case .deleteDomains(let domains):
                     for domain in domains {
                         outcome.deleted += try await PostgresPurgedDomains.purge(connection, domain: domain, commitNumber: number, now: now, logger: logger)
@@ -83,6 +83,12 @@ public final class PostgresSearchIndex: SearchIndex {
         let expiration = now.addingTimeInterval(timeToLive.seconds)
         try await Self.upsert(items, expiration: expiration, now: now, commitNumber: number, connection, logger: logger)
         return items.count
+    }
+
+    /// Deletes the items with `identifiers` inside a transaction of ``commit(_:alongside:)``; returns how many.
+    func delete(identifiers: [String], connection: PostgresConnection) async throws -> Int {
+        guard !identifiers.isEmpty else { return 0 }
+        return try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item WHERE unique_identifier = ANY(\(identifiers)) RETURNING 1) SELECT count(*) FROM gone")
     }
 
     /// Takes the next commit number, holding the counter's row lock until the transaction ends.

@@ -35,7 +35,7 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     public func units() async throws -> [String: UnitState] {
         try await database.read { db in
             var states: [String: UnitState] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM unit_state") {
+            for row in try Row.fetchAll(db, sql: "SELECT \(UnitStateRow.columns) FROM unit_state") {
                 let state = UnitStateRow.state(from: row)
                 states[state.unit] = state
             }
@@ -43,37 +43,40 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }
     }
 
-    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws {
+    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool, mode: SyncMode) async throws {
         try await sqliteIndex.write { db in
             try UnitStateRow.ensure(db, unit)
             try db.execute(
-                sql: "UPDATE unit_state SET lastAttemptAt = ?, lastResult = ?, lastError = NULL, runner = ?, forcedRun = ? WHERE unit = ?",
-                arguments: [date.timeIntervalSince1970, UnitResult.running.rawValue, RunnerIdentity.current, forced, unit.unit]
+                sql: "UPDATE unit_state SET lastAttemptAt = ?, lastResult = ?, lastError = NULL, runner = ?, forcedRun = ?, runMode = ? WHERE unit = ?",
+                arguments: [date.timeIntervalSince1970, UnitResult.running.rawValue, RunnerIdentity.current, forced, mode.rawValue, unit.unit]
             )
         }
     }
 
-    public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
+    public func writeRunBatch(_ changes: RunChanges, domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
         // A pass holds the pass lock, so no other unit writes between this check and the commit (an operator's
         // `index import` could; its items would then be replaced by this batch's, as before the store protocol).
-        let taken = try await sqliteIndex.domainsHolding(items.map(\.uniqueIdentifier), outside: domain)
-        let kept = HeldIdentifier.keeping(items, without: taken)
-        let outcome = try await sqliteIndex.commit(IndexBatch(operations: [.upsert(kept)], clientState: checkpoint))
-        return RunBatchOutcome(upserted: outcome.upserted, taken: taken)
+        let taken = try await sqliteIndex.domainsHolding(changes.items.map(\.uniqueIdentifier) + changes.deletions, outside: domain)
+        let outcome = try await sqliteIndex.commit(IndexBatch(operations: changes.operations(without: taken), clientState: checkpoint))
+        return RunBatchOutcome(upserted: outcome.upserted, deleted: outcome.deleted, taken: taken)
     }
 
-    public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int {
-        try await sqliteIndex.commit(
-            IndexBatch(operations: [.deleteStale(domain: success.unit.domain, committedThrough: baseline)]),
-            alongside: { db, _ in try UnitStateRow.recordSuccess(db, success) }
-        ).deleted
+    public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int {
+        let sweep = baseline.map { [IndexBatch.Operation.deleteStale(domain: success.unit.domain, committedThrough: $0)] } ?? []
+        return try await sqliteIndex.commit(IndexBatch(operations: sweep), alongside: { db, _ in try UnitStateRow.recordSuccess(db, success) }).deleted
+    }
+
+    public func syncState(unit: String) async throws -> SyncState? {
+        try await database.read { db in
+            try (Data.fetchOne(db, sql: "SELECT syncState FROM unit_state WHERE unit = ?", arguments: [unit])).flatMap { try? SyncState(json: $0) }
+        }
     }
 
     public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
         try await sqliteIndex.write { db in
             try UnitStateRow.ensure(db, unit)
             try db.execute(
-                sql: "UPDATE unit_state SET lastResult = ?, lastError = ?, failures = ?, retryAt = ?, runner = NULL, forcedRun = 0 WHERE unit = ?",
+                sql: "UPDATE unit_state SET lastResult = ?, lastError = ?, failures = ?, retryAt = ?, runner = NULL, forcedRun = 0, runMode = NULL WHERE unit = ?",
                 arguments: [UnitResult.failed.rawValue, error, failures, retryAt.timeIntervalSince1970, unit.unit]
             )
         }
@@ -87,7 +90,7 @@ public final class SQLiteSchedulerStore: SchedulerStore {
 
     public func markInterrupted() async throws -> [UnitState] {
         try await sqliteIndex.write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM unit_state WHERE lastResult = ?", arguments: [UnitResult.running.rawValue])
+            let rows = try Row.fetchAll(db, sql: "SELECT \(UnitStateRow.columns) FROM unit_state WHERE lastResult = ?", arguments: [UnitResult.running.rawValue])
             try db.execute(
                 sql: "UPDATE unit_state SET lastResult = ?, lastError = ?, runner = NULL WHERE lastResult = ?",
                 arguments: [UnitResult.interrupted.rawValue, UnitState.interruptedError, UnitResult.running.rawValue]
@@ -101,12 +104,12 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         try await sqliteIndex.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO run_history (unit, source, domain, startedAt, finishedAt, decision, reason, indexed, deleted, rejected, error, forced)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO run_history (unit, source, domain, startedAt, finishedAt, decision, reason, indexed, deleted, rejected, error, forced, mode)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     run.unit, run.source, run.domain, run.startedAt.timeIntervalSince1970, run.finishedAt.timeIntervalSince1970,
-                    run.decision.rawValue, run.reason, run.indexed, run.deleted, run.rejected, run.error, run.forced,
+                    run.decision.rawValue, run.reason, run.indexed, run.deleted, run.rejected, run.error, run.forced, run.mode.rawValue,
                 ]
             )
             try db.execute(sql: "DELETE FROM run_history WHERE id <= (SELECT max(id) FROM run_history) - ?", arguments: [keep])

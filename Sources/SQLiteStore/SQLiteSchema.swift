@@ -117,6 +117,15 @@ enum SQLiteSchema {
                 CREATE INDEX run_history_unit ON run_history(unit, id);
                 """)
         }
+        migrator.registerMigration("v3-sync-state") { db in
+            try db.execute(sql: """
+                ALTER TABLE unit_state ADD COLUMN runMode TEXT;
+                ALTER TABLE unit_state ADD COLUMN lastIncrementalAt REAL;
+                ALTER TABLE unit_state ADD COLUMN syncState BLOB;
+                ALTER TABLE unit_state ADD COLUMN syncStateAt REAL;
+                ALTER TABLE run_history ADD COLUMN mode TEXT NOT NULL DEFAULT 'full';
+                """)
+        }
         migrator.registerMigration("v6-item-opens") { db in
             try db.execute(sql: ItemOpenTable.createTable)
         }

@@ -1,9 +1,16 @@
 import Foundation
 import GRDB
+import PluginAPI
 import Store
 
 /// The rows of `unit_state` and `run_history`, read into and written from the store's model.
 enum UnitStateRow {
+    /// The columns ``state(from:)`` reads: every one but the sync state's bytes (read apart, by the run that needs them).
+    static let columns = """
+        unit, source, domain, lastSuccessAt, fingerprint, itemCount, lastAttemptAt, lastResult, lastError, failures, retryAt, runner,
+        forcedRun, runMode, lastIncrementalAt, syncStateAt
+        """
+
     /// Inserts the unit's row if missing, and keeps its source and domain current.
     static func ensure(_ db: Database, _ unit: UnitState) throws {
         try db.execute(
@@ -12,18 +19,28 @@ enum UnitStateRow {
         )
     }
 
-    /// Records a success, inside the transaction of a run's final commit.
+    /// Records a success, inside the transaction of a run's final commit: a full one moves the last-indexed date and
+    /// the fingerprint and replaces the state; an incremental one moves its own date and replaces the state it sent one.
     static func recordSuccess(_ db: Database, _ success: UnitSuccess) throws {
         try ensure(db, success.unit)
         let finished = success.finishedAt.timeIntervalSince1970
-        try db.execute(
-            sql: """
-                UPDATE unit_state SET lastSuccessAt = ?, fingerprint = ?, itemCount = ?, lastAttemptAt = ?,
-                    lastResult = ?, lastError = NULL, failures = 0, retryAt = NULL, runner = NULL, forcedRun = 0
-                WHERE unit = ?
-                """,
-            arguments: [finished, success.fingerprint, success.itemCount, finished, UnitResult.succeeded.rawValue, success.unit.unit]
-        )
+        let settled = "itemCount = ?, lastAttemptAt = ?, lastResult = ?, lastError = NULL, failures = 0, retryAt = NULL, runner = NULL, forcedRun = 0, runMode = NULL"
+        let state = success.state.map { (Optional($0.json), Optional(finished)) } ?? (nil, nil)
+        if success.mode == .incremental {
+            try db.execute(
+                sql: """
+                    UPDATE unit_state SET lastIncrementalAt = ?, \(settled),
+                        syncState = coalesce(?, syncState), syncStateAt = coalesce(?, syncStateAt)
+                    WHERE unit = ?
+                    """,
+                arguments: [finished, success.itemCount, finished, UnitResult.succeeded.rawValue, state.0, state.1, success.unit.unit]
+            )
+        } else {
+            try db.execute(
+                sql: "UPDATE unit_state SET lastSuccessAt = ?, fingerprint = ?, \(settled), syncState = ?, syncStateAt = ? WHERE unit = ?",
+                arguments: [finished, success.fingerprint, success.itemCount, finished, UnitResult.succeeded.rawValue, state.0, state.1, success.unit.unit]
+            )
+        }
     }
 
     /// Forgets the success of every unit whose domain lies within `domain`, inside a purge's transaction.
@@ -31,7 +48,8 @@ enum UnitStateRow {
         try db.execute(
             sql: """
                 UPDATE unit_state SET lastSuccessAt = NULL, fingerprint = NULL, itemCount = NULL, lastResult = ?, lastError = NULL,
-                    failures = 0, retryAt = NULL, runner = NULL, forcedRun = 0
+                    failures = 0, retryAt = NULL, runner = NULL, forcedRun = 0, runMode = NULL, lastIncrementalAt = NULL,
+                    syncState = NULL, syncStateAt = NULL
                 WHERE domain = ? OR (domain >= ? AND domain < ?)
                 """,
             arguments: [UnitResult.purged.rawValue, domain, domain + ".", domain + "/"]
@@ -50,6 +68,9 @@ enum UnitStateRow {
         state.retryAt = (row["retryAt"] as Double?).map(Date.init(timeIntervalSince1970:))
         state.runner = row["runner"]
         state.forcedRun = row["forcedRun"]
+        state.runMode = (row["runMode"] as String?).flatMap(SyncMode.init(rawValue:))
+        state.lastIncrementalAt = (row["lastIncrementalAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        state.syncStateAt = (row["syncStateAt"] as Double?).map(Date.init(timeIntervalSince1970:))
         return state
     }
 
@@ -58,7 +79,8 @@ enum UnitStateRow {
             unit: row["unit"], source: row["source"], domain: row["domain"],
             startedAt: Date(timeIntervalSince1970: row["startedAt"]), finishedAt: Date(timeIntervalSince1970: row["finishedAt"]),
             decision: RunDecision(rawValue: row["decision"]) ?? .skipped, reason: row["reason"], indexed: row["indexed"],
-            deleted: row["deleted"], rejected: row["rejected"], error: row["error"], forced: row["forced"]
+            deleted: row["deleted"], rejected: row["rejected"], error: row["error"], forced: row["forced"],
+            mode: (row["mode"] as String?).flatMap(SyncMode.init(rawValue:)) ?? .full
         )
     }
 }

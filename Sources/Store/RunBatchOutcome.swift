@@ -4,14 +4,17 @@ public import PluginAPI
 public struct RunBatchOutcome: Sendable, Hashable {
     /// Items written.
     public var upserted: Int
-    /// Items left out because another domain holds their identifier, with that domain, in identifier order.
-    /// A list, not a dictionary: identifiers are compared by bytes, and Swift's `String` equality would merge the
-    /// composed and decomposed spellings of one word.
+    /// Items deleted (a deletion of an identifier no item of the domain holds deletes nothing).
+    public var deleted: Int
+    /// Items left out, and deletions refused, because another domain holds their identifier, with that domain, in
+    /// identifier order. A list, not a dictionary: identifiers are compared by bytes, and Swift's `String` equality
+    /// would merge the composed and decomposed spellings of one word.
     public var taken: [HeldIdentifier]
 
     /// `taken` is kept in identifier order (by bytes), whatever order the store found them in.
-    public init(upserted: Int, taken: [HeldIdentifier]) {
+    public init(upserted: Int, deleted: Int = 0, taken: [HeldIdentifier]) {
         self.upserted = upserted
+        self.deleted = deleted
         self.taken = taken.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import PluginAPI
 
 /// One run of one unit, as `scheduler history` lists it.
 public struct RunRecord: Sendable, Hashable, Codable {
@@ -15,11 +16,14 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var error: String?
     /// Whether the run was forced (`--force`, or the admin reindex): it accepted any size.
     public var forced: Bool
+    /// The kind of run: full, incremental or resumed (a purge is recorded as full).
+    public var mode: SyncMode
 
     public init(
         unit: String, source: String, domain: String, startedAt: Date, finishedAt: Date, decision: RunDecision, reason: String,
-        indexed: Int, deleted: Int, rejected: Int, error: String?, forced: Bool
+        indexed: Int, deleted: Int, rejected: Int, error: String?, forced: Bool, mode: SyncMode = .full
     ) {
+        self.mode = mode
         self.unit = unit
         self.source = source
         self.domain = domain

@@ -18,18 +18,22 @@ public protocol SchedulerStore: Sendable {
     /// Every unit the store remembers, by unit key.
     func units() async throws -> [String: UnitState]
 
-    /// Notes that an attempt started, before any item is written: which process runs it, and whether it is
-    /// forced (an interrupted forced run is redone forced).
-    func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws
+    /// Notes that an attempt started, before any item is written: which process runs it, whether it is forced (an
+    /// interrupted forced run is redone forced), and its mode (an interrupted full run may be resumed).
+    func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool, mode: SyncMode) async throws
 
     /// Writes one batch of a run of a unit of `domain`, with the run's checkpoint as client state, in one
-    /// transaction. Items whose identifier an item of another domain holds are left out and returned.
-    func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome
+    /// transaction: its items and deletions, in order. Items and deletions whose identifier an item of another domain
+    /// holds are left out and returned.
+    func writeRunBatch(_ changes: RunChanges, domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome
 
-    /// The final commit of a successful run: deletes the items of the unit's domain last written by commit
-    /// `baseline` or earlier (those the run did not produce) and records `success`, in one transaction;
-    /// returns how many items were deleted.
-    func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64) async throws -> Int
+    /// The final commit of a successful run, in one transaction: for a full run (a `baseline`), deletes the items of
+    /// the unit's domain last written by commit `baseline` or earlier (those the run did not produce); records
+    /// `success` and its state. Returns how many items were deleted.
+    func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int
+
+    /// The state the unit's last successful run committed (``UnitSuccess/state``), for its next incremental run.
+    func syncState(unit: String) async throws -> SyncState?
 
     /// Records a failed attempt and when the next may start.
     func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws
@@ -61,4 +65,16 @@ public protocol SchedulerStore: Sendable {
 
     /// Bytes the store occupies.
     func storageBytes() async throws -> Int
+}
+
+extension SchedulerStore {
+    /// Writes `items` as one batch of a run (no deletions).
+    public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
+        try await writeRunBatch(RunChanges(upserting: items), domain: domain, checkpoint: checkpoint)
+    }
+
+    /// Notes that a full attempt started.
+    public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool) async throws {
+        try await recordAttemptStart(unit, at: date, forced: forced, mode: .full)
+    }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import PluginAPI
 
 /// What the scheduler remembers about one unit, stored beside the index in the same database.
 public struct UnitState: Sendable, Hashable, Codable {
@@ -22,6 +23,12 @@ public struct UnitState: Sendable, Hashable, Codable {
     public var runner: String?
     /// Whether the run in progress, or the interrupted one, was forced: its redo is forced too.
     public var forcedRun: Bool
+    /// The mode of the run in progress, or of the interrupted one (an interrupted full run may be resumed).
+    public var runMode: SyncMode?
+    /// When the last successful incremental run finished.
+    public var lastIncrementalAt: Date?
+    /// When the state handed to the next incremental run was committed (its age); `nil` when there is none.
+    public var syncStateAt: Date?
 
     public init(unit: String, source: String, domain: String) {
         self.unit = unit

@@ -1,4 +1,5 @@
 public import Foundation
+public import PluginAPI
 
 /// What a successful run records about its unit, in the same commit as its final change to the index.
 public struct UnitSuccess: Sendable, Hashable {
@@ -8,13 +9,20 @@ public struct UnitSuccess: Sendable, Hashable {
     public var finishedAt: Date
     /// The fingerprint of the settings the run used.
     public var fingerprint: String
-    /// How many distinct items the run produced.
+    /// How many distinct items the run produced (a full run), or the domain holds after it (an incremental one).
     public var itemCount: Int
+    /// A full run (resumed or not) moves the last-indexed date and the fingerprint; an incremental one only its own date.
+    public var mode: SyncMode
+    /// The last state the plugin sent, handed to the next incremental run; `nil` when it sent none (an incremental
+    /// run then keeps the one it was given).
+    public var state: SyncState?
 
-    public init(unit: UnitState, finishedAt: Date, fingerprint: String, itemCount: Int) {
+    public init(unit: UnitState, finishedAt: Date, fingerprint: String, itemCount: Int, mode: SyncMode = .full, state: SyncState? = nil) {
         self.unit = unit
         self.finishedAt = finishedAt
         self.fingerprint = fingerprint
         self.itemCount = itemCount
+        self.mode = mode
+        self.state = state
     }
 }

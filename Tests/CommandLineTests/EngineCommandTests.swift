@@ -67,7 +67,8 @@ struct EngineCommandTests {
         utc.timeZone = TimeZone(identifier: "UTC")!
         #expect(unit["nextDue"] as? String == utc.date(byAdding: .month, value: 1, to: now)?.formatted(.iso8601))
         #expect(unit["error"] is NSNull)
-        #expect(Set(unit.keys) == ["source", "unit", "domain", "gate", "variant", "decision", "reason", "indexed", "deleted", "rejected", "lastSuccess", "nextDue", "error"])
+        #expect(unit["mode"] as? String == "full")
+        #expect(Set(unit.keys) == ["source", "unit", "domain", "gate", "variant", "decision", "reason", "indexed", "deleted", "rejected", "lastSuccess", "nextDue", "error", "mode"])
         #expect(try setup.indexed() == ["a", "b", "c"])
     }
 

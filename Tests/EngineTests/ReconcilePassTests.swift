@@ -202,7 +202,7 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == ["a", "b", "c", "d"])
         #expect(try await fixture.unitState()?.lastSuccessAt == start)
 
-        let forced = try await fixture.pass(at: start.plus(days: 29), .init(force: true))
+        let forced = try await fixture.pass(at: start.plus(days: 29), .init(force: .full))
         #expect(forced.map(\.decision) == [.reindexed])
         #expect(try await fixture.identifiers() == feed)
     }
@@ -329,7 +329,7 @@ struct ReconcilePassTests {
         try fixture.writeScheduler()
         try fixture.setFeed(["a"])
         for day in 0..<5 {
-            try await fixture.pass(at: start.plus(days: day), .init(force: true))
+            try await fixture.pass(at: start.plus(days: day), .init(force: .full))
         }
         let runs = try await fixture.withStore { try await $0.history(source: nil, limit: 100) }
         #expect(runs.count == 3)

@@ -64,6 +64,10 @@ final class EngineFixture: @unchecked Sendable {
     var partitions: String?
     var maxDeleteRatio = "0.5"
     var historyLength = 1000
+    /// The source's plugin kind: `test-lines`, or `test-stateful` for incremental and resumed runs.
+    var plugin = LinesTestPlugin.kind
+    /// The source's `incremental:` schedule, if any.
+    var incremental: String?
 
     /// A fixture whose store is a new, empty one of `backend`.
     init(_ backend: StoreBackend) async throws {
@@ -88,10 +92,11 @@ final class EngineFixture: @unchecked Sendable {
             defaults: { expiration: 30d, maxDeleteRatio: \(maxDeleteRatio) }
             sources:
               articles:
-                plugin: test-lines
+                plugin: \(plugin)
                 domain: com.example.articles
                 gate: articles_gate
                 schedule: \(schedule)
+                \(incremental.map { "incremental: \($0)" } ?? "")
                 \(partitions.map { "partitions: \($0)" } ?? "")
                 deepLink: "\(deepLink)"
                 options: { feed: "feed{partition}.txt" }
@@ -116,7 +121,7 @@ final class EngineFixture: @unchecked Sendable {
     }
 
     func load() throws(InvalidConfiguration) -> SchedulerConfiguration {
-        try ConfigLoader(directory: url.path, registry: PluginRegistry([LinesTestPlugin.self])).load()
+        try ConfigLoader(directory: url.path, registry: PluginRegistry([LinesTestPlugin.self, StatefulTestPlugin.self])).load()
     }
 
     /// Opens the store as the command line does, at `date`, for the duration of `body`.
@@ -156,6 +161,11 @@ final class EngineFixture: @unchecked Sendable {
         return results.hits.map(\.uniqueIdentifier).sorted()
     }
 
+    /// The runs of the stateful plugin so far: each one's mode and the state it was handed (`-` for none).
+    func runs(partition: String = "") throws -> [String] {
+        ((try? String(contentsOf: url.appendingPathComponent("runs\(partition).txt"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
     func unitState(_ unit: String = "articles") async throws -> UnitState? {
         try await withStore { try await $0.units()[unit] }
     }
@@ -185,4 +195,43 @@ final class SettableClock: WallClock {
     private let current = Mutex(Date(timeIntervalSince1970: 0))
     func set(_ date: Date) { current.withLock { $0 = date } }
     func now() -> Date { current.withLock { $0 } }
+}
+
+/// A plugin for the tests of incremental and resumed runs, reading its feed file as ``LinesTestPlugin`` does, plus:
+/// `delete:ID` deletes an item, `state` sends as state the number of lines read so far, `FAIL` fails there. A
+/// resumed run skips the lines its state counts. Each run appends `mode state` (the state it was handed, `-` for
+/// none) to `runs{partition}.txt`, for the test to read.
+struct StatefulTestPlugin: SourcePlugin {
+    struct Options: Decodable, Sendable { var feed: String }
+
+    static let kind = "test-stateful"
+    static let summary = "Items, deletions and states from a text file, for tests."
+    static let options = [PluginOption("feed", "the file; {partition} is replaced", required: true)]
+    static let sync: SyncSupport = [.incremental, .resume]
+
+    let path: String
+    let context: PluginContext
+
+    init(options: Options, context: PluginContext) throws {
+        path = context.resolve(path: options.feed.replacingOccurrences(of: "{partition}", with: context.partition ?? ""))
+        self.context = context
+    }
+
+    func produce(into sink: inout some ItemSink) async throws {
+        let handed = try context.state.map { try $0.decode(as: Int.self) }
+        let log = context.resolve(path: "runs\(context.partition ?? "").txt")
+        let previous = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        try (previous + "\(context.mode.rawValue) \(handed.map(String.init) ?? "-")\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let skipped = context.mode == .resume ? handed ?? 0 : 0
+        for (index, line) in lines.enumerated().dropFirst(skipped) {
+            switch line {
+            case "FAIL": throw LinesTestPlugin.FeedFailure()
+            case "HANG": while true { try await Task.sleep(for: .milliseconds(5)) }
+            case "state": try await sink.send(state: SyncState(encoding: index + 1))
+            case _ where line.hasPrefix("delete:"): try await sink.delete(identifier: String(line.dropFirst(7)))
+            default: try await sink.send(SearchableItem(uniqueIdentifier: line, domainIdentifier: context.domain, title: "Article \(line)"))
+            }
+        }
+    }
 }

@@ -8,41 +8,67 @@ import Synchronization
 /// Writes a run's batches to the store, in the order they come, while the plugin produces the next one: the
 /// batches reach it through a channel with no buffer, so at most one batch is being written while one more is
 /// filled, and a slow store holds the plugin back instead of memory growing. Each batch carries the run's
-/// checkpoint as client state, committed with it, in order.
+/// checkpoint as client state (with the plugin's last state), committed with it, in order.
 final class BatchCommitter: Sendable {
     /// Writing a batch to the index failed: not the plugin's fault.
     struct IndexWriteFailure: Error {
         var error: any Error
     }
 
+    /// A batch would take the run's deletions past what it may delete (``deleteBudget``): it is not written.
+    struct TooManyDeletions: Error {
+        /// Items deleted by the batches written before.
+        var deleted: Int
+        var budget: Int
+    }
+
+    /// The changes the plugin sent since the last batch, and the last state it sent.
+    struct Batch: Sendable {
+        var changes: RunChanges
+        var state: SyncState?
+    }
+
     private struct Progress {
         /// Items written so far, an identifier sent twice counting twice.
         var written = 0
+        /// Items deleted so far.
+        var deleted = 0
+        /// The state of the last batch written.
+        var state: SyncState?
         /// Why the writing stopped, when it failed.
         var failure: (any Error)?
     }
 
-    let batches = AsyncChannel<[SearchableItem]>()
+    let batches = AsyncChannel<Batch>()
     private let store: any SchedulerStore
     private let domain: String
     private let rejections: RejectionLog
-    private let checkpoint: @Sendable (_ committedItems: Int) throws -> IndexBatch.ClientState
+    /// How many deletions the run may send, at most; unlimited when `nil`.
+    private let deleteBudget: Int?
+    private let checkpoint: @Sendable (_ committedItems: Int, _ state: SyncState?) throws -> IndexBatch.ClientState
     private let progress = Mutex(Progress())
 
     init(
-        store: any SchedulerStore, domain: String, rejections: RejectionLog,
-        checkpoint: @escaping @Sendable (_ committedItems: Int) throws -> IndexBatch.ClientState
+        store: any SchedulerStore, domain: String, rejections: RejectionLog, deleteBudget: Int? = nil,
+        checkpoint: @escaping @Sendable (_ committedItems: Int, _ state: SyncState?) throws -> IndexBatch.ClientState
     ) {
         self.store = store
         self.domain = domain
         self.rejections = rejections
+        self.deleteBudget = deleteBudget
         self.checkpoint = checkpoint
     }
 
     /// Items written so far.
     var written: Int { progress.withLock { $0.written } }
 
-    /// Why writing stopped, if it did: a ``IndexWriteFailure``, a `LeaseLost` or a `CancellationError`.
+    /// Items deleted so far.
+    var deleted: Int { progress.withLock { $0.deleted } }
+
+    /// The state committed with the last batch written.
+    var committedState: SyncState? { progress.withLock { $0.state } }
+
+    /// Why writing stopped, if it did: a ``IndexWriteFailure``, ``TooManyDeletions``, a `LeaseLost` or a `CancellationError`.
     var failure: (any Error)? { progress.withLock { $0.failure } }
 
     /// Writes every batch sent until the channel is finished; on a failure, records it, finishes the channel (so a
@@ -55,19 +81,29 @@ final class BatchCommitter: Sendable {
             }
             try Task.checkCancellation()
         } catch {
-            let failure: any Error = error is CancellationError || error is LeaseLost ? error : IndexWriteFailure(error: error)
+            let failure: any Error = error is CancellationError || error is LeaseLost || error is TooManyDeletions ? error : IndexWriteFailure(error: error)
             progress.withLock { $0.failure = failure }
             batches.finish()
             throw failure
         }
     }
 
-    private func commit(_ batch: [SearchableItem]) async throws {
-        let state = try checkpoint(written + batch.count)
-        let outcome = try await store.writeRunBatch(batch, domain: domain, checkpoint: state)
-        for held in outcome.taken {
-            rejections.reject(held.identifier, reason: "the identifier is already used by an item of domain '\(held.domain)'; identifiers are unique in the whole index, so make them unique per unit (prefix them with the partition), or purge that domain if its source was removed")
+    private func commit(_ batch: Batch) async throws {
+        let (written, deleted) = progress.withLock { ($0.written, $0.deleted) }
+        if let deleteBudget, deleted + batch.changes.deletions.count > deleteBudget {
+            throw TooManyDeletions(deleted: deleted, budget: deleteBudget)
         }
-        progress.withLock { $0.written += outcome.upserted }
+        let state = try checkpoint(written + batch.changes.items.count, batch.state)
+        let outcome = try await store.writeRunBatch(batch.changes, domain: domain, checkpoint: state)
+        let deletions = Set(batch.changes.deletions.map { Array($0.utf8) })
+        for held in outcome.taken {
+            let refused = deletions.contains(Array(held.identifier.utf8)) ? "not deleted" : "not written"
+            rejections.reject(held.identifier, reason: "\(refused): the identifier is held by an item of domain '\(held.domain)', outside the unit's; identifiers are unique in the whole index, so make them unique per unit (prefix them with the partition), or purge that domain if its source was removed")
+        }
+        progress.withLock {
+            $0.written += outcome.upserted
+            $0.deleted += outcome.deleted
+            $0.state = batch.state
+        }
     }
 }

@@ -4,10 +4,11 @@ import Store
 import PluginAPI
 import SchedulerConfig
 
-/// The sink a unit's plugin sends its items into: each item is checked (inside the unit's domain, valid), completed
-/// (deep link, expiration) and gathered into batches (`batchSize` items or ``IndexBatch/maxUpsertBytes``, whichever
-/// comes first), which the ``BatchCommitter`` writes while the plugin goes on (items whose identifier another
-/// domain holds are refused there, in the batch's transaction).
+/// The sink a unit's plugin sends into: each item is checked (inside the unit's domain, valid), completed (deep link,
+/// expiration) and gathered with the deletions, in order, into batches (`batchSize` items and deletions or
+/// ``IndexBatch/maxUpsertBytes``, whichever comes first), which the ``BatchCommitter`` writes while the plugin goes
+/// on (items and deletions whose identifier another domain holds are refused there, in the batch's transaction). A
+/// state goes with the next batch handed over, after everything sent before it.
 struct BatchWriter: ItemSink {
     let plan: UnitPlan
     let context: PluginContext
@@ -15,8 +16,11 @@ struct BatchWriter: ItemSink {
     let batchSize: Int
     /// The expiration date of items that carry none.
     let expirationDate: Date
-    private var batch: [SearchableItem] = []
+    private var changes = RunChanges()
     private var batchBytes = 0
+    /// The last state the plugin sent, and whether it has been handed over.
+    private(set) var state: SyncState?
+    private var stateHandedOver = true
 
     init(plan: UnitPlan, context: PluginContext, committer: BatchCommitter, batchSize: Int, expirationDate: Date) {
         self.plan = plan
@@ -40,26 +44,43 @@ struct BatchWriter: ItemSink {
             context.rejections.reject(item.uniqueIdentifier, reason: error.description)
             return
         }
-        batch.append(item)
+        changes.upsert(item)
         batchBytes += item.byteCount
-        if batch.count >= batchSize || batchBytes >= IndexBatch.maxUpsertBytes { try await handOver() }
+        if changes.count >= batchSize || batchBytes >= IndexBatch.maxUpsertBytes { try await handOver() }
     }
 
-    /// Hands the last items over and tells the committer no more come.
+    mutating func delete(identifier: String) async throws {
+        let limit = ItemLimits.standard.maxIdentifierBytes
+        guard !identifier.isEmpty, identifier.utf8.count <= limit, !identifier.utf8.contains(0) else {
+            context.rejections.reject(String(identifier.prefix(80)), reason: "a deletion names an identifier of 1 to \(limit) bytes without NUL")
+            return
+        }
+        changes.delete(identifier)
+        batchBytes += identifier.utf8.count
+        if changes.count >= batchSize { try await handOver() }
+    }
+
+    mutating func send(state: SyncState) async throws {
+        self.state = state
+        stateHandedOver = false
+    }
+
+    /// Hands the last changes and state over and tells the committer no more come.
     mutating func finish() async throws {
         try await handOver()
         committer.batches.finish()
     }
 
-    /// Hands the gathered items to the committer, waiting while it writes the previous batch; throws what stopped
-    /// the committer, if it stopped.
+    /// Hands the gathered changes to the committer with the last state, waiting while it writes the previous batch;
+    /// throws what stopped the committer, if it stopped.
     private mutating func handOver() async throws {
-        guard !batch.isEmpty else { return }
+        guard !changes.isEmpty || !stateHandedOver else { return }
         if let failure = committer.failure { throw failure }
-        await committer.batches.send(batch)
+        await committer.batches.send(BatchCommitter.Batch(changes: changes, state: state))
         if let failure = committer.failure { throw failure }
         try Task.checkCancellation()
-        batch.removeAll(keepingCapacity: true)
+        changes = RunChanges()
         batchBytes = 0
+        stateHandedOver = true
     }
 }

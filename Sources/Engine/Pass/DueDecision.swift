@@ -1,41 +1,81 @@
 public import SchedulerConfig
 public import Foundation
-import PluginAPI
+public import PluginAPI
 public import Store
 
-/// Whether a unit whose gate is on must be reindexed now, and why.
+/// Whether a unit whose gate is on must be reindexed now, how, and why.
 public struct DueDecision: Sendable, Hashable {
     public var isDue: Bool
+    /// The kind of run when due.
+    public var mode: SyncMode
     public var reason: String
-    /// When the unit is next due by its schedule, if it has succeeded before.
+    /// When the unit is next due (a full run by its schedule, or an incremental one by its own), if it has succeeded before.
     public var nextDue: Date?
 
+    /// A run the operator asks for.
+    public enum Forced: Sendable, Hashable {
+        /// A full run.
+        case full
+        /// An incremental run, when the plugin runs them and a state is committed.
+        case incremental
+    }
+
     /// Due when forced; otherwise not before the backoff deadline of a failure; then due when its last run was
-    /// interrupted, when it never succeeded, when its settings changed, when its domain is empty though a
-    /// success is recorded (the index was wiped or replaced), or when the schedule's period has passed since
-    /// the last success.
-    public static func decide(plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: Bool) -> DueDecision {
-        let nextDue = state?.lastSuccessAt.map { plan.settings.nextDue(after: $0) }
-        if force { return DueDecision(isDue: true, reason: "forced", nextDue: nextDue) }
+    /// interrupted (a full run taken up again when the plugin can resume), when it never succeeded, when its settings
+    /// changed, when its domain is empty though a success is recorded (the index was wiped or replaced), when the
+    /// schedule's period has passed since the last full success; then, with an `incremental` schedule and a state
+    /// committed, an incremental run when its period has passed since the last success of either kind.
+    public static func decide(plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: Forced?) -> DueDecision {
+        let nextFull = state?.lastSuccessAt.map { plan.settings.nextDue(after: $0) }
+        let lastRun = [state?.lastSuccessAt, state?.lastIncrementalAt].compactMap { $0 }.max()
+        let canIncrement = plan.sync.contains(.incremental) && state?.lastSuccessAt != nil && state?.syncStateAt != nil
+        let nextIncremental = canIncrement ? lastRun.flatMap { plan.settings.nextIncremental(after: $0) } : nil
+        let nextDue = [nextFull, nextIncremental].compactMap { $0 }.min()
+        switch force {
+        case .full?:
+            return DueDecision(isDue: true, mode: .full, reason: "forced", nextDue: nextDue)
+        case .incremental?:
+            guard plan.sync.contains(.incremental) else {
+                return DueDecision(isDue: false, mode: .incremental, reason: "an incremental run was asked, but plugin '\(plan.plugin)' runs full syncs only", nextDue: nextDue)
+            }
+            guard canIncrement else {
+                return DueDecision(isDue: false, mode: .incremental, reason: "an incremental run was asked, but no full run has committed a state to go on from yet", nextDue: nextDue)
+            }
+            return DueDecision(isDue: true, mode: .incremental, reason: "forced incremental", nextDue: nextDue)
+        case nil:
+            break
+        }
         if let retryAt = state?.retryAt, now < retryAt {
-            return DueDecision(isDue: false, reason: "backing off after \(state?.failures ?? 0) failure(s) until \(retryAt.iso8601Text)", nextDue: retryAt)
+            return DueDecision(isDue: false, mode: .full, reason: "backing off after \(state?.failures ?? 0) failure(s) until \(retryAt.iso8601Text)", nextDue: retryAt)
         }
         if state?.lastResult == .interrupted {
-            return DueDecision(isDue: true, reason: "the last run was interrupted before its final commit", nextDue: nextDue)
+            let interrupted = state?.runMode ?? .full
+            if interrupted == .incremental, canIncrement {
+                return DueDecision(isDue: true, mode: .incremental, reason: "the last incremental run was interrupted before its final commit", nextDue: nextDue)
+            }
+            // Resumed from its last checkpoint when the plugin can and the checkpoint holds a state (``UnitReindex``).
+            let resumes = interrupted != .incremental && plan.sync.contains(.resume)
+            return DueDecision(isDue: true, mode: resumes ? .resume : .full, reason: "the last run was interrupted before its final commit", nextDue: nextDue)
         }
-        guard let state, let lastSuccess = state.lastSuccessAt, let nextDue else {
-            return DueDecision(isDue: true, reason: "never succeeded", nextDue: nil)
+        guard let state, let lastSuccess = state.lastSuccessAt, let nextFull else {
+            return DueDecision(isDue: true, mode: .full, reason: "never succeeded", nextDue: nil)
         }
         if state.fingerprint != plan.fingerprint {
-            return DueDecision(isDue: true, reason: "settings changed since the last success", nextDue: nextDue)
+            return DueDecision(isDue: true, mode: .full, reason: "settings changed since the last success", nextDue: nextDue)
         }
         if !domainHasItems {
-            return DueDecision(isDue: true, reason: "the domain is empty though a success is recorded (index wiped or replaced)", nextDue: nextDue)
+            return DueDecision(isDue: true, mode: .full, reason: "the domain is empty though a success is recorded (index wiped or replaced)", nextDue: nextDue)
         }
-        if now >= nextDue {
-            return DueDecision(isDue: true, reason: "\(plan.settings.schedule) schedule: due since \(nextDue.iso8601Text) (last success \(lastSuccess.iso8601Text))", nextDue: nextDue)
+        if now >= nextFull {
+            return DueDecision(isDue: true, mode: .full, reason: "\(plan.settings.schedule) schedule: due since \(nextFull.iso8601Text) (last success \(lastSuccess.iso8601Text))", nextDue: nextDue)
         }
-        return DueDecision(isDue: false, reason: "not due before \(nextDue.iso8601Text) (\(plan.settings.schedule))", nextDue: nextDue)
+        if let nextIncremental, let schedule = plan.settings.incremental, now >= nextIncremental {
+            return DueDecision(
+                isDue: true, mode: .incremental,
+                reason: "incremental \(schedule) schedule: due since \(nextIncremental.iso8601Text) (last run \(lastRun.map(\.iso8601Text) ?? "none"))", nextDue: nextDue
+            )
+        }
+        return DueDecision(isDue: false, mode: .full, reason: "not due before \(nextDue!.iso8601Text) (\(plan.settings.schedule)\(plan.settings.incremental.map { ", incremental \($0)" } ?? ""))", nextDue: nextDue)
     }
 }
 

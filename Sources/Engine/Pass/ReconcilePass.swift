@@ -11,8 +11,9 @@ public import Store
 public struct ReconcilePass: Sendable {
     /// What an operator asks of one pass.
     public struct Options: Sendable {
-        /// Run every unit whose gate is on, due or not, and allow deletions over `maxDeleteRatio`.
-        public var force = false
+        /// Run every unit whose gate is on, due or not, and allow deletions over `maxDeleteRatio`: a full run, or an
+        /// incremental one (where the plugin runs them and a state is committed).
+        public var force: DueDecision.Forced?
         /// Decide and report only; touch nothing.
         public var dryRun = false
         /// Only these sources; all when `nil`.
@@ -30,7 +31,7 @@ public struct ReconcilePass: Sendable {
         public static let defaultBatchSize = 2000
 
         public init(
-            force: Bool = false, dryRun: Bool = false, sources: Set<String>? = nil, batchSize: Int = Options.defaultBatchSize,
+            force: DueDecision.Forced? = nil, dryRun: Bool = false, sources: Set<String>? = nil, batchSize: Int = Options.defaultBatchSize,
             replica: String = RunnerIdentity.current, leaseDuration: Duration = StoreDefaults.leaseDuration
         ) {
             self.force = force
@@ -157,15 +158,17 @@ public struct ReconcilePass: Sendable {
             outcome.lastSuccess = nil
             try await record(outcome, startedAt: startedAt, in: store)
             return outcome
-        case .reindex(let forced):
+        case .reindex(let forced, let mode):
             var known = need.state ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
             known.domain = plan.unit.domain
             let run = UnitReindex(
                 plan: plan, unit: known, configuration: configuration, store: store, processes: processes,
-                clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: forced
+                clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: forced, mode: mode
             )
+            var ran = mode
             do {
                 let result = try await run.run()
+                ran = result.mode
                 outcome.decision = .reindexed
                 outcome.indexed = result.indexed
                 outcome.deleted = result.deleted
@@ -181,9 +184,11 @@ public struct ReconcilePass: Sendable {
                 outcome.decision = .failed
                 outcome.error = failure.message
                 outcome.indexed = failure.indexed
+                outcome.deleted = failure.deleted
                 outcome.rejected = failure.rejected
                 outcome.nextDue = retryAt
             }
+            outcome.mode = ran
             try await record(outcome, startedAt: startedAt, forced: forced, in: store)
             return outcome
         }
@@ -193,7 +198,7 @@ public struct ReconcilePass: Sendable {
         try await store.append(RunRecord(
             unit: outcome.unit, source: outcome.source, domain: outcome.domain, startedAt: startedAt, finishedAt: clock.now(),
             decision: outcome.decision, reason: outcome.reason, indexed: outcome.indexed, deleted: outcome.deleted,
-            rejected: outcome.rejected, error: outcome.error, forced: forced
+            rejected: outcome.rejected, error: outcome.error, forced: forced, mode: outcome.mode
         ))
     }
 }

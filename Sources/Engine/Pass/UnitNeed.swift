@@ -1,4 +1,5 @@
 public import Foundation
+public import PluginAPI
 public import SchedulerConfig
 public import Store
 
@@ -13,9 +14,9 @@ public struct UnitNeed: Sendable {
         case nothing
         /// Purge the unit's domain: its gate is validly off and something is indexed or remembered there.
         case purge
-        /// Reindex the unit; `forced` allows deleting more than `maxDeleteRatio` (an operator's `--force`, or a
-        /// forced run that was interrupted, redone forced).
-        case reindex(forced: Bool)
+        /// Reindex the unit in `mode`; `forced` allows deleting more than `maxDeleteRatio` (an operator's `--force`,
+        /// or a forced run that was interrupted, redone forced).
+        case reindex(forced: Bool, mode: SyncMode)
     }
 
     public var plan: UnitPlan
@@ -29,7 +30,7 @@ public struct UnitNeed: Sendable {
 
     /// Decides what `plan`'s unit needs at `now`, given its `state` and whether its domain holds items; `force` is
     /// the operator's.
-    public static func decide(plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: Bool) -> UnitNeed {
+    public static func decide(plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: DueDecision.Forced?) -> UnitNeed {
         // A gate whose flag did not resolve holds the unit: neither a run nor a purge until it does.
         if plan.gateDecision.state == .unknown {
             return UnitNeed(plan: plan, state: state, action: .nothing, reason: plan.gateDecision.reason, nextDue: nil)
@@ -41,11 +42,11 @@ public struct UnitNeed: Sendable {
                 reason: plan.gateDecision.reason + (indexed ? "" : "; nothing indexed"), nextDue: nil
             )
         }
-        // An interrupted forced run is redone forced: its operator accepted what it deletes.
-        let redoneForced = !force && state?.lastResult == .interrupted && state?.forcedRun == true
-        let due = DueDecision.decide(plan: plan, state: state, domainHasItems: domainHasItems, now: now, force: force || redoneForced)
+        // An interrupted forced run is redone forced (resumed, when its plugin can): its operator accepted what it deletes.
+        let redoneForced = force == nil && state?.lastResult == .interrupted && state?.forcedRun == true
+        let due = DueDecision.decide(plan: plan, state: state, domainHasItems: domainHasItems, now: now, force: force)
         return UnitNeed(
-            plan: plan, state: state, action: due.isDue ? .reindex(forced: force || redoneForced) : .nothing,
+            plan: plan, state: state, action: due.isDue ? .reindex(forced: force != nil || redoneForced, mode: due.mode) : .nothing,
             reason: redoneForced ? "the last run, forced, was interrupted before its final commit: redone forced" : due.reason,
             nextDue: due.nextDue
         )
@@ -61,9 +62,11 @@ public struct UnitNeed: Sendable {
         case .purge: dryRun ? .wouldPurge : .skipped
         case .reindex: dryRun ? .wouldReindex : .skipped
         }
-        return UnitOutcome(
+        var outcome = UnitOutcome(
             source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.state,
             variant: plan.variant?.variant, decision: decision, reason: reason, lastSuccess: state?.lastSuccessAt, nextDue: nextDue
         )
+        if case .reindex(_, let mode) = action { outcome.mode = mode }
+        return outcome
     }
 }

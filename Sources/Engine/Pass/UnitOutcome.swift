@@ -1,4 +1,5 @@
 public import Foundation
+public import PluginAPI
 public import SchedulerConfig
 public import Store
 
@@ -18,6 +19,8 @@ public struct UnitOutcome: Sendable, Hashable, Codable {
     public var lastSuccess: Date?
     public var nextDue: Date?
     public var error: String?
+    /// The kind of run (`full`, `incremental`, `resume`): the one decided, or the one run.
+    public var mode: SyncMode = .full
     /// How long the unit took in this pass; not part of the JSON.
     public var duration: Duration = .zero
 
@@ -37,5 +40,6 @@ public struct UnitOutcome: Sendable, Hashable, Codable {
         try container.encode(lastSuccess, forKey: .lastSuccess)
         try container.encode(nextDue, forKey: .nextDue)
         try container.encode(error, forKey: .error)
+        try container.encode(mode, forKey: .mode)
     }
 }

@@ -6,36 +6,47 @@ import PluginAPI
 import SchedulerConfig
 import Store
 
-/// One full reindex of one unit: stream the plugin's items into the index in atomic batches, then delete the
-/// domain's items this run did not produce and record the success, in one final commit.
+/// One run of one unit. A full run streams the plugin's items into the index in atomic batches, then deletes the
+/// domain's items this run did not produce and records the success, in one final commit. An incremental run hands the
+/// plugin the state the last success committed and writes what it sends (items and deletions) without sweeping. A
+/// resumed run takes an interrupted full run up again from the state its last batch committed, with the same
+/// baseline, so what the earlier attempt wrote counts as produced.
 ///
 /// If the plugin fails, writing to the index fails, or the run would delete more than `maxDeleteRatio` of the
-/// domain, nothing is deleted and the last-indexed date does not move; the batches already committed hold fresh
-/// items and stay. The ratio is checked against the items the domain holds, and against its largest successful
-/// run within `maxDeleteWindow`, so a feed shrinking a little on every run cannot empty the domain run by run.
+/// domain, nothing more is deleted and the last-indexed date does not move; the batches already committed hold fresh
+/// items and stay. A full run's ratio is checked against the items the domain holds, and against its largest
+/// successful run within `maxDeleteWindow`, so a feed shrinking a little on every run cannot empty the domain run by
+/// run; an incremental run's deletions may not pass the ratio of the items the domain held when it started.
 struct UnitReindex {
     /// A run that did not succeed, with what it had done.
     struct Failure: Error {
         var message: String
         var indexed: Int
+        var deleted: Int
         var rejected: Int
     }
 
     /// What a successful run did.
     struct Result {
-        /// Distinct items the run wrote (an identifier emitted twice counts once).
+        /// Distinct items the run wrote (an identifier emitted twice counts once); an incremental run's items written.
         var indexed: Int
         var deleted: Int
         var rejected: Int
         var finishedAt: Date
+        /// The kind of run it was (a resume asked for without a checkpoint to go on from runs full).
+        var mode: SyncMode
     }
 
-    /// The checkpoint committed with each batch, under the batch name `run/<unit>`.
+    /// The checkpoint committed with each batch, under the batch name `run/<unit>`: what a resumed run goes on from.
     struct Checkpoint: Codable {
         var startedAt: Date
         var baselineCommit: Int64
         /// Items of this run sent to the index so far, those another domain held included.
         var committedItems: Int
+        /// The kind of run (absent in checkpoints written before incremental runs: full).
+        var mode: SyncMode?
+        /// The last state the plugin sent before this batch's end.
+        var state: Data?
     }
 
     let plan: UnitPlan
@@ -47,31 +58,71 @@ struct UnitReindex {
     let logger: Logger
     let batchSize: Int
     let force: Bool
+    let mode: SyncMode
+
+    /// Where this run starts from: its start, baseline commit, items already committed and the plugin's state.
+    private struct Start {
+        var mode: SyncMode
+        var startedAt: Date
+        var baseline: Int64
+        var committedItems = 0
+        var state: SyncState?
+    }
+
+    /// The start of this run: a resume goes on from the interrupted attempt's last checkpoint when it is that
+    /// attempt's and holds a state (else the run is full); an incremental run from the last success's state.
+    private func start(batchName: String) async throws -> Start {
+        let now = clock.now()
+        switch mode {
+        case .resume:
+            if let data = try await store.index.lastClientState(batchName: batchName),
+               let checkpoint = try? JSONDecoder().decode(Checkpoint.self, from: data), checkpoint.mode != .incremental,
+               let attempt = unit.lastAttemptAt, abs(checkpoint.startedAt.timeIntervalSince(attempt)) < 0.001,
+               let json = checkpoint.state, let state = try? SyncState(json: json) {
+                return Start(mode: .resume, startedAt: checkpoint.startedAt, baseline: checkpoint.baselineCommit, committedItems: checkpoint.committedItems, state: state)
+            }
+            logger.info("no checkpoint of the interrupted run to go on from: a full run starts over")
+        case .incremental:
+            if let state = try await store.syncState(unit: plan.unit.key) {
+                return Start(mode: .incremental, startedAt: now, baseline: try await store.index.lastCommitNumber(), state: state)
+            }
+            logger.warning("no state committed to go on from: a full run instead of an incremental one")
+        case .full:
+            break
+        }
+        // Every item this run writes gets a later commit number than this one.
+        return Start(mode: .full, startedAt: now, baseline: try await store.index.lastCommitNumber())
+    }
 
     func run() async throws -> Result {
-        let startedAt = clock.now()
-        try await store.recordAttemptStart(unit, at: startedAt, forced: force)
-        // Every item this run writes gets a later commit number than this one.
-        let baseline = try await store.index.lastCommitNumber()
+        let batchName = "run/\(plan.unit.key)"
+        let start = try await start(batchName: batchName)
+        try await store.recordAttemptStart(unit, at: start.startedAt, forced: force, mode: start.mode)
         let itemsBefore = try await store.index.itemCount(inDomain: plan.unit.domain)
         let rejections = RejectionLog(logger: logger)
         let context = PluginContext(
             source: plan.unit.source, partition: plan.unit.partition, domain: plan.unit.domain, deepLink: plan.settings.deepLink,
             baseDirectory: configuration.directory, logger: logger, rejections: rejections, processes: processes,
-            now: startedAt
+            now: clock.now(), mode: start.mode, state: start.state
         )
         let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
-        let batchName = "run/\(plan.unit.key)"
-        let committer = BatchCommitter(store: store, domain: plan.unit.domain, rejections: rejections) { committed in
-            let checkpoint = Checkpoint(startedAt: startedAt, baselineCommit: baseline, committedItems: committed)
+        let ratio = plan.settings.maxDeleteRatio ?? configuration.scheduler.defaultMaxDeleteRatio
+        // An incremental run may delete up to the ratio of what the domain holds; a full one deletes by its sweep.
+        let deleteBudget = start.mode == .incremental && !force ? Int((Double(itemsBefore) * ratio).rounded(.down)) : nil
+        let (startedAt, baseline, alreadyCommitted, mode) = (start.startedAt, start.baseline, start.committedItems, start.mode)
+        let committer = BatchCommitter(store: store, domain: plan.unit.domain, rejections: rejections, deleteBudget: deleteBudget) { committed, state in
+            let checkpoint = Checkpoint(
+                startedAt: startedAt, baselineCommit: baseline, committedItems: alreadyCommitted + committed, mode: mode, state: state?.json
+            )
             return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
         }
         var writer = BatchWriter(
-            plan: plan, context: context, committer: committer, batchSize: batchSize, expirationDate: startedAt.addingTimeInterval(expiration)
+            plan: plan, context: context, committer: committer, batchSize: batchSize, expirationDate: clock.now().addingTimeInterval(expiration)
         )
         func failure(_ message: String) -> Failure {
-            Failure(message: message, indexed: committer.written, rejected: rejections.count)
+            Failure(message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count)
         }
+        let untouched = start.mode == .incremental ? "the state did not move" : "nothing was deleted and the last-indexed date did not move"
         do {
             // The plugin produces in this task while the committer writes in a child task: one batch in each.
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -95,22 +146,37 @@ struct UnitReindex {
         } catch let lost as LeaseLost {
             throw lost
         } catch let failed as BatchCommitter.IndexWriteFailure {
-            throw failure("writing to the index failed: \(failed.error); nothing was deleted and the last-indexed date did not move")
+            throw failure("writing to the index failed: \(failed.error); \(untouched)")
+        } catch let guarded as BatchCommitter.TooManyDeletions {
+            throw failure(
+                "the incremental run would delete more than maxDeleteRatio \(ratio) of the \(itemsBefore) items in \(plan.unit.domain) "
+                    + "(\(guarded.budget) at most; \(guarded.deleted) deleted by its earlier batches); the state did not move. "
+                    + "Check the source, or run with --force if this is intended"
+            )
         } catch {
-            throw failure("the plugin failed: \(error); nothing was deleted and the last-indexed date did not move")
+            throw failure("the plugin failed: \(error); \(untouched)")
         }
         try Task.checkCancellation()
 
+        if start.mode == .incremental {
+            let finishedAt = clock.now()
+            let count = try await store.index.itemCount(inDomain: plan.unit.domain)
+            _ = try await store.finishRun(
+                UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: count, mode: .incremental, state: writer.state),
+                deletingItemsCommittedThrough: nil
+            )
+            return Result(indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, finishedAt: finishedAt, mode: .incremental)
+        }
         let stale = try await store.index.itemCount(inDomain: plan.unit.domain, committedThrough: baseline)
         // Items this run wrote, each identifier once, whatever the plugin repeated.
         let produced = try await store.index.itemCount(inDomain: plan.unit.domain) - stale
         if !force { try await checkDeleteRatio(stale: stale, produced: produced, itemsBefore: itemsBefore, failure: failure) }
         let finishedAt = clock.now()
-        let deleted = try await store.finishRun(
-            UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: produced),
+        let swept = try await store.finishRun(
+            UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: produced, mode: start.mode, state: writer.state),
             deletingItemsCommittedThrough: baseline
         )
-        return Result(indexed: produced, deleted: deleted, rejected: rejections.count, finishedAt: finishedAt)
+        return Result(indexed: produced, deleted: swept + committer.deleted, rejected: rejections.count, finishedAt: finishedAt, mode: start.mode)
     }
 
     /// Refuses a run that would delete more than `maxDeleteRatio` of the items the domain holds, or that leaves

@@ -121,7 +121,7 @@ public struct StatusReport: Sendable, Codable {
                 unit.variant = plan.variant?.variant
                 if plan.gateDecision.isOn {
                     // What the next pass would decide, by the same code.
-                    let need = UnitNeed.decide(plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: false)
+                    let need = UnitNeed.decide(plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: nil)
                     unit.due = need.action != .nothing
                     unit.dueReason = need.reason
                     unit.nextDue = need.nextDue

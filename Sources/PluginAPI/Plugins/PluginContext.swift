@@ -21,12 +21,20 @@ public struct PluginContext: Sendable {
     /// The instant the run started: what "now" means to the plugin (a post dated later is in the future), from the
     /// scheduler's clock, so `run-once --at` and tests control it.
     public var now: Date
+    /// The kind of run asked: ``SyncMode/full`` unless the plugin supports others (``SourcePlugin/sync``).
+    public var mode: SyncMode
+    /// The state to go on from: the last one the unit's last successful run committed (incremental), or the last one
+    /// the interrupted run committed (resume); `nil` for a full run.
+    public var state: SyncState?
 
     public init(
         source: String, partition: String?, domain: String, deepLink: String?, baseDirectory: String, logger: Logger,
-        rejections: RejectionLog? = nil, processes: ProcessLedger = ProcessLedger(path: nil), now: Date = Date()
+        rejections: RejectionLog? = nil, processes: ProcessLedger = ProcessLedger(path: nil), now: Date = Date(),
+        mode: SyncMode = .full, state: SyncState? = nil
     ) {
         self.now = now
+        self.mode = mode
+        self.state = state
         self.processes = processes
         self.source = source
         self.partition = partition

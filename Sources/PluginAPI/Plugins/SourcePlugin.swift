@@ -14,6 +14,9 @@ public protocol SourcePlugin: Sendable {
     static var summary: String { get }
     /// Every option key the plugin accepts, with what it does; any other key is an error.
     static var options: [PluginOption] { get }
+    /// The runs the plugin can do besides full ones (none unless it says so): a source may then have an `incremental`
+    /// schedule, and an interrupted full run is resumed.
+    static var sync: SyncSupport { get }
 
     /// Checks option values beyond their types, once, when the config loads: every run of the config uses the options
     /// as then decoded and checked.
@@ -31,6 +34,8 @@ public protocol SourcePlugin: Sendable {
 }
 
 extension SourcePlugin {
+    public static var sync: SyncSupport { [] }
+
     public static func validate(_ options: Options) throws(PluginOptionError) {}
 
     public static func validate(_ options: Options, in context: PluginValidationContext) throws(PluginOptionError) {

@@ -5,4 +5,7 @@ extension UnitPlan {
     public func makePlugin(context: PluginContext) throws -> any SourcePlugin {
         try settings.maker.plugin(context: context)
     }
+
+    /// The runs the unit's plugin does besides full ones.
+    public var sync: SyncSupport { settings.sync }
 }

@@ -35,7 +35,7 @@ enum PluginOptions {
     private static func maker<P: SourcePlugin>(_ plugin: P.Type, _ node: YAMLNode, in site: PluginValidationContext) throws -> PluginMaker {
         let options = try YAMLNodeDecoder().decode(P.Options.self, from: node)
         try P.validate(options, in: site)
-        return PluginMaker { context in try P(options: options, context: context) }
+        return PluginMaker(sync: P.sync) { context in try P(options: options, context: context) }
     }
 
     /// Where the problem is, when the decoder knows, and what it is, naming the option.

@@ -6,7 +6,7 @@ import YAML
 /// Reads `scheduler.yaml`: the environment, the store, the service, the defaults, the search and the sources.
 struct SchedulerFileParser {
     static let topKeys = ["environment", "store", "service", "defaults", "search", "sources"]
-    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "options"]
+    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "incremental", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "options"]
 
     let reader: NodeReader
     let directory: URL
@@ -260,6 +260,11 @@ struct SchedulerFileParser {
         let maxDeleteRatio = optional("maxDeleteRatio", parsers.maxDeleteRatio)
         let maxDeleteWindow = optional("maxDeleteWindow") { node, what in reader.duration(node, "\(what): maxDeleteWindow") }
         let timeZone = optional("timeZone", parsers.timeZone) ?? defaultTimeZone
+        let incremental = optional("incremental") { node, what in parsers.schedule(node, what, key: "incremental") }
+        if let node = value("incremental"), let pluginType, !pluginType.sync.contains(.incremental) {
+            reader.problem(node, "\(what): plugin '\(pluginType.kind)' runs full syncs only; remove 'incremental:' (the plugins that run incremental syncs say so in `scheduler plugins`)")
+            valid = false
+        }
         let options = value("options") ?? YAMLNode(.mapping([]), mark: node.mark)
         let maker = pluginType.flatMap { pluginType in
             let site = PluginValidationContext(baseDirectory: directory.path, partitions: partitions)
@@ -267,7 +272,7 @@ struct SchedulerFileParser {
         }
         guard valid, let plugin, let maker, let domain, let gate, let schedule else { return nil }
         let settings = SourceSettings(
-            schedule: schedule, timeZone: timeZone, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio,
+            schedule: schedule, incremental: incremental, timeZone: timeZone, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio,
             maxDeleteWindow: maxDeleteWindow, options: options, maker: maker
         )
         return Source(name: name, plugin: plugin, domain: domain, gate: gate, settings: settings, partitions: partitions)
@@ -278,12 +283,12 @@ struct SchedulerFileParser {
 struct SettingParsers {
     let reader: NodeReader
 
-    func schedule(_ node: YAMLNode, _ what: String) -> Schedule? {
-        guard let text = reader.string(node, "\(what): schedule") else { return nil }
+    func schedule(_ node: YAMLNode, _ what: String, key: String = "schedule") -> Schedule? {
+        guard let text = reader.string(node, "\(what): \(key)") else { return nil }
         do {
             return try Schedule.parse(text)
         } catch {
-            reader.problem(node, "\(what): schedule \(error.reason)")
+            reader.problem(node, "\(what): \(key) \(error.reason)")
             return nil
         }
     }

@@ -4,8 +4,11 @@ public import PluginAPI
 /// from them, so a run never decodes or checks them again.
 public struct PluginMaker: Sendable {
     private let make: @Sendable (PluginContext) throws -> any SourcePlugin
+    /// The runs the plugin does besides full ones (``SourcePlugin/sync``).
+    public let sync: SyncSupport
 
-    init(_ make: @escaping @Sendable (PluginContext) throws -> any SourcePlugin) {
+    init(sync: SyncSupport, _ make: @escaping @Sendable (PluginContext) throws -> any SourcePlugin) {
+        self.sync = sync
         self.make = make
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import PluginAPI
 import YAML
 
 /// A source of content in `scheduler.yaml`: which plugin produces it, into which domain, under which gate.
@@ -26,7 +27,10 @@ public struct Source: Sendable {
 
 /// The settings of a source that experiment variants may override.
 public struct SourceSettings: Sendable {
+    /// When a full run is due (mark and sweep).
     public var schedule: Schedule
+    /// When an incremental run is due between full ones; none when `nil`.
+    public var incremental: Schedule?
     /// The zone whose wall-clock time the schedule is written in (`timeZone`, else `defaults.timeZone`, else UTC).
     public var timeZone: TimeZone
     /// How long items without their own date stay in the index; the default expiration if unset.
@@ -43,9 +47,10 @@ public struct SourceSettings: Sendable {
     var maker: PluginMaker
 
     init(
-        schedule: Schedule, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?,
+        schedule: Schedule, incremental: Schedule? = nil, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?,
         maxDeleteWindow: Duration?, options: YAMLNode, maker: PluginMaker
     ) {
+        self.incremental = incremental
         self.maker = maker
         self.maxDeleteWindow = maxDeleteWindow
         self.schedule = schedule
@@ -59,8 +64,17 @@ public struct SourceSettings: Sendable {
 
 extension SourceSettings {
     /// When a unit with these settings whose last success was at `lastSuccess` is due again.
+    /// The runs the source's plugin does besides full ones.
+    public var sync: SyncSupport { maker.sync }
+
     public func nextDue(after lastSuccess: Date) -> Date {
         schedule.nextDue(after: lastSuccess, in: timeZone)
+    }
+
+    /// When an incremental run is next due after the last successful run of either kind, `lastRun`; `nil` without an
+    /// incremental schedule.
+    public func nextIncremental(after lastRun: Date) -> Date? {
+        incremental?.nextDue(after: lastRun, in: timeZone)
     }
 }
 

@@ -77,7 +77,9 @@ public struct SchedulerAPI: Sendable {
         }
         if routes != .publicOnly {
             let admin = router.group().add(middleware: AdminOnly(authorization: authorization))
-            admin.post("sources/{name}/reindex") { _, context in try await reindex(source: context.parameters.get("name") ?? "") }
+            admin.post("sources/{name}/reindex") { request, context in
+                try await reindex(source: context.parameters.get("name") ?? "", mode: request.uri.queryParameters["mode"].map(String.init))
+            }
             admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
             admin.get("analytics") { request, _ in try await analytics(request) }
         }
@@ -212,14 +214,27 @@ public struct SchedulerAPI: Sendable {
         }
     }
 
-    func reindex(source: String) async throws(APIError) -> Response {
-        let known = await active.current.scheduler.sources.map(\.name)
-        guard known.contains(source) else {
-            throw APIError(.badRequest, "unknown source '\(source)'; the sources are \(known.joined(separator: ", "))")
+    /// Queues a forced run of every unit of `source`: full, or incremental with `mode=incremental`.
+    func reindex(source: String, mode: String?) async throws(APIError) -> Response {
+        let sources = await active.current.scheduler.sources
+        guard let found = sources.first(where: { $0.name == source }) else {
+            throw APIError(.badRequest, "unknown source '\(source)'; the sources are \(sources.map(\.name).joined(separator: ", "))")
         }
-        trigger.wake(.force(source: source))
-        struct Accepted: Encodable { var source: String; var status: String }
-        return JSONResponse.make(Accepted(source: source, status: "a forced run of every unit of the source was queued"), status: .accepted)
+        let incremental: Bool
+        switch mode {
+        case nil, "full": incremental = false
+        case "incremental": incremental = true
+        case let other?: throw APIError(.badRequest, "mode '\(other.prefix(40))' is not one of full, incremental")
+        }
+        if incremental, !found.settings.sync.contains(.incremental) {
+            throw APIError(.badRequest, "plugin '\(found.plugin)' of source '\(source)' runs full syncs only")
+        }
+        trigger.wake(.force(source: source, incremental: incremental))
+        struct Accepted: Encodable { var source: String; var mode: String; var status: String }
+        let what = incremental ? "an incremental run" : "a forced run"
+        return JSONResponse.make(
+            Accepted(source: source, mode: incremental ? "incremental" : "full", status: "\(what) of every unit of the source was queued"), status: .accepted
+        )
     }
 
     func purge(domain: String) async throws -> Response {

@@ -9,23 +9,26 @@ public final class PassTrigger: Sendable {
     public enum Reason: Sendable, Equatable {
         case tick
         case configurationChanged
-        /// Run this source now, due or not.
-        case force(source: String)
+        /// Run this source now, due or not: a full run, or an incremental one.
+        case force(source: String, incremental: Bool = false)
     }
 
     /// The work the wake-ups since the last pass ask for.
     public struct Work: Sendable, Equatable {
         /// A pass over every source (a tick or a config change).
         public var full = false
-        /// Sources to run now, due or not.
+        /// Sources to run now, due or not (a full run).
         public var forced: Set<String> = []
+        /// Sources to run an incremental run of now (those forced full excepted).
+        public var forcedIncremental: Set<String> = []
 
-        public init(full: Bool = false, forced: Set<String> = []) {
+        public init(full: Bool = false, forced: Set<String> = [], forcedIncremental: Set<String> = []) {
             self.full = full
             self.forced = forced
+            self.forcedIncremental = forcedIncremental.subtracting(forced)
         }
 
-        var isEmpty: Bool { !full && forced.isEmpty }
+        var isEmpty: Bool { !full && forced.isEmpty && forcedIncremental.isEmpty }
     }
 
     private let pending = Mutex(Work())
@@ -42,7 +45,11 @@ public final class PassTrigger: Sendable {
         pending.withLock { work in
             switch reason {
             case .tick, .configurationChanged: work.full = true
-            case .force(let source): work.forced.insert(source)
+            case .force(let source, incremental: false):
+                work.forced.insert(source)
+                work.forcedIncremental.remove(source)
+            case .force(let source, incremental: true):
+                if !work.forced.contains(source) { work.forcedIncremental.insert(source) }
             }
         }
         continuation.yield()

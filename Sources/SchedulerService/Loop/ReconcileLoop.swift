@@ -118,14 +118,15 @@ public struct ReconcileLoop: Service {
     /// Runs the passes `work` asks for (the forced sources first, then a full pass), each until it does not fail as a
     /// whole, waiting 1 s, 2 s, 4 s… (at most the tick) between attempts.
     private func passRetryingFailures(_ work: PassTrigger.Work) async throws {
-        if !work.forced.isEmpty { try await retryingFailures(.forced(work.forced)) }
+        if !work.forced.isEmpty { try await retryingFailures(.forced(work.forced, .full)) }
+        if !work.forcedIncremental.isEmpty { try await retryingFailures(.forced(work.forcedIncremental, .incremental)) }
         if work.full { try await retryingFailures(.full) }
     }
 
     /// What one pass covers.
     private enum Scope {
         case full
-        case forced(Set<String>)
+        case forced(Set<String>, DueDecision.Forced)
     }
 
     private func retryingFailures(_ scope: Scope) async throws {
@@ -151,8 +152,8 @@ public struct ReconcileLoop: Service {
         let configuration = await active.current
         await heartbeat(configuration: configuration)
         var options = ReconcilePass.Options(replica: replica, leaseDuration: configuration.scheduler.leaseDuration)
-        if case .forced(let sources) = scope {
-            options.force = true
+        if case .forced(let sources, let kind) = scope {
+            options.force = kind
             options.sources = sources
         }
         let pass = ReconcilePass(configuration: configuration, store: store, processes: processes, clock: clock, logger: logger)

@@ -28,6 +28,9 @@ struct RunOnceCommand: AsyncParsableCommand {
     @Flag(help: "Reindex every unit whose gate is on, due or not, and allow deleting more than maxDeleteRatio.")
     var force = false
 
+    @Flag(help: "Run an incremental sync of every unit whose gate is on and whose plugin runs them, due or not, from the state its last success committed (a unit without one is skipped, saying so).")
+    var incremental = false
+
     @Flag(help: "Decide and report, touching nothing.")
     var dryRun = false
 
@@ -45,6 +48,7 @@ struct RunOnceCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...100_000).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 100000") }
+        if force, incremental { throw ValidationError("--force runs full syncs and --incremental incremental ones: choose one") }
     }
 
     func run() async throws {
@@ -89,7 +93,7 @@ struct RunOnceCommand: AsyncParsableCommand {
         }
         defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
         let options = ReconcilePass.Options(
-            force: force, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize,
+            force: force ? .full : incremental ? .incremental : nil, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize,
             replica: replica.name.id, leaseDuration: settings.leaseDuration
         )
         let processes = StoreOpener.processLedger(settings, replicaID: replica.id)
