@@ -76,6 +76,50 @@ struct PostsSectionsTests {
         #expect(Self.anchors(of: markdown, .jekyll) == ["install-setup-wide", "install--other", "setup", "install-1st", "a:b-c_d"])
     }
 
+    /// Checked with Debian's Jekyll 4.3.1 and Hugo 0.111.3, but for the footnote in Hugo: 0.111 read `results1` from the source
+    /// text, Hugo since 0.120 reads its plain text, where a footnote reference is no text.
+    @Test func attributeBlocksScriptsAndFootnotesAsEachGeneratorReadsThem() {
+        let markdown = """
+            ## `run` {#run}
+            ## Install {.note}
+            ## Intro {#intro title="Hello world"}
+            ## Quoted {id="qq"}
+            ## Title { #y }
+            ## 二〇二四年 Ⅻ Ⓐ
+            ## Results[^1]
+            ## a
+            ## a
+            ## a
+
+            [^1]: A note.
+            """
+        #expect(Self.anchors(of: markdown, .jekyll) == [
+            "run", "install-note", "intro-intro-titlehello-world", "quoted-idqq", "title--y-", "二〇二四年-ⅻ-ⓐ", "results", "a", "a-1", "a-2",
+        ])
+        #expect(Self.anchors(of: markdown, .hugo) == ["run", "install", "intro", "qq", "y", "二二四年--", "results", "a", "a-1", "a-2"])
+        let titles = MarkdownSections.split(markdown[...], flavor: .hugo, deepest: 2).sections.map(\.title)
+        #expect(titles.prefix(7) == ["run", "Install", "Intro", "Quoted", "Title", "二〇二四年 Ⅻ Ⓐ", "Results"])
+    }
+
+    /// Hugo since 0.120 (`TextPlain`): of emphasis or a link, the first piece, which its typographer ends at a quote.
+    @Test func hugoReadsAContainersFirstPieceOnly() {
+        #expect(Self.anchors(of: "## *Don't panic*\n## [Read *this* now](x)\n## Plain: don't", .hugo) == ["don", "read", "plain-dont"])
+    }
+
+    /// Thousands of equal headings take as many steps, not their square: 20,000 `## a` and 100,000 `#`.
+    @Test func equalHeadingsAreNumberedInLinearTime() {
+        let many = String(repeating: "## a\n", count: 20_000)
+        let anchors = Self.anchors(of: many, .hugo)
+        #expect(anchors.count == MarkdownSections.maxSections && anchors.last == "a-\(MarkdownSections.maxSections - 1)")
+        #expect(Self.anchors(of: many, .zola).last == "a-\(MarkdownSections.maxSections - 1)")
+        #expect(MarkdownSections.split(String(repeating: "#\n", count: 100_000)[...], flavor: .hugo, deepest: 3).sections.isEmpty)
+    }
+
+    /// Zola transliterates headings of CJK or emoji (`jian-jie`); the plugin cannot, and makes no anchor rather than `-1`.
+    @Test func zolaHeadingsTheSlugCannotReadHaveNoAnchor() {
+        #expect(Self.anchors(of: "## 简介\n## 简介\n## Intro", .zola) == ["", "", "intro"])
+    }
+
     static func site(_ files: [String: String], sections: String? = "h3", flavor: String = "hugo") async throws -> [SearchableItem] {
         let folder = try Folder()
         for (name, text) in files { try folder.write("content/\(name)", text) }
@@ -186,6 +230,18 @@ struct PostsSectionsTests {
         #expect(split.map(\.anchor) == ["v4-4-1", "bug-fixes-v4-4-1", "later"], "a list after a blank line names no heading")
         #expect(split[1].text == "Restore globbed paths", "the list is no text")
         #expect(Self.anchors(of: markdown, .hugo) == ["441--2025-01-29", "bug-fixes", "later"], "Hugo reads no kramdown list")
+    }
+
+    /// Checked with Debian's Jekyll 4.3.1: `:name` and `:slug` are lowercased slugs (`:slug` the front matter's), a
+    /// collection without a permalink ends as the site's style does, and a post's `:name` is its file's name.
+    @Test func jekyllDocumentPlaceholdersAreJekyllsOwn() async throws {
+        let folder = try Folder()
+        try folder.write("site/_config.yml", "permalink: pretty\ncollections:\n  guides:\n    permalink: /:collection/:slug/:name/\n    output: true\n  docs:\n    output: true\n")
+        try folder.write("site/_guides/My_File.md", "---\ntitle: Guide\nslug: Custom Slug\n---\nText.\n")
+        try folder.write("site/_docs/Getting_Started.md", "---\ntitle: Start\n---\nText.\n")
+        try folder.write("site/_posts/2024-01-02-Hello-World.md", "---\ntitle: Hello\npermalink: /blog/:name/\n---\nText.\n")
+        let run = await PluginConformance.items(of: try PostsSource(options: .init(directory: "site", flavor: "jekyll"), context: folder.context()))
+        #expect(run.items.map(\.uniqueIdentifier).sorted() == ["blog/2024-01-02-hello-world", "docs/Getting_Started", "guides/custom-slug/my-file"])
     }
 
     /// jekyllrb.com serves its `docs` collection at `collections.docs.permalink` (`/:collection/:path/`).

@@ -5,6 +5,9 @@ package struct CandidateRanking {
     package static let candidatesPerScope = 100
     /// Matches counted before `total` becomes a lower bound, at least.
     package static let countedMatches = 100
+    /// With ``SearchDistinct/page``, this many times more candidates and matches: a page and its sections are indexed
+    /// one after another, so the first matches in priority order are often few pages.
+    package static let distinctPagesFactor = 5
 
     /// One candidate's searchable fields, as stored (keywords and author names in their stored JSON form).
     package struct Candidate {
@@ -47,8 +50,9 @@ package struct CandidateRanking {
         typedWords = terms.words.count
         scorer = RelevanceScore(terms: terms)
         let pageEnd = query.offset + query.limit
-        perScope = max(Self.candidatesPerScope, pageEnd)
-        countLimit = max(Self.countedMatches, pageEnd)
+        let factor = query.distinct == .page ? Self.distinctPagesFactor : 1
+        perScope = max(Self.candidatesPerScope * factor, pageEnd)
+        countLimit = max(Self.countedMatches * factor, pageEnd)
     }
 
     /// Where a scan looks for matches: every searchable field, the best fields (title, display name, keywords, authors), or

@@ -18,13 +18,12 @@ struct HeadingText {
     /// Reads the heading `node` of a document parsed by cmark, for `flavor`. Walks without recursion: inline nesting has
     /// no limit in CommonMark.
     init(_ node: OpaquePointer, flavor: SiteFlavor) {
-        // The explicit id is the end of the heading's last text.
+        // The attribute block is the end of the heading's last text.
         var lastText: (node: OpaquePointer, literal: String)?
         if let last = cmark_node_last_child(node), cmark_node_get_type(last) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(last) {
-            let text = String(cString: literal)
-            if let (id, rest) = Self.attribute(ending: text, strict: flavor == .jekyll) {
-                explicitID = id
-                lastText = (last, rest)
+            if let attribute = Self.attribute(ending: String(cString: literal), strict: flavor == .jekyll) {
+                explicitID = attribute.id
+                lastText = (last, attribute.rest)
             }
         }
         var display = "", idText = ""
@@ -34,29 +33,43 @@ struct HeadingText {
             return
         }
         defer { cmark_iter_free(iterator) }
-        /// For each open inline container: whether its content is read for the id (Hugo reads a container's first child only).
+        /// For each open inline container: whether its content is read for the id (Hugo reads a container's first
+        /// piece only; kramdown no image's alternative text).
         var reading: [Bool] = []
+        var images = 0
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard let current = cmark_iter_get_node(iterator), current != node else { continue }
             let type = cmark_node_get_type(current)
-            let isContainer = type == CMARK_NODE_EMPH || type == CMARK_NODE_STRONG || type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE
-                || type == CMARK_NODE_CUSTOM_INLINE
-            // Hugo reads a container's first piece only; kramdown reads no image's alternative text.
-            let read = (reading.last ?? true)
-                && (flavor != .hugo || cmark_node_parent(current) == node || cmark_node_previous(current) == nil)
-                && (flavor != .jekyll || type != CMARK_NODE_IMAGE)
-            if isContainer {
-                if event == CMARK_EVENT_ENTER { reading.append(read) } else { reading.removeLast() }
+            let isFirst = cmark_node_parent(current) == node || cmark_node_previous(current) == nil
+            let read = (reading.last ?? true) && (flavor != .hugo || isFirst)
+            switch type {
+            case CMARK_NODE_EMPH, CMARK_NODE_STRONG, CMARK_NODE_LINK, CMARK_NODE_IMAGE, CMARK_NODE_CUSTOM_INLINE:
+                let isImage = type == CMARK_NODE_IMAGE
+                if event == CMARK_EVENT_ENTER {
+                    reading.append(read && !(isImage && flavor == .jekyll))
+                    if isImage { images += 1 }
+                } else {
+                    reading.removeLast()
+                    if isImage { images -= 1 }
+                }
                 continue
+            default:
+                break
             }
             guard event == CMARK_EVENT_ENTER else { continue }
             let literal = current == lastText?.node ? lastText?.literal : cmark_node_get_literal(current).map { String(cString: $0) }
-            let inImage = Self.isInsideImage(current, below: node)
             switch type {
             case CMARK_NODE_TEXT:
-                guard let literal else { continue }
-                if !inImage { display += literal }
-                if read { idText += flavor == .zola ? literal : Self.withoutTypographicDashes(literal) }
+                guard let literal = literal.map(Self.withoutFootnoteReferences) else { continue }
+                if images == 0 { display += literal }
+                guard read else { continue }
+                switch flavor {
+                case .zola: idText += literal
+                case .jekyll: idText += Self.withoutTypographicDashes(literal)
+                // Goldmark's typographer splits a text at its quotes, dashes and ellipses: a container's first piece
+                // ends there.
+                case .hugo: idText += Self.withoutTypographicDashes(cmark_node_parent(current) == node ? literal : Self.firstTypographicPiece(of: literal))
+                }
             case CMARK_NODE_CODE:
                 guard let literal else { continue }
                 display += literal
@@ -73,33 +86,90 @@ struct HeadingText {
         self.idText = flavor == .hugo ? String(idText.split(separator: "\n", omittingEmptySubsequences: false).last ?? "") : idText
     }
 
-    /// Whether `node` lies inside an image below `heading` (its alternative text).
-    private static func isInsideImage(_ node: OpaquePointer, below heading: OpaquePointer) -> Bool {
-        var parent = cmark_node_parent(node)
-        while let current = parent, current != heading {
-            if cmark_node_get_type(current) == CMARK_NODE_IMAGE { return true }
-            parent = cmark_node_parent(current)
+    /// `text` without footnote references (`[^1]`), which no generator reads into an id or a title.
+    static func withoutFootnoteReferences(_ text: String) -> String {
+        guard text.contains("[^") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let open = rest.range(of: "[^") {
+            result += rest[..<open.lowerBound]
+            let after = rest[open.upperBound...]
+            guard let close = after.firstIndex(of: "]"), close > after.startIndex, !after[..<close].contains(where: \.isWhitespace) else {
+                result += "[^"
+                rest = after
+                continue
+            }
+            rest = after[after.index(after: close)...]
         }
-        return false
+        return result + rest
     }
 
-    /// The id of an attribute block ending `text` (`Title {#intro .wide}`: every part an `#id`, a `.class` or a
-    /// `key=value`, as Goldmark and pulldown-cmark read it), and the text before it; `strict` takes kramdown's form
-    /// only, `{#id}` with an id of letters, digits, `_`, `:` and `-` starting with an ASCII letter.
-    static func attribute(ending text: String, strict: Bool) -> (id: String, rest: String)? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+    /// The part of `text` before Goldmark's typographer first breaks it (a quote, `--`, `...`, `<<`, `>>`).
+    static func firstTypographicPiece(of text: String) -> String {
+        var end = text.endIndex
+        for trigger in ["'", "\"", "--", "...", "<<", ">>"] {
+            if let found = text.range(of: trigger), found.lowerBound < end { end = found.lowerBound }
+        }
+        return String(text[..<end])
+    }
+
+    /// The attribute block ending `text` and the text before it: `Title {#intro .wide title="Hello world"}`, every part an
+    /// `#id`, a `.class` or a `key=value` (quoted or not), as Goldmark and pulldown-cmark read it; its id (`#id` or
+    /// `id=…`), if it names one. `strict` takes kramdown's form only: ` {#id}` with an id of letters, digits, `_`, `:`
+    /// and `-` starting with an ASCII letter.
+    static func attribute(ending text: String, strict: Bool) -> (id: String?, rest: String)? {
+        var trimmed = text[...]
+        while let last = trimmed.last, last == " " || last == "\t" { trimmed = trimmed.dropLast() }
         guard trimmed.hasSuffix("}"), let open = trimmed.lastIndex(of: "{"), open > trimmed.startIndex,
               trimmed[trimmed.index(before: open)] == " " || trimmed[trimmed.index(before: open)] == "\t" else { return nil }
         let inside = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
-        let tokens = inside.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard tokens.allSatisfy({ $0.count > 1 && ($0.hasPrefix("#") || $0.hasPrefix(".") || $0.dropFirst().contains("=")) }),
-              let token = tokens.first(where: { $0.hasPrefix("#") }) else { return nil }
-        let id = String(token.dropFirst())
+        let rest = String(trimmed[..<open])
         if strict {
-            guard tokens.count == 1, id.first?.isASCII == true, id.first?.isLetter == true,
-                  id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == ":" || $0 == "-" }) else { return nil }
+            guard inside.first == "#", let first = inside.dropFirst().first, first.isASCII, first.isLetter,
+                  inside.dropFirst().allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == ":" || $0 == "-" }) else { return nil }
+            return (String(inside.dropFirst()), rest)
         }
-        return (id, String(trimmed[..<open]))
+        guard let parts = attributeParts(inside), !parts.isEmpty else { return nil }
+        var id: String?
+        for part in parts {
+            if part.hasPrefix("#") { id = id ?? String(part.dropFirst()) }
+            if part.hasPrefix("id=") { id = id ?? Self.unquoted(part.dropFirst(3)) }
+        }
+        return (id.flatMap { $0.isEmpty ? nil : $0 }, rest)
+    }
+
+    /// The parts of an attribute block's inside, split at whitespace outside quotes; `nil` when one is not an `#id`, a
+    /// `.class` or a `key=value`, or a quote is not closed.
+    private static func attributeParts(_ inside: Substring) -> [Substring]? {
+        var parts: [Substring] = []
+        var rest = inside.drop { $0 == " " || $0 == "\t" }
+        while !rest.isEmpty {
+            var end = rest.startIndex
+            var quote: Character?
+            while end < rest.endIndex {
+                let character = rest[end]
+                if let open = quote {
+                    if character == open { quote = nil }
+                } else if character == "\"" || character == "'" {
+                    quote = character
+                } else if character == " " || character == "\t" {
+                    break
+                }
+                end = rest.index(after: end)
+            }
+            guard quote == nil else { return nil }
+            let part = rest[..<end]
+            let isKeyValue = part.firstIndex(of: "=").map { $0 > part.startIndex } ?? false
+            guard part.count > 1, part.hasPrefix("#") || part.hasPrefix(".") || isKeyValue else { return nil }
+            parts.append(part)
+            rest = rest[end...].drop { $0 == " " || $0 == "\t" }
+        }
+        return parts
+    }
+
+    private static func unquoted(_ value: Substring) -> String {
+        guard let first = value.first, first == "\"" || first == "'", value.count >= 2, value.last == first else { return String(value) }
+        return String(value.dropFirst().dropLast())
     }
 
     /// The id of a kramdown block attribute list (`{: #v4-4-1 .note}`, `{:#intro}`), which names the id of the block

@@ -15,8 +15,15 @@ struct Permalink: Sendable, Hashable {
         "categories", "output_ext", "collection", "path", "name",
     ]
 
-    /// A collection's documents without a permalink of their own or their collection's (`/:collection/:path:output_ext`).
-    static let collectionStandard = Permalink(validating: "/:collection/:path:output_ext")!
+    /// The permalink of a collection's documents without one of their own or their collection's: `/:collection/:path`,
+    /// then `/` when the site's permalink style (`style`, Jekyll's `date` when `nil`) is `pretty` or ends in `/`,
+    /// `:output_ext` for `date`, `ordinal`, `none` or one ending in it (Jekyll's `add_permalink_suffix`).
+    static func collectionDefault(siteStyle style: String?) -> Permalink {
+        let style = style ?? "date"
+        let suffix = style == "pretty" || style.hasSuffix("/") ? "/"
+            : ["date", "ordinal", "none"].contains(style) || style.hasSuffix(":output_ext") ? ":output_ext" : ""
+        return Permalink(validating: "/:collection/:path" + suffix)!
+    }
 
     let template: String
 

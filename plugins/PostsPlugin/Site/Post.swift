@@ -127,11 +127,11 @@ struct Post {
     /// Hugo: `url`, else the section's pattern of the site's `permalinks`, else the section folders and the slug or
     /// file name; `uglyURLs` ends every path but the home page's in `.html` rather than `/`.
     func urlPath(
-        permalink: Permalink, collectionPermalinks: [String: Permalink] = [:], hugoPermalinks: [String: HugoPermalink] = [:], uglyURLs: Bool = false,
-        date: Date?
+        permalink: Permalink, collectionPermalinks: [String: Permalink] = [:], collectionDefault: Permalink = .collectionDefault(siteStyle: nil),
+        hugoPermalinks: [String: HugoPermalink] = [:], uglyURLs: Bool = false, date: Date?
     ) throws -> String {
         switch flavor {
-        case .jekyll: return try jekyllPath(permalink: permalink, collectionPermalinks: collectionPermalinks, date: date)
+        case .jekyll: return try jekyllPath(permalink: permalink, collectionPermalinks: collectionPermalinks, collectionDefault: collectionDefault, date: date)
         case .hugo:
             if let url = try fields.string("url") { return url.hasPrefix("/") ? url : "/" + url }
             let sections = path.sections.map { Slug.hugo($0) }
@@ -158,18 +158,12 @@ struct Post {
         return parts.isEmpty ? "/" : "/" + parts.joined(separator: "/") + "/"
     }
 
-    /// Jekyll: the post's `permalink`, or the site's; a collection's document at its collection's `permalink`, by
-    /// default `/:collection/:path.html`, and a page at its path (Jekyll's defaults).
-    private func jekyllPath(permalink: Permalink, collectionPermalinks: [String: Permalink], date: Date?) throws -> String {
+    /// Jekyll: the post's `permalink`, or the site's; a collection's document its own, or its collection's, or the
+    /// default one (``Permalink/collectionDefault(siteStyle:)``); a page at its path (Jekyll's defaults).
+    private func jekyllPath(permalink: Permalink, collectionPermalinks: [String: Permalink], collectionDefault: Permalink, date: Date?) throws -> String {
         let own = try fields.string("permalink")
-        if let collection = path.jekyllCollection, own == nil {
-            let name = Slug.jekyll(path.stem[...])
-            return (collectionPermalinks[String(collection.name)] ?? .collectionStandard).path(with: [
-                "collection": String(collection.name), "path": collection.path, "name": name, "title": Slug.jekyll(try fields.string("slug")?[...] ?? path.stem[...]),
-                "slug": name, "output_ext": ".html",
-            ])
-        }
-        if path.jekyllFolder == nil, own == nil {
+        let collection = path.jekyllCollection
+        if path.jekyllFolder == nil, collection == nil, own == nil {
             let folders = path.folders.map(String.init).joined(separator: "/")
             let base = folders.isEmpty ? "/" : "/" + folders + "/"
             return path.stem == "index" ? base : base + path.stem + ".html"
@@ -179,9 +173,15 @@ struct Post {
                 throw fields.problem(fields.node("permalink")!, "'permalink' must be a path whose placeholders Jekyll knows (such as /:year/:title/), or a style: date, pretty, ordinal, none")
             }
             return template
-        } ?? permalink
-        var values = ["title": Slug.jekyll(try fields.string("slug")?[...] ?? name), "output_ext": ".html"]
-        values["slug"] = values["title"]
+        } ?? collection.map { collectionPermalinks[String($0.name)] ?? collectionDefault } ?? permalink
+        let slug = try fields.string("slug")?[...] ?? (collection == nil ? name : path.stem)
+        // A post's path is its place under `_posts`, its collection `posts`.
+        let underPosts: [String] = path.jekyllFolder.map { path.folders[($0 + 1)...].map(String.init) } ?? []
+        let documentPath: String = collection?.path ?? (underPosts + [String(path.stem)]).joined(separator: "/")
+        var values: [String: String] = [
+            "title": Slug.jekyll(slug), "slug": Slug.jekyllDefault(slug), "name": Slug.jekyllDefault(path.stem), "output_ext": ".html",
+            "collection": collection.map { String($0.name) } ?? "posts", "path": documentPath,
+        ]
         values["categories"] = try categories().map { Slug.jekyll($0.lowercased()[...]) }.filter { !$0.isEmpty }
             .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: "/")
         if let date {

@@ -31,8 +31,9 @@ struct PostReader: Sendable {
     var baseURL: String?
     /// Hugo's `permalinks` by section, and `uglyURLs` (``SiteSettings``).
     var hugoPermalinks: [String: HugoPermalink] = [:]
-    /// Jekyll's collections' permalinks (``SiteSettings/jekyllCollectionPermalinks``).
+    /// Jekyll's collections' permalinks (``SiteSettings/jekyllCollectionPermalinks``) and the default one.
     var jekyllCollectionPermalinks: [String: Permalink] = [:]
+    var jekyllCollectionDefault = Permalink.collectionDefault(siteStyle: nil)
     var uglyURLs = false
     /// The deepest heading level that starts a section (2 or 3); `nil` for none.
     var sectionDepth: Int?
@@ -75,7 +76,7 @@ struct PostReader: Sendable {
         if let expires, expires <= now { return .skipped(.expired) }
 
         let urlPath = try post.urlPath(
-            permalink: permalink, collectionPermalinks: jekyllCollectionPermalinks, hugoPermalinks: hugoPermalinks, uglyURLs: uglyURLs, date: date
+            permalink: permalink, collectionPermalinks: jekyllCollectionPermalinks, collectionDefault: jekyllCollectionDefault, hugoPermalinks: hugoPermalinks, uglyURLs: uglyURLs, date: date
         )
         let trimmed = urlPath.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         var item = SearchableItem(uniqueIdentifier: trimmed.isEmpty ? "index" : trimmed, domainIdentifier: domain, title: try post.title())

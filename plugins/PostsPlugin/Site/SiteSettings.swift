@@ -13,6 +13,8 @@ struct SiteSettings: Sendable {
     var permalink: String?
     /// Jekyll's collections' own `permalink`s (`collections.docs.permalink`), by collection, the posts' excepted.
     var jekyllCollectionPermalinks: [String: Permalink] = [:]
+    /// The permalink of a collection's documents without one: the site's `permalink` style decides its end.
+    var jekyllCollectionDefault = Permalink.collectionDefault(siteStyle: nil)
     /// Hugo's `permalinks`, by section (also read from the newer `permalinks.page`).
     var hugoPermalinks: [String: HugoPermalink] = [:]
     /// Hugo's `uglyURLs`: pages at `/section/name.html` rather than `/section/name/`.
@@ -86,6 +88,7 @@ struct SiteSettings: Sendable {
                 }
                 settings.jekyllCollectionPermalinks[name] = permalink
             }
+            settings.jekyllCollectionDefault = Permalink.collectionDefault(siteStyle: text(root["permalink"]))
             settings.timeZone = text(root["timezone"])
             if let url = text(root["url"]) {
                 settings.baseURL = String(url.trimmingTrailingSlashes) + (text(root["baseurl"]).map { "/" + $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) } ?? "")

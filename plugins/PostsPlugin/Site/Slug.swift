@@ -9,6 +9,12 @@ enum Slug {
         return hyphenated(name) { $0.isLetter || $0.isNumber || kept.contains($0) }
     }
 
+    /// Jekyll's `default` slug (its `:name` and `:slug`): lowercased, every run of characters other than letters and
+    /// digits made one `-`, none leading or trailing.
+    static func jekyllDefault(_ name: Substring) -> String {
+        hyphenated(Substring(name.lowercased())) { $0.isLetter || $0.isNumber }
+    }
+
     /// Hugo's path rule: lowercased (`disablePathToLower` off), spaces become `-`; other characters stay.
     static func hugo(_ name: Substring) -> String {
         hyphenated(Substring(name.lowercased())) { !$0.isWhitespace && $0 != "?" && $0 != "#" && $0 != "%" }
