@@ -33,7 +33,7 @@ struct PluginIsolationTests {
         #expect(variables["PATH"] != nil)
         #expect(!dumped.contains("admin-s3cret"), "the admin token never reaches a plugin")
         #expect(!dumped.contains("aws-s3cret"))
-        let allowed: Set = ["PATH", "HOME", "LANG", "TZ", "API_URL", "API_TOKEN", "SCHEDULER_SOURCE", "SCHEDULER_PARTITION",
+        let allowed: Set = ["PATH", "HOME", "LANG", "TZ", "API_URL", "API_TOKEN", "SCHEDULER_SOURCE", "SCHEDULER_PARTITION", "SCHEDULER_ACTION", "SCHEDULER_SYNC_MODE",
                             "SCHEDULER_UNIT", "SCHEDULER_DOMAIN", "PWD", "OLDPWD", "SHLVL", "_"]
         #expect(Set(variables.keys).subtracting(allowed).isEmpty, "unexpected: \(Set(variables.keys).subtracting(allowed))")
         // What the plugin indexes is what it saw: no secret in a public search.

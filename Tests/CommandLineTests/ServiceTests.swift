@@ -28,8 +28,8 @@ struct ServiceTests {
 
         let metrics = try await service.request("/metrics")
         #expect(metrics.status == 200)
-        #expect(metrics.body.contains(#"scheduler_runs_total{source="docs",result="reindexed"} 1"#))
-        #expect(metrics.body.contains(#"scheduler_runs_total{source="docs",result="purged"} 1"#))
+        #expect(metrics.body.contains(#"scheduler_runs_total{source="docs",result="reindexed",mode="full"} 1"#))
+        #expect(metrics.body.contains(#"scheduler_runs_total{source="docs",result="purged",mode="full"} 1"#))
         #expect(metrics.body.contains("scheduler_config_reload_failures_total 1"))
         #expect(metrics.body.contains("scheduler_run_duration_seconds_count"))
         let sample = #/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"]*",?)*\})? (-?[0-9.e+-]+|\+Inf|-Inf|NaN)$/#

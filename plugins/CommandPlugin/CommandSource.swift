@@ -1,12 +1,13 @@
 import Foundation
 public import PluginAPI
 
-/// The `command` plugin: runs a program (no shell) that prints items as NDJSON on standard output,
-/// so sources can be written in any language.
+/// The `command` plugin: runs a program (no shell) that prints items as NDJSON on standard output, with deletions
+/// and states for incremental syncs, so sources can be written in any language (docs/plugin-protocol.md).
 ///
 /// The program runs in the config folder with a minimal environment (see `PluginEnvironment`): the scheduler's
-/// own variables, secrets included, reach it only when the source's `env:` option names them. A line that is not a valid item is reported with its number and
-/// skipped; a non-zero exit, a timeout or output over the cap fails the run.
+/// own variables, secrets included, reach it only when the source's `env:` option names them. A line that is not a
+/// valid item or control line is reported with its number and skipped; a non-zero exit, a timeout or output over the
+/// cap fails the run, but exit status 3 in an incremental or resumed run, which asks for a full one.
 public struct CommandSource: SourcePlugin {
     public struct Options: Decodable, Sendable {
         /// The program and its arguments; a relative program path is resolved against the config folder.
@@ -34,6 +35,9 @@ public struct CommandSource: SourcePlugin {
         PluginOption("env", "NAME: value, or NAME: { fromEnvironment: VAR }: variables for the program beyond PATH, HOME, LANG, TZ"),
         PluginOption("runAs", "the account the program runs as, such as nobody (the service must run as root to switch)"),
     ]
+    /// The program is told the mode and handed the state; one that ignores them sends everything each run, which an
+    /// incremental run writes without sweeping and a resumed one sweeps as a full one.
+    public static let sync: SyncSupport = [.incremental, .resume]
     static let defaultTimeout = Duration.seconds(600)
     static let defaultMaxOutputBytes = 1 << 30
 
@@ -65,7 +69,17 @@ public struct CommandSource: SourcePlugin {
     }
 
     public func produce(into sink: inout some ItemSink) async throws {
-        // Never the service's own account in place of the one asked for: an account gone since validation fails the run.
+        try await run().produce(into: &sink)
+    }
+
+    /// Asks the program to test its configuration and connection (`SCHEDULER_ACTION=check`).
+    public func check() async throws -> PluginCheck? {
+        try await run().check()
+    }
+
+    /// A run of the program as configured. Never the service's own account in place of the one asked for: an account
+    /// gone since validation fails the run.
+    private func run() throws -> CommandRun {
         var user: SystemUser?
         if let name = options.runAs {
             guard let found = SystemUser.named(name) else {
@@ -73,11 +87,10 @@ public struct CommandSource: SourcePlugin {
             }
             user = found
         }
-        let run = CommandRun(
+        return CommandRun(
             command: options.command, environment: options.env ?? [:], user: user, context: context,
             timeout: options.timeout?.duration ?? Self.defaultTimeout,
             maxOutputBytes: options.maxOutputBytes ?? Self.defaultMaxOutputBytes
         )
-        try await run.produce(into: &sink)
     }
 }

@@ -10,51 +10,30 @@ import SchedulerConfig
 /// on (items and deletions whose identifier another domain holds are refused there, in the batch's transaction). A
 /// state goes with the next batch handed over, after everything sent before it.
 struct BatchWriter: ItemSink {
-    let plan: UnitPlan
-    let context: PluginContext
+    let admission: ItemAdmission
     let committer: BatchCommitter
     let batchSize: Int
-    /// The expiration date of items that carry none.
-    let expirationDate: Date
     private var changes = RunChanges()
     private var batchBytes = 0
     /// The last state the plugin sent, and whether it has been handed over.
     private(set) var state: SyncState?
     private var stateHandedOver = true
 
-    init(plan: UnitPlan, context: PluginContext, committer: BatchCommitter, batchSize: Int, expirationDate: Date) {
-        self.plan = plan
-        self.context = context
+    init(admission: ItemAdmission, committer: BatchCommitter, batchSize: Int) {
+        self.admission = admission
         self.committer = committer
         self.batchSize = batchSize
-        self.expirationDate = expirationDate
     }
 
     mutating func send(_ produced: SearchableItem) async throws {
-        var item = produced
-        guard DomainIdentifier.isWithin(item.domainIdentifier, plan.unit.domain) else {
-            context.rejections.reject(item.uniqueIdentifier, reason: "domain '\(item.domainIdentifier)' is outside the unit's domain '\(plan.unit.domain)'")
-            return
-        }
-        if item.contentURL == nil { item.contentURL = context.contentURL(for: item.uniqueIdentifier) }
-        if item.expirationDate == nil { item.expirationDate = expirationDate }
-        do {
-            try item.validate()
-        } catch {
-            context.rejections.reject(item.uniqueIdentifier, reason: error.description)
-            return
-        }
+        guard let item = admission.admit(produced) else { return }
         changes.upsert(item)
         batchBytes += item.byteCount
         if changes.count >= batchSize || batchBytes >= IndexBatch.maxUpsertBytes { try await handOver() }
     }
 
     mutating func delete(identifier: String) async throws {
-        let limit = ItemLimits.standard.maxIdentifierBytes
-        guard !identifier.isEmpty, identifier.utf8.count <= limit, !identifier.utf8.contains(0) else {
-            context.rejections.reject(String(identifier.prefix(80)), reason: "a deletion names an identifier of 1 to \(limit) bytes without NUL")
-            return
-        }
+        guard admission.admitDeletion(identifier) else { return }
         changes.delete(identifier)
         batchBytes += identifier.utf8.count
         if changes.count >= batchSize { try await handOver() }

@@ -95,8 +95,22 @@ struct UnitReindex {
     }
 
     func run() async throws -> Result {
-        let batchName = "run/\(plan.unit.key)"
         let start = try await start(batchName: batchName)
+        do {
+            return try await attempt(from: start)
+        } catch let unusable as SyncStateUnusable where start.mode != .full {
+            // What the plugin sent stays; a full run from a new baseline sweeps what it no longer holds.
+            logger.warning("the plugin could not use its state: a full run instead", metadata: ["reason": "\(unusable.reason)"])
+            return try await attempt(from: Start(mode: .full, startedAt: clock.now(), baseline: try await store.index.lastCommitNumber()))
+        }
+    }
+
+    /// The batch name the run's checkpoints are committed under.
+    private var batchName: String { "run/\(plan.unit.key)" }
+
+    /// One attempt at the run, from `start`; throws ``SyncStateUnusable`` as the plugin threw it.
+    private func attempt(from start: Start) async throws -> Result {
+        let batchName = batchName
         try await store.recordAttemptStart(unit, at: start.startedAt, forced: force, mode: start.mode)
         let itemsBefore = try await store.index.itemCount(inDomain: plan.unit.domain)
         let rejections = RejectionLog(logger: logger)
@@ -116,9 +130,8 @@ struct UnitReindex {
             )
             return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
         }
-        var writer = BatchWriter(
-            plan: plan, context: context, committer: committer, batchSize: batchSize, expirationDate: clock.now().addingTimeInterval(expiration)
-        )
+        let admission = ItemAdmission(plan: plan, context: context, expirationDate: clock.now().addingTimeInterval(expiration))
+        var writer = BatchWriter(admission: admission, committer: committer, batchSize: batchSize)
         func failure(_ message: String) -> Failure {
             Failure(message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count)
         }
@@ -145,6 +158,8 @@ struct UnitReindex {
             throw CancellationError()
         } catch let lost as LeaseLost {
             throw lost
+        } catch let unusable as SyncStateUnusable where start.mode != .full {
+            throw unusable
         } catch let failed as BatchCommitter.IndexWriteFailure {
             throw failure("writing to the index failed: \(failed.error); \(untouched)")
         } catch let guarded as BatchCommitter.TooManyDeletions {

@@ -1,7 +1,7 @@
 public import SchedulerConfig
 public import Foundation
 public import Indexing
-import PluginAPI
+public import PluginAPI
 public import Store
 
 /// What the scheduler knows about every unit at one instant: the JSON of `scheduler status --json` and of the
@@ -38,6 +38,12 @@ public struct StatusReport: Sendable, Codable {
         /// (see ``ScheduledDue``); absent while the gate is off.
         public var scheduledDue: Date?
         public var overdue: Bool?
+        /// The kind of the next run when it is due: `full`, `incremental` or `resume`.
+        public var dueMode: SyncMode?
+        /// When the last successful incremental run finished.
+        public var lastIncremental: Date?
+        /// When the state handed to the next incremental run was committed (how old it is); `nil` when there is none.
+        public var stateCommittedAt: Date?
     }
 
     /// Items in a domain that no configured unit covers: a source was removed or renamed. They stay until
@@ -101,7 +107,8 @@ public struct StatusReport: Sendable, Codable {
             UnitStatus(
                 source: source, unit: unit, domain: domain, gate: .unknown, items: items(in: domain),
                 lastSuccess: state?.lastSuccessAt, lastAttempt: state?.lastAttemptAt, lastResult: state?.lastResult,
-                lastError: state?.lastError, failures: state?.failures ?? 0, backoffUntil: state?.retryAt.flatMap { $0 > now ? $0 : nil }
+                lastError: state?.lastError, failures: state?.failures ?? 0, backoffUntil: state?.retryAt.flatMap { $0 > now ? $0 : nil },
+                lastIncremental: state?.lastIncrementalAt, stateCommittedAt: state?.syncStateAt
             )
         }
         var report = StatusReport(at: now, configValid: true, problems: [], units: [], orphanedDomains: [], totalItems: counts.values.reduce(0, +))
@@ -123,6 +130,7 @@ public struct StatusReport: Sendable, Codable {
                     // What the next pass would decide, by the same code.
                     let need = UnitNeed.decide(plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: nil)
                     unit.due = need.action != .nothing
+                    if case .reindex(_, let mode) = need.action { unit.dueMode = mode }
                     unit.dueReason = need.reason
                     unit.nextDue = need.nextDue
                     let zone = plan.settings.timeZone

@@ -30,11 +30,18 @@ public protocol SourcePlugin: Sendable {
 
     /// Produces the items of one unit into `sink`. Returning means every item was sent; throwing fails the run
     /// (nothing is deleted); the caller's task being cancelled must end it promptly with `CancellationError`.
+    /// Handed a state it cannot use (``PluginContext/state``), a plugin throws ``SyncStateUnusable``.
     func produce(into sink: inout some ItemSink) async throws
+
+    /// Tests the plugin's own configuration and connection without producing anything, when it can (the `command`
+    /// plugin asks its program); `nil` when it has no such test. `scheduler plugins check` shows it before a dry read.
+    func check() async throws -> PluginCheck?
 }
 
 extension SourcePlugin {
     public static var sync: SyncSupport { [] }
+
+    public func check() async throws -> PluginCheck? { nil }
 
     public static func validate(_ options: Options) throws(PluginOptionError) {}
 

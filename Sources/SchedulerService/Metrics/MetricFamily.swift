@@ -19,6 +19,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case held = "scheduler_unit_held"
     case searches = "scheduler_searches_total"
     case opens = "scheduler_opens_total"
+    case stateCommitted = "scheduler_unit_state_timestamp_seconds"
 
     /// The Prometheus metric type.
     public enum Kind: String, Sendable {
@@ -31,17 +32,18 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         switch self {
         case .runs, .itemsIndexed, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures, .searches, .opens: .counter
         case .runDuration: .histogram
-        case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held: .gauge
+        case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held,
+             .stateCommitted: .gauge
         }
     }
 
     /// The labels every series of the family carries.
     public var labels: [String] {
         switch self {
-        case .runs: ["source", "result"]
+        case .runs: ["source", "result", "mode"]
         case .itemsIndexed, .itemsDeleted, .itemsRejected, .runDuration: ["source"]
         case .domainItems: ["domain"]
-        case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held: ["unit"]
+        case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .stateCommitted: ["unit"]
         case .searches: ["result"]
         case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy, .opens: []
         }
@@ -50,7 +52,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     /// The `# HELP` text.
     public var help: String {
         switch self {
-        case .runs: "Runs finished, by source and result: reindexed, failed or purged."
+        case .runs: "Runs finished, by source, result (reindexed, failed or purged) and mode (full, incremental or resume; a purge is full)."
         case .itemsIndexed: "Items written to the index by runs of the source."
         case .itemsDeleted: "Items deleted from the index by runs of the source: stale items and purges."
         case .itemsRejected: "Items the source returned that failed validation and were not indexed."
@@ -67,6 +69,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .overdue: "1 when the unit's gate is on and its next due passed more than service.overdueGrace ago without a success, else 0."
         case .searches: "Searches answered by /search, by result: hits when some item matched, none when nothing did."
         case .opens: "Opens of results counted by /open: one per client, item and hour, within service.openRateLimit."
+        case .stateCommitted: "When the state handed to the unit's next incremental run was committed, in Unix seconds; 0 while it has none."
         case .held: "1 while a flagd flag that decides the unit's gate or variant does not resolve: the unit neither runs nor is purged; else 0."
         }
     }

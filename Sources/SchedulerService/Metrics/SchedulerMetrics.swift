@@ -41,9 +41,13 @@ public final class SchedulerMetrics: Sendable {
         for result in ["hits", "none"] {
             _ = Counter(label: MetricFamily.searches.name, dimensions: [("result", result)])
         }
-        for source in configuration.scheduler.sources.map(\.name) {
+        for configured in configuration.scheduler.sources {
+            let source = configured.name
+            let modes = configured.settings.incremental == nil ? [SyncMode.full] : [.full, .incremental]
             for result in Self.countedDecisions {
-                _ = Counter(label: MetricFamily.runs.name, dimensions: [("source", source), ("result", result.rawValue)])
+                for mode in modes where mode == .full || result != .purged {
+                    _ = Counter(label: MetricFamily.runs.name, dimensions: [("source", source), ("result", result.rawValue), ("mode", mode.rawValue)])
+                }
             }
             for family in [MetricFamily.itemsIndexed, .itemsDeleted, .itemsRejected] {
                 _ = Counter(label: family.name, dimensions: [("source", source)])
@@ -56,7 +60,7 @@ public final class SchedulerMetrics: Sendable {
     func record(_ outcomes: [UnitOutcome]) {
         for outcome in outcomes where Self.countedDecisions.contains(outcome.decision) {
             let source = [("source", outcome.source)]
-            Counter(label: MetricFamily.runs.name, dimensions: source + [("result", outcome.decision.rawValue)]).increment()
+            Counter(label: MetricFamily.runs.name, dimensions: source + [("result", outcome.decision.rawValue), ("mode", outcome.mode.rawValue)]).increment()
             Counter(label: MetricFamily.itemsIndexed.name, dimensions: source).increment(by: outcome.indexed)
             Counter(label: MetricFamily.itemsDeleted.name, dimensions: source).increment(by: outcome.deleted)
             Counter(label: MetricFamily.itemsRejected.name, dimensions: source).increment(by: outcome.rejected)
@@ -93,6 +97,7 @@ public final class SchedulerMetrics: Sendable {
             }
             Gauge(label: MetricFamily.consecutiveFailures.name, dimensions: unit).record(state?.failures ?? 0)
             Gauge(label: MetricFamily.lastSuccess.name, dimensions: unit).record(state?.lastSuccessAt?.timeIntervalSince1970 ?? 0)
+            Gauge(label: MetricFamily.stateCommitted.name, dimensions: unit).record(state?.syncStateAt?.timeIntervalSince1970 ?? 0)
             let scheduled = ScheduledDue.of(plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince)
             if let due = scheduled?.at {
                 dueAt[key] = due
@@ -111,7 +116,7 @@ public final class SchedulerMetrics: Sendable {
             return (published.units.subtracting(units), published.domains.subtracting(domains))
         }
         for key in goneUnits {
-            for family in [MetricFamily.lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held] {
+            for family in [MetricFamily.lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .stateCommitted] {
                 Gauge(label: family.name, dimensions: [("unit", key)]).destroy()
             }
         }

@@ -24,7 +24,7 @@ struct MetricsExpositionTests {
             #expect(first.contains("# TYPE \(family.name) \(family.kind.rawValue)\n"), "\(family.name) is not exported from the first scrape")
         }
         for zero in [
-            "scheduler_config_reload_failures_total 0", "scheduler_pass_failures_total 0", #"scheduler_runs_total{source="docs",result="failed"} 0"#,
+            "scheduler_config_reload_failures_total 0", "scheduler_pass_failures_total 0", #"scheduler_runs_total{source="docs",result="failed",mode="full"} 0"#,
             #"scheduler_items_rejected_total{source="docs"} 0"#, #"scheduler_run_duration_seconds_count{source="docs"} 0"#,
             "scheduler_last_pass_timestamp_seconds 0", #"scheduler_unit_consecutive_failures{unit="docs"} 0"#, "scheduler_config_last_reload_successful 1",
             "scheduler_database_healthy 1", #"scheduler_unit_held{unit="docs"} 0"#,
@@ -34,7 +34,7 @@ struct MetricsExpositionTests {
         #expect(try Self.promtoolComplaints(first) == "")
 
         try setup.workspace.write("release", "")
-        #expect(try await eventually { try await service.request("/metrics").body.contains(#"scheduler_runs_total{source="docs",result="reindexed"} 1"#) })
+        #expect(try await eventually { try await service.request("/metrics").body.contains(#"scheduler_runs_total{source="docs",result="reindexed",mode="full"} 1"#) })
         let after = try await service.request("/metrics").body
         #expect(after.contains(#"scheduler_items_indexed_total{source="docs"} 2"#))
         #expect(after.contains(#"scheduler_domain_items{domain="com.test.docs"} 2"#))

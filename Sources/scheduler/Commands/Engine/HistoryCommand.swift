@@ -35,6 +35,7 @@ struct HistoryCommand: AsyncParsableCommand {
         if runs.isEmpty { print(source.map { "no runs of source '\($0)'" } ?? "no runs yet") }
         for run in runs {
             var line = "\(ISO8601.string(from: run.startedAt))  \(run.unit)  \(run.decision.rawValue)"
+            if run.decision != .purged, run.mode != .full { line += " (\(run.mode.rawValue))" }
             line += ": \(run.indexed) indexed, \(run.deleted) deleted, \(run.rejected) rejected"
             line += " in \(Int((run.finishedAt.timeIntervalSince(run.startedAt)).rounded())) s"
             if let error = run.error { line += "; \(error)" } else { line += " (\(run.reason))" }

@@ -37,9 +37,13 @@ struct StatusCommand: AsyncParsableCommand {
             line += "  \(unit.items) items"
             print(line)
             print("  last success \(Self.date(unit.lastSuccess)); last attempt \(Self.date(unit.lastAttempt)) \(unit.lastResult?.rawValue ?? "")")
+            if let incremental = unit.lastIncremental { print("  last incremental run \(Self.date(incremental))") }
+            if let state = unit.stateCommittedAt { print("  state committed \(Self.date(state))") }
             if let error = unit.lastError { print("  error: \(error)") }
             if let until = unit.backoffUntil { print("  backing off after \(unit.failures) failure(s) until \(ISO8601.string(from: until))") }
-            if let due = unit.due, let reason = unit.dueReason { print("  \(due ? "due now" : "not due"): \(reason)") }
+            if let due = unit.due, let reason = unit.dueReason {
+                print("  \(due ? "due now\(unit.dueMode.map { " (\($0.rawValue))" } ?? "")" : "not due"): \(reason)")
+            }
             if unit.overdue == true, let since = unit.scheduledDue {
                 print("  overdue: no success since it was due at \(ISO8601.string(from: since)), longer ago than service.overdueGrace")
             }
