@@ -165,7 +165,8 @@ public struct MemoryStore: SchedulerStore {
 
     public func peakItemCount(unit: String, since: Date) async throws -> Int? {
         database.read { tables in
-            let runs = tables.history.filter { $0.run.unit == unit }
+            // Incremental runs count writes, not the domain's size: they neither set the peak nor reset it.
+            let runs = tables.history.filter { $0.run.unit == unit && $0.run.mode != .incremental }
             let reset = runs.last { $0.run.decision == .purged || ($0.run.decision == .reindexed && $0.run.forced) }?.id ?? 0
             return runs.filter { $0.id >= reset && $0.run.decision == .reindexed && $0.run.finishedAt >= since }.map(\.run.indexed).max()
         }

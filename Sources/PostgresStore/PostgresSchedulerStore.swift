@@ -221,9 +221,9 @@ public final class PostgresSchedulerStore: SchedulerStore {
         let rows = try await client.query(
             """
             SELECT max(indexed) FROM run_history
-            WHERE unit = \(unit) AND decision = 'reindexed' AND finished_at >= \(since.timeIntervalSince1970)
+            WHERE unit = \(unit) AND decision = 'reindexed' AND mode <> 'incremental' AND finished_at >= \(since.timeIntervalSince1970)
                 AND id >= (SELECT coalesce(max(id), 0) FROM run_history
-                          WHERE unit = \(unit) AND (decision = 'purged' OR (decision = 'reindexed' AND forced)))
+                          WHERE unit = \(unit) AND (decision = 'purged' OR (decision = 'reindexed' AND forced AND mode <> 'incremental')))
             """,
             logger: logger
         )

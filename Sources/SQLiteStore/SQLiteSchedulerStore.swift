@@ -122,9 +122,9 @@ public final class SQLiteSchedulerStore: SchedulerStore {
                 db,
                 sql: """
                     SELECT max(indexed) FROM run_history
-                    WHERE unit = ? AND decision = 'reindexed' AND finishedAt >= ?
+                    WHERE unit = ? AND decision = 'reindexed' AND mode <> 'incremental' AND finishedAt >= ?
                         AND id >= (SELECT coalesce(max(id), 0) FROM run_history
-                                  WHERE unit = ? AND (decision = 'purged' OR (decision = 'reindexed' AND forced = 1)))
+                                  WHERE unit = ? AND (decision = 'purged' OR (decision = 'reindexed' AND forced = 1 AND mode <> 'incremental')))
                     """,
                 arguments: [unit, since.timeIntervalSince1970, unit]
             )

@@ -5,66 +5,70 @@ public import PluginAPI
 /// identifiers to delete. Kept in order, so that an item deleted and sent again (or sent and deleted) in one batch
 /// ends as the plugin meant.
 public struct RunChanges: Sendable, Hashable {
-    /// A run of consecutive changes of one kind.
-    public enum Change: Sendable, Hashable {
-        case upsert([SearchableItem])
-        case delete([String])
-    }
-
-    public private(set) var changes: [Change] = []
+    /// Every item written, in order.
+    public private(set) var items: [SearchableItem] = []
+    /// Every identifier deleted, in order.
+    public private(set) var deletions: [String] = []
+    /// The runs of consecutive changes of one kind, in order: whether they write (or delete), and how many.
+    private var runs: [(writes: Bool, count: Int)] = []
 
     public init() {}
 
     /// Changes writing `items`, in order.
     public init(upserting items: [SearchableItem]) {
-        if !items.isEmpty { changes = [.upsert(items)] }
+        for item in items { upsert(item) }
     }
 
     public mutating func upsert(_ item: SearchableItem) {
-        if case .upsert(var items)? = changes.last {
-            items.append(item)
-            changes[changes.count - 1] = .upsert(items)
-        } else {
-            changes.append(.upsert([item]))
-        }
+        items.append(item)
+        append(writing: true)
     }
 
     public mutating func delete(_ identifier: String) {
-        if case .delete(var identifiers)? = changes.last {
-            identifiers.append(identifier)
-            changes[changes.count - 1] = .delete(identifiers)
+        deletions.append(identifier)
+        append(writing: false)
+    }
+
+    private mutating func append(writing: Bool) {
+        if let last = runs.last, last.writes == writing {
+            runs[runs.count - 1].count += 1
         } else {
-            changes.append(.delete([identifier]))
+            runs.append((writing, 1))
         }
     }
 
-    /// Every item written, in order.
-    public var items: [SearchableItem] {
-        changes.flatMap { change -> [SearchableItem] in
-            guard case .upsert(let items) = change else { return [] }
-            return items
-        }
-    }
-
-    /// Every identifier deleted, in order.
-    public var deletions: [String] {
-        changes.flatMap { change -> [String] in
-            guard case .delete(let identifiers) = change else { return [] }
-            return identifiers
-        }
-    }
-    public var isEmpty: Bool { changes.isEmpty }
+    public var isEmpty: Bool { runs.isEmpty }
     /// Items and deletions.
     public var count: Int { items.count + deletions.count }
 
-    /// The changes as index operations, without the identifiers `held` by another domain (neither written nor deleted).
+    /// The changes as index operations, in order, without the identifiers `held` by another domain (neither written
+    /// nor deleted).
     public func operations(without held: [HeldIdentifier]) -> [IndexBatch.Operation] {
         let taken = Set(held.map { Array($0.identifier.utf8) })
-        return changes.map { change in
-            switch change {
-            case .upsert(let items): .upsert(items.filter { !taken.contains(Array($0.uniqueIdentifier.utf8)) })
-            case .delete(let identifiers): .deleteIdentifiers(identifiers.filter { !taken.contains(Array($0.utf8)) })
+        var operations: [IndexBatch.Operation] = []
+        var (item, deletion) = (0, 0)
+        for run in runs {
+            if run.writes {
+                operations.append(.upsert(items[item..<item + run.count].filter { !taken.contains(Array($0.uniqueIdentifier.utf8)) }))
+                item += run.count
+            } else {
+                operations.append(.deleteIdentifiers(deletions[deletion..<deletion + run.count].filter { !taken.contains(Array($0.utf8)) }))
+                deletion += run.count
             }
+        }
+        return operations
+    }
+
+    public static func == (left: RunChanges, right: RunChanges) -> Bool {
+        left.items == right.items && left.deletions == right.deletions && left.runs.elementsEqual(right.runs) { $0 == $1 }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(items)
+        hasher.combine(deletions)
+        for run in runs {
+            hasher.combine(run.writes)
+            hasher.combine(run.count)
         }
     }
 }

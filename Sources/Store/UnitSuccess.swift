@@ -9,7 +9,8 @@ public struct UnitSuccess: Sendable, Hashable {
     public var finishedAt: Date
     /// The fingerprint of the settings the run used.
     public var fingerprint: String
-    /// How many distinct items the run produced (a full run), or the domain holds after it (an incremental one).
+    /// How many distinct items the run produced (a full run), or the last full run did (an incremental one keeps it:
+    /// its deletions are measured against it).
     public var itemCount: Int
     /// A full run (resumed or not) moves the last-indexed date and the fingerprint; an incremental one only its own date.
     public var mode: SyncMode

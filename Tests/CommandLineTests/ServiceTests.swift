@@ -253,7 +253,8 @@ struct ServiceTests {
         try setup.workspace.write("release", "")
         let next = try SchedulerProcess.run(["run-once"] + setup.config)
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(next.stdout.contains("the last run was interrupted"))
+        let history = try SchedulerProcess.run(["history"] + setup.config).stdout
+        #expect(next.stdout.contains("the last run was interrupted"), "\(service.log)\n---\n\(history)")
         let after = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
         #expect(after.stdout.contains(#""total":2101"#), "\(after.stdout)")
     }

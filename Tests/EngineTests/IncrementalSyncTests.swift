@@ -84,13 +84,13 @@ struct IncrementalSyncTests {
         #expect(checked[0].rejected == 2, "another domain's identifier and an empty one are refused; one never indexed deletes nothing")
         #expect(try await fixture.withStore { try await $0.index.item(withIdentifier: "foreign") } != nil)
 
-        // 3 items left, ratio 0.5: 1 deletion at most.
+        // 3 items left of the 4 of the last full run, ratio 0.5: one more deletion at most.
         fixture.maxDeleteRatio = "0.5"
         try fixture.writeScheduler()
         try fixture.setFeed(["delete:b", "delete:c", "state"])
         let guarded = try await fixture.pass(at: start.plus(days: 2))
         #expect(guarded.map(\.decision) == [.failed])
-        #expect(guarded[0].error?.contains("would delete more than maxDeleteRatio 0.5 of the 3 items") == true, "\(guarded[0].error ?? "")")
+        #expect(guarded[0].error?.contains("by more than maxDeleteRatio 0.5 of the 4 items of the last full run (it holds 3") == true, "\(guarded[0].error ?? "")")
         #expect(try await fixture.identifiers() == ["b", "c", "d"], "nothing of the refused batch is deleted")
 
         let forced = try await fixture.pass(at: start.plus(days: 2), .init(force: .incremental))
@@ -139,5 +139,61 @@ struct IncrementalSyncTests {
         #expect(resumed[0].indexed == 4)
         let history = try await fixture.withStore { try await $0.history(source: nil, limit: 1) }
         #expect(history.first?.mode == .resume)
+    }
+
+    /// What failed incremental runs deleted counts against the next ones: the limit is measured from the last full run.
+    @Test(arguments: StoreBackend.allCases)
+    func deletionsOfFailedRunsCountAgainstTheNextOnes(backend: StoreBackend) async throws {
+        let fixture = try await Self.fixture(backend)
+        try fixture.setFeed(["a", "b", "c", "d", "state"])
+        try await fixture.pass(at: start)
+        try fixture.setFeed(["delete:a", "delete:b", "FAIL"])
+        #expect(try await fixture.pass(at: start.plus(days: 1), .init(batchSize: 1)).map(\.decision) == [.failed])
+        #expect(try await fixture.identifiers() == ["c", "d"], "two of four deleted: the ratio, by batches committed before the failure")
+        try fixture.setFeed(["delete:c", "state"])
+        let retried = try await fixture.pass(at: start.plus(days: 2))
+        #expect(retried.map(\.decision) == [.failed])
+        #expect(retried[0].error?.contains("by more than maxDeleteRatio 0.5 of the 4 items of the last full run (it holds 2") == true, "\(retried[0].error ?? "")")
+        #expect(try await fixture.identifiers() == ["c", "d"])
+    }
+
+    /// An incremental run's count is of writes, not of the domain: it neither raises nor resets the size the next full
+    /// run is measured by. A full run's deletions are its sweep's.
+    @Test(arguments: StoreBackend.allCases)
+    func incrementalRunsLeaveTheFullRunsGuardAlone(backend: StoreBackend) async throws {
+        let fixture = try await Self.fixture(backend)
+        try fixture.setFeed(["a", "b", "c", "state"])
+        try await fixture.pass(at: start)
+        try fixture.setFeed(Array(repeating: ["a", "b", "c"], count: 5).flatMap { $0 } + ["state"])
+        let busy = try await fixture.pass(at: start.plus(days: 25), .init(force: .incremental))
+        #expect(busy.map(\.mode) == [.incremental] && busy[0].indexed == 15)
+        // Due by the monthly schedule, within maxDeleteWindow (7d) of the incremental run.
+        try fixture.setFeed(["a", "b", "c", "delete:a", "state"])
+        let full = try await fixture.pass(at: start.plus(days: 29))
+        #expect(full.map(\.decision) == [.reindexed] && full.map(\.mode) == [.full], "15 writes set no size to fall short of: \(full[0].error ?? "")")
+        #expect(try await fixture.identifiers() == ["a", "b", "c"], "a full run's deletions are ignored: it sent a")
+    }
+
+    /// Settings changed, or the domain emptied, while a full run was stopped: the next run starts over, not resumes.
+    @Test(arguments: StoreBackend.allCases)
+    func anInterruptedRunWhoseSettingsChangedStartsOver(backend: StoreBackend) async throws {
+        let fixture = try await Self.fixture(backend, incremental: nil)
+        try fixture.setFeed(["a", "state"])
+        try await fixture.pass(at: start)
+        try fixture.setFeed(["a", "state", "new", "HANG"])
+        let service = ServiceGroup(services: [WorkService { try await fixture.pass(at: start.plus(days: 40), .init(batchSize: 1)) }], logger: .quiet)
+        let running = Task { try await service.run() }
+        while try await fixture.identifiers().contains("new") == false { try await Task.sleep(for: .milliseconds(5)) }
+        await service.triggerGracefulShutdown()
+        await #expect(throws: CancellationError.self) { try await running.value }
+
+        fixture.deepLink = "app://other/{id}"
+        try fixture.writeScheduler()
+        try fixture.setFeed(["a", "state", "b", "state"])
+        let redone = try await fixture.pass(at: start.plus(days: 40).plus(seconds: 60))
+        #expect(redone.map(\.mode) == [.full])
+        #expect(redone[0].reason == "the last run was interrupted before its final commit, and settings changed since the last success")
+        #expect(try await fixture.identifiers() == ["a", "b"], "new, written under the old settings, is swept")
+        #expect(try await fixture.withStore { try await $0.index.item(withIdentifier: "a") }?.contentURL == "app://other/a")
     }
 }

@@ -57,7 +57,7 @@ struct CommandProtocolTests {
             case .state(let state): "state \(String(decoding: state.json, as: UTF8.self))"
             }
         }
-        #expect(shape == ["item a", "delete old", #"state {"cursor":7}"#, "item b", "state 8"])
+        #expect(shape == ["item a", "delete old", #"state {"cursor": 7}"#, "item b", "state 8"], "a state's bytes as the program wrote them")
     }
 
     @Test func controlLinesThatDoNotReadAreRejectedByNumberAndTheRunGoesOn() async throws {

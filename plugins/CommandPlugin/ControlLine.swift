@@ -19,7 +19,7 @@ enum ControlLine: Equatable {
     /// The control line `bytes` hold; `nil` when the line's first key is none of ``keys`` (an item, or not JSON: the
     /// item reader says which). Throws when the first key is one but the line is not that control line.
     static func parse(_ bytes: [UInt8]) throws(Invalid) -> ControlLine? {
-        guard let key = firstKey(of: bytes), keys.contains(key) else { return nil }
+        guard let (key, keyEnd) = firstKey(of: bytes), keys.contains(key) else { return nil }
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) as? [String: Any] else {
             throw Invalid(reason: "a \(key) line must be one JSON object")
         }
@@ -31,12 +31,20 @@ enum ControlLine: Equatable {
             guard let identifier = object[key] as? String else { throw Invalid(reason: "a delete line names an identifier: {\"delete\": \"ID\"}") }
             return .delete(identifier)
         case "state":
-            guard let value = object[key], !(value is NSNull),
-                  let json = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]) else {
+            guard let value = object[key], !(value is NSNull) else {
                 throw Invalid(reason: "a state line holds one JSON value other than null: {\"state\": VALUE}")
             }
+            // The value's own bytes, as written (the object holds that one key: they run from its colon to the last brace).
+            let blanks: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A]
+            var start = bytes.index(after: keyEnd)
+            while start < bytes.endIndex, blanks.contains(bytes[start]) || bytes[start] == UInt8(ascii: ":") { start += 1 }
+            var end = bytes.endIndex
+            while end > start, blanks.contains(bytes[end - 1]) { end -= 1 }
+            guard end > start, bytes[end - 1] == UInt8(ascii: "}") else { throw Invalid(reason: "a state line must be one JSON object") }
+            end -= 1
+            while end > start, blanks.contains(bytes[end - 1]) { end -= 1 }
             do {
-                return .state(try SyncState(json: json))
+                return .state(try SyncState(json: Data(bytes[start..<end])))
             } catch {
                 throw Invalid(reason: error.description)
             }
@@ -48,8 +56,9 @@ enum ControlLine: Equatable {
         }
     }
 
-    /// The first key of the JSON object `bytes` start with (after blanks), when it is written without escapes.
-    private static func firstKey(of bytes: [UInt8]) -> String? {
+    /// The first key of the JSON object `bytes` start with (after blanks), when it is written without escapes, and the
+    /// index of its closing quote.
+    private static func firstKey(of bytes: [UInt8]) -> (key: String, end: Int)? {
         var index = bytes.startIndex
         func skipBlanks() { while index < bytes.endIndex, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[index]) { index += 1 } }
         skipBlanks()
@@ -60,7 +69,7 @@ enum ControlLine: Equatable {
         let start = index + 1
         guard let end = bytes[start...].prefix(16).firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }),
               bytes[end] == UInt8(ascii: "\"") else { return nil }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return (String(decoding: bytes[start..<end], as: UTF8.self), end)
     }
 }
 

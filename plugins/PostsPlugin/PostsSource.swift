@@ -53,6 +53,8 @@ public struct PostsSource: SourcePlugin {
         }
     }
 
+    /// An incremental run reads only the files that changed since the last state, and deletes the items of those gone.
+    public static let sync: SyncSupport = [.incremental]
     public static let kind = "posts"
     public static let summary = "Markdown posts of a Jekyll, Hugo or Zola site (YAML, TOML or JSON front matter), as the generator publishes them."
     public static let options = [
@@ -179,6 +181,8 @@ public struct PostsSource: SourcePlugin {
     }
 
     let folder: URL
+    /// The digest of the settings every file's items depend on: the effective options and the site file.
+    let settingsDigest: String
     let extensions: Set<String>
     let maxFileBytes: Int
     let reader: PostReader
@@ -197,6 +201,11 @@ public struct PostsSource: SourcePlugin {
             throw PluginOptionError(option: "directory", reason: problem)
         }
         folder = URL(fileURLWithPath: folderPath)
+        let settings: [String?] = [
+            folderPath, options.extensions?.sorted().joined(separator: ","), options.maxFileBytes.map(String.init), options.flavor, options.permalink,
+            options.future.map { "\($0)" }, options.timeZone, options.baseURL, options.sections, site.digest,
+        ]
+        settingsDigest = ContentDigest.of(settings.map { $0 ?? "-" }.joined(separator: "\n"))
         extensions = Set((options.extensions ?? ["md", "markdown"]).map { $0.lowercased() })
         maxFileBytes = options.maxFileBytes ?? Self.defaultMaxFileBytes
         reader = PostReader(
@@ -208,62 +217,136 @@ public struct PostsSource: SourcePlugin {
         self.context = context
     }
 
+    /// Every post of the folder (a full run), or those whose file changed since the state (an incremental run: files of
+    /// the same size and modification time are not read, those of the same digest not published again, those gone
+    /// have their items deleted); then the state of every file. A section page (`_index.md`) that changed, or
+    /// settings that did, make the state of no use (``SyncStateUnusable``): a full run follows.
     public func produce(into sink: inout some ItemSink) async throws {
         let posts = try openFolder()
         let files = try posts.files(withExtensions: extensions).filter(Self.isContent)
-        let headless = headlessSections(among: files, in: posts)
+        let previous = try context.mode == .incremental ? context.state.map { try PostsState.decode($0, settings: settingsDigest) } : nil
+        var state = PostsState(settings: settingsDigest)
         var tally = Tally()
+        if let previous {
+            let changedSectionPages = files.filter { PostPath($0).isSection && (try? unchanged($0, in: posts, previous: previous)) == nil }
+            let goneSectionPages = previous.files.keys.filter { PostPath($0).isSection && !files.contains($0) }
+            if let page = (changedSectionPages + goneSectionPages).first {
+                throw SyncStateUnusable("the section page \(page) changed: what it cascades may reach every post")
+            }
+        }
+        let headless = headlessSections(among: files, in: posts)
         // Each identifier (the URL the page is served at) and the file that took it first, in path order.
         var claimed: [String: String] = [:]
+        for (path, file) in previous?.files ?? [:] where files.contains(path) {
+            for id in file.ids { claimed[id] = path }
+        }
         for path in files {
             try Task.checkCancellation()
-            let read: (flavor: SiteFlavor, outcome: PostReader.Outcome)
+            if let previous, let kept = try? unchanged(path, in: posts, previous: previous) {
+                state.files[path] = kept
+                tally.unchanged += 1
+                continue
+            }
+            let attributes = try? posts.attributes(of: path)
+            var published: [String] = []
+            var digest = ""
             do {
+                let text = try self.text(at: path, in: posts)
+                digest = ContentDigest.of(text)
+                if let old = previous?.files[path], old.digest == digest, let attributes {
+                    state.files[path] = PostsState.File(size: attributes.size, modified: attributes.modified, digest: digest, ids: old.ids)
+                    tally.unchanged += 1
+                    continue
+                }
                 let folders = path.split(separator: "/").dropLast()
                 let inHeadlessSection = folders.indices.contains { headless.contains(folders[...$0].joined(separator: "/")) }
-                read = try self.read(path, in: posts, inHeadlessSection: inHeadlessSection)
+                let read = try reader.read(text, at: path, inHeadlessSection: inHeadlessSection)
+                tally.flavors[read.flavor, default: 0] += 1
+                published = try await emit(read.outcome, from: path, in: posts, into: &sink, claimed: &claimed, tally: &tally)
+                // A post to be published later is read again by every run until it is.
+                if case .skipped(.future) = read.outcome { digest = "" }
+            } catch let cancelled as CancellationError {
+                throw cancelled
             } catch {
                 tally.rejected += 1
                 context.rejections.reject(path, reason: "\(error)")
-                continue
             }
-            tally.flavors[read.flavor, default: 0] += 1
-            switch read.outcome {
-            case .item(var item, let image, let sections):
-                if let image {
-                    let ignored = PostImage.apply(image, from: path, in: posts, baseURL: reader.baseURL, to: &item)
-                    tally.images[ignored.map { "ignored_" + $0.rawValue } ?? (item.thumbnailData != nil ? "read" : "linked"), default: 0] += 1
-                    if let ignored {
-                        context.logger.debug("post image left out", metadata: ["path": "\(path)", "image": "\(image.text.prefix(200))", "reason": "\(ignored.rawValue)"])
-                    }
-                }
-                if let first = claimed[item.uniqueIdentifier] {
-                    tally.rejected += 1
-                    context.rejections.reject(path, reason: "published at '\(item.uniqueIdentifier)', as \(first) is (read first); give one of them its own permalink or slug")
-                    continue
-                }
-                claimed[item.uniqueIdentifier] = path
-                context.logger.debug("post read", metadata: ["path": "\(path)", "flavor": "\(read.flavor)", "id": "\(item.uniqueIdentifier)"])
-                try await sink.send(item)
-                for (reason, count) in sections.leftOut { tally.sectionsLeftOut[reason, default: 0] += count }
-                for section in sections.items {
-                    if let first = claimed[section.uniqueIdentifier] {
-                        tally.sectionsLeftOut["duplicate", default: 0] += 1
-                        context.rejections.reject(
-                            path, reason: "a section published at '\(section.uniqueIdentifier)', as \(first) has it (read first); give the heading its own {#id}"
-                        )
-                        continue
-                    }
-                    claimed[section.uniqueIdentifier] = path
-                    tally.sections += 1
-                    try await sink.send(section)
-                }
-            case .skipped(let reason):
-                tally.skipped[reason, default: 0] += 1
-                context.logger.debug("post not published", metadata: ["path": "\(path)", "flavor": "\(read.flavor)", "reason": "\(reason)"])
+            for id in previous?.files[path]?.ids ?? [] where !published.contains(id) && claimed[id] == path {
+                claimed[id] = nil
+                try await sink.delete(identifier: id)
+                tally.deleted += 1
+            }
+            if let attributes, !digest.isEmpty {
+                state.files[path] = PostsState.File(size: attributes.size, modified: attributes.modified, digest: digest, ids: published)
             }
         }
+        for (path, file) in previous?.files ?? [:] where !files.contains(path) {
+            for id in file.ids where claimed[id] == nil {
+                try await sink.delete(identifier: id)
+                tally.deleted += 1
+            }
+        }
+        do {
+            try await sink.send(state: SyncState(encoding: state))
+        } catch let invalid as SyncState.Invalid {
+            // Some 10,000 files: the next incremental run is a full one.
+            context.logger.notice("the posts' state is not kept: \(invalid)", metadata: ["files": "\(state.files.count)"])
+        }
         context.logger.info("posts read", metadata: tally.metadata)
+    }
+
+    /// The state's entry for `path` when the file has the size and modification time the state has for it; `nil` else.
+    private func unchanged(_ path: String, in posts: ContentFolder, previous: PostsState) throws -> PostsState.File? {
+        guard let old = previous.files[path] else { return nil }
+        let attributes = try posts.attributes(of: path)
+        return attributes.size == old.size && attributes.modified == old.modified ? old : nil
+    }
+
+    /// Sends the items of one file's `outcome` (its page's and its sections'), each identifier once in the run: a
+    /// later file at an identifier another holds is refused, naming the first. Returns the identifiers sent.
+    private func emit(
+        _ outcome: PostReader.Outcome, from path: String, in posts: ContentFolder, into sink: inout some ItemSink,
+        claimed: inout [String: String], tally: inout Tally
+    ) async throws -> [String] {
+        switch outcome {
+        case .skipped(let reason):
+            tally.skipped[reason, default: 0] += 1
+            context.logger.debug("post not published", metadata: ["path": "\(path)", "reason": "\(reason)"])
+            return []
+        case .item(var item, let image, let sections):
+            tally.read += 1
+            if let image {
+                let ignored = PostImage.apply(image, from: path, in: posts, baseURL: reader.baseURL, to: &item)
+                tally.images[ignored.map { "ignored_" + $0.rawValue } ?? (item.thumbnailData != nil ? "read" : "linked"), default: 0] += 1
+                if let ignored {
+                    context.logger.debug("post image left out", metadata: ["path": "\(path)", "image": "\(image.text.prefix(200))", "reason": "\(ignored.rawValue)"])
+                }
+            }
+            if let first = claimed[item.uniqueIdentifier], first != path {
+                tally.rejected += 1
+                context.rejections.reject(path, reason: "published at '\(item.uniqueIdentifier)', as \(first) is (read first); give one of them its own permalink or slug")
+                return []
+            }
+            claimed[item.uniqueIdentifier] = path
+            context.logger.debug("post read", metadata: ["path": "\(path)", "id": "\(item.uniqueIdentifier)"])
+            try await sink.send(item)
+            var sent = [item.uniqueIdentifier]
+            for (reason, count) in sections.leftOut { tally.sectionsLeftOut[reason, default: 0] += count }
+            for section in sections.items {
+                if let first = claimed[section.uniqueIdentifier], first != path || sent.contains(section.uniqueIdentifier) {
+                    tally.sectionsLeftOut["duplicate", default: 0] += 1
+                    context.rejections.reject(
+                        path, reason: "a section published at '\(section.uniqueIdentifier)', as \(first) has it (read first); give the heading its own {#id}"
+                    )
+                    continue
+                }
+                claimed[section.uniqueIdentifier] = path
+                tally.sections += 1
+                try await sink.send(section)
+                sent.append(section.uniqueIdentifier)
+            }
+            return sent
+        }
     }
 
     /// Folders generators keep for themselves, never content.
@@ -319,6 +402,10 @@ public struct PostsSource: SourcePlugin {
         /// Section items sent, and headings left out by reason (``PostSections/leftOut``, `duplicate`).
         var sections = 0
         var sectionsLeftOut: [String: Int] = [:]
+        /// Posts published by this run, files an incremental run did not read again, items deleted.
+        var read = 0
+        var unchanged = 0
+        var deleted = 0
 
         var metadata: Logger.Metadata {
             var metadata: Logger.Metadata = ["rejected": "\(rejected)"]
@@ -328,6 +415,9 @@ public struct PostsSource: SourcePlugin {
                 metadata["images_" + outcome] = "\(images[outcome] ?? 0)"
             }
             metadata["sections"] = "\(sections)"
+            metadata["published"] = "\(read)"
+            metadata["unchanged"] = "\(unchanged)"
+            metadata["deleted"] = "\(deleted)"
             for (reason, count) in sectionsLeftOut { metadata["sections_left_out_" + reason] = "\(count)" }
             return metadata
         }

@@ -81,7 +81,8 @@ final class BatchCommitter: Sendable {
             }
             try Task.checkCancellation()
         } catch {
-            let failure: any Error = error is CancellationError || error is LeaseLost || error is TooManyDeletions ? error : IndexWriteFailure(error: error)
+            let failure: any Error = Task.isCancelled ? CancellationError()
+                : error is CancellationError || error is LeaseLost || error is TooManyDeletions ? error : IndexWriteFailure(error: error)
             progress.withLock { $0.failure = failure }
             batches.finish()
             throw failure

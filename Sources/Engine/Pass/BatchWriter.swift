@@ -8,21 +8,26 @@ import SchedulerConfig
 /// expiration) and gathered with the deletions, in order, into batches (`batchSize` items and deletions or
 /// ``IndexBatch/maxUpsertBytes``, whichever comes first), which the ``BatchCommitter`` writes while the plugin goes
 /// on (items and deletions whose identifier another domain holds are refused there, in the batch's transaction). A
-/// state goes with the next batch handed over, after everything sent before it.
+/// state goes with the next batch handed over, after everything sent before it. Deletions count only in an
+/// incremental run: a full or resumed run deletes what it did not send by its sweep, under the delete guard.
 struct BatchWriter: ItemSink {
     let admission: ItemAdmission
     let committer: BatchCommitter
     let batchSize: Int
+    /// Whether deletions are written (an incremental run); else they are counted in ``ignoredDeletions``.
+    let writesDeletions: Bool
+    private(set) var ignoredDeletions = 0
     private var changes = RunChanges()
     private var batchBytes = 0
     /// The last state the plugin sent, and whether it has been handed over.
     private(set) var state: SyncState?
     private var stateHandedOver = true
 
-    init(admission: ItemAdmission, committer: BatchCommitter, batchSize: Int) {
+    init(admission: ItemAdmission, committer: BatchCommitter, batchSize: Int, writesDeletions: Bool) {
         self.admission = admission
         self.committer = committer
         self.batchSize = batchSize
+        self.writesDeletions = writesDeletions
     }
 
     mutating func send(_ produced: SearchableItem) async throws {
@@ -33,6 +38,10 @@ struct BatchWriter: ItemSink {
     }
 
     mutating func delete(identifier: String) async throws {
+        guard writesDeletions else {
+            ignoredDeletions += 1
+            return
+        }
         guard admission.admitDeletion(identifier) else { return }
         changes.delete(identifier)
         batchBytes += identifier.utf8.count

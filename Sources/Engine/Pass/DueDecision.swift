@@ -31,6 +31,11 @@ public struct DueDecision: Sendable, Hashable {
         let canIncrement = plan.sync.contains(.incremental) && state?.lastSuccessAt != nil && state?.syncStateAt != nil
         let nextIncremental = canIncrement ? lastRun.flatMap { plan.settings.nextIncremental(after: $0) } : nil
         let nextDue = [nextFull, nextIncremental].compactMap { $0 }.min()
+        // What only a full run mends: neither an incremental run nor a resumed one may stand for it.
+        let needsFull: String? = if state?.lastSuccessAt == nil { "never succeeded" }
+            else if state?.fingerprint != plan.fingerprint { "settings changed since the last success" }
+            else if !domainHasItems { "the domain is empty though a success is recorded (index wiped or replaced)" }
+            else { nil }
         switch force {
         case .full?:
             return DueDecision(isDue: true, mode: .full, reason: "forced", nextDue: nextDue)
@@ -41,6 +46,9 @@ public struct DueDecision: Sendable, Hashable {
             guard canIncrement else {
                 return DueDecision(isDue: false, mode: .incremental, reason: "an incremental run was asked, but no full run has committed a state to go on from yet", nextDue: nextDue)
             }
+            if let needsFull {
+                return DueDecision(isDue: false, mode: .incremental, reason: "an incremental run was asked, but a full run is needed: \(needsFull)", nextDue: nextDue)
+            }
             return DueDecision(isDue: true, mode: .incremental, reason: "forced incremental", nextDue: nextDue)
         case nil:
             break
@@ -50,6 +58,9 @@ public struct DueDecision: Sendable, Hashable {
         }
         if state?.lastResult == .interrupted {
             let interrupted = state?.runMode ?? .full
+            if let needsFull, state?.lastSuccessAt != nil {
+                return DueDecision(isDue: true, mode: .full, reason: "the last run was interrupted before its final commit, and \(needsFull)", nextDue: nextDue)
+            }
             if interrupted == .incremental, canIncrement {
                 return DueDecision(isDue: true, mode: .incremental, reason: "the last incremental run was interrupted before its final commit", nextDue: nextDue)
             }

@@ -173,14 +173,18 @@ public struct ReconcilePass: Sendable {
                 outcome.indexed = result.indexed
                 outcome.deleted = result.deleted
                 outcome.rejected = result.rejected
-                outcome.lastSuccess = result.finishedAt
-                outcome.nextDue = plan.settings.nextDue(after: result.finishedAt)
+                // An incremental run leaves the last-indexed date to the full runs; the next due is the earlier schedule's.
+                let lastFull = result.mode == .incremental ? known.lastSuccessAt : result.finishedAt
+                outcome.lastSuccess = lastFull
+                outcome.nextDue = ([lastFull.map { plan.settings.nextDue(after: $0) }] + [plan.settings.nextIncremental(after: result.finishedAt)])
+                    .compactMap { $0 }.min()
             } catch is CancellationError {
                 throw CancellationError()
             } catch let failure as UnitReindex.Failure {
                 let failures = known.failures + 1
                 let retryAt = clock.now().addingTimeInterval(TimeInterval(backoff.delay(afterFailures: failures, random: random()).components.seconds))
                 try await store.recordFailure(known, error: failure.message, failures: failures, retryAt: retryAt)
+                ran = failure.mode
                 outcome.decision = .failed
                 outcome.error = failure.message
                 outcome.indexed = failure.indexed

@@ -24,7 +24,13 @@ struct UnitReindex {
         var indexed: Int
         var deleted: Int
         var rejected: Int
+        /// The kind of run it was.
+        var mode: SyncMode
     }
+
+    /// An interrupted full run older than this starts over instead of resuming: what the source dropped since the
+    /// stopped attempt wrote it would otherwise stay until the next full run.
+    static let maxResumeAge: TimeInterval = 86_400
 
     /// What a successful run did.
     struct Result {
@@ -47,6 +53,8 @@ struct UnitReindex {
         var mode: SyncMode?
         /// The last state the plugin sent before this batch's end.
         var state: Data?
+        /// The fingerprint of the settings the run used: a resume with other settings starts over.
+        var fingerprint: String?
     }
 
     let plan: UnitPlan
@@ -78,6 +86,7 @@ struct UnitReindex {
             if let data = try await store.index.lastClientState(batchName: batchName),
                let checkpoint = try? JSONDecoder().decode(Checkpoint.self, from: data), checkpoint.mode != .incremental,
                let attempt = unit.lastAttemptAt, abs(checkpoint.startedAt.timeIntervalSince(attempt)) < 0.001,
+               checkpoint.fingerprint == plan.fingerprint, now.timeIntervalSince(checkpoint.startedAt) <= Self.maxResumeAge,
                let json = checkpoint.state, let state = try? SyncState(json: json) {
                 return Start(mode: .resume, startedAt: checkpoint.startedAt, baseline: checkpoint.baselineCommit, committedItems: checkpoint.committedItems, state: state)
             }
@@ -121,19 +130,24 @@ struct UnitReindex {
         )
         let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
         let ratio = plan.settings.maxDeleteRatio ?? configuration.scheduler.defaultMaxDeleteRatio
-        // An incremental run may delete up to the ratio of what the domain holds; a full one deletes by its sweep.
-        let deleteBudget = start.mode == .incremental && !force ? Int((Double(itemsBefore) * ratio).rounded(.down)) : nil
-        let (startedAt, baseline, alreadyCommitted, mode) = (start.startedAt, start.baseline, start.committedItems, start.mode)
+        // An incremental run may shrink the domain by the ratio of what the last full run left (`itemCount`), whatever
+        // shrank it since (earlier incremental runs, failed ones): each deletion it asks counts, found or not. A full
+        // one deletes by its sweep.
+        let base = unit.itemCount ?? itemsBefore
+        let deleteBudget = start.mode == .incremental && !force
+            ? max(0, Int((Double(base) * ratio).rounded(.down)) - max(0, base - itemsBefore)) : nil
+        let (startedAt, baseline, alreadyCommitted, mode, fingerprint) = (start.startedAt, start.baseline, start.committedItems, start.mode, plan.fingerprint)
         let committer = BatchCommitter(store: store, domain: plan.unit.domain, rejections: rejections, deleteBudget: deleteBudget) { committed, state in
             let checkpoint = Checkpoint(
-                startedAt: startedAt, baselineCommit: baseline, committedItems: alreadyCommitted + committed, mode: mode, state: state?.json
+                startedAt: startedAt, baselineCommit: baseline, committedItems: alreadyCommitted + committed, mode: mode, state: state?.json,
+                fingerprint: fingerprint
             )
             return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
         }
         let admission = ItemAdmission(plan: plan, context: context, expirationDate: clock.now().addingTimeInterval(expiration))
-        var writer = BatchWriter(admission: admission, committer: committer, batchSize: batchSize)
+        var writer = BatchWriter(admission: admission, committer: committer, batchSize: batchSize, writesDeletions: start.mode == .incremental)
         func failure(_ message: String) -> Failure {
-            Failure(message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count)
+            Failure(message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, mode: start.mode)
         }
         let untouched = start.mode == .incremental ? "the state did not move" : "nothing was deleted and the last-indexed date did not move"
         do {
@@ -154,7 +168,9 @@ struct UnitReindex {
                 }
                 try await group.waitForAll()
             }
-        } catch is CancellationError {
+        } catch let error where error is CancellationError || Task.isCancelled {
+            // Stopped (a shutdown): whatever surfaced first (a database statement interrupted, a pipe closed), the run
+            // is interrupted, not failed, and the next pass redoes it.
             throw CancellationError()
         } catch let lost as LeaseLost {
             throw lost
@@ -164,20 +180,24 @@ struct UnitReindex {
             throw failure("writing to the index failed: \(failed.error); \(untouched)")
         } catch let guarded as BatchCommitter.TooManyDeletions {
             throw failure(
-                "the incremental run would delete more than maxDeleteRatio \(ratio) of the \(itemsBefore) items in \(plan.unit.domain) "
-                    + "(\(guarded.budget) at most; \(guarded.deleted) deleted by its earlier batches); the state did not move. "
-                    + "Check the source, or run with --force if this is intended"
+                "the incremental run would shrink \(plan.unit.domain) by more than maxDeleteRatio \(ratio) of the \(base) items of the last "
+                    + "full run (it holds \(itemsBefore); \(guarded.budget) deletions at most, \(guarded.deleted) made by its earlier batches); "
+                    + "the state did not move. Check the source, or run with --force if this is intended"
             )
         } catch {
             throw failure("the plugin failed: \(error); \(untouched)")
         }
         try Task.checkCancellation()
 
+        if writer.ignoredDeletions > 0 {
+            logger.info("deletions ignored: a \(start.mode.rawValue) run deletes what it does not send", metadata: ["deletions": "\(writer.ignoredDeletions)"])
+        }
         if start.mode == .incremental {
             let finishedAt = clock.now()
+            // The unit's item count stays the last full run's: what the next incremental runs' deletions are measured by.
             let count = try await store.index.itemCount(inDomain: plan.unit.domain)
             _ = try await store.finishRun(
-                UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: count, mode: .incremental, state: writer.state),
+                UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: unit.itemCount ?? count, mode: .incremental, state: writer.state),
                 deletingItemsCommittedThrough: nil
             )
             return Result(indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, finishedAt: finishedAt, mode: .incremental)

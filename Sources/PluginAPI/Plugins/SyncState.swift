@@ -27,9 +27,11 @@ public struct SyncState: Sendable, Hashable {
         self.json = json
     }
 
-    /// The state of `value`, encoded as JSON.
+    /// The state of `value`, encoded as JSON with its keys sorted (the same value, the same bytes).
     public init(encoding value: some Encodable) throws {
-        try self.init(json: JSONEncoder().encode(value))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try self.init(json: encoder.encode(value))
     }
 
     /// The state decoded as `type`.

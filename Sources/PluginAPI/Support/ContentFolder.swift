@@ -82,6 +82,16 @@ public final class ContentFolder: Sendable {
         return found.sorted()
     }
 
+    /// The size and last modification (seconds since 1970) of the regular file at `relative`, refused as ``read(_:maxBytes:)``
+    /// refuses it: what an incremental run compares to tell a changed file without reading it.
+    public func attributes(of relative: String) throws(Refusal) -> (size: Int, modified: Double) {
+        let file = try openBeneath(relative, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        defer { close(file) }
+        var info = stat()
+        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw Refusal("not a regular file") }
+        return (Int(info.st_size), Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+
     /// The contents of the regular file at `relative`, refused when it is outside the folder, not a regular file,
     /// or over `maxBytes`.
     public func read(_ relative: String, maxBytes: Int) throws(Refusal) -> Data {

@@ -1,3 +1,5 @@
+import PluginAPI
+
 /// Sticky, documented assignment of units to buckets 0–9999.
 ///
 /// `bucket(s)` = `fmix64(FNV-1a-64(UTF-8 of s)) mod 10000`, where FNV-1a-64 starts from 0xcbf29ce484222325
@@ -31,19 +33,13 @@ public enum Bucketing {
         bucket("experiment/\(experiment)/\(unit)")
     }
 
-    /// A short, stable hexadecimal digest of `text`, for fingerprints.
+    /// A short, stable hexadecimal digest of `text`, for fingerprints (``ContentDigest``).
     public static func digest(_ text: String) -> String {
-        digest(text.utf8)
+        ContentDigest.of(text)
     }
 
-    /// A short, stable hexadecimal digest of `bytes`, for fingerprints.
+    /// A short, stable hexadecimal digest of `bytes`, for fingerprints (``ContentDigest``).
     public static func digest(_ bytes: some Sequence<UInt8>) -> String {
-        var first: UInt64 = 0xcbf2_9ce4_8422_2325
-        var second: UInt64 = 0x8422_2325_cbf2_9ce4
-        for byte in bytes {
-            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 ^ (second >> 29)
-        }
-        return String(first, radix: 16) + String(second, radix: 16)
+        ContentDigest.of(bytes)
     }
 }

@@ -9,6 +9,8 @@ import YAML
 struct SiteSettings: Sendable {
     var baseURL: String?
     var timeZone: String?
+    /// The site file's digest: an incremental run made with another is no use (its URLs may differ).
+    var digest: String?
     /// Jekyll's `permalink`.
     var permalink: String?
     /// Jekyll's collections' own `permalink`s (`collections.docs.permalink`), by collection, the posts' excepted.
@@ -57,6 +59,13 @@ struct SiteSettings: Sendable {
             throw Problem(description: "cannot read \(path): \(error)")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw Problem(description: "\(path) is not UTF-8 text") }
+        var settings = try settings(of: text, format: format, name: name, path: path)
+        settings.digest = ContentDigest.of(data)
+        return settings
+    }
+
+    /// The settings `text`, the site file `path` named `name`, holds.
+    private static func settings(of text: String, format: String, name: String, path: String) throws(Problem) -> SiteSettings {
         let root: YAMLNode?
         do {
             if format == "toml" {
