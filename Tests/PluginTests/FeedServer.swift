@@ -9,7 +9,14 @@ import Synchronization
 final class FeedServer: Sendable {
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 120))
 
-    private let counters = Mutex((imageRequests: 0, inFlight: 0, maxInFlight: 0, flakyFailures: 0, internalRequests: 0))
+    private let counters = Mutex((imageRequests: 0, inFlight: 0, maxInFlight: 0, flakyFailures: 0, internalRequests: 0, notModified: 0))
+    /// The categories `versioned/feed.json` and `plain/feed.json` serve; a test changes them between runs.
+    private let categories = Mutex(["Cheese", "Wine", "Bread"])
+
+    /// Makes the changing feeds serve these categories, numbered from 1.
+    func serve(categories names: [String]) { categories.withLock { $0 = names } }
+    /// The `304 Not Modified` answers `versioned/feed.json` gave.
+    var notModified: Int { counters.withLock { $0.notModified } }
 
     var imageRequests: Int { counters.withLock { $0.imageRequests } }
     /// Requests that reached `internal/…`: what a feed must never make the scheduler fetch.
@@ -85,6 +92,27 @@ final class FeedServer: Sendable {
             }
             return fail ? Response(status: .serviceUnavailable) : Self.feedResponse(request)
         }
+        // The changing feed with an ETag (its categories') and a Last-Modified, answering 304 when they match.
+        router.get("versioned/feed.json") { request, _ in
+            let (text, etag) = self.changingFeed()
+            if request.headers[.ifNoneMatch] == etag {
+                self.counters.withLock { $0.notModified += 1 }
+                return Response(status: .notModified, headers: [.eTag: etag])
+            }
+            var response = Self.body(text, type: "application/json")
+            response.headers[.eTag] = etag
+            response.headers[.lastModified] = "Wed, 21 Oct 2026 07:28:00 GMT"
+            return response
+        }
+        // Validators no one should send back: 2,000 bytes long, and with a control character.
+        router.get("hostile-validators/feed.json") { _, _ in
+            var response = Self.body(self.changingFeed().text, type: "application/json")
+            response.headers[.eTag] = "\"" + String(repeating: "e", count: 2000) + "\""
+            response.headers[.lastModified] = "Wed, 21 Oct 2026\t07:28:00 GMT"
+            return response
+        }
+        // The same feed from a server that sends no validators.
+        router.get("plain/feed.json") { _, _ in Self.body(self.changingFeed().text, type: "application/json") }
         router.get("down/feed.json") { _, _ in Response(status: .internalServerError) }
         router.get("notjson/feed.json") { _, _ in Self.body("<html>maintenance</html>", type: "text/html") }
         router.get("many/feed.json") { request, _ in
@@ -114,6 +142,13 @@ final class FeedServer: Sendable {
             }
         }
         return router
+    }
+
+    /// The changing feeds' JSON and its ETag.
+    private func changingFeed() -> (text: String, etag: String) {
+        let names = categories.withLock { $0 }
+        let entries = names.enumerated().map { #"{"id": \#($0.offset + 1), "name": "\#($0.element)"}"# }
+        return ("[" + entries.joined(separator: ",") + "]", "\"\(names.joined(separator: "|").hashValue)\"")
     }
 
     private static func feedResponse(_ request: Request) -> Response {

@@ -16,23 +16,12 @@ struct PostsIncrementalTests {
     }
 
     /// A run over `folder`'s `content/` in `mode` with `state`: what it sent, as items, deletions and its state.
-    static func run(_ folder: Folder, mode: SyncMode = .full, state: SyncState? = nil, now: Date = now, site: String? = nil) async throws
-        -> (items: [String: String], deleted: [String], state: SyncState?, error: (any Error)?)
-    {
+    static func run(_ folder: Folder, mode: SyncMode = .full, state: SyncState? = nil, now: Date = now, site: String? = nil) async throws -> IncrementalRun {
         var context = folder.context(domain: "com.blog", now: now)
         context.mode = mode
         context.state = state
         let plugin = try PostsSource(options: .init(directory: "content", flavor: "hugo", site: site, sections: "h2"), context: context)
-        let run = await PluginConformance.sent(by: plugin)
-        var items: [String: String] = [:], deleted: [String] = [], last: SyncState?
-        for sent in run.sent {
-            switch sent {
-            case .item(let item): items[item.uniqueIdentifier] = item.title ?? ""
-            case .delete(let identifier): deleted.append(identifier)
-            case .state(let state): last = state
-            }
-        }
-        return (items, deleted.sorted(), last, run.error)
+        return await IncrementalRun(of: plugin)
     }
 
     @Test func onlyChangedFilesAreSentAgainAndGoneOnesDeleted() async throws {
@@ -74,7 +63,8 @@ struct PostsIncrementalTests {
         try folder.write("content/posts/a.md", Self.post("Alpho"))
         var times = [info.st_atim, info.st_mtim]
         #expect(utimensat(AT_FDCWD, path, &times, 0) == 0, "the modification time put back, to the nanosecond")
-        let run = try await Self.run(folder, mode: .incremental, state: try #require(full.state))
+        let state = try #require(full.state)
+        let run = try await Self.run(folder, mode: .incremental, state: state)
         #expect(run.items.isEmpty, "same size, same time: not read")
         #expect(try await Self.run(folder).items["posts/a"] == "Alpho", "a full run reads it")
     }
@@ -84,7 +74,8 @@ struct PostsIncrementalTests {
         try folder.write("content/posts/soon.md", Self.post("Soon", date: "2026-07-01"))
         let full = try await Self.run(folder)
         #expect(full.items.isEmpty)
-        let later = try await Self.run(folder, mode: .incremental, state: try #require(full.state), now: ISO8601.date(from: "2026-07-02T00:00:00Z")!)
+        let state = try #require(full.state)
+        let later = try await Self.run(folder, mode: .incremental, state: state, now: ISO8601.date(from: "2026-07-02T00:00:00Z")!)
         #expect(later.items.keys.sorted() == ["posts/soon"])
     }
 

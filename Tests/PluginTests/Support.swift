@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Logging
 import PluginAPI
+import PluginConformance
+import Testing
 
 /// A temporary folder for one test's input files.
 final class Folder {
@@ -34,5 +36,28 @@ final class Folder {
             source: source, partition: nil, domain: domain, deepLink: nil, baseDirectory: url.path,
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, now: now
         )
+    }
+}
+
+/// What an incremental run sent, in short: titles by identifier, deletions (sorted), the last state, and the error.
+struct IncrementalRun {
+    var items: [String: String] = [:]
+    var deleted: [String] = []
+    var state: SyncState?
+    var error: (any Error)?
+
+    /// Runs `plugin` and sums up what it sent.
+    init(of plugin: some SourcePlugin) async {
+        let run = await PluginConformance.sent(by: plugin)
+        #expect(run.violations.isEmpty, "\(run.violations)")
+        for sent in run.sent {
+            switch sent {
+            case .item(let item): items[item.uniqueIdentifier] = item.title ?? ""
+            case .delete(let identifier): deleted.append(identifier)
+            case .state(let state): self.state = state
+            }
+        }
+        deleted.sort()
+        error = run.error
     }
 }

@@ -3,23 +3,49 @@ public import PluginAPI
 
 extension CategoryFeedSource {
     /// Reads the feed, then turns its categories into items a window of `concurrency` at a time: the window's
-    /// thumbnails download concurrently in a task group of the caller's task, so cancelling it cancels them.
+    /// thumbnails download concurrently in a task group of the caller's task, so cancelling it cancels them. Then
+    /// the state: the feed's validators (`ETag`, `Last-Modified`), its bytes' digest and the identifiers sent.
+    ///
+    /// An incremental run asks the feed only for what changed since the state (a conditional GET): a `304 Not Modified`,
+    /// or the same bytes, write nothing; a changed feed is sent whole, and the categories gone from it are deleted.
     public func produce(into sink: inout some ItemSink) async throws {
-        let entries = try await loadFeed().entries
+        let previous = try context.mode == .incremental ? context.state.map { try FeedState.decode($0, feed: feed) } : nil
+        let fetched = try await feedData(unless: previous?.validators)
+        let digest = fetched.body.map { ContentDigest.of($0) }
+        guard let body = fetched.body, let digest, previous?.digest != digest else {
+            context.logger.info("the feed did not change: nothing to write", metadata: ["notModified": "\(fetched.body == nil)"])
+            if var previous {
+                previous.validators = fetched.validators
+                try await sink.send(state: SyncState(encoding: previous))
+            }
+            return
+        }
+        let entries = try decodeFeed(body).entries
+        var sent: [String] = []
         var start = 0
         while start < entries.count {
             try Task.checkCancellation()
             let window = Array(entries[start..<min(entries.count, start + concurrency)])
             start += window.count
-            for item in try await items(for: window) { try await sink.send(item) }
+            for item in try await items(for: window) {
+                try await sink.send(item)
+                sent.append(item.uniqueIdentifier)
+            }
         }
+        let kept = Set(sent)
+        for gone in previous?.ids ?? [] where !kept.contains(gone) { try await sink.delete(identifier: gone) }
+        try await sink.send(finalState: FeedState(feed: feed, validators: fetched.validators, digest: digest, ids: sent), context: context)
     }
 
     // MARK: The feed
 
     /// Reads and decodes the feed, retrying a transient HTTP failure with backoff.
     func loadFeed() async throws -> CategoryFeed {
-        let data = try await feedData()
+        guard let body = try await feedData(unless: nil).body else { throw FeedFailure(description: "the feed \(feed) answered 304 to a plain request") }
+        return try decodeFeed(body)
+    }
+
+    private func decodeFeed(_ data: Data) throws -> CategoryFeed {
         do {
             return try JSONDecoder().decode(CategoryFeed.self, from: data)
         } catch {
@@ -27,21 +53,22 @@ extension CategoryFeedSource {
         }
     }
 
-    private func feedData() async throws -> Data {
+    /// The feed's bytes, unless `validators` are given and the server answers that the feed did not change.
+    private func feedData(unless validators: HTTPFetcher.Validators?) async throws -> HTTPFetcher.Fetched {
         guard feed.hasPrefix("http://") || feed.hasPrefix("https://") else {
             let path = context.resolve(path: feed)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             guard size <= CategoryFeedSource.maxFeedBytes, let data = FileManager.default.contents(atPath: path) else {
                 throw FeedFailure(description: "cannot read the feed file \(path) (missing, unreadable or over \(CategoryFeedSource.maxFeedBytes) bytes)")
             }
-            return data
+            return HTTPFetcher.Fetched(body: data, contentType: nil, validators: HTTPFetcher.Validators())
         }
         guard let url = URL(string: feed) else { throw FeedFailure(description: "the feed URL \(feed) is not a URL") }
         let fetcher = HTTPFetcher(timeout: timeout, maxRedirects: 5, allowPrivateNetworks: options.allowPrivateNetworks ?? false)
         let attempts = (options.retries ?? 3) + 1
         for attempt in 1...attempts {
             do {
-                return try await fetcher.fetch(url, maxBytes: CategoryFeedSource.maxFeedBytes, trusted: true).body
+                return try await fetcher.fetch(url, maxBytes: CategoryFeedSource.maxFeedBytes, trusted: true, unless: validators)
             } catch let failure as HTTPFetcher.Failure where failure.isTransient && attempt < attempts {
                 let delay = Duration.milliseconds(250 << (attempt - 1))
                 context.logger.warning("the feed failed, retrying", metadata: ["error": "\(failure)", "attempt": "\(attempt)", "in": "\(delay)"])

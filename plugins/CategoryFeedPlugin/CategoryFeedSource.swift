@@ -44,6 +44,8 @@ public struct CategoryFeedSource: SourcePlugin {
         }
     }
 
+    /// An incremental run asks the feed with the last validators (a conditional GET) and deletes the categories gone.
+    public static let sync: SyncSupport = [.incremental]
     public static let kind = "category-feed"
     public static let summary = "A JSON feed of categories (id, name, keywords, metaDescription, imageURL), indexed with their thumbnails."
     public static let options = [

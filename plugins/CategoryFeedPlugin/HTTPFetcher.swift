@@ -25,16 +25,38 @@ struct HTTPFetcher: Sendable {
     /// The operator's opt-in (`allowPrivateNetworks: true`) to internal addresses.
     let allowPrivateNetworks: Bool
 
+    /// What a fetch gave: the body and its validators, or nothing new (`304 Not Modified` to a conditional request).
+    struct Fetched {
+        /// `nil` when the server answered that what the validators name did not change.
+        var body: Data?
+        var contentType: String?
+        /// The `ETag` and `Last-Modified` the server sent, for the next conditional request.
+        var validators: Validators
+    }
+
+    /// What a conditional request names: `If-None-Match` and `If-Modified-Since`.
+    struct Validators: Codable, Equatable {
+        var etag: String?
+        var lastModified: String?
+    }
+
     /// The body at `url` and its content type, within `timeout` and at most `maxBytes` long; `trusted` for the
     /// operator's own URL. Throws ``Failure``, or `CancellationError` when the task is cancelled.
     func fetch(_ url: URL, maxBytes: Int, trusted: Bool = false) async throws -> (body: Data, contentType: String?) {
+        let fetched = try await fetch(url, maxBytes: maxBytes, trusted: trusted, unless: nil)
+        guard let body = fetched.body else { throw Failure(description: "\(url.absoluteString.prefix(200)): 304 to an unconditional request", isTransient: false) }
+        return (body, fetched.contentType)
+    }
+
+    /// The body at `url`, unless the server says that what `validators` name did not change (`304 Not Modified`).
+    func fetch(_ url: URL, maxBytes: Int, trusted: Bool = false, unless validators: Validators?) async throws -> Fetched {
         do {
             return try await withTimeout(timeout) {
                 var url = url, trusted = trusted, hop = 0
                 while true {
-                    switch try await request(url, maxBytes: maxBytes, trusted: trusted) {
-                    case .body(let body, let contentType):
-                        return (body, contentType)
+                    switch try await request(url, maxBytes: maxBytes, trusted: trusted, unless: validators) {
+                    case .fetched(let fetched):
+                        return fetched
                     case .redirect(let location):
                         guard hop < maxRedirects else {
                             throw Failure(description: "\(url.absoluteString.prefix(200)) redirects, and \(maxRedirects == 0 ? "no redirect is" : "at most \(maxRedirects) redirects are") followed", isTransient: false)
@@ -61,11 +83,11 @@ struct HTTPFetcher: Sendable {
 
     /// What one request gave.
     private enum Answer {
-        case body(Data, contentType: String?)
+        case fetched(Fetched)
         case redirect(String)
     }
 
-    private func request(_ url: URL, maxBytes: Int, trusted: Bool) async throws -> Answer {
+    private func request(_ url: URL, maxBytes: Int, trusted: Bool, unless validators: Validators?) async throws -> Answer {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
             throw Failure(description: "only http and https URLs are fetched, not \(url.absoluteString.prefix(100))", isTransient: false)
         }
@@ -80,7 +102,7 @@ struct HTTPFetcher: Sendable {
         }
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
-            let answer = try await send(url, with: client, maxBytes: maxBytes)
+            let answer = try await send(url, with: client, maxBytes: maxBytes, unless: validators)
             try await client.shutdown()
             return answer
         } catch {
@@ -89,10 +111,21 @@ struct HTTPFetcher: Sendable {
         }
     }
 
-    private func send(_ url: URL, with client: HTTPClient, maxBytes: Int) async throws -> Answer {
-        let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .nanoseconds(timeout.nanoseconds))
+    private func send(_ url: URL, with client: HTTPClient, maxBytes: Int, unless validators: Validators?) async throws -> Answer {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
+        if let lastModified = validators?.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+        let response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
         if [301, 302, 303, 307, 308].contains(response.status.code), let location = response.headers.first(name: "location") {
             return .redirect(location)
+        }
+        // Header values from the network: kept only when short and printable, as they are sent back.
+        func validator(_ name: String) -> String? {
+            response.headers.first(name: name).flatMap { $0.utf8.count <= 1024 && $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } ? $0 : nil }
+        }
+        let sent = Validators(etag: validator("etag"), lastModified: validator("last-modified"))
+        if response.status.code == 304, validators != nil {
+            return .fetched(Fetched(body: nil, contentType: nil, validators: Validators(etag: sent.etag ?? validators?.etag, lastModified: sent.lastModified ?? validators?.lastModified)))
         }
         guard (200..<300).contains(response.status.code) else {
             throw Failure(
@@ -105,7 +138,7 @@ struct HTTPFetcher: Sendable {
         }
         do {
             let buffer = try await response.body.collect(upTo: maxBytes)
-            return .body(Data(buffer.readableBytesView), contentType: response.headers.first(name: "content-type"))
+            return .fetched(Fetched(body: Data(buffer.readableBytesView), contentType: response.headers.first(name: "content-type"), validators: sent))
         } catch is NIOTooManyBytesError {
             throw Failure(description: "over the limit of \(maxBytes) bytes", isTransient: false)
         }

@@ -286,12 +286,8 @@ public struct PostsSource: SourcePlugin {
                 tally.deleted += 1
             }
         }
-        do {
-            try await sink.send(state: SyncState(encoding: state))
-        } catch let invalid as SyncState.Invalid {
-            // Some 10,000 files: the next incremental run is a full one.
-            context.logger.notice("the posts' state is not kept: \(invalid)", metadata: ["files": "\(state.files.count)"])
-        }
+        // Some 10,000 files make a state too large to keep: such a site is read whole every run.
+        try await sink.send(finalState: state, context: context)
         context.logger.info("posts read", metadata: tally.metadata)
     }
 

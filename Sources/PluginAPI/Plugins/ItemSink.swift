@@ -1,3 +1,5 @@
+import Logging
+
 /// Where a plugin sends what it produces, one piece at a time, from its own task: items, identifiers to delete, and
 /// states.
 ///
@@ -15,4 +17,18 @@ public protocol ItemSink {
     mutating func delete(identifier: String) async throws
     /// Records how far the plugin got, after what it sent so far.
     mutating func send(state: SyncState) async throws
+}
+
+extension ItemSink {
+    /// Sends `value`, encoded, as the run's last state. A state over ``SyncState/maxBytes`` cannot be kept: a full
+    /// run then ends without one (which clears the last, so the next incremental run is full), while an incremental
+    /// run throws ``SyncStateUnusable``, since the last state, kept, would no longer say what the index holds.
+    public mutating func send(finalState value: some Encodable, context: PluginContext) async throws {
+        do {
+            try await send(state: SyncState(encoding: value))
+        } catch let invalid as SyncState.Invalid {
+            guard context.mode == .full else { throw SyncStateUnusable("the state cannot be kept: \(invalid)") }
+            context.logger.notice("the state is not kept: the next incremental run is a full one", metadata: ["reason": "\(invalid)"])
+        }
+    }
 }
