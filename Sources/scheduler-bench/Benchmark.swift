@@ -13,6 +13,7 @@ import SQLiteStore
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
 ///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
+///        scheduler-bench --decode N [--work DIR] (reading N item lines: the line decoder against JSONDecoder)
 ///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
 @main
@@ -37,6 +38,13 @@ struct Benchmark {
                     exit(2)
                 }
                 passSizes.append(n)
+            case "--decode":
+                guard let n = arguments.popFirst().flatMap(Int.init), n > 0 else {
+                    print("usage: scheduler-bench --decode N")
+                    exit(2)
+                }
+                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+                return try DecodeBenchmark.run(n: n, work: work)
             case "--ticks":
                 guard let n = arguments.popFirst().flatMap(Int.init), n >= 0 else {
                     print("usage: scheduler-bench --ticks N")

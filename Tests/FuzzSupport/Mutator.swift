@@ -17,6 +17,11 @@ public struct Mutator: Sendable {
 
     /// `input` with 1 to `maxMutations` mutations applied.
     public mutating func mutate(_ input: String, maxMutations: Int = 4) -> String {
+        String(decoding: mutateBytes(input, maxMutations: maxMutations), as: UTF8.self)
+    }
+
+    /// `input`'s UTF-8 with 1 to `maxMutations` mutations applied: not always UTF-8 any more.
+    public mutating func mutateBytes(_ input: String, maxMutations: Int = 4) -> [UInt8] {
         var bytes = Array(input.utf8)
         for _ in 0..<Int.random(in: 1...maxMutations, using: &random) {
             let position = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &random)
@@ -36,6 +41,6 @@ public struct Mutator: Sendable {
                 bytes.insert(contentsOf: Array(Self.tokens.randomElement(using: &random)!.utf8), at: position)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -12,40 +12,62 @@ extension SearchableItem: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try Self.rejectUnknownKeys(in: decoder)
-        func string(_ key: CodingKeys) throws -> String? {
-            try Self.field(key, expected: "a string") { try container.decodeIfPresent(String.self, forKey: key) }
-        }
-        guard let uniqueIdentifier = try string(.uniqueIdentifier) else {
+        try self.init(fields: DecodedFields(container: container))
+    }
+
+    /// The fields an item is assembled from, whoever read them: each accessor gives `nil` for a field absent or
+    /// `null`, and throws an ``ItemValidationError`` naming the field when its JSON value has another type.
+    protocol FieldSource {
+        func string(_ key: CodingKeys) throws -> String?
+        func strings(_ key: CodingKeys) throws -> [String]?
+        func number(_ key: CodingKeys) throws -> Double?
+    }
+
+    /// The item `fields` describe, checked in one order (the first fault found is the one reported).
+    init(fields: some FieldSource) throws {
+        guard let uniqueIdentifier = try fields.string(.uniqueIdentifier) else {
             throw ItemValidationError(field: "uniqueIdentifier", reason: "is required")
         }
-        guard let domainIdentifier = try string(.domainIdentifier) else {
+        guard let domainIdentifier = try fields.string(.domainIdentifier) else {
             throw ItemValidationError(field: "domainIdentifier", reason: "is required")
         }
         self.init(uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier)
-        contentType = try string(.contentType) ?? Self.defaultContentType
-        title = try string(.title)
-        displayName = try string(.displayName)
-        contentDescription = try string(.contentDescription)
-        keywords = try Self.field(.keywords, expected: "an array of strings") { try container.decodeIfPresent([String].self, forKey: .keywords) } ?? []
-        authorNames = try Self.field(.authorNames, expected: "an array of strings") { try container.decodeIfPresent([String].self, forKey: .authorNames) } ?? []
-        contentCreationDate = try Self.date(.contentCreationDate, string(.contentCreationDate))
-        contentModificationDate = try Self.date(.contentModificationDate, string(.contentModificationDate))
-        thumbnailURL = try string(.thumbnailURL)
-        if let base64 = try string(.thumbnailData) {
+        contentType = try fields.string(.contentType) ?? Self.defaultContentType
+        title = try fields.string(.title)
+        displayName = try fields.string(.displayName)
+        contentDescription = try fields.string(.contentDescription)
+        keywords = try fields.strings(.keywords) ?? []
+        authorNames = try fields.strings(.authorNames) ?? []
+        contentCreationDate = try Self.date(.contentCreationDate, fields.string(.contentCreationDate))
+        contentModificationDate = try Self.date(.contentModificationDate, fields.string(.contentModificationDate))
+        thumbnailURL = try fields.string(.thumbnailURL)
+        if let base64 = try fields.string(.thumbnailData) {
             guard let data = Data(base64Encoded: base64) else {
                 throw ItemValidationError(field: "thumbnailData", reason: "is not valid base64")
             }
             thumbnailData = data
         }
-        contentURL = try string(.contentURL)
-        relatedUniqueIdentifier = try string(.relatedUniqueIdentifier)
-        if let hint = try Self.field(.rankingHint, expected: "an integer", { try container.decodeIfPresent(Double.self, forKey: .rankingHint) }) {
+        contentURL = try fields.string(.contentURL)
+        relatedUniqueIdentifier = try fields.string(.relatedUniqueIdentifier)
+        if let hint = try fields.number(.rankingHint) {
             guard hint == hint.rounded(), abs(hint) < 1e9 else {
                 throw ItemValidationError(field: "rankingHint", reason: "expected an integer between 0 and 100 (got \(hint))")
             }
             rankingHint = Int(hint)
         }
-        expirationDate = try Self.date(.expirationDate, string(.expirationDate))
+        expirationDate = try Self.date(.expirationDate, fields.string(.expirationDate))
+    }
+
+    /// The JSON names of the fields.
+    static let fieldNames = Set(CodingKeys.allCases.map(\.stringValue))
+
+    /// The error for an object holding fields no item has: the first of `unknown` in sorted order, with the known
+    /// field it is closest to.
+    static func unknownFieldError(_ unknown: some Sequence<String>) -> ItemValidationError? {
+        guard let first = unknown.filter({ !fieldNames.contains($0) }).min() else { return nil }
+        // A hostile line may name a field of megabytes: neither compared with every known name nor echoed whole.
+        let suggestion = first.utf8.count <= 64 ? NearestName.suggestion(for: first, among: fieldNames) : ""
+        return ItemValidationError(field: String(first.prefix(80)), reason: "unknown field\(suggestion)")
     }
 
     /// The instant `text` names, read strictly (RFC 3339 with a zone), or an error naming the field `key`.
@@ -80,19 +102,32 @@ extension SearchableItem: Codable {
 
     private static func rejectUnknownKeys(in decoder: any Decoder) throws {
         let all = try decoder.container(keyedBy: AnyCodingKey.self)
-        let known = Set(CodingKeys.allCases.map(\.stringValue))
-        if let unknown = all.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
-            let suggestion = NearestName.suggestion(for: unknown, among: known)
-            throw ItemValidationError(field: unknown, reason: "unknown field\(suggestion)")
-        }
+        if let error = unknownFieldError(all.allKeys.map(\.stringValue)) { throw error }
     }
 
-    /// Runs `decode`, turning a type mismatch into an error that names the field and the `expected` type.
-    private static func field<T>(_ key: CodingKeys, expected: String, _ decode: () throws -> T) throws -> T {
-        do {
-            return try decode()
-        } catch is DecodingError {
-            throw ItemValidationError(field: key.stringValue, reason: "expected \(expected)")
+    /// The fields of a `Decoder`'s keyed container.
+    private struct DecodedFields: FieldSource {
+        let container: KeyedDecodingContainer<CodingKeys>
+
+        func string(_ key: CodingKeys) throws -> String? {
+            try field(key, expected: "a string") { try container.decodeIfPresent(String.self, forKey: key) }
+        }
+
+        func strings(_ key: CodingKeys) throws -> [String]? {
+            try field(key, expected: "an array of strings") { try container.decodeIfPresent([String].self, forKey: key) }
+        }
+
+        func number(_ key: CodingKeys) throws -> Double? {
+            try field(key, expected: "an integer") { try container.decodeIfPresent(Double.self, forKey: key) }
+        }
+
+        /// Runs `decode`, turning a type mismatch into an error that names the field and the `expected` type.
+        private func field<T>(_ key: CodingKeys, expected: String, _ decode: () throws -> T) throws -> T {
+            do {
+                return try decode()
+            } catch is DecodingError {
+                throw ItemValidationError(field: key.stringValue, reason: "expected \(expected)")
+            }
         }
     }
 }

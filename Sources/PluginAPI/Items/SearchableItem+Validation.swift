@@ -60,7 +60,7 @@ extension SearchableItem {
         guard value.utf8.count <= maxBytes else {
             throw ItemValidationError(field: field, reason: "longer than \(maxBytes) bytes (got \(value.utf8.count))")
         }
-        guard !value.unicodeScalars.contains(where: { $0.value == 0 }) else {
+        guard !value.utf8.contains(0) else {
             throw ItemValidationError(field: field, reason: "contains a NUL character")
         }
     }

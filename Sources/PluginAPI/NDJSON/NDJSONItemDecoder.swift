@@ -12,15 +12,20 @@ public struct NDJSONItemDecoder: Sendable {
     /// The item a line describes, validated; blank lines give `nil`.
     public func decode(_ line: [UInt8]) throws(ItemValidationError) -> SearchableItem? {
         guard line.contains(where: { !Self.isWhitespace($0) }) else { return nil }
+        let fields: ItemJSONReader.Fields
+        switch try? ItemJSONReader.read(line) {
+        case .object(let read)?: fields = read
+        case .other?: throw ItemValidationError(field: "", reason: "expected a JSON object")
+        case .null?, nil: throw ItemJSONReader.notJSON
+        }
+        if let unknown = SearchableItem.unknownFieldError(fields.unknown) { throw unknown }
         let item: SearchableItem
         do {
-            item = try JSONDecoder().decode(SearchableItem.self, from: Data(line))
+            item = try SearchableItem(fields: fields)
         } catch let error as ItemValidationError {
             throw error
-        } catch DecodingError.typeMismatch {
-            throw ItemValidationError(field: "", reason: "expected a JSON object")
         } catch {
-            throw ItemValidationError(field: "", reason: "not valid JSON")
+            throw ItemValidationError(field: "", reason: "\(error)")
         }
         try item.validate(limits: limits)
         return item
