@@ -227,6 +227,7 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "HostSupport", "StoreSupport", "Store", "Indexing", "PluginAPI", "SchedulerConfig", "SchedulerService", "PostgresStore",
+                "ProcessSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -37,10 +37,13 @@ public struct IndexBatch: Sendable {
 
     public var operations: [Operation]
     public var clientState: ClientState?
+    /// When upserted items without their own date expire; the store's time to live from the commit when `nil`.
+    public var defaultExpiration: DefaultExpiration?
 
-    public init(operations: [Operation] = [], clientState: ClientState? = nil) {
+    public init(operations: [Operation] = [], clientState: ClientState? = nil, defaultExpiration: DefaultExpiration? = nil) {
         self.operations = operations
         self.clientState = clientState
+        self.defaultExpiration = defaultExpiration
     }
 }
 
@@ -48,12 +51,16 @@ public struct IndexBatch: Sendable {
 public struct BatchOutcome: Sendable, Hashable {
     /// Items inserted or replaced.
     public var upserted = 0
+    /// Of those, the items whose stored content was the same: nothing of them but their commit number (and perhaps
+    /// their expiration date) was written.
+    public var unchanged = 0
     /// Items deleted.
     public var deleted = 0
     /// The number of this commit; every commit gets the next number.
     public var commitNumber: Int64 = 0
-    public init(upserted: Int = 0, deleted: Int = 0, commitNumber: Int64 = 0) {
+    public init(upserted: Int = 0, unchanged: Int = 0, deleted: Int = 0, commitNumber: Int64 = 0) {
         self.upserted = upserted
+        self.unchanged = unchanged
         self.deleted = deleted
         self.commitNumber = commitNumber
     }

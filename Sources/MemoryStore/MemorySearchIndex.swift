@@ -23,7 +23,7 @@ public struct MemorySearchIndex: SearchIndex {
         let now = clock.now()
         return try tables.change { tables in
             try alongside(&tables)
-            return tables.apply(batch, now: now, defaultExpiration: now.addingTimeInterval(timeToLive.seconds))
+            return tables.apply(batch, now: now, defaultExpiration: DefaultExpiration(lifetime: timeToLive.seconds, from: now))
         }
     }
 

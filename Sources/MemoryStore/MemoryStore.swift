@@ -65,7 +65,7 @@ public struct MemoryStore: SchedulerStore {
     public func writeRunBatch(_ changes: RunChanges, domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
         try IndexBatch(operations: changes.operations(without: []), clientState: checkpoint).validate()
         let now = memoryIndex.clock.now()
-        let expiration = now.addingTimeInterval(memoryIndex.timeToLive.seconds)
+        let expiration = DefaultExpiration(lifetime: memoryIndex.timeToLive.seconds, from: now)
         return try database.change { tables in
             try tables.check(fence)
             // Checked and written in one change: no other writer can take an identifier in between.
@@ -76,8 +76,9 @@ public struct MemoryStore: SchedulerStore {
                 else { return nil }
                 return HeldIdentifier(identifier: row.item.uniqueIdentifier, domain: row.item.domainIdentifier)
             }
-            let outcome = tables.apply(IndexBatch(operations: changes.operations(without: taken), clientState: checkpoint), now: now, defaultExpiration: expiration)
-            return RunBatchOutcome(upserted: outcome.upserted, deleted: outcome.deleted, taken: taken)
+            let batch = IndexBatch(operations: changes.operations(without: taken), clientState: checkpoint, defaultExpiration: changes.defaultExpiration)
+            let outcome = tables.apply(batch, now: now, defaultExpiration: expiration)
+            return RunBatchOutcome(upserted: outcome.upserted, unchanged: outcome.unchanged, deleted: outcome.deleted, taken: taken)
         }
     }
 

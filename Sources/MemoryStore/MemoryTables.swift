@@ -13,6 +13,8 @@ struct MemoryTables: Sendable {
         var item: SearchableItem
         var indexedAt: Date
         var commitNumber: Int64
+        /// The item's ``ItemDigest`` as it was sent (its own expiration date, not the one it got).
+        var digest: Int64
         var words: [SearchColumn: [String]]
     }
 
@@ -81,30 +83,36 @@ struct MemoryTables: Sendable {
     }
 
     /// Inserts `item`, or replaces whole the row with its identifier, stamped with `commitNumber`; an item whose
-    /// content equals the stored one only renews its dates and commit, as in the databases.
-    mutating func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) {
-        var stored = item
-        stored.expirationDate = expiration
+    /// content digest equals the stored one only gets the commit number (and a renewed expiration when due), as in
+    /// the databases. Returns what it changed.
+    @discardableResult
+    mutating func upsert(_ item: SearchableItem, expiration: DefaultExpiration, now: Date, commitNumber: Int64) -> StoredItem.Change {
+        let digest = ItemDigest.of(item)
         let key = ExactText(item.uniqueIdentifier)
         var keptID: Int64?
         if var existing = rows[key] {
-            if Self.hasSameContent(existing.item, as: item) {
-                existing.item.expirationDate = expiration
-                existing.indexedAt = now
+            let change = expiration.change(writing: item, digest: digest, over: StoredItem(digest: existing.digest, expiration: existing.item.expirationDate!))
+            switch change {
+            case .none, .expiration:
+                if case .expiration(let date) = change { existing.item.expirationDate = date }
                 existing.commitNumber = commitNumber
                 rows[key] = existing
-                return
+                return change
+            case .content:
+                rows[key] = nil
+                // Its opens follow it, so that a purge of its new domain deletes them.
+                opens[key]?.domain = item.domainIdentifier
+                // The same ranking hint keeps its place in priority order, as in the databases.
+                if existing.item.rankingHint == item.rankingHint { keptID = existing.id }
             }
-            rows[key] = nil
-            // Its opens follow it, so that a purge of its new domain deletes them.
-            opens[key]?.domain = item.domainIdentifier
-            // The same ranking hint keeps its place in priority order, as in the databases.
-            if existing.item.rankingHint == item.rankingHint { keptID = existing.id }
         }
+        var stored = item
+        stored.expirationDate = expiration.expiration(of: item)
         let band = ItemPriority(rankingHint: item.rankingHint)
         let id = keptID ?? (rows.values.lazy.map(\.id).filter { (band.firstIdentifier...band.lastIdentifier).contains($0) }.max() ?? band.firstIdentifier - 1) + 1
-        rows[key] = Row(id: id, item: stored, indexedAt: now, commitNumber: commitNumber, words: Self.words(of: item))
+        rows[key] = Row(id: id, item: stored, indexedAt: now, commitNumber: commitNumber, digest: digest, words: Self.words(of: item))
         SearchVocabulary.insertWords(of: item, into: &vocabulary)
+        return .content
     }
 
     /// The words of the vocabulary each lookup names, in byte order, as the databases read them.
@@ -119,30 +127,17 @@ struct MemoryTables: Sendable {
         }
     }
 
-    /// Whether `stored` holds exactly `item`'s content (everything but its dates), text compared byte for byte.
-    static func hasSameContent(_ stored: SearchableItem, as item: SearchableItem) -> Bool {
-        let texts: [(String?, String?)] = [
-            (stored.domainIdentifier, item.domainIdentifier), (stored.contentType, item.contentType), (stored.title, item.title),
-            (stored.displayName, item.displayName), (stored.contentDescription, item.contentDescription),
-            (KeywordList.encode(stored.keywords), KeywordList.encode(item.keywords)),
-            (KeywordList.encode(stored.authorNames), KeywordList.encode(item.authorNames)), (stored.thumbnailURL, item.thumbnailURL),
-            (stored.contentURL, item.contentURL), (stored.relatedUniqueIdentifier, item.relatedUniqueIdentifier),
-        ]
-        return texts.allSatisfy { ExactText.equal($0, $1) } && stored.thumbnailData == item.thumbnailData && stored.rankingHint == item.rankingHint
-            && stored.contentCreationDate == item.contentCreationDate && stored.contentModificationDate == item.contentModificationDate
-    }
-
     /// Applies every operation of `batch` as commit number `lastCommitNumber + 1`, and stores its client state; items
-    /// without an expiration date get `defaultExpiration`.
-    mutating func apply(_ batch: IndexBatch, now: Date, defaultExpiration: Date) -> BatchOutcome {
+    /// without an expiration date expire as the batch says, else by `defaultExpiration`.
+    mutating func apply(_ batch: IndexBatch, now: Date, defaultExpiration: DefaultExpiration) -> BatchOutcome {
         lastCommitNumber += 1
         let number = lastCommitNumber
         var outcome = BatchOutcome(commitNumber: number)
         for operation in batch.operations {
             switch operation {
             case .upsert(let items):
-                for item in items {
-                    upsert(item, expiration: item.expirationDate ?? defaultExpiration, now: now, commitNumber: number)
+                for item in items where upsert(item, expiration: batch.defaultExpiration ?? defaultExpiration, now: now, commitNumber: number) != .content {
+                    outcome.unchanged += 1
                 }
                 outcome.upserted += items.count
             case .deleteIdentifiers(let identifiers):

@@ -23,17 +23,18 @@ struct ItemRow: Encodable {
     var related: String?
     var hint: Int?
     var expiration: Double
+    var digest: Int64
     var wordsAll: [String]
     var wordsBest: [String]
     var wordsNames: [String]
 
     enum CodingKeys: String, CodingKey {
-        case band, uid, domain, type, title, name, description, keywords, created, modified, thumbnail, related, hint, expiration
+        case band, uid, domain, type, title, name, description, keywords, created, modified, thumbnail, related, hint, expiration, digest
         case authorNames = "author_names", thumbnailURL = "thumbnail_url", contentURL = "content_url"
         case wordsAll = "words_all", wordsBest = "words_best", wordsNames = "words_names"
     }
 
-    init(_ item: SearchableItem, expiration: Date) {
+    init(_ item: SearchableItem, expiration: Date, digest: Int64) {
         let keywords = KeywordList.encode(item.keywords), authorNames = KeywordList.encode(item.authorNames)
         let words = ItemWords(
             title: item.title, displayName: item.displayName, keywords: keywords, authorNames: authorNames, contentDescription: item.contentDescription
@@ -55,6 +56,7 @@ struct ItemRow: Encodable {
         related = item.relatedUniqueIdentifier
         hint = item.rankingHint
         self.expiration = expiration.timeIntervalSince1970
+        self.digest = digest
         wordsAll = words.all
         wordsBest = words.best
         wordsNames = words.names

@@ -95,7 +95,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
 
     public func writeRunBatch(_ changes: RunChanges, domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
         var taken: [HeldIdentifier] = []
-        var upserted = 0, deleted = 0
+        var upserted = 0, unchanged = 0, deleted = 0
         let logger = logger
         // The commit number's row lock is taken first: no other commit can take an identifier between the check and the write.
         let fence = fence
@@ -109,13 +109,16 @@ public final class PostgresSchedulerStore: SchedulerStore {
             }
             for operation in changes.operations(without: taken) {
                 switch operation {
-                case .upsert(let items): upserted += try await self.postgresIndex.upsert(items, commitNumber: number, connection: connection)
+                case .upsert(let items):
+                    let written = try await self.postgresIndex.upsert(items, expiration: changes.defaultExpiration, commitNumber: number, connection: connection)
+                    upserted += written.upserted
+                    unchanged += written.unchanged
                 case .deleteIdentifiers(let identifiers): deleted += try await self.postgresIndex.delete(identifiers: identifiers, connection: connection)
                 default: break
                 }
             }
         }
-        return RunBatchOutcome(upserted: upserted, deleted: deleted, taken: taken)
+        return RunBatchOutcome(upserted: upserted, unchanged: unchanged, deleted: deleted, taken: taken)
     }
 
     public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int {

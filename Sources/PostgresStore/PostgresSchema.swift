@@ -135,6 +135,15 @@ enum PostgresSchema {
             "ALTER TABLE unit_state ADD COLUMN sync_state_at DOUBLE PRECISION",
             "ALTER TABLE run_history ADD COLUMN mode TEXT NOT NULL DEFAULT 'full'",
         ]),
+        // Rows stored before hold no digest: the first run that writes each rewrites it whole. The commit number
+        // leaves the domain index, so that marking an unchanged item (a new commit number, nothing else) is an
+        // update in place (HOT), touching no index; pages keep room for it.
+        .statements("v10-content-digests", [
+            "ALTER TABLE item ADD COLUMN content_digest BIGINT",
+            "DROP INDEX item_domain",
+            "CREATE INDEX item_domain ON item (domain_identifier)",
+            "ALTER TABLE item SET (fillfactor = 90)",
+        ]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

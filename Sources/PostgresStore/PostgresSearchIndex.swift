@@ -43,7 +43,9 @@ public final class PostgresSearchIndex: SearchIndex {
             for operation in batch.operations {
                 switch operation {
                 case .upsert(let items):
-                    outcome.upserted += try await upsert(items, commitNumber: number, connection: connection)
+                    let written = try await upsert(items, expiration: batch.defaultExpiration, commitNumber: number, connection: connection)
+                    outcome.upserted += written.upserted
+                    outcome.unchanged += written.unchanged
                 case .deleteIdentifiers(let identifiers):
                     outcome.deleted += try await delete(identifiers: identifiers, connection: connection)
                 case .deleteDomains(let domains):
@@ -77,12 +79,15 @@ public final class PostgresSearchIndex: SearchIndex {
         }
     }
 
-    /// Upserts `items` inside a transaction of ``commit(_:alongside:)`` that took commit number `number`; returns how many.
-    func upsert(_ items: [SearchableItem], commitNumber number: Int64, connection: PostgresConnection) async throws -> Int {
+    /// Upserts `items` inside a transaction of ``commit(_:alongside:)`` that took commit number `number`; returns how
+    /// many, and how many of them were stored with the same content already.
+    func upsert(
+        _ items: [SearchableItem], expiration: DefaultExpiration?, commitNumber number: Int64, connection: PostgresConnection
+    ) async throws -> (upserted: Int, unchanged: Int) {
         let now = clock.now()
-        let expiration = now.addingTimeInterval(timeToLive.seconds)
-        try await Self.upsert(items, expiration: expiration, now: now, commitNumber: number, connection, logger: logger)
-        return items.count
+        let expiration = expiration ?? DefaultExpiration(lifetime: timeToLive.seconds, from: now)
+        let unchanged = try await Self.upsert(items, expiration: expiration, now: now, commitNumber: number, connection, logger: logger)
+        return (items.count, unchanged)
     }
 
     /// Deletes the items with `identifiers` inside a transaction of ``commit(_:alongside:)``; returns how many.
@@ -98,32 +103,66 @@ public final class PostgresSearchIndex: SearchIndex {
         return 0
     }
 
-    /// Inserts or replaces `items` in one statement: the rows travel as one JSON parameter, read back by
-    /// `jsonb_to_recordset`. An identifier sent twice keeps its last item, as one upsert after another would.
+    /// Writes `items` in a few statements whatever their number; returns how many were stored with the same content.
+    ///
+    /// The stored digests and expiration dates are read first (one query): an item of the same content only gets the
+    /// commit number (one `UPDATE` for all, which PostgreSQL can make in place, no indexed column changing), those due
+    /// for a renewed expiration date a second one; the others are inserted or replaced in one statement, their rows
+    /// travelling as one JSON parameter read back by `jsonb_to_recordset`. An identifier sent twice keeps its last
+    /// item, as one upsert after another would.
     private static func upsert(
-        _ items: [SearchableItem], expiration: Date, now: Date, commitNumber: Int64, _ connection: PostgresConnection, logger: Logger
-    ) async throws {
+        _ items: [SearchableItem], expiration: DefaultExpiration, now: Date, commitNumber: Int64, _ connection: PostgresConnection, logger: Logger
+    ) async throws -> Int {
         // Keyed by bytes, as the database compares identifiers: Swift's `==` would merge the composed and decomposed
         // spellings of "café", two items to the database, and drop one.
         var last: [[UInt8]: Int] = [:]
         for (position, item) in items.enumerated() { last[Array(item.uniqueIdentifier.utf8)] = position }
-        let rows = items.enumerated().filter { last[Array($0.element.uniqueIdentifier.utf8)] == $0.offset }.map { _, item in
-            ItemRow(item, expiration: item.expirationDate ?? expiration)
+        let latest = items.enumerated().filter { last[Array($0.element.uniqueIdentifier.utf8)] == $0.offset }.map(\.element)
+        guard !latest.isEmpty else { return 0 }
+        var stored: [[UInt8]: StoredItem] = [:]
+        let rows = try await connection.query(
+            "SELECT unique_identifier, content_digest, expiration_date FROM item WHERE unique_identifier = ANY(\(latest.map(\.uniqueIdentifier)))",
+            logger: logger
+        )
+        for try await (identifier, digest, date) in rows.decode((String, Int64?, Double).self) {
+            stored[Array(identifier.utf8)] = StoredItem(digest: digest, expiration: Date(timeIntervalSince1970: date))
         }
-        guard !rows.isEmpty else { return }
-        let json = String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
+        var kept: [String] = [], renewed: [String] = [], written: [ItemRow] = [], words = Set<String>()
+        for item in latest {
+            let digest = ItemDigest.of(item)
+            let change = stored[Array(item.uniqueIdentifier.utf8)].map { expiration.change(writing: item, digest: digest, over: $0) } ?? .content
+            switch change {
+            case .none: kept.append(item.uniqueIdentifier)
+            case .expiration: renewed.append(item.uniqueIdentifier)
+            case .content:
+                written.append(ItemRow(item, expiration: expiration.expiration(of: item), digest: digest))
+                SearchVocabulary.insertWords(of: item, into: &words)
+            }
+        }
+        if !kept.isEmpty {
+            try await connection.query("UPDATE item SET commit_number = \(commitNumber) WHERE unique_identifier = ANY(\(kept))", logger: logger)
+        }
+        if !renewed.isEmpty {
+            try await connection.query(
+                "UPDATE item SET commit_number = \(commitNumber), expiration_date = \(expiration.date.timeIntervalSince1970) WHERE unique_identifier = ANY(\(renewed))",
+                logger: logger
+            )
+        }
+        guard !written.isEmpty else { return latest.count }
+        let json = String(decoding: try JSONEncoder().encode(written), as: UTF8.self)
         try await connection.query(
             """
             INSERT INTO item (id, unique_identifier, domain_identifier, content_type, title, display_name, content_description,
                 keywords, author_names, content_creation_date, content_modification_date, thumbnail_url, thumbnail_data, content_url,
-                related_unique_identifier, ranking_hint, expiration_date, indexed_at, commit_number, words_all, words_best, words_names)
+                related_unique_identifier, ranking_hint, expiration_date, indexed_at, commit_number, content_digest, words_all, words_best, words_names)
             SELECT (r.band << 40) | nextval('item_sequence'), r.uid, r.domain, r.type, r.title, r.name, r.description,
                 r.keywords, r.author_names, r.created, r.modified, r.thumbnail_url, decode(r.thumbnail, 'base64'), r.content_url,
-                r.related, r.hint, r.expiration, \(now.timeIntervalSince1970), \(commitNumber),
+                r.related, r.hint, r.expiration, \(now.timeIntervalSince1970), \(commitNumber), r.digest,
                 array_to_tsvector(r.words_all), array_to_tsvector(r.words_best), array_to_tsvector(r.words_names)
             FROM jsonb_to_recordset(\(json)::jsonb) AS r(band bigint, uid text, domain text, type text, title text, name text,
                 description text, keywords text, author_names text, created float8, modified float8, thumbnail_url text,
-                thumbnail text, content_url text, related text, hint integer, expiration float8, words_all text[], words_best text[], words_names text[])
+                thumbnail text, content_url text, related text, hint integer, expiration float8, digest bigint,
+                words_all text[], words_best text[], words_names text[])
             ON CONFLICT (unique_identifier) DO UPDATE SET
                 id = CASE WHEN item.ranking_hint IS NOT DISTINCT FROM EXCLUDED.ranking_hint THEN item.id ELSE EXCLUDED.id END,
                 domain_identifier = EXCLUDED.domain_identifier, content_type = EXCLUDED.content_type, title = EXCLUDED.title,
@@ -133,14 +172,14 @@ public final class PostgresSearchIndex: SearchIndex {
                 thumbnail_url = EXCLUDED.thumbnail_url, thumbnail_data = EXCLUDED.thumbnail_data,
                 content_url = EXCLUDED.content_url, related_unique_identifier = EXCLUDED.related_unique_identifier, ranking_hint = EXCLUDED.ranking_hint,
                 expiration_date = EXCLUDED.expiration_date, indexed_at = EXCLUDED.indexed_at, commit_number = EXCLUDED.commit_number,
+                content_digest = EXCLUDED.content_digest,
                 words_all = EXCLUDED.words_all, words_best = EXCLUDED.words_best, words_names = EXCLUDED.words_names
             """,
             logger: logger
         )
-        try await PostgresItemOpens.followDomainMoves(of: items.map(\.uniqueIdentifier), connection, logger: logger)
-        var words = Set<String>()
-        for item in items { SearchVocabulary.insertWords(of: item, into: &words) }
+        try await PostgresItemOpens.followDomainMoves(of: written.map(\.uid), connection, logger: logger)
         try await PostgresSearchTerms.insert(words, connection, logger: logger)
+        return latest.count - written.count
     }
 
     /// Runs a statement whose one row is a count.

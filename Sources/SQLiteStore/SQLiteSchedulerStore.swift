@@ -54,16 +54,15 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     }
 
     public func writeRunBatch(_ changes: RunChanges, domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
-        // A pass holds the pass lock, so no other unit writes between this check and the commit (an operator's
-        // `index import` could; its items would then be replaced by this batch's, as before the store protocol).
-        let taken = try await sqliteIndex.domainsHolding(changes.items.map(\.uniqueIdentifier) + changes.deletions, outside: domain)
-        let outcome = try await sqliteIndex.commit(IndexBatch(operations: changes.operations(without: taken), clientState: checkpoint))
-        return RunBatchOutcome(upserted: outcome.upserted, deleted: outcome.deleted, taken: taken)
+        // Checked and written in one transaction: no other writer can take an identifier in between.
+        let batch = IndexBatch(operations: changes.operations(without: []), clientState: checkpoint, defaultExpiration: changes.defaultExpiration)
+        let (outcome, taken) = try await sqliteIndex.commit(batch, confinedTo: domain, validated: true, alongside: { _, _ in })
+        return RunBatchOutcome(upserted: outcome.upserted, unchanged: outcome.unchanged, deleted: outcome.deleted, taken: taken)
     }
 
     public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int {
         let sweep = baseline.map { [IndexBatch.Operation.deleteStale(domain: success.unit.domain, committedThrough: $0)] } ?? []
-        return try await sqliteIndex.commit(IndexBatch(operations: sweep), alongside: { db, _ in try UnitStateRow.recordSuccess(db, success) }).deleted
+        return try await sqliteIndex.commit(IndexBatch(operations: sweep), alongside: { db, _ in try UnitStateRow.recordSuccess(db, success) }).outcome.deleted
     }
 
     public func syncState(unit: String) async throws -> SyncState? {
@@ -85,7 +84,7 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     public func purge(domain: String) async throws -> Int {
         try await sqliteIndex.commit(IndexBatch(operations: [.deleteDomains([domain])]), alongside: { db, _ in
             try UnitStateRow.forgetSuccesses(db, within: domain)
-        }).deleted
+        }).outcome.deleted
     }
 
     public func markInterrupted() async throws -> [UnitState] {

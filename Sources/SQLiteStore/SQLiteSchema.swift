@@ -147,6 +147,11 @@ enum SQLiteSchema {
                 try db.execute(sql: table.indexAllRowsStatement)
             }
         }
+        migrator.registerMigration("v9-content-digests") { db in
+            // Rows stored before hold none: the first run that writes each rewrites it whole, then keeps its digest.
+            try db.execute(sql: "ALTER TABLE item ADD COLUMN contentDigest INTEGER")
+            try db.execute(sql: ItemMarkTable.createTable)
+        }
         return migrator
     }
 

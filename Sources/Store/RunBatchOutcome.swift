@@ -4,6 +4,8 @@ public import PluginAPI
 public struct RunBatchOutcome: Sendable, Hashable {
     /// Items written.
     public var upserted: Int
+    /// Of those, the items already stored with the same content: only marked as written by the run.
+    public var unchanged: Int
     /// Items deleted (a deletion of an identifier no item of the domain holds deletes nothing).
     public var deleted: Int
     /// Items left out, and deletions refused, because another domain holds their identifier, with that domain, in
@@ -12,8 +14,9 @@ public struct RunBatchOutcome: Sendable, Hashable {
     public var taken: [HeldIdentifier]
 
     /// `taken` is kept in identifier order (by bytes), whatever order the store found them in.
-    public init(upserted: Int, deleted: Int = 0, taken: [HeldIdentifier]) {
+    public init(upserted: Int, unchanged: Int = 0, deleted: Int = 0, taken: [HeldIdentifier]) {
         self.upserted = upserted
+        self.unchanged = unchanged
         self.deleted = deleted
         self.taken = taken.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
     }

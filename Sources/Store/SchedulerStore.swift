@@ -24,7 +24,8 @@ public protocol SchedulerStore: Sendable {
 
     /// Writes one batch of a run of a unit of `domain`, with the run's checkpoint as client state, in one
     /// transaction: its items and deletions, in order. Items and deletions whose identifier an item of another domain
-    /// holds are left out and returned.
+    /// holds are left out and returned. The items are valid (a run admits each one, ``SearchableItem/validate(limits:)``):
+    /// a store need not check them again.
     func writeRunBatch(_ changes: RunChanges, domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome
 
     /// The final commit of a successful run, in one transaction: for a full run (a `baseline`), deletes the items of

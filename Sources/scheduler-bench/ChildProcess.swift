@@ -8,6 +8,8 @@ import Glibc
 enum ChildProcess {
     struct Measurement {
         var seconds: Double
+        /// User and system CPU time of the child and what it waited for.
+        var cpuSeconds: Double
         var peakMemoryBytes: Int
         var status: Int32
     }
@@ -30,6 +32,9 @@ enum ChildProcess {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Measurement(seconds: seconds, peakMemoryBytes: Int(usage.ru_maxrss) * 1024, status: status)
+        func inSeconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return Measurement(
+            seconds: seconds, cpuSeconds: inSeconds(usage.ru_utime) + inSeconds(usage.ru_stime), peakMemoryBytes: Int(usage.ru_maxrss) * 1024, status: status
+        )
     }
 }

@@ -38,7 +38,7 @@ enum PassBenchmark {
     private static func measure(_ label: String, n: Int, _ arguments: [String]) throws {
         let result = try ChildProcess.measure(arguments)
         guard result.status == 0 else { throw BenchmarkError("\(arguments.joined(separator: " ")) exited \(result.status)") }
-        print(String(format: "%@: %.1f s, %.0f items/s, peak memory %.0f MB",
-            label, result.seconds, Double(n) / result.seconds, Double(result.peakMemoryBytes) / 1e6))
+        print(String(format: "%@: %.2f s (CPU %.2f s), %.0f items/s, peak memory %.0f MB",
+            label, result.seconds, result.cpuSeconds, Double(n) / result.seconds, Double(result.peakMemoryBytes) / 1e6))
     }
 }

@@ -68,7 +68,7 @@ struct EngineCommandTests {
         #expect(unit["nextDue"] as? String == utc.date(byAdding: .month, value: 1, to: now)?.formatted(.iso8601))
         #expect(unit["error"] is NSNull)
         #expect(unit["mode"] as? String == "full")
-        #expect(Set(unit.keys) == ["source", "unit", "domain", "gate", "variant", "decision", "reason", "indexed", "deleted", "rejected", "lastSuccess", "nextDue", "error", "mode"])
+        #expect(Set(unit.keys) == ["source", "unit", "domain", "gate", "variant", "decision", "reason", "indexed", "unchanged", "deleted", "rejected", "lastSuccess", "nextDue", "error", "mode"])
         #expect(try setup.indexed() == ["a", "b", "c"])
     }
 

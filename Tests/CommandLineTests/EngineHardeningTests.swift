@@ -184,4 +184,50 @@ struct EngineHardeningTests {
         #expect(try unit(redo)["reason"] as? String == "the last run, forced, was interrupted before its final commit: redone forced")
         #expect(try setup.indexed() == ["a", "new"])
     }
+
+    /// SIGKILL at random moments of incremental runs, over and over: the state a run is handed (the last one
+    /// committed) never runs ahead of the items committed before the kill, and the runs go on from it.
+    @Test func killedIncrementalRunsNeverCommitAStateAheadOfTheirItems() throws {
+        let setup = try SourceWorkspace(extraLines: "    incremental: hourly")
+        // Each run sends the five items after its state, each followed by a state naming it.
+        try setup.writeScript("""
+            #!/bin/sh
+            state=0
+            if [ -n "$SCHEDULER_STATE_FILE" ] && [ -f "$SCHEDULER_STATE_FILE" ]; then state=$(cat "$SCHEDULER_STATE_FILE"); fi
+            echo "$SCHEDULER_SYNC_MODE $state" >> starts.txt
+            i=$((state + 1))
+            while [ $i -le $((state + 5)) ]; do
+                printf '{"uniqueIdentifier":"n%03d","domainIdentifier":"%s","title":"Doc %d"}\n' $i "$SCHEDULER_DOMAIN" $i
+                printf '{"state": %d}\n' $i
+                sleep 0.03
+                i=$((i + 1))
+            done
+            """)
+        #expect(try setup.run(["run-once"]).status == 0)
+        func handedStates() throws -> [(mode: String, state: Int)] {
+            try String(contentsOfFile: setup.workspace.path("starts.txt"), encoding: .utf8).split(separator: "\n").map { line in
+                let fields = line.split(separator: " ")
+                return (String(fields[0]), Int(fields[1]) ?? -1)
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for round in 1...10 {
+            let (process, _, _, _) = try SchedulerProcess.start(["run-once", "--incremental", "--batch-size", "1"] + setup.config)
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.45, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let indexed = Set(try setup.indexed())
+            // The next run is handed what the killed one committed last.
+            let next = try setup.run(["run-once", "--incremental", "--batch-size", "1"])
+            #expect(next.status == 0, "round \(round): \(next.stderr)")
+            let handed = try #require(try handedStates().last)
+            #expect(handed.mode == "incremental", "round \(round)")
+            let missing = (0..<max(0, handed.state)).map { String(format: "n%03d", $0 + 1) }.filter { !indexed.contains($0) }
+            #expect(missing.isEmpty, "round \(round): the state \(handed.state) was committed, but not the items \(missing)")
+        }
+        let states = try handedStates().map(\.state)
+        #expect(states == states.sorted(), "a state never moves back: \(states)")
+        let last = try #require(states.last)
+        #expect(try setup.indexed() == (1...last + 5).map { String(format: "n%03d", $0) }, "nothing lost, nothing skipped")
+    }
 }

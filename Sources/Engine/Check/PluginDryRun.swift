@@ -56,7 +56,7 @@ public struct PluginDryRun: Sendable {
         )
         let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
         var report = Report(unit: plan.unit.key, items: [], deletions: 0, states: 0, rejections: [], stoppedEarly: false)
-        var sink = Sink(admission: ItemAdmission(plan: plan, context: context, expirationDate: clock.now().addingTimeInterval(expiration)), limit: limit)
+        var sink = Sink(admission: ItemAdmission(plan: plan, context: context, expiration: DefaultExpiration(lifetime: expiration, from: clock.now())), limit: limit)
         do {
             let plugin = try plan.makePlugin(context: context)
             report.check = try await plugin.check()

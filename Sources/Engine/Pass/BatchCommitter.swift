@@ -5,10 +5,11 @@ import PluginAPI
 import Store
 import Synchronization
 
-/// Writes a run's batches to the store, in the order they come, while the plugin produces the next one: the
-/// batches reach it through a channel with no buffer, so at most one batch is being written while one more is
-/// filled, and a slow store holds the plugin back instead of memory growing. Each batch carries the run's
-/// checkpoint as client state (with the plugin's last state), committed with it, in order.
+/// Admits and writes a run's batches to the store, in the order they come, while the plugin produces the next one:
+/// the batches reach it through a channel with no buffer, and each is admitted (``ItemAdmission``) while the one
+/// before it is written, so at most one batch is being written, one admitted and one filled, and a slow store holds
+/// the plugin back instead of memory growing. Each batch carries the run's checkpoint as client state (with the
+/// plugin's last state), committed with it, in order.
 final class BatchCommitter: Sendable {
     /// Writing a batch to the index failed: not the plugin's fault.
     struct IndexWriteFailure: Error {
@@ -22,7 +23,7 @@ final class BatchCommitter: Sendable {
         var budget: Int
     }
 
-    /// The changes the plugin sent since the last batch, and the last state it sent.
+    /// The changes the plugin sent since the last batch (not admitted yet), and the last state it sent.
     struct Batch: Sendable {
         var changes: RunChanges
         var state: SyncState?
@@ -31,6 +32,8 @@ final class BatchCommitter: Sendable {
     private struct Progress {
         /// Items written so far, an identifier sent twice counting twice.
         var written = 0
+        /// Of those, the items stored with the same content already.
+        var unchanged = 0
         /// Items deleted so far.
         var deleted = 0
         /// The state of the last batch written.
@@ -40,6 +43,7 @@ final class BatchCommitter: Sendable {
     }
 
     let batches = AsyncChannel<Batch>()
+    private let admission: ItemAdmission
     private let store: any SchedulerStore
     private let domain: String
     private let rejections: RejectionLog
@@ -49,9 +53,10 @@ final class BatchCommitter: Sendable {
     private let progress = Mutex(Progress())
 
     init(
-        store: any SchedulerStore, domain: String, rejections: RejectionLog, deleteBudget: Int? = nil,
+        admission: ItemAdmission, store: any SchedulerStore, domain: String, rejections: RejectionLog, deleteBudget: Int? = nil,
         checkpoint: @escaping @Sendable (_ committedItems: Int, _ state: SyncState?) throws -> IndexBatch.ClientState
     ) {
+        self.admission = admission
         self.store = store
         self.domain = domain
         self.rejections = rejections
@@ -65,6 +70,9 @@ final class BatchCommitter: Sendable {
     /// Items deleted so far.
     var deleted: Int { progress.withLock { $0.deleted } }
 
+    /// Items written so far that were stored with the same content already.
+    var unchanged: Int { progress.withLock { $0.unchanged } }
+
     /// The state committed with the last batch written.
     var committedState: SyncState? { progress.withLock { $0.state } }
 
@@ -75,9 +83,20 @@ final class BatchCommitter: Sendable {
     /// producer waiting to send is released) and throws it.
     func commitAll() async throws {
         do {
-            for await batch in batches {
-                try Task.checkCancellation()
-                try await commit(batch)
+            try await withThrowingTaskGroup(of: Void.self) { writing in
+                var written = true
+                for await batch in batches {
+                    try Task.checkCancellation()
+                    let admission = admission
+                    let admitted = batch.changes.admitted(
+                        defaultExpiration: admission.expiration, item: admission.admit, deletion: admission.admitDeletion
+                    )
+                    // The batch before is written meanwhile, in the one child task.
+                    if !written { try await writing.next() }
+                    writing.addTask { try await self.commit(admitted, state: batch.state) }
+                    written = false
+                }
+                try await writing.waitForAll()
             }
             try Task.checkCancellation()
         } catch {
@@ -89,22 +108,24 @@ final class BatchCommitter: Sendable {
         }
     }
 
-    private func commit(_ batch: Batch) async throws {
+    /// Writes `changes`, admitted, with the checkpoint holding `state`, after the batches before it.
+    private func commit(_ changes: RunChanges, state: SyncState?) async throws {
         let (written, deleted) = progress.withLock { ($0.written, $0.deleted) }
-        if let deleteBudget, deleted + batch.changes.deletions.count > deleteBudget {
+        if let deleteBudget, deleted + changes.deletions.count > deleteBudget {
             throw TooManyDeletions(deleted: deleted, budget: deleteBudget)
         }
-        let state = try checkpoint(written + batch.changes.items.count, batch.state)
-        let outcome = try await store.writeRunBatch(batch.changes, domain: domain, checkpoint: state)
-        let deletions = Set(batch.changes.deletions.map { Array($0.utf8) })
+        let checkpoint = try checkpoint(written + changes.items.count, state)
+        let outcome = try await store.writeRunBatch(changes, domain: domain, checkpoint: checkpoint)
+        let deletions = Set(changes.deletions.map { Array($0.utf8) })
         for held in outcome.taken {
             let refused = deletions.contains(Array(held.identifier.utf8)) ? "not deleted" : "not written"
             rejections.reject(held.identifier, reason: "\(refused): the identifier is held by an item of domain '\(held.domain)', outside the unit's; identifiers are unique in the whole index, so make them unique per unit (prefix them with the partition), or purge that domain if its source was removed")
         }
         progress.withLock {
             $0.written += outcome.upserted
+            $0.unchanged += outcome.unchanged
             $0.deleted += outcome.deleted
-            $0.state = batch.state
+            $0.state = state
         }
     }
 }

@@ -4,14 +4,12 @@ import Store
 import PluginAPI
 import SchedulerConfig
 
-/// The sink a unit's plugin sends into: each item is checked (inside the unit's domain, valid), completed (deep link,
-/// expiration) and gathered with the deletions, in order, into batches (`batchSize` items and deletions or
-/// ``IndexBatch/maxUpsertBytes``, whichever comes first), which the ``BatchCommitter`` writes while the plugin goes
-/// on (items and deletions whose identifier another domain holds are refused there, in the batch's transaction). A
-/// state goes with the next batch handed over, after everything sent before it. Deletions count only in an
-/// incremental run: a full or resumed run deletes what it did not send by its sweep, under the delete guard.
+/// The sink a unit's plugin sends into: items and deletions gathered, in order, into batches (`batchSize` items and
+/// deletions or ``IndexBatch/maxUpsertBytes``, whichever comes first) that the ``BatchCommitter`` admits and writes
+/// while the plugin goes on. A state goes with the next batch handed over, after everything sent before it.
+/// Deletions count only in an incremental run: a full or resumed run deletes what it did not send by its sweep,
+/// under the delete guard.
 struct BatchWriter: ItemSink {
-    let admission: ItemAdmission
     let committer: BatchCommitter
     let batchSize: Int
     /// Whether deletions are written (an incremental run); else they are counted in ``ignoredDeletions``.
@@ -23,15 +21,13 @@ struct BatchWriter: ItemSink {
     private(set) var state: SyncState?
     private var stateHandedOver = true
 
-    init(admission: ItemAdmission, committer: BatchCommitter, batchSize: Int, writesDeletions: Bool) {
-        self.admission = admission
+    init(committer: BatchCommitter, batchSize: Int, writesDeletions: Bool) {
         self.committer = committer
         self.batchSize = batchSize
         self.writesDeletions = writesDeletions
     }
 
-    mutating func send(_ produced: SearchableItem) async throws {
-        guard let item = admission.admit(produced) else { return }
+    mutating func send(_ item: SearchableItem) async throws {
         changes.upsert(item)
         batchBytes += item.byteCount
         if changes.count >= batchSize || batchBytes >= IndexBatch.maxUpsertBytes { try await handOver() }
@@ -42,7 +38,6 @@ struct BatchWriter: ItemSink {
             ignoredDeletions += 1
             return
         }
-        guard admission.admitDeletion(identifier) else { return }
         changes.delete(identifier)
         batchBytes += identifier.utf8.count
         if changes.count >= batchSize { try await handOver() }

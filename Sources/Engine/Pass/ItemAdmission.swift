@@ -1,15 +1,17 @@
 import Foundation
+import Indexing
 import PluginAPI
 import SchedulerConfig
 
 /// What a run does to each item a plugin sends before it may be written: refused (with the reason, in the run's
-/// rejections) when outside the unit's domain or invalid; else completed with the source's deep link and the run's
-/// expiration when it carries none. A run and `scheduler plugins check` admit items alike.
+/// rejections) when outside the unit's domain or invalid; else completed with the source's deep link when it carries
+/// none. Items without their own expiration date get ``expiration``'s when written. A run and `scheduler plugins
+/// check` admit items alike.
 struct ItemAdmission {
     let plan: UnitPlan
     let context: PluginContext
-    /// The expiration date of items that carry none.
-    let expirationDate: Date
+    /// When items that carry no expiration date expire.
+    let expiration: DefaultExpiration
 
     /// The item as it would be written, or `nil` when refused.
     func admit(_ produced: SearchableItem) -> SearchableItem? {
@@ -19,7 +21,6 @@ struct ItemAdmission {
             return nil
         }
         if item.contentURL == nil { item.contentURL = context.contentURL(for: item.uniqueIdentifier) }
-        if item.expirationDate == nil { item.expirationDate = expirationDate }
         do {
             try item.validate()
         } catch {

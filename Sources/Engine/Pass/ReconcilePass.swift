@@ -94,7 +94,7 @@ public struct ReconcilePass: Sendable {
             outcome.duration = ContinuousClock.now - started
             var metadata: Logger.Metadata = [
                 "unit": "\(outcome.unit)", "reason": "\(outcome.reason)", "indexed": "\(outcome.indexed)",
-                "deleted": "\(outcome.deleted)", "rejected": "\(outcome.rejected)",
+                "unchanged": "\(outcome.unchanged)", "deleted": "\(outcome.deleted)", "rejected": "\(outcome.rejected)",
             ]
             if let error = outcome.error { metadata["error"] = "\(error)" }
             logger.log(level: outcome.decision == .failed ? .error : .info, "\(outcome.decision.rawValue)", metadata: metadata)
@@ -171,6 +171,7 @@ public struct ReconcilePass: Sendable {
                 ran = result.mode
                 outcome.decision = .reindexed
                 outcome.indexed = result.indexed
+                outcome.unchanged = result.unchanged
                 outcome.deleted = result.deleted
                 outcome.rejected = result.rejected
                 // An incremental run leaves the last-indexed date to the full runs; the next due is the earlier schedule's.

@@ -14,6 +14,8 @@ public struct UnitOutcome: Sendable, Hashable, Codable {
     public var decision: RunDecision
     public var reason: String
     public var indexed: Int = 0
+    /// Of the items sent, those the index held with the same content (nothing of them rewritten).
+    public var unchanged: Int = 0
     public var deleted: Int = 0
     public var rejected: Int = 0
     public var lastSuccess: Date?
@@ -35,6 +37,7 @@ public struct UnitOutcome: Sendable, Hashable, Codable {
         try container.encode(decision, forKey: .decision)
         try container.encode(reason, forKey: .reason)
         try container.encode(indexed, forKey: .indexed)
+        try container.encode(unchanged, forKey: .unchanged)
         try container.encode(deleted, forKey: .deleted)
         try container.encode(rejected, forKey: .rejected)
         try container.encode(lastSuccess, forKey: .lastSuccess)

@@ -36,6 +36,8 @@ struct UnitReindex {
     struct Result {
         /// Distinct items the run wrote (an identifier emitted twice counts once); an incremental run's items written.
         var indexed: Int
+        /// Items the run sent that the index held with the same content: only marked as sent.
+        var unchanged: Int
         var deleted: Int
         var rejected: Int
         var finishedAt: Date
@@ -137,15 +139,17 @@ struct UnitReindex {
         let deleteBudget = start.mode == .incremental && !force
             ? max(0, Int((Double(base) * ratio).rounded(.down)) - max(0, base - itemsBefore)) : nil
         let (startedAt, baseline, alreadyCommitted, mode, fingerprint) = (start.startedAt, start.baseline, start.committedItems, start.mode, plan.fingerprint)
-        let committer = BatchCommitter(store: store, domain: plan.unit.domain, rejections: rejections, deleteBudget: deleteBudget) { committed, state in
+        let admission = ItemAdmission(plan: plan, context: context, expiration: DefaultExpiration(lifetime: expiration, from: clock.now()))
+        let committer = BatchCommitter(
+            admission: admission, store: store, domain: plan.unit.domain, rejections: rejections, deleteBudget: deleteBudget
+        ) { committed, state in
             let checkpoint = Checkpoint(
                 startedAt: startedAt, baselineCommit: baseline, committedItems: alreadyCommitted + committed, mode: mode, state: state?.json,
                 fingerprint: fingerprint
             )
             return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
         }
-        let admission = ItemAdmission(plan: plan, context: context, expirationDate: clock.now().addingTimeInterval(expiration))
-        var writer = BatchWriter(admission: admission, committer: committer, batchSize: batchSize, writesDeletions: start.mode == .incremental)
+        var writer = BatchWriter(committer: committer, batchSize: batchSize, writesDeletions: start.mode == .incremental)
         func failure(_ message: String) -> Failure {
             Failure(message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, mode: start.mode)
         }
@@ -200,7 +204,10 @@ struct UnitReindex {
                 UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: unit.itemCount ?? count, mode: .incremental, state: writer.state),
                 deletingItemsCommittedThrough: nil
             )
-            return Result(indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, finishedAt: finishedAt, mode: .incremental)
+            return Result(
+                indexed: committer.written, unchanged: committer.unchanged, deleted: committer.deleted, rejected: rejections.count,
+                finishedAt: finishedAt, mode: .incremental
+            )
         }
         let stale = try await store.index.itemCount(inDomain: plan.unit.domain, committedThrough: baseline)
         // Items this run wrote, each identifier once, whatever the plugin repeated.
@@ -209,9 +216,13 @@ struct UnitReindex {
         let finishedAt = clock.now()
         let swept = try await store.finishRun(
             UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: produced, mode: start.mode, state: writer.state),
-            deletingItemsCommittedThrough: baseline
+            // No item can become stale now (every later commit is newer): without any, the sweep is skipped.
+            deletingItemsCommittedThrough: stale > 0 ? baseline : nil
         )
-        return Result(indexed: produced, deleted: swept + committer.deleted, rejected: rejections.count, finishedAt: finishedAt, mode: start.mode)
+        return Result(
+            indexed: produced, unchanged: committer.unchanged, deleted: swept + committer.deleted, rejected: rejections.count,
+            finishedAt: finishedAt, mode: start.mode
+        )
     }
 
     /// Refuses a run that would delete more than `maxDeleteRatio` of the items the domain holds, or that leaves

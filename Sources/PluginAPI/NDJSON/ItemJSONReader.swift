@@ -292,6 +292,19 @@ struct ItemJSONReader {
         let start = position
         var simple = true
         while position < bytes.count {
+            // The plain bytes skipped eight at a time, then one by one: the common case, most of a line.
+            position = bytes.withUnsafeBufferPointer { buffer in
+                let raw = UnsafeRawBufferPointer(buffer)
+                var index = position
+                while raw.count - index >= 8, !Self.holdsQuoteBackslashOrControl(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                }
+                while index < buffer.count, buffer[index] >= 0x20, buffer[index] != UInt8(ascii: "\""), buffer[index] != UInt8(ascii: "\\") {
+                    index += 1
+                }
+                return index
+            }
+            guard position < bytes.count else { break }
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
@@ -313,12 +326,21 @@ struct ItemJSONReader {
         throw Malformed()
     }
 
+    /// Whether one of the eight bytes of `word` is a quote, a backslash or a control character (the classic
+    /// "has a zero byte" and "has a byte less than" bit tricks: exact, no false answer either way).
+    private static func holdsQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func holdsZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return control || holdsZero(word ^ (ones &* UInt64(UInt8(ascii: "\"")))) || holdsZero(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+    }
+
     // MARK: Reading values
 
     /// The text of a string's bytes (between its quotes), or `nil` when they are not valid JSON text: escapes,
     /// surrogate pairs, UTF-8, no control characters.
     static func text(_ bytes: ArraySlice<UInt8>, simple: Bool) -> String? {
-        if simple { return String(validating: bytes, as: UTF8.self) }
+        if simple { return bytes.withUnsafeBufferPointer(validUTF8) }
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -353,7 +375,17 @@ struct ItemJSONReader {
             default: text.append(byte)
             }
         }
-        return String(validating: text, as: UTF8.self)
+        return text.withUnsafeBufferPointer(validUTF8)
+    }
+
+    /// The text of `bytes` when they are valid UTF-8. Decoded by the standard library's fast path, which repairs
+    /// what is not UTF-8: valid bytes decode to themselves, invalid ones to a replacement character that differs
+    /// from them.
+    private static func validUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return "" }
+        var text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.count == bytes.count else { return nil }
+        return text.withUTF8 { $0.baseAddress.map { memcmp($0, start, bytes.count) == 0 } ?? false } ? text : nil
     }
 
     private static func hex4(_ bytes: ArraySlice<UInt8>, at index: inout Int) -> UInt32? {

@@ -2,47 +2,102 @@ import Foundation
 import GRDB
 import Indexing
 import PluginAPI
+import Store
 
 /// Writes and deletes item rows and keeps the FTS5 tables in step, inside the caller's transaction.
 struct ItemRows {
     let db: Database
+    /// The domain a unit's batch is confined to: an identifier a live item outside it holds is neither written nor
+    /// deleted, but reported (``HeldIdentifiers``); any identifier may be written when `nil`.
+    var owner: String?
 
-    /// Inserts `item`, or replaces whole the row with the same identifier, stamped with `commitNumber`; returns
-    /// whether its content was written (`false`: it was stored already).
+    /// What writing a batch's items did besides writing them.
+    struct Upserted {
+        /// Items written (an identifier sent twice counting twice), the unchanged ones included.
+        var written = 0
+        /// Items stored with the same content already.
+        var unchanged = 0
+        /// The words of the items written, for the search vocabulary.
+        var words = Set<String>()
+    }
+
+    /// Inserts `items`, or replaces whole the rows with the same identifiers, stamped with `commitNumber`; returns
+    /// how many were stored with the same content already, and the words of those written.
     ///
-    /// An item whose content equals the stored one (what a periodic reindex mostly writes) only renews its
-    /// expiration, date and commit number: the full-text index, costly to rewrite, already holds its words. An item
-    /// rewritten with the same ranking hint keeps its place in priority order (its id), as on every store.
-    @discardableResult
-    func upsert(_ item: SearchableItem, expiration: Date, now: Date, commitNumber: Int64) throws -> Bool {
-        let keywords = KeywordList.encode(item.keywords), authorNames = KeywordList.encode(item.authorNames)
-        var keptID: Int64?
-        if let existing = try storedRow(identifier: item.uniqueIdentifier) {
-            let id: Int64 = existing["id"]
-            if Self.hasSameContent(existing, as: item, keywords: keywords, authorNames: authorNames) {
-                try db.cachedStatement(sql: "UPDATE item SET expirationDate = ?, indexedAt = ?, commitNumber = ? WHERE id = ?")
-                    .execute(arguments: [expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber, id])
-                return false
+    /// An item whose content digest equals the stored one (what a periodic reindex mostly writes) is only marked as
+    /// sent by the commit (``ItemMarkTable``), its row untouched, unless its expiration date is due for renewal: the
+    /// full-text index, costly to rewrite, already holds its words. What is stored is read for the whole batch in
+    /// one statement, and the marks written in one. An item rewritten with the same ranking hint keeps its place in
+    /// priority order (its id), as on every store.
+    func upsert(
+        _ items: [SearchableItem], expiration: DefaultExpiration, now: Date, commitNumber: Int64, taken: inout HeldIdentifiers
+    ) throws -> Upserted {
+        let stored = try storedItems(items.map(\.uniqueIdentifier))
+        /// What this batch wrote, for an identifier it sends again.
+        var written: [String: (id: Int64, stored: StoredItem)] = [:]
+        var marks = Set<Int64>()
+        var outcome = Upserted()
+        for (position, item) in items.enumerated() {
+            if let held = stored[position]?.heldBy, taken.refuse(item.uniqueIdentifier, heldBy: held, outside: owner) { continue }
+            outcome.written += 1
+            let digest = ItemDigest.of(item)
+            let before = written.isEmpty ? stored[position]?.item : written[item.uniqueIdentifier] ?? stored[position]?.item
+            var keptID: Int64?
+            if let (id, storedItem) = before {
+                switch expiration.change(writing: item, digest: digest, over: storedItem) {
+                case .none:
+                    marks.insert(id)
+                    outcome.unchanged += 1
+                    continue
+                case .expiration(let date):
+                    try db.cachedStatement(sql: "UPDATE item SET commitNumber = ?, expirationDate = ? WHERE id = ?")
+                        .execute(arguments: [commitNumber, date.timeIntervalSince1970, id])
+                    written[item.uniqueIdentifier] = (id, StoredItem(digest: digest, expiration: date))
+                    outcome.unchanged += 1
+                    continue
+                case .content:
+                    marks.remove(id)
+                    keptID = try replace(id: id, by: item)
+                }
             }
-            try delete(existing)
-            if existing["rankingHint"] == item.rankingHint { keptID = id }
-            if existing["domainIdentifier"] != item.domainIdentifier {
-                // Its opens follow it, so that a purge of its new domain deletes them.
-                try db.cachedStatement(sql: "UPDATE item_open SET domainIdentifier = ? WHERE uniqueIdentifier = ?")
-                    .execute(arguments: [item.domainIdentifier, item.uniqueIdentifier])
-            }
+            let id = try insert(item, id: keptID, digest: digest, expiration: expiration, now: now, commitNumber: commitNumber)
+            written[item.uniqueIdentifier] = (id, StoredItem(digest: digest, expiration: expiration.expiration(of: item)))
+            SearchVocabulary.insertWords(of: item, into: &outcome.words)
         }
+        try ItemMarkTable.mark(marks, commitNumber: commitNumber, db)
+        return outcome
+    }
+
+    /// Deletes the row `id` that `item` replaces; returns the id `item` keeps (the same one when its ranking hint,
+    /// and so its place in priority order, did not change).
+    private func replace(id: Int64, by item: SearchableItem) throws -> Int64? {
+        guard let existing = try storedRow(identifier: item.uniqueIdentifier) else { return nil }
+        try delete(existing)
+        if existing["domainIdentifier"] != item.domainIdentifier {
+            // Its opens follow it, so that a purge of its new domain deletes them.
+            try db.cachedStatement(sql: "UPDATE item_open SET domainIdentifier = ? WHERE uniqueIdentifier = ?")
+                .execute(arguments: [item.domainIdentifier, item.uniqueIdentifier])
+        }
+        return existing["rankingHint"] == item.rankingHint ? id : nil
+    }
+
+    /// Inserts the row of `item` and its words, with `id` or the next one of its priority band; returns its id.
+    private func insert(
+        _ item: SearchableItem, id keptID: Int64?, digest: Int64, expiration: DefaultExpiration, now: Date, commitNumber: Int64
+    ) throws -> Int64 {
+        let keywords = KeywordList.encode(item.keywords), authorNames = KeywordList.encode(item.authorNames)
         let id = try keptID ?? nextID(in: ItemPriority(rankingHint: item.rankingHint))
         try db.cachedStatement(sql: """
             INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, displayName,
                 contentDescription, keywords, authorNames, contentCreationDate, contentModificationDate, thumbnailURL,
-                thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, indexedAt, commitNumber)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, indexedAt, commitNumber, contentDigest)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
                 item.contentDescription, keywords, authorNames, item.contentCreationDate?.timeIntervalSince1970,
                 item.contentModificationDate?.timeIntervalSince1970, item.thumbnailURL, item.thumbnailData, item.contentURL,
-                item.relatedUniqueIdentifier, item.rankingHint, expiration.timeIntervalSince1970, now.timeIntervalSince1970, commitNumber,
+                item.relatedUniqueIdentifier, item.rankingHint, expiration.expiration(of: item).timeIntervalSince1970, now.timeIntervalSince1970,
+                commitNumber, digest,
             ])
         try changeFullText(.add, id: id) { column in
             switch column {
@@ -53,7 +108,41 @@ struct ItemRows {
             case .contentDescription: item.contentDescription
             }
         }
-        return true
+        return id
+    }
+
+    /// What is stored for an identifier a batch writes: the item, and the domain holding it when that is a live
+    /// item's (a unit may not take it from another domain).
+    private struct StoredRow {
+        var item: (id: Int64, stored: StoredItem)
+        var heldBy: String?
+    }
+
+    /// What is stored for each of `identifiers`, by position; a row a purge hid has no digest (it is written again
+    /// whole) and is nobody's.
+    private func storedItems(_ identifiers: [String]) throws -> [StoredRow?] {
+        var stored = [StoredRow?](repeating: nil, count: identifiers.count)
+        // Within SQLite's default limit of 32766 parameters; the positions are literals, so a full chunk's statement
+        // is the same every time and stays cached.
+        for start in stride(from: 0, to: identifiers.count, by: 10_000) {
+            let chunk = identifiers[start..<min(start + 10_000, identifiers.count)]
+            let values = chunk.indices.map { "(\($0 - start), ?)" }.joined(separator: ",")
+            let statement = try db.cachedStatement(sql: """
+                WITH batch(position, identifier) AS (VALUES \(values))
+                SELECT batch.position, item.id, item.contentDigest, item.expirationDate, item.domainIdentifier,
+                    \(PurgedDomains.liveCondition())
+                FROM batch JOIN item ON item.uniqueIdentifier = batch.identifier
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(Array(chunk)))
+            while let row = try rows.next() {
+                let live: Bool = row[5]
+                stored[start + row[0]] = StoredRow(
+                    item: (row[1], StoredItem(digest: live ? row[2] : nil, expiration: Date(timeIntervalSince1970: row[3]))),
+                    heldBy: live ? row[4] : nil
+                )
+            }
+        }
+        return stored
     }
 
     /// The id after the last one of `band`: an item new to it goes after its items.
@@ -66,11 +155,20 @@ struct ItemRows {
     }
 
     /// Deletes the item with `identifier`, if any, and its open counts; returns how many (0 or 1).
-    func delete(identifier: String) throws -> Int {
+    func delete(identifier: String, taken: inout HeldIdentifiers) throws -> Int {
         guard let row = try storedRow(identifier: identifier) else { return 0 }
+        if owner != nil, let held: String = row["domainIdentifier"], try isLive(row["id"]),
+            taken.refuse(identifier, heldBy: held, outside: owner) {
+            return 0
+        }
         try db.cachedStatement(sql: "DELETE FROM item_open WHERE uniqueIdentifier = ?").execute(arguments: [identifier])
         try delete(row)
         return 1
+    }
+
+    /// Whether the row `id` is not hidden by a purge.
+    private func isLive(_ id: Int64) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT \(PurgedDomains.liveCondition()) FROM item WHERE id = ?"), arguments: [id]) ?? false
     }
 
     /// The stored row of the item with `identifier`: its id and content.
@@ -89,6 +187,7 @@ struct ItemRows {
     private func delete(_ row: Row) throws {
         let id: Int64 = row["id"]
         try changeFullText(.remove, id: id) { row[$0.rawValue] }
+        try db.cachedStatement(sql: "DELETE FROM item_mark WHERE id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id])
     }
 
@@ -100,28 +199,25 @@ struct ItemRows {
         }
     }
 
-    /// Whether the stored row holds exactly `item`'s content (everything but its dates).
-    private static func hasSameContent(_ row: Row, as item: SearchableItem, keywords: String, authorNames: String) -> Bool {
-        row["domainIdentifier"] == item.domainIdentifier && row["contentType"] == item.contentType
-            && row["title"] == item.title && row["displayName"] == item.displayName
-            && row["contentDescription"] == item.contentDescription && row["keywords"] == keywords
-            && row["authorNames"] == authorNames
-            && row["contentCreationDate"] == item.contentCreationDate?.timeIntervalSince1970
-            && row["contentModificationDate"] == item.contentModificationDate?.timeIntervalSince1970
-            && row["thumbnailURL"] == item.thumbnailURL && row["thumbnailData"] == item.thumbnailData
-            && row["contentURL"] == item.contentURL && row["rankingHint"] == item.rankingHint
-            && row["relatedUniqueIdentifier"] == item.relatedUniqueIdentifier
-    }
-
-    /// Deletes the rows matching `condition` (one statement per table, however many rows), and their open counts;
-    /// returns how many.
+    /// Deletes the rows matching `condition`, and their open counts; returns how many.
+    ///
+    /// The condition is evaluated once: the ids it selects are gathered in a temporary table (in SQLite's temporary
+    /// storage, not the program's memory, however many), then each table deletes by id; nothing is written when
+    /// nothing matches, the common end of a run's sweep.
     func delete(where condition: String, arguments: StatementArguments) throws -> Int {
-        try ItemOpenTable.deleteOpens(ofItemsWhere: condition, arguments: arguments, db)
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS doomed_item (id INTEGER PRIMARY KEY)")
+        try db.cachedStatement(sql: "INSERT INTO temp.doomed_item SELECT id FROM item WHERE " + condition).execute(arguments: arguments)
+        let count = db.changesCount
+        guard count > 0 else { return 0 }
+        let doomed = "id IN (SELECT id FROM temp.doomed_item)"
+        try ItemOpenTable.deleteOpens(ofItemsWhere: doomed, arguments: [], db)
+        try ItemMarkTable.deleteMarks(ofItemsWhere: doomed, arguments: [], db)
         for table in FullTextTable.tables {
-            try db.cachedStatement(sql: table.unindexRowsStatement + " WHERE " + condition).execute(arguments: arguments)
+            try db.cachedStatement(sql: table.unindexRowsStatement + " WHERE " + doomed).execute()
         }
-        try db.cachedStatement(sql: "DELETE FROM item WHERE " + condition).execute(arguments: arguments)
-        return db.changesCount
+        try db.cachedStatement(sql: "DELETE FROM item WHERE " + doomed).execute()
+        try db.execute(sql: "DELETE FROM temp.doomed_item")
+        return count
     }
 
     /// The columns ``item(from:)`` reads, for a `SELECT` from `item` (the thumbnail's bytes only when asked: a hit
@@ -162,6 +258,7 @@ struct ItemRows {
         try db.execute(sql: "DELETE FROM item")
         try db.execute(sql: "DELETE FROM search_term")
         try db.execute(sql: "DELETE FROM item_open")
+        try db.execute(sql: "DELETE FROM item_mark")
         for table in FullTextTable.tables {
             try db.execute(sql: table.unindexEverythingStatement)
         }

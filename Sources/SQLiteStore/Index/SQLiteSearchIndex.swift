@@ -67,36 +67,36 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     @discardableResult
     public func commit(_ batch: IndexBatch) async throws -> BatchOutcome {
-        try await commit(batch, alongside: { _, _ in })
+        try await commit(batch, alongside: { _, _ in }).outcome
     }
 
     /// Commits `batch` and runs `alongside` in the same transaction, with the commit's number: the scheduler
-    /// records a unit's success there, so the success and the index change it describes are one commit.
+    /// records a unit's success there, so the success and the index change it describes are one commit. A batch
+    /// confined to domain `owner` neither writes nor deletes an identifier a live item outside it holds: those are
+    /// returned. A batch whose items were `validated` already (a run's, admitted one by one) is not checked again.
     func commit(
-        _ batch: IndexBatch, alongside: @escaping @Sendable (Database, Int64) throws -> Void
-    ) async throws -> BatchOutcome {
-        try batch.validate()
+        _ batch: IndexBatch, confinedTo owner: String? = nil, validated: Bool = false,
+        alongside: @escaping @Sendable (Database, Int64) throws -> Void
+    ) async throws -> (outcome: BatchOutcome, taken: [HeldIdentifier]) {
+        if !validated { try batch.validate() }
         let now = clock.now()
-        let expiration = now.addingTimeInterval(timeToLive.seconds)
+        let expiration = batch.defaultExpiration ?? DefaultExpiration(lifetime: timeToLive.seconds, from: now)
         return try await write { db in
             try db.execute(sql: "UPDATE index_commit SET lastNumber = lastNumber + 1")
             let number = try Int64.fetchOne(db, sql: "SELECT lastNumber FROM index_commit") ?? 0
-            let rows = ItemRows(db: db)
+            let rows = ItemRows(db: db, owner: owner)
             var outcome = BatchOutcome(commitNumber: number)
+            var taken = HeldIdentifiers()
             for operation in batch.operations {
                 switch operation {
                 case .upsert(let items):
-                    var words = Set<String>()
-                    for item in items {
-                        if try rows.upsert(item, expiration: item.expirationDate ?? expiration, now: now, commitNumber: number) {
-                            SearchVocabulary.insertWords(of: item, into: &words)
-                        }
-                    }
-                    try SearchTermTable.insert(words, db)
-                    outcome.upserted += items.count
+                    let upserted = try rows.upsert(items, expiration: expiration, now: now, commitNumber: number, taken: &taken)
+                    try SearchTermTable.insert(upserted.words, db)
+                    outcome.unchanged += upserted.unchanged
+                    outcome.upserted += upserted.written
                 case .deleteIdentifiers(let identifiers):
                     for identifier in identifiers {
-                        outcome.deleted += try rows.delete(identifier: identifier)
+                        outcome.deleted += try rows.delete(identifier: identifier, taken: &taken)
                     }
                 case .deleteDomains(let domains):
                     for domain in domains {
@@ -108,8 +108,8 @@ public final class SQLiteSearchIndex: SearchIndex {
                     // Rows a purge hid are not stale items of this run: the reclaimer deletes them.
                     let range = DomainRange(domain: domain)
                     outcome.deleted += try rows.delete(
-                        where: DomainRange.condition() + " AND commitNumber <= ? AND " + PurgedDomains.liveCondition(),
-                        arguments: range.arguments + [through]
+                        where: DomainRange.condition() + " AND " + ItemMarkTable.sentThroughCondition + " AND " + PurgedDomains.liveCondition(),
+                        arguments: range.arguments + [through, through]
                     )
                 case .deleteAll:
                     outcome.deleted += try rows.deleteAll()
@@ -124,7 +124,7 @@ public final class SQLiteSearchIndex: SearchIndex {
                 )
             }
             try alongside(db, number)
-            return outcome
+            return (outcome, taken.held)
         }
     }
 
@@ -142,30 +142,6 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     public func lastCommitNumber() async throws -> Int64 {
         try await database.read { db in try Int64.fetchOne(db, sql: "SELECT lastNumber FROM index_commit") ?? 0 }
-    }
-
-    /// Which of `identifiers` are held by items outside `domain`, with the domain holding each: a unit writing
-    /// them would take those items from another unit.
-    func domainsHolding(_ identifiers: [String], outside domain: String) async throws -> [HeldIdentifier] {
-        guard !identifiers.isEmpty else { return [] }
-        let range = DomainRange(domain: domain)
-        return try await database.read { db in
-            var held: [HeldIdentifier] = []
-            // Within SQLite's default limit of 32766 parameters.
-            for chunk in stride(from: 0, to: identifiers.count, by: 10_000).map({ identifiers[$0..<min($0 + 10_000, identifiers.count)] }) {
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT uniqueIdentifier, domainIdentifier FROM item
-                        WHERE uniqueIdentifier IN (\(marks)) AND NOT \(DomainRange.condition()) AND \(PurgedDomains.liveCondition())
-                        """,
-                    arguments: StatementArguments(Array(chunk)) + range.arguments
-                )
-                for row in rows { held.append(HeldIdentifier(identifier: row["uniqueIdentifier"], domain: row["domainIdentifier"])) }
-            }
-            return held
-        }
     }
 
     public func itemCount(inDomain domain: String) async throws -> Int {
@@ -190,8 +166,8 @@ public final class SQLiteSearchIndex: SearchIndex {
         let range = DomainRange(domain: domain)
         return try await database.read { db in
             try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition()) AND commitNumber <= ? AND \(PurgedDomains.liveCondition())",
-                arguments: range.arguments + [number]
+                db, sql: "SELECT count(*) FROM item WHERE \(DomainRange.condition()) AND \(ItemMarkTable.sentThroughCondition) AND \(PurgedDomains.liveCondition())",
+                arguments: range.arguments + [number, number]
             ) ?? 0
         }
     }

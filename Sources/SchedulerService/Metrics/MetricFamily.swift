@@ -3,6 +3,7 @@
 public enum MetricFamily: String, CaseIterable, Sendable {
     case runs = "scheduler_runs_total"
     case itemsIndexed = "scheduler_items_indexed_total"
+    case itemsUnchanged = "scheduler_items_unchanged_total"
     case itemsDeleted = "scheduler_items_deleted_total"
     case itemsRejected = "scheduler_items_rejected_total"
     case runDuration = "scheduler_run_duration_seconds"
@@ -30,7 +31,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
 
     public var kind: Kind {
         switch self {
-        case .runs, .itemsIndexed, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures, .searches, .opens: .counter
+        case .runs, .itemsIndexed, .itemsUnchanged, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures, .searches, .opens: .counter
         case .runDuration: .histogram
         case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held,
              .stateCommitted: .gauge
@@ -41,7 +42,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     public var labels: [String] {
         switch self {
         case .runs: ["source", "result", "mode"]
-        case .itemsIndexed, .itemsDeleted, .itemsRejected, .runDuration: ["source"]
+        case .itemsIndexed, .itemsUnchanged, .itemsDeleted, .itemsRejected, .runDuration: ["source"]
         case .domainItems: ["domain"]
         case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .stateCommitted: ["unit"]
         case .searches: ["result"]
@@ -54,6 +55,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         switch self {
         case .runs: "Runs finished, by source, result (reindexed, failed or purged) and mode (full, incremental or resume; a purge is full)."
         case .itemsIndexed: "Items written to the index by runs of the source."
+        case .itemsUnchanged: "Items runs of the source sent that the index held with the same content: marked as sent, nothing rewritten."
         case .itemsDeleted: "Items deleted from the index by runs of the source: stale items and purges."
         case .itemsRejected: "Items the source returned that failed validation and were not indexed."
         case .runDuration: "How long runs of the source took, from start to the last commit."

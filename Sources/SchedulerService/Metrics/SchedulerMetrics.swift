@@ -49,7 +49,7 @@ public final class SchedulerMetrics: Sendable {
                     _ = Counter(label: MetricFamily.runs.name, dimensions: [("source", source), ("result", result.rawValue), ("mode", mode.rawValue)])
                 }
             }
-            for family in [MetricFamily.itemsIndexed, .itemsDeleted, .itemsRejected] {
+            for family in [MetricFamily.itemsIndexed, .itemsUnchanged, .itemsDeleted, .itemsRejected] {
                 _ = Counter(label: family.name, dimensions: [("source", source)])
             }
             _ = Timer(label: MetricFamily.runDuration.name, dimensions: [("source", source)], preferredDisplayUnit: .seconds)
@@ -62,6 +62,7 @@ public final class SchedulerMetrics: Sendable {
             let source = [("source", outcome.source)]
             Counter(label: MetricFamily.runs.name, dimensions: source + [("result", outcome.decision.rawValue), ("mode", outcome.mode.rawValue)]).increment()
             Counter(label: MetricFamily.itemsIndexed.name, dimensions: source).increment(by: outcome.indexed)
+            Counter(label: MetricFamily.itemsUnchanged.name, dimensions: source).increment(by: outcome.unchanged)
             Counter(label: MetricFamily.itemsDeleted.name, dimensions: source).increment(by: outcome.deleted)
             Counter(label: MetricFamily.itemsRejected.name, dimensions: source).increment(by: outcome.rejected)
             Timer(label: MetricFamily.runDuration.name, dimensions: source, preferredDisplayUnit: .seconds).record(duration: outcome.duration)

@@ -117,7 +117,9 @@ struct RunOnceCommand: AsyncParsableCommand {
     static func describe(_ outcome: UnitOutcome) -> String {
         var line = "\(outcome.unit)  \(outcome.decision.rawValue)"
         switch outcome.decision {
-        case .reindexed: line += ": \(outcome.indexed) indexed, \(outcome.deleted) deleted, \(outcome.rejected) rejected"
+        case .reindexed:
+            line += ": \(outcome.indexed) indexed" + (outcome.unchanged > 0 ? " (\(outcome.unchanged) unchanged)" : "")
+                + ", \(outcome.deleted) deleted, \(outcome.rejected) rejected"
         case .purged: line += ": \(outcome.deleted) deleted"
         case .failed: line += ": \(outcome.error ?? "")"
         case .notDue, .wouldReindex, .wouldPurge, .skipped: break
