@@ -96,7 +96,7 @@ struct LoadingTests {
         let folder = try ConfigFolder()
         try folder.write("gates.yaml", levels.joined(separator: "\n"))
         let problems = folder.problems()
-        #expect(problems.contains { $0.file == "gates.yaml" && $0.message.contains("makes the document expand to more than 100000 values") })
+        #expect(problems.contains { $0.file == "gates.yaml" && $0.message.contains("makes the document expand to more than 2000000 values") })
     }
 
     @Test func aQuotedKeyWithANewlineStaysOnOneLine() throws {
@@ -112,9 +112,26 @@ struct LoadingTests {
         #expect(folder.problems().contains { $0.description.hasPrefix("gates.yaml:3:3:") && $0.message.contains("a mapping key must be a plain name") })
     }
 
+    /// A fleet's config: 100,000 partitions of one source in one list (3.6 MB) load, each a unit, and a repeated one
+    /// is still named (the check was quadratic: minutes at this size).
+    @Test func aHundredThousandPartitionsLoad() throws {
+        let partitions = (0..<100_000).map { "locale-\($0 % 40)-category-\($0)" }
+        let folder = try ConfigFolder(scheduler: ConfigFolder.scheduler.replacingOccurrences(
+            of: "partitions: [us, fr]", with: "partitions: [\(partitions.joined(separator: ", "))]"
+        ))
+        let configuration = try folder.load()
+        #expect(configuration.units.count == 100_000)
+        #expect(configuration.units.last?.partition == "locale-39-category-99999")
+
+        try folder.write("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(
+            of: "partitions: [us, fr]", with: "partitions: [\((partitions + ["locale-1-category-1"]).joined(separator: ", "))]"
+        ))
+        #expect(folder.problems().map(\.message) == ["'locale-1-category-1' appears twice in source 'categories': partitions"])
+    }
+
     @Test func aFileOverTheSizeLimitIsRefused() throws {
         let folder = try ConfigFolder()
-        try folder.write("experiments.yaml", "# " + String(repeating: "x", count: 1024 * 1024) + "\n")
+        try folder.write("experiments.yaml", "# " + String(repeating: "x", count: 32 << 20) + "\n")
         #expect(folder.problems().contains { $0.file == "experiments.yaml" && $0.message.contains("over the limit") })
     }
 }

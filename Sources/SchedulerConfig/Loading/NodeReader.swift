@@ -98,12 +98,13 @@ struct NodeReader {
             return nil
         }
         var values: [String] = []
+        var seen = Set<String>()
         for element in sequence {
             guard let value = string(element, "each entry of \(what)") else { continue }
-            if values.contains(value) {
-                problem(element, "'\(value)' appears twice in \(what)")
-            } else {
+            if seen.insert(value).inserted {
                 values.append(value)
+            } else {
+                problem(element, "'\(value)' appears twice in \(what)")
             }
         }
         return values

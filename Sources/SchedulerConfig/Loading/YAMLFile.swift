@@ -4,8 +4,16 @@ import YAML
 /// Reads one config file through the strict YAML composer (the system libyaml): bounded in size, nodes, depth
 /// and anchors while it is composed, one document, core-schema tags only; every refusal has its line and column.
 struct YAMLFile {
-    /// What one config file may hold.
-    static let limits = YAMLLimits.standard
+    /// What one config file may hold: room for a fleet (100,000 partitions of 100-byte names in one list), not for
+    /// a file that expands without end. Config is trusted; the limits catch a mistake (a generated file gone wrong, an
+    /// alias bomb) before it takes the machine's memory.
+    static let limits = {
+        var limits = YAMLLimits.standard
+        limits.maxBytes = 32 << 20
+        limits.maxNodes = 2_000_000
+        limits.maxKeys = 1_000_000
+        return limits
+    }()
 
     let name: String
     let root: YAMLNode?
