@@ -127,26 +127,32 @@ public final class PostgresSearchIndex: SearchIndex {
         for try await (identifier, digest, date) in rows.decode((String, Int64?, Double).self) {
             stored[Array(identifier.utf8)] = StoredItem(digest: digest, expiration: Date(timeIntervalSince1970: date))
         }
-        var kept: [String] = [], renewed: [String] = [], written: [ItemRow] = [], words = Set<String>()
+        var kept: [(item: SearchableItem, digest: Int64)] = [], renewed: [(item: SearchableItem, digest: Int64)] = []
+        var written: [ItemRow] = [], words = Set<String>()
+        func write(_ item: SearchableItem, digest: Int64) {
+            written.append(ItemRow(item, expiration: expiration.expiration(of: item), digest: digest))
+            SearchVocabulary.insertWords(of: item, into: &words)
+        }
         for item in latest {
             let digest = ItemDigest.of(item)
-            let change = stored[Array(item.uniqueIdentifier.utf8)].map { expiration.change(writing: item, digest: digest, over: $0) } ?? .content
-            switch change {
-            case .none: kept.append(item.uniqueIdentifier)
-            case .expiration: renewed.append(item.uniqueIdentifier)
-            case .content:
-                written.append(ItemRow(item, expiration: expiration.expiration(of: item), digest: digest))
-                SearchVocabulary.insertWords(of: item, into: &words)
+            switch stored[Array(item.uniqueIdentifier.utf8)].map({ expiration.change(writing: item, digest: digest, over: $0) }) ?? .content {
+            case .none: kept.append((item, digest))
+            case .expiration: renewed.append((item, digest))
+            case .content: write(item, digest: digest)
             }
         }
-        if !kept.isEmpty {
-            try await connection.query("UPDATE item SET commit_number = \(commitNumber) WHERE unique_identifier = ANY(\(kept))", logger: logger)
-        }
-        if !renewed.isEmpty {
-            try await connection.query(
-                "UPDATE item SET commit_number = \(commitNumber), expiration_date = \(expiration.date.timeIntervalSince1970) WHERE unique_identifier = ANY(\(renewed))",
-                logger: logger
-            )
+        // A row read above may be gone by now (an expiry sweep or a purge's reclaim deleting it, from another loop or
+        // replica, without this commit's lock): an item whose row no update found is written whole.
+        for (items, query) in [
+            (kept, "UPDATE item SET commit_number = \(commitNumber)"),
+            (renewed, "UPDATE item SET commit_number = \(commitNumber), expiration_date = \(expiration.date.timeIntervalSince1970)"),
+        ] as [([(item: SearchableItem, digest: Int64)], PostgresQuery)] where !items.isEmpty {
+            var update = query
+            update.sql += " WHERE unique_identifier = ANY($\(update.binds.count + 1)) RETURNING unique_identifier"
+            update.binds.append(items.map(\.item.uniqueIdentifier))
+            var found = Set<[UInt8]>()
+            for try await identifier in try await connection.query(update, logger: logger).decode(String.self) { found.insert(Array(identifier.utf8)) }
+            for (item, digest) in items where !found.contains(Array(item.uniqueIdentifier.utf8)) { write(item, digest: digest) }
         }
         guard !written.isEmpty else { return latest.count }
         let json = String(decoding: try JSONEncoder().encode(written), as: UTF8.self)

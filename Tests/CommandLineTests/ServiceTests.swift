@@ -258,4 +258,41 @@ struct ServiceTests {
         let after = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
         #expect(after.stdout.contains(#""total":2101"#), "\(after.stdout)")
     }
+
+    /// `HEAD` answers as `GET` does, without the body, on every read endpoint (load balancers probe with it): on one
+    /// kept-alive connection, each answer ends where its headers do, the next one follows intact, and a `HEAD` of a
+    /// search is not counted as a search.
+    @Test func headAnswersLikeGetWithoutABodyAndCountsNothing() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b c")
+        let service = try RunningService(setup.config)
+        #expect(try await eventually { try await service.searchTotal() == 3 }, "the pass ran on start")
+        func searches() async throws -> [Substring] {
+            try await service.request("/metrics").body.split(separator: "\n").filter { $0.hasPrefix("scheduler_searches_total{") }
+        }
+        let searchesBefore = try await searches()
+        let get = try await service.request("/search?q=doc")
+
+        let connection = try RawConnection(port: try #require(service.base.port))
+        let paths = ["/healthz", "/search?q=doc", "/items/a", "/status", "/", "/metrics", "/no/such/page", "/items/none"]
+        connection.send(paths.map { "HEAD \($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }.joined()
+            + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        let answers = connection.response(within: 10).components(separatedBy: "HTTP/1.1 ").dropFirst()
+        #expect(answers.count == paths.count + 1, "\(answers)")
+        for (path, answer) in zip(paths, answers) {
+            let parts = answer.components(separatedBy: "\r\n\r\n")
+            #expect(parts.count == 2 && parts[1].isEmpty, "HEAD \(path) sent a body: \(answer)")
+            let expected = path.hasPrefix("/no/") || path == "/items/none" ? "404" : "200"
+            #expect(answer.hasPrefix(expected), "HEAD \(path): \(answer)")
+        }
+        let headSearch = try #require(answers.dropFirst().first).lowercased()
+        #expect(headSearch.contains("content-length: \(get.body.utf8.count)\r\n"), "the length GET sends: \(headSearch)")
+        #expect(try #require(answers.last).hasPrefix("200") && answers.last?.hasSuffix("\r\n\r\n") == false, "the GET after them is whole")
+
+        let searchesAfter = try await searches()
+        #expect(searchesAfter.count == searchesBefore.count && searchesAfter != searchesBefore, "the GET counted: \(searchesBefore) → \(searchesAfter)")
+        _ = try await service.request("/search?q=doc", method: "HEAD")
+        #expect(try await searches() == searchesAfter, "a HEAD is no search")
+        #expect(await service.terminate() == 0, "\(service.log)")
+    }
 }

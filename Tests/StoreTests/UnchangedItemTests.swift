@@ -118,4 +118,27 @@ struct UnchangedItemTests {
             #expect(try await expiration("default") == later.addingTimeInterval(10 * Self.day))
         }
     }
+
+    /// The composed and decomposed spellings of "café" are two items to every store: sent together in one batch, one
+    /// renewed and the other changed, each is written as itself (a lookup by Swift's `==` once confused them, and the
+    /// second write failed on the first one's row id).
+    @Test(arguments: StoreBackend.allCases)
+    func twoSpellingsOfOneIdentifierInABatchAreTwoItems(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: FixedWallClock(Self.now)) { store in
+            let lifetime = 40 * Self.day
+            let composed = Self.item("caf\u{e9}"), decomposed = Self.item("cafe\u{301}")
+            #expect(Array(composed.uniqueIdentifier.utf8) != Array(decomposed.uniqueIdentifier.utf8))
+            let first = try await Self.write([composed, decomposed], to: store, expiring: DefaultExpiration(lifetime: lifetime, from: Self.now))
+            #expect(first.upserted == 2 && first.unchanged == 0)
+
+            var renamed = decomposed
+            renamed.title = "Renamed"
+            let later = Self.now.addingTimeInterval(11 * Self.day)
+            let second = try await Self.write([composed, renamed], to: store, expiring: DefaultExpiration(lifetime: lifetime, from: later))
+            #expect(second.upserted == 2 && second.unchanged == 1, "the composed one renewed, the decomposed one rewritten")
+            #expect(try await store.index.item(withIdentifier: composed.uniqueIdentifier)?.title == "Title")
+            #expect(try await store.index.item(withIdentifier: composed.uniqueIdentifier)?.expirationDate == later.addingTimeInterval(lifetime))
+            #expect(try await store.index.item(withIdentifier: renamed.uniqueIdentifier)?.title == "Renamed")
+        }
+    }
 }

@@ -84,7 +84,11 @@ public struct PluginDryRun: Sendable {
         var states = 0
 
         mutating func send(_ item: SearchableItem) async throws {
-            if let admitted = admission.admit(item) { items.append(admitted) }
+            if var admitted = admission.admit(item) {
+                // As a new item would be stored: with the source's expiration when it carries none.
+                admitted.expirationDate = admission.expiration.expiration(of: admitted)
+                items.append(admitted)
+            }
             if items.count >= limit { throw Enough() }
         }
 

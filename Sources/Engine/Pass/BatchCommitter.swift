@@ -93,19 +93,35 @@ final class BatchCommitter: Sendable {
                     )
                     // The batch before is written meanwhile, in the one child task.
                     if !written { try await writing.next() }
-                    writing.addTask { try await self.commit(admitted, state: batch.state) }
+                    writing.addTask {
+                        do {
+                            try await self.commit(admitted, state: batch.state)
+                        } catch {
+                            // Told at once, so the plugin stops at its next batch rather than one later.
+                            throw self.stop(error)
+                        }
+                    }
                     written = false
                 }
                 try await writing.waitForAll()
             }
             try Task.checkCancellation()
         } catch {
-            let failure: any Error = Task.isCancelled ? CancellationError()
-                : error is CancellationError || error is LeaseLost || error is TooManyDeletions ? error : IndexWriteFailure(error: error)
-            progress.withLock { $0.failure = failure }
-            batches.finish()
-            throw failure
+            throw stop(error)
         }
+    }
+
+    /// Records why writing stopped (the first reason only), finishes the channel so that a producer waiting to send
+    /// is released, and returns the reason.
+    private func stop(_ error: any Error) -> any Error {
+        let reason: any Error = Task.isCancelled ? CancellationError()
+            : error is CancellationError || error is LeaseLost || error is TooManyDeletions || error is IndexWriteFailure ? error : IndexWriteFailure(error: error)
+        let failure = progress.withLock { progress in
+            if progress.failure == nil { progress.failure = reason }
+            return progress.failure ?? reason
+        }
+        batches.finish()
+        return failure
     }
 
     /// Writes `changes`, admitted, with the checkpoint holding `state`, after the batches before it.

@@ -220,7 +220,8 @@ struct UnitReindex {
             deletingItemsCommittedThrough: stale > 0 ? baseline : nil
         )
         return Result(
-            indexed: produced, unchanged: committer.unchanged, deleted: swept + committer.deleted, rejected: rejections.count,
+            // Both of distinct identifiers at most: an item a plugin repeated is unchanged each time it comes again.
+            indexed: produced, unchanged: min(committer.unchanged, produced), deleted: swept + committer.deleted, rejected: rejections.count,
             finishedAt: finishedAt, mode: start.mode
         )
     }

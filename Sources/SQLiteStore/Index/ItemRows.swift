@@ -33,15 +33,17 @@ struct ItemRows {
         _ items: [SearchableItem], expiration: DefaultExpiration, now: Date, commitNumber: Int64, taken: inout HeldIdentifiers
     ) throws -> Upserted {
         let stored = try storedItems(items.map(\.uniqueIdentifier))
-        /// What this batch wrote, for an identifier it sends again.
-        var written: [String: (id: Int64, stored: StoredItem)] = [:]
+        /// What this batch wrote, for an identifier it sends again (by its bytes, as SQLite compares them: the two
+        /// spellings of "café" are two items).
+        var written: [[UInt8]: (id: Int64, stored: StoredItem)] = [:]
         var marks = Set<Int64>()
         var outcome = Upserted()
         for (position, item) in items.enumerated() {
             if let held = stored[position]?.heldBy, taken.refuse(item.uniqueIdentifier, heldBy: held, outside: owner) { continue }
             outcome.written += 1
             let digest = ItemDigest.of(item)
-            let before = written.isEmpty ? stored[position]?.item : written[item.uniqueIdentifier] ?? stored[position]?.item
+            let key = Array(item.uniqueIdentifier.utf8)
+            let before = written.isEmpty ? stored[position]?.item : written[key] ?? stored[position]?.item
             var keptID: Int64?
             if let (id, storedItem) = before {
                 switch expiration.change(writing: item, digest: digest, over: storedItem) {
@@ -52,25 +54,25 @@ struct ItemRows {
                 case .expiration(let date):
                     try db.cachedStatement(sql: "UPDATE item SET commitNumber = ?, expirationDate = ? WHERE id = ?")
                         .execute(arguments: [commitNumber, date.timeIntervalSince1970, id])
-                    written[item.uniqueIdentifier] = (id, StoredItem(digest: digest, expiration: date))
+                    written[key] = (id, StoredItem(digest: digest, expiration: date))
                     outcome.unchanged += 1
                     continue
                 case .content:
                     marks.remove(id)
-                    keptID = try replace(id: id, by: item)
+                    keptID = try replace(by: item)
                 }
             }
             let id = try insert(item, id: keptID, digest: digest, expiration: expiration, now: now, commitNumber: commitNumber)
-            written[item.uniqueIdentifier] = (id, StoredItem(digest: digest, expiration: expiration.expiration(of: item)))
+            written[key] = (id, StoredItem(digest: digest, expiration: expiration.expiration(of: item)))
             SearchVocabulary.insertWords(of: item, into: &outcome.words)
         }
         try ItemMarkTable.mark(marks, commitNumber: commitNumber, db)
         return outcome
     }
 
-    /// Deletes the row `id` that `item` replaces; returns the id `item` keeps (the same one when its ranking hint,
-    /// and so its place in priority order, did not change).
-    private func replace(id: Int64, by item: SearchableItem) throws -> Int64? {
+    /// Deletes the row that `item` replaces; returns the id `item` keeps (the row's when its ranking hint, and so its
+    /// place in priority order, did not change).
+    private func replace(by item: SearchableItem) throws -> Int64? {
         guard let existing = try storedRow(identifier: item.uniqueIdentifier) else { return nil }
         try delete(existing)
         if existing["domainIdentifier"] != item.domainIdentifier {
@@ -78,7 +80,7 @@ struct ItemRows {
             try db.cachedStatement(sql: "UPDATE item_open SET domainIdentifier = ? WHERE uniqueIdentifier = ?")
                 .execute(arguments: [item.domainIdentifier, item.uniqueIdentifier])
         }
-        return existing["rankingHint"] == item.rankingHint ? id : nil
+        return existing["rankingHint"] == item.rankingHint ? existing["id"] : nil
     }
 
     /// Inserts the row of `item` and its words, with `id` or the next one of its priority band; returns its id.
@@ -122,18 +124,23 @@ struct ItemRows {
     /// whole) and is nobody's.
     private func storedItems(_ identifiers: [String]) throws -> [StoredRow?] {
         var stored = [StoredRow?](repeating: nil, count: identifiers.count)
-        // Within SQLite's default limit of 32766 parameters; the positions are literals, so a full chunk's statement
-        // is the same every time and stays cached.
-        for start in stride(from: 0, to: identifiers.count, by: 10_000) {
-            let chunk = identifiers[start..<min(start + 10_000, identifiers.count)]
-            let values = chunk.indices.map { "(\($0 - start), ?)" }.joined(separator: ",")
+        // Within SQLite's default limit of 32766 parameters. The positions are literals, and a chunk is padded with
+        // NULL identifiers (which match nothing) to a power of two: a handful of statements serve every batch size
+        // and stay cached.
+        let chunkSize = 8192
+        for start in stride(from: 0, to: identifiers.count, by: chunkSize) {
+            let chunk = identifiers[start..<min(start + chunkSize, identifiers.count)]
+            var padded = 16
+            while padded < chunk.count { padded *= 2 }
+            let values = (0..<padded).map { "(\($0), ?)" }.joined(separator: ",")
             let statement = try db.cachedStatement(sql: """
                 WITH batch(position, identifier) AS (VALUES \(values))
                 SELECT batch.position, item.id, item.contentDigest, item.expirationDate, item.domainIdentifier,
                     \(PurgedDomains.liveCondition())
                 FROM batch JOIN item ON item.uniqueIdentifier = batch.identifier
                 """)
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(Array(chunk)))
+            let arguments = StatementArguments(chunk.map { $0 as String? } + Array(repeating: nil, count: padded - chunk.count))
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
                 let live: Bool = row[5]
                 stored[start + row[0]] = StoredRow(
@@ -205,7 +212,11 @@ struct ItemRows {
     /// storage, not the program's memory, however many), then each table deletes by id; nothing is written when
     /// nothing matches, the common end of a run's sweep.
     func delete(where condition: String, arguments: StatementArguments) throws -> Int {
-        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS doomed_item (id INTEGER PRIMARY KEY)")
+        // Created once a connection: even a `CREATE … IF NOT EXISTS` of a table that exists counts as a schema change,
+        // which empties GRDB's cache of prepared statements.
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = 'doomed_item')") != true {
+            try db.execute(sql: "CREATE TEMP TABLE doomed_item (id INTEGER PRIMARY KEY)")
+        }
         try db.cachedStatement(sql: "INSERT INTO temp.doomed_item SELECT id FROM item WHERE " + condition).execute(arguments: arguments)
         let count = db.changesCount
         guard count > 0 else { return 0 }

@@ -35,8 +35,8 @@ extension SchedulerAPI {
 
     /// `GET /open/{id}?q=TEXT`: 302 to the item's `contentURL` when its scheme is allowed (``OpenSchemes``), the
     /// open counted for the item and the query (``OpenCounter``); 404 for an item that is gone, has no link or one
-    /// never redirected to; 429 past the client's rate.
-    func open(_ rawIdentifier: String, request: Request, client: String?) async throws(APIError) -> Response {
+    /// never redirected to; 429 past the client's rate. An open not `counted` (a `HEAD`) is only answered.
+    func open(_ rawIdentifier: String, request: Request, client: String?, counted: Bool = true) async throws(APIError) -> Response {
         let item = try await liveItem(rawIdentifier)
         let configuration = await active.current
         let allowed = OpenSchemes.allowed(in: configuration)
@@ -45,6 +45,8 @@ extension SchedulerAPI {
             throw APIError(.notFound, "the item's contentURL is not opened from here: its scheme is not one of service.openSchemes (\(allowed.sorted().joined(separator: ", ")))")
         }
         let query = request.uri.queryParameters["q"].flatMap { OpenTally.foldedQuery(String($0)) }
+        let redirect = Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+        guard counted else { return redirect }
         switch await opens.admit(identifier: item.uniqueIdentifier, query: query, client: client, rateLimit: configuration.scheduler.openRateLimit) {
         case .limited:
             throw APIError(.tooManyRequests, "too many opens from this client; try again in a minute")
@@ -53,7 +55,7 @@ extension SchedulerAPI {
         case .uncounted:
             break
         }
-        return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+        return redirect
     }
 
     /// The live item a raw path segment names (percent-decoded), or 404.

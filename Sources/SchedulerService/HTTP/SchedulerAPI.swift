@@ -58,8 +58,8 @@ public struct SchedulerAPI: Sendable {
         case operators
     }
 
-    /// The routes of a listener, ready for an `Application`.
-    public func router(_ routes: Routes = .all) -> Router<SchedulerRequestContext> {
+    /// The routes of a listener, ready for an `Application`, each `GET` answering `HEAD` too.
+    public func router(_ routes: Routes = .all) -> HeadRequests<Router<SchedulerRequestContext>> {
         let router = Router(context: SchedulerRequestContext.self)
         router.get("healthz") { _, _ in await healthz() }
         router.get("metrics") { _, _ in await exposition() }
@@ -68,11 +68,13 @@ public struct SchedulerAPI: Sendable {
             router.get("/") { _, _ in try await statusPage() }
             router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
             router.get("assets/status.js") { _, _ in StatusPage.script() }
-            router.get("search") { request, context in try await search(request, client: ClientKey.of(context.remoteAddress)) }
+            router.get("search") { request, context in
+                try await search(request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
+            }
             router.get("items/{id}") { _, context in try await item(context.parameters.get("id") ?? "") }
             router.get("items/{id}/thumbnail") { request, context in try await thumbnail(context.parameters.get("id") ?? "", request: request) }
             router.get("open/{id}") { request, context in
-                try await open(context.parameters.get("id") ?? "", request: request, client: ClientKey.of(context.remoteAddress))
+                try await open(context.parameters.get("id") ?? "", request: request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
             }
         }
         if routes != .publicOnly {
@@ -83,7 +85,7 @@ public struct SchedulerAPI: Sendable {
             admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
             admin.get("analytics") { request, _ in try await analytics(request) }
         }
-        return router
+        return HeadRequests(routes: router)
     }
 
     /// 200 while the loop runs, the database answers and is still the file opened at start, and the last pass
@@ -162,7 +164,8 @@ public struct SchedulerAPI: Sendable {
         }
     }
 
-    func search(_ request: Request, client: String?) async throws(APIError) -> Response {
+    /// `GET /search`: the hits of `q` as JSON; the search counted (metrics, ``SearchCounter``) unless not `counted`.
+    func search(_ request: Request, client: String?, counted: Bool = true) async throws(APIError) -> Response {
         let parameters = request.uri.queryParameters
         guard let text = parameters["q"].map(String.init), !text.isEmpty else {
             throw APIError(.badRequest, "the query parameter q (the text to search for) is required")
@@ -189,8 +192,10 @@ public struct SchedulerAPI: Sendable {
         }
         do {
             let results = try await storeDeadline.run { [store] in try await store.index.search(query) }
-            metrics.recordSearch(found: results.total > 0)
-            await searches.record(text, found: results.total > 0, client: client)
+            if counted {
+                metrics.recordSearch(found: results.total > 0)
+                await searches.record(text, found: results.total > 0, client: client)
+            }
             return JSONResponse.make(results)
         } catch {
             throw await unavailable(error)

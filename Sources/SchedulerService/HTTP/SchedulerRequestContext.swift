@@ -7,6 +7,8 @@ public struct SchedulerRequestContext: RequestContext, RemoteAddressRequestConte
     public var coreContext: CoreRequestContextStorage
     /// The peer of the connection; `nil` when there is none (a request made in process).
     public let remoteAddress: SocketAddress?
+    /// Whether the request is a `HEAD` answered as a `GET` (``HeadRequests``): what it reads is not counted.
+    public var isHead = false
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
