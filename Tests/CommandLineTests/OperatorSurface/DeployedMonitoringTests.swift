@@ -78,4 +78,41 @@ struct DeployedMonitoringTests {
         let check = try ExternalTool("promtool", debianPackage: "prometheus").run(["check", "rules", "queries.yaml"], directory: folder)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
+
+    /// The units table's "since last success" is the time since a success, and nothing (shown "never") for a unit that
+    /// has none, whose gauge is 0: not 57 years. Evaluated by `promtool test rules` on series given to it.
+    @Test func sinceLastSuccessIsNothingForAUnitThatNeverSucceeded() throws {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.dashboard)) as? [String: Any]
+        let panels = try #require(json?["panels"] as? [[String: Any]])
+        let expressions = panels.flatMap { ($0["targets"] as? [[String: Any]] ?? []).compactMap { $0["expr"] as? String } }
+        let since = try #require(expressions.first { $0.contains("scheduler_last_success_timestamp_seconds") && $0.hasPrefix("time() -") })
+        let expression = since.replacingOccurrences(of: "$instance", with: ".*")
+        let quoted = String(decoding: try JSONSerialization.data(withJSONObject: expression, options: .fragmentsAllowed), as: UTF8.self)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("since-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "groups:\n  - name: since\n    rules:\n      - record: since_last_success\n        expr: \(quoted)\n"
+            .write(to: folder.appendingPathComponent("since.yaml"), atomically: true, encoding: .utf8)
+        try """
+            rule_files: [since.yaml]
+            evaluation_interval: 1m
+            tests:
+              - interval: 1m
+                input_series:
+                  - series: 'scheduler_last_success_timestamp_seconds{unit="never", instance="a"}'
+                    values: '0 0 0 0 0'
+                  - series: 'scheduler_last_success_timestamp_seconds{unit="daily", instance="a"}'
+                    values: '60 60 60 60 60'
+                promql_expr_test:
+                  - expr: since_last_success
+                    eval_time: 4m
+                    exp_samples:
+                      - labels: 'since_last_success{unit="daily"}'
+                        value: 180
+            """.write(to: folder.appendingPathComponent("since.test.yaml"), atomically: true, encoding: .utf8)
+        let test = try ExternalTool("promtool", debianPackage: "prometheus").run(["test", "rules", "since.test.yaml"], directory: folder)
+        #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
+        #expect(since.contains("> 0"))
+        #expect(String(data: try Data(contentsOf: Self.dashboard), encoding: .utf8)?.contains(#""text": "never""#) == true, "the empty cell reads never")
+    }
 }
