@@ -35,7 +35,9 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     public func units() async throws -> [String: UnitState] {
         try await database.read { db in
             var states: [String: UnitState] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT \(UnitStateRow.columns) FROM unit_state") {
+            states.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM unit_state") ?? 0)
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(UnitStateRow.columns) FROM unit_state")
+            while let row = try rows.next() {
                 let state = UnitStateRow.state(from: row)
                 states[state.unit] = state
             }

@@ -56,21 +56,24 @@ enum UnitStateRow {
         )
     }
 
+    /// The state a row of ``columns`` holds, read by position (a read by name searches the columns each time: a
+    /// tick reads every unit's row).
     static func state(from row: Row) -> UnitState {
-        var state = UnitState(unit: row["unit"], source: row["source"], domain: row["domain"])
-        state.lastSuccessAt = (row["lastSuccessAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        state.fingerprint = row["fingerprint"]
-        state.itemCount = row["itemCount"]
-        state.lastAttemptAt = (row["lastAttemptAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        state.lastResult = (row["lastResult"] as String?).flatMap(UnitResult.init(rawValue:))
-        state.lastError = row["lastError"]
-        state.failures = row["failures"]
-        state.retryAt = (row["retryAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        state.runner = row["runner"]
-        state.forcedRun = row["forcedRun"]
-        state.runMode = (row["runMode"] as String?).flatMap(SyncMode.init(rawValue:))
-        state.lastIncrementalAt = (row["lastIncrementalAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        state.syncStateAt = (row["syncStateAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        func date(_ index: Int) -> Date? { (row[index] as Double?).map(Date.init(timeIntervalSince1970:)) }
+        var state = UnitState(unit: row[0], source: row[1], domain: row[2])
+        state.lastSuccessAt = date(3)
+        state.fingerprint = row[4]
+        state.itemCount = row[5]
+        state.lastAttemptAt = date(6)
+        state.lastResult = (row[7] as String?).flatMap(UnitResult.init(rawValue:))
+        state.lastError = row[8]
+        state.failures = row[9]
+        state.retryAt = date(10)
+        state.runner = row[11]
+        state.forcedRun = row[12]
+        state.runMode = (row[13] as String?).flatMap(SyncMode.init(rawValue:))
+        state.lastIncrementalAt = date(14)
+        state.syncStateAt = date(15)
         return state
     }
 

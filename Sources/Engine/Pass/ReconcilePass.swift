@@ -87,17 +87,16 @@ public struct ReconcilePass: Sendable {
             )
         }
         var outcomes: [UnitOutcome] = []
+        outcomes.reserveCapacity(needs.count)
         for need in needs {
             guard !Task.isCancelled else { break }
             let started = ContinuousClock.now
             var outcome = try await carryOut(need, startedAt: now, options: options)
             outcome.duration = ContinuousClock.now - started
-            var metadata: Logger.Metadata = [
-                "unit": "\(outcome.unit)", "reason": "\(outcome.reason)", "indexed": "\(outcome.indexed)",
-                "unchanged": "\(outcome.unchanged)", "deleted": "\(outcome.deleted)", "rejected": "\(outcome.rejected)",
-            ]
-            if let error = outcome.error { metadata["error"] = "\(error)" }
-            logger.log(level: outcome.decision == .failed ? .error : .info, "\(outcome.decision.rawValue)", metadata: metadata)
+            // A unit with nothing to do (most units on most ticks) logs at debug: a fleet's tick is not 100,000 lines,
+            // and its metadata is made only when the line is written.
+            let level: Logger.Level = outcome.decision == .failed ? .error : outcome.decision == .notDue ? .debug : .info
+            logger.log(level: level, "\(outcome.decision.rawValue)", metadata: outcome.logMetadata)
             outcomes.append(outcome)
         }
         if !options.dryRun, !Task.isCancelled { try await sweep(options) }

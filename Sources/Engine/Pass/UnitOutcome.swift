@@ -2,6 +2,7 @@ public import Foundation
 public import PluginAPI
 public import SchedulerConfig
 public import Store
+import Logging
 
 /// What a pass did with one unit: the JSON of `scheduler run-once --json`.
 public struct UnitOutcome: Sendable, Hashable, Codable {
@@ -44,5 +45,17 @@ public struct UnitOutcome: Sendable, Hashable, Codable {
         try container.encode(nextDue, forKey: .nextDue)
         try container.encode(error, forKey: .error)
         try container.encode(mode, forKey: .mode)
+    }
+}
+
+extension UnitOutcome {
+    /// The outcome's counts and reason, for its log line.
+    var logMetadata: Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "unit": "\(unit)", "reason": "\(reason)", "indexed": "\(indexed)",
+            "unchanged": "\(unchanged)", "deleted": "\(deleted)", "rejected": "\(rejected)",
+        ]
+        if let error { metadata["error"] = "\(error)" }
+        return metadata
     }
 }

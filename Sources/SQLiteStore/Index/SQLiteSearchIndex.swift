@@ -154,11 +154,18 @@ public final class SQLiteSearchIndex: SearchIndex {
     }
 
     public func domainsHoldingItems(among domains: [String]) async throws -> Set<String> {
-        try await database.read { db in
-            let statement = try db.cachedStatement(
-                sql: "SELECT EXISTS (SELECT 1 FROM item WHERE \(DomainRange.condition()) AND \(PurgedDomains.liveCondition()))"
-            )
-            return try Set(domains).filter { domain in try Bool.fetchOne(statement, arguments: DomainRange(domain: domain).arguments) == true }
+        guard !domains.isEmpty else { return [] }
+        let list = String(decoding: try JSONEncoder().encode(Array(Set(domains))), as: UTF8.self)
+        return try await database.read { db in
+            // One small statement for thousands of domains (a tick asks for every unit's), each found by two seeks of
+            // the item_domain index: the domain, then the domains under it.
+            let item = "SELECT 1 FROM item WHERE \(PurgedDomains.liveCondition()) AND "
+            let statement = try db.cachedStatement(sql: """
+                SELECT asked.value FROM json_each(?) AS asked WHERE
+                    EXISTS (\(item) domainIdentifier = asked.value)
+                    OR EXISTS (\(item) domainIdentifier >= asked.value || '.' AND domainIdentifier < asked.value || '/')
+                """)
+            return Set(try String.fetchAll(statement, arguments: [list]))
         }
     }
 

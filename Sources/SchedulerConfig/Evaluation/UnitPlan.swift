@@ -20,12 +20,17 @@ public struct UnitPlan: Sendable {
 extension SchedulerConfiguration {
     /// The plan of every unit at `date`, in config order.
     public func plans(at date: Date) -> [UnitPlan] {
-        scheduler.sources.flatMap { source in
-            source.units.map { plan(for: $0, of: source, at: date) }
+        var plans: [UnitPlan] = []
+        plans.reserveCapacity(scheduler.sources.reduce(0) { $0 + $1.units.count })
+        for source in scheduler.sources {
+            // The options' canonical text, by variant: the same for every unit of the source that has it.
+            var renderedOptions: [String?: String] = [:]
+            for unit in source.units { plans.append(plan(for: unit, of: source, at: date, renderedOptions: &renderedOptions)) }
         }
+        return plans
     }
 
-    func plan(for unit: Unit, of source: Source, at date: Date) -> UnitPlan {
+    func plan(for unit: Unit, of source: Source, at date: Date, renderedOptions: inout [String?: String]) -> UnitPlan {
         var decision = gates[source.gate]!.evaluate(unit: unit, environment: scheduler.environment, at: date)
         let experiment = experiment(forSource: source.name)
         var assignment: VariantAssignment?
@@ -44,13 +49,21 @@ extension SchedulerConfiguration {
         let expiration = settings.expiration ?? scheduler.defaultExpiration
         let shape = [
             "plugin=\(source.plugin)", "domain=\(unit.domain)", "expiration=\(expiration.components.seconds)",
-            "deepLink=\(settings.deepLink ?? "")", "options=\(CanonicalYAML.render(settings.options))",
+            "deepLink=\(settings.deepLink ?? "")", "options=\(rendered(settings.options, variant: assignment?.variant, in: &renderedOptions))",
         ].joined(separator: "\n")
         return UnitPlan(
             unit: unit, plugin: source.plugin, gate: source.gate, gateDecision: decision, variant: assignment,
             settings: settings, fingerprint: Bucketing.digest(shape)
         )
     }
+}
+
+/// `options` in canonical text, rendered once for each variant of a source (`nil`: none).
+private func rendered(_ options: YAMLNode, variant: String?, in cache: inout [String?: String]) -> String {
+    if let known = cache[variant] { return known }
+    let text = CanonicalYAML.render(options)
+    cache[variant] = text
+    return text
 }
 
 /// A YAML node rendered with mapping keys sorted, so equal options give equal text whatever their order.
