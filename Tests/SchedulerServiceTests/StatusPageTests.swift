@@ -72,4 +72,43 @@ struct StatusPageTests {
             #expect(!html.contains("http://") && !html.contains("https://"), "no external resource")
         }
     }
+
+    /// Trouble first: failing units, then overdue, running and due ones, then the rest, in config order within each;
+    /// each chip of the summary links to its units alone (`?show=`), and anything else is refused with the kinds.
+    @Test(arguments: StoreBackend.allCases)
+    func unitsInTroubleComeFirstAndEachChipShowsItsUnitsAlone(backend: StoreBackend) async throws {
+        try await SchedulerAPITests.withHarness(backend, sourceSettings: ", partitions: [a, b, c, d]", prepare: { store in
+            let now = Date()
+            let running = UnitState(unit: "docs/b", source: "docs", domain: "com.test.docs.b")
+            try await store.recordAttemptStart(running, at: now, forced: false)
+            // On a shared store, a run is alive while its replica holds the unit's lease.
+            _ = try await store.leases?.take(Lease.unitName("docs/b"), holder: "replica-1", for: .seconds(600))
+            let failing = UnitState(unit: "docs/c", source: "docs", domain: "com.test.docs.c")
+            try await store.recordAttemptStart(failing, at: now, forced: false)
+            try await store.recordFailure(failing, error: "upstream answered 503", failures: 2, retryAt: now.addingTimeInterval(3600))
+        }) { harness in
+            func units(_ uri: String) async throws -> [String] {
+                let html = String(buffer: try await harness.client.execute(uri: uri, method: .get).body)
+                return html.matches(of: #/<tr data-unit="([^"]+)"/#).map { String($0.1) }
+            }
+            let all = try await units("/")
+            #expect(all == ["docs/c", "docs/b", "docs/a", "docs/d"], "failing, running, then the due ones in config order: \(all)")
+            #expect(try await units("/?show=failing") == ["docs/c"])
+            #expect(try await units("/?show=running") == ["docs/b"])
+            #expect(try await units("/?show=due") == ["docs/a", "docs/d"])
+            #expect(try await units("/?show=overdue") == [])
+            let page = String(buffer: try await harness.client.execute(uri: "/?show=due", method: .get).body)
+            #expect(page.contains(#"<p id="showing">Only the due units · <a href="/">show every unit</a></p>"#), "\(page)")
+            for link in [#"href="/?show=failing#units""#, #"href="/?show=running#units""#, #"href="/status""#, #"href="/metrics""#, #"href="/healthz""#] {
+                #expect(page.contains(link), "\(link)")
+            }
+            let none = String(buffer: try await harness.client.execute(uri: "/?show=overdue", method: .get).body)
+            #expect(none.contains("None overdue now."))
+
+            let refused = try await harness.client.execute(uri: "/?show=%3Cscript%3E", method: .get)
+            #expect(refused.status == .badRequest)
+            #expect(String(buffer: refused.body).contains("show must be one of failing, overdue, running, due"))
+            #expect(!String(buffer: refused.body).contains("<script>"))
+        }
+    }
 }

@@ -65,7 +65,7 @@ public struct SchedulerAPI: Sendable {
         router.get("metrics") { _, _ in await exposition() }
         router.get("status") { _, _ in try await status() }
         if routes != .operators {
-            router.get("/") { _, _ in try await statusPage() }
+            router.get("/") { request, _ in try await statusPage(showing: UnitTrouble.named(request.uri.queryParameters["show"].map(String.init))) }
             router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
             router.get("assets/status.js") { _, _ in StatusPage.script() }
             router.get("search") { request, context in
@@ -130,7 +130,8 @@ public struct SchedulerAPI: Sendable {
     }
 
     /// The HTML page: the report, the configuration in force and the last 50 runs.
-    func statusPage() async throws(APIError) -> Response {
+    /// `GET /`: the status page, its units in order of trouble, only those of `showing` when asked (`?show=`).
+    func statusPage(showing: UnitTrouble? = nil) async throws(APIError) -> Response {
         let configuration = await active.current
         let report = try await report(configuration: configuration)
         do {
@@ -139,7 +140,7 @@ public struct SchedulerAPI: Sendable {
             // Without the searches lacking hits when they cannot be read: the rest of the page still helps.
             let usage = try? await storeDeadline.run { [store] in try await store.index.analytics(since: lastWeek, limit: 10) }
             return StatusPage.response(StatusPageModel(
-                report: report, configuration: configuration, runs: runs, queriesWithoutHits: usage?.queriesWithoutHits ?? []
+                report: report, configuration: configuration, runs: runs, queriesWithoutHits: usage?.queriesWithoutHits ?? [], showing: showing
             ))
         } catch {
             throw await unavailable(error)

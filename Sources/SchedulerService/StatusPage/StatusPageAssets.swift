@@ -14,6 +14,8 @@ enum StatusPageAssets {
     .alert { border-left: 4px solid var(--bad); background: var(--card); padding: .5rem 1rem; margin: 1rem 0; }
     .summary { display: flex; flex-wrap: wrap; gap: .5rem; list-style: none; padding: 0; }
     .summary li { background: var(--card); padding: .5rem 1rem; border-radius: .5rem; }
+    .summary a { color: inherit; text-decoration: none; }
+    footer { margin: 2rem 0 1rem; }
     table { width: 100%; border-collapse: collapse; }
     th, td { text-align: left; vertical-align: top; padding: .4rem .5rem; border-bottom: 1px solid var(--line); }
     tr.failing td:first-child { box-shadow: inset 3px 0 var(--bad); }
@@ -113,7 +115,7 @@ enum StatusPageAssets {
 
       setInterval(async function () {
         try {
-          const response = await fetch("/", { cache: "no-store" });
+          const response = await fetch("/" + location.search, { cache: "no-store" });
           if (!response.ok) return;
           const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("live");
           if (fresh) document.getElementById("live").replaceWith(fresh);

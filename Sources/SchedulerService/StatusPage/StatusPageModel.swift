@@ -13,14 +13,19 @@ struct StatusPageModel {
         var due: Int
         var failing: Int
         var overdue: Int
+        var running: Int
         var items: Int
         // Stored, not computed: the template reads values through reflection, which sees stored properties only.
         var anyFailing: Bool
         var anyOverdue: Bool
+        /// Which chip's units the table shows alone, if one's: `failing`, `overdue`, `running` or `due`.
+        var showing: String?
+        var showingAll: Bool
 
-        init(units: Int, due: Int, failing: Int, overdue: Int, items: Int) {
-            (self.units, self.due, self.failing, self.overdue, self.items) = (units, due, failing, overdue, items)
+        init(units: Int, due: Int, failing: Int, overdue: Int, running: Int, items: Int, showing: UnitTrouble?) {
+            (self.units, self.due, self.failing, self.overdue, self.running, self.items) = (units, due, failing, overdue, running, items)
             (anyFailing, anyOverdue) = (failing > 0, overdue > 0)
+            (self.showing, showingAll) = (showing?.rawValue, showing == nil)
         }
     }
 
@@ -40,6 +45,7 @@ struct StatusPageModel {
         var failures: Int
         var lastError: String?
         var items: Int
+        var trouble: UnitTrouble
     }
 
     /// An instant in UTC, and relative to the page's.
@@ -109,7 +115,11 @@ struct StatusPageModel {
     var hasPurges: Bool
     var hasReplicas: Bool
 
-    init(report: StatusReport, configuration: SchedulerConfiguration, runs: [RunRecord], queriesWithoutHits: [SearchAnalytics.Query] = []) {
+    /// The page of `report`, its units in order of trouble (``UnitTrouble``), only those of `showing` when asked.
+    init(
+        report: StatusReport, configuration: SchedulerConfiguration, runs: [RunRecord], queriesWithoutHits: [SearchAnalytics.Query] = [],
+        showing: UnitTrouble? = nil
+    ) {
         self.queriesWithoutHits = queriesWithoutHits
         hasQueriesWithoutHits = !queriesWithoutHits.isEmpty
         let now = report.at
@@ -120,17 +130,21 @@ struct StatusPageModel {
         configProblems = report.problems.map(\.description)
         lastPassError = report.lastPassError
         replicaWarning = report.replicaWarning
-        units = report.units.map { unit in
-            UnitRow(
+        let every = report.units.enumerated().map { position, unit in
+            (position, UnitRow(
                 source: unit.source, unit: unit.unit, domain: unit.domain, gate: unit.gate.rawValue, gateReason: unit.gateReason ?? "",
                 variant: unit.variant, result: unit.lastResult?.rawValue ?? "never run", isFailing: unit.failures > 0,
                 lastSuccess: unit.lastSuccess.map(moment), nextDue: unit.nextDue.map(moment), dueReason: unit.dueReason,
-                isOverdue: unit.overdue == true, failures: unit.failures, lastError: unit.lastError, items: unit.items
-            )
+                isOverdue: unit.overdue == true, failures: unit.failures, lastError: unit.lastError, items: unit.items,
+                trouble: UnitTrouble(failures: unit.failures, overdue: unit.overdue == true, lastResult: unit.lastResult, due: unit.due == true)
+            ))
         }
+        // Trouble first, config order within each kind.
+        units = every.sorted { ($0.1.trouble, $0.0) < ($1.1.trouble, $1.0) }.map(\.1).filter { showing == nil || $0.trouble == showing }
         summary = Summary(
-            units: units.count, due: report.units.filter { $0.due == true }.count, failing: units.filter(\.isFailing).count,
-            overdue: units.filter(\.isOverdue).count, items: report.totalItems
+            units: every.count, due: report.units.filter { $0.due == true }.count, failing: every.filter(\.1.isFailing).count,
+            overdue: every.filter(\.1.isOverdue).count, running: every.filter { $0.1.trouble == .running }.count, items: report.totalItems,
+            showing: showing
         )
         gates = configuration.gates.values.sorted { $0.name < $1.name }.map { gate in
             switch gate.decider {

@@ -34,16 +34,18 @@ enum StatusPageTemplate {
       {{#lastPassError}}<section class="alert" id="pass-error"><h2>The last pass failed as a whole</h2><p><code>{{lastPassError}}</code></p></section>{{/lastPassError}}
       {{#replicaWarning}}<section class="alert"><h2>Replicas disagree</h2><p>{{replicaWarning}}</p></section>{{/replicaWarning}}
       {{#summary}}
-      <ul class="summary">
-        <li><strong>{{units}}</strong> units</li>
-        <li><strong>{{due}}</strong> due</li>
-        <li class="{{#anyFailing}}bad{{/anyFailing}}"><strong>{{failing}}</strong> failing</li>
-        <li class="{{#anyOverdue}}bad{{/anyOverdue}}"><strong>{{overdue}}</strong> overdue</li>
+      <ul class="summary" id="chips">
+        <li><a href="/"><strong>{{units}}</strong> units</a></li>
+        <li class="{{#anyFailing}}bad{{/anyFailing}}"><a href="/?show=failing#units"><strong>{{failing}}</strong> failing</a></li>
+        <li class="{{#anyOverdue}}bad{{/anyOverdue}}"><a href="/?show=overdue#units"><strong>{{overdue}}</strong> overdue</a></li>
+        <li><a href="/?show=running#units"><strong>{{running}}</strong> running</a></li>
+        <li><a href="/?show=due#units"><strong>{{due}}</strong> due</a></li>
         <li><strong>{{items}}</strong> items</li>
       </ul>
       {{/summary}}
       <section>
         <h2>Units</h2>
+        {{#summary}}{{#showing}}<p id="showing">Only the {{.}} units · <a href="/">show every unit</a></p>{{/showing}}{{/summary}}
         <table class="units" id="units">
           <thead><tr><th>Unit</th><th>Gate</th><th>Last result</th><th>Last success</th><th>Next due</th><th>Failures</th><th>Items</th></tr></thead>
           <tbody>
@@ -60,7 +62,7 @@ enum StatusPageTemplate {
           {{/units}}
           </tbody>
         </table>
-        {{^units}}<p class="muted">No units: the configuration has no sources.</p>{{/units}}
+        {{^units}}{{#summary}}{{#showingAll}}<p class="muted">No units: the configuration has no sources.</p>{{/showingAll}}{{^showingAll}}<p class="muted">None {{showing}} now.</p>{{/showingAll}}{{/summary}}{{/units}}
       </section>
       <section class="columns">
         <div>
@@ -116,6 +118,7 @@ enum StatusPageTemplate {
         {{^runs}}<p class="muted">No run yet.</p>{{/runs}}
       </section>
     </main>
+    <footer class="muted"><a href="/status">/status</a> (JSON) · <a href="/metrics">/metrics</a> · <a href="/healthz">/healthz</a></footer>
     </body>
     </html>
     """#
