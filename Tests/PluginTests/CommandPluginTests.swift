@@ -51,6 +51,37 @@ struct CommandPluginTests {
         #expect("\(run.error.map { "\($0)" } ?? "none")".contains("exited with status 3"))
     }
 
+    /// The run's error ends with what the program last said on standard error: the real reason, not only a status.
+    /// Bounded (the last 20 lines, 4 KB), terminal escapes and control characters removed, and the source's `env:`
+    /// values never repeated.
+    @Test func aFailedRunSaysTheProgramsLastWordsOnStandardErrorWithoutItsSecrets() async throws {
+        let folder = try Folder()
+        try folder.write("source.sh", """
+            #!/bin/sh
+            printf '\\033[31mred\\033[0m and a bell\\007 here\\n' >&2
+            for i in $(seq 1 40); do echo "retry $i: token $API_TOKEN refused" >&2; done
+            head -c 1000000 /dev/zero | tr '\\0' x >&2
+            echo >&2
+            echo 'upstream API returned HTTP 503' >&2
+            exit 1
+            """, executable: true)
+        let options = try JSONDecoder().decode(
+            CommandSource.Options.self, from: Data(#"{"command": ["./source.sh"], "env": {"API_TOKEN": "s3cret-t0ken", "SHORT": "abc"}}"#.utf8)
+        )
+        let plugin = try CommandSource(options: options, context: folder.context())
+        let error = "\(await PluginConformance.items(of: plugin).error.map { "\($0)" } ?? "none")"
+        #expect(error.hasPrefix("./source.sh exited with status 1; its last words on standard error: "), "\(error)")
+        #expect(error.hasSuffix("[a line of 1000000 bytes] ⏎ upstream API returned HTTP 503"), "\(error)")
+        #expect(error.contains("retry 40: token [redacted] refused") && !error.contains("s3cret"), "\(error)")
+        #expect(!error.contains("retry 22:"), "the last 20 lines only: \(error)")
+        #expect(error.utf8.count < 4096 + 200)
+        #expect(!error.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(error)")
+
+        try folder.write("source.sh", "#!/bin/sh\nprintf '\\033[31mred\\033[0m and a bell\\007 here\\n' >&2\nexit 2\n", executable: true)
+        let colours = "\(await PluginConformance.items(of: plugin).error.map { "\($0)" } ?? "none")"
+        #expect(colours.hasSuffix("exited with status 2; its last words on standard error: red and a bell here"), "\(colours)")
+    }
+
     @Test func aMissingProgramFailsTheRun() async throws {
         let folder = try Folder()
         let context = folder.context()

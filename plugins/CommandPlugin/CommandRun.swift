@@ -34,7 +34,7 @@ struct CommandRun {
         var variables = ["SCHEDULER_ACTION": "produce", "SCHEDULER_SYNC_MODE": context.mode.rawValue]
         variables["SCHEDULER_STATE_FILE"] = stateFile?.path
         let decoder = NDJSONItemDecoder()
-        let termination = try await run(variables) { number, bytes in
+        let (termination, errors) = try await run(variables) { number, bytes in
             switch try ControlLine.parse(bytes) {
             case nil:
                 let item: SearchableItem?
@@ -56,8 +56,8 @@ struct CommandRun {
         case .exited(0): break
         case .exited(Self.stateUnusableStatus) where context.mode != .full:
             throw SyncStateUnusable("\(command[0]) exited with status \(Self.stateUnusableStatus)")
-        case .exited(let status): throw Failure(description: "\(command[0]) exited with status \(status); see its standard error in the log")
-        case .signalled(let signal): throw Failure(description: "\(command[0]) was killed by signal \(signal); see its standard error in the log")
+        case .exited(let status): throw Failure(description: "\(command[0]) exited with status \(status)" + errors.excerpt)
+        case .signalled(let signal): throw Failure(description: "\(command[0]) was killed by signal \(signal)" + errors.excerpt)
         }
     }
 
@@ -66,7 +66,7 @@ struct CommandRun {
     func check() async throws -> PluginCheck {
         var answer: PluginCheck?
         var problems: [String] = []
-        let termination = try await run(["SCHEDULER_ACTION": "check", "SCHEDULER_SYNC_MODE": SyncMode.full.rawValue]) { number, bytes in
+        let (termination, _) = try await run(["SCHEDULER_ACTION": "check", "SCHEDULER_SYNC_MODE": SyncMode.full.rawValue]) { number, bytes in
             guard case .check(let check)? = try ControlLine.parse(bytes) else {
                 if bytes.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
                     problems.append("line \(number) is not a check line")
@@ -91,14 +91,17 @@ struct CommandRun {
     }
 
     /// Runs the program with the variables `extra` beside its environment, handing each line of its standard output to
-    /// `line` (a control line that does not read to `invalidControl`), and returns how it ended; throws on a timeout, on
-    /// too much output, or what `line` throws.
+    /// `line` (a control line that does not read to `invalidControl`), and returns how it ended with the last words it
+    /// wrote on standard error; throws on a timeout, on too much output, or what `line` throws.
     private func run(
         _ extra: [String: String], line: (Int, [UInt8]) async throws -> Void, invalidControl: (Int, String) -> Void
-    ) async throws -> SpawnedProcess.Termination {
+    ) async throws -> (termination: SpawnedProcess.Termination, errors: StandardErrorTail) {
         let process: SpawnedProcess
+        let tail: StandardErrorTail
         do {
             var variables = try PluginEnvironment.make(environment, context: context, user: user, from: ProcessInfo.processInfo.environment)
+            // What the source's env: gives the program may be a secret: never repeated in a run's error.
+            tail = StandardErrorTail(redacting: environment.keys.compactMap { variables[$0] })
             variables.merge(extra) { $1 }
             process = try SpawnedProcess(
                 executable: context.resolve(path: command[0]), arguments: Array(command.dropFirst()), directory: context.baseDirectory,
@@ -115,7 +118,7 @@ struct CommandRun {
 
         return try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
-                await Self.forward(errors, of: program, to: logger)
+                await Self.forward(errors, of: program, to: logger, keepingIn: tail)
                 return false
             }
             // Returns whether the timeout fired (and stopped the program); cancelled once the run has ended.
@@ -141,9 +144,9 @@ struct CommandRun {
             for try await fired in group where fired { timedOut = true }
 
             if Task.isCancelled { throw CancellationError() }
-            if timedOut { throw Failure(description: "\(program) did not finish within \(DurationText.format(timeout)) (timeout); stopped it") }
+            if timedOut { throw Failure(description: "\(program) did not finish within \(DurationText.format(timeout)) (timeout); stopped it" + tail.excerpt) }
             if let reading { throw reading }
-            return termination
+            return (termination, tail)
         }
     }
 
@@ -176,12 +179,16 @@ struct CommandRun {
         }
     }
 
-    /// Logs each line the program writes on standard error, until the pipe ends.
-    private static func forward(_ errors: PipeReader, of program: String, to logger: Logger) async {
+    /// Logs each line the program writes on standard error, until the pipe ends, and keeps the last ones in `tail`.
+    private static func forward(_ errors: PipeReader, of program: String, to logger: Logger, keepingIn tail: StandardErrorTail) async {
         var lines = AsyncLineReader(errors, maxLineBytes: 64 * 1024)
         while let line = try? await lines.next() {
-            if case .text(_, let bytes) = line {
+            switch line {
+            case .text(_, let bytes):
                 logger.warning("stderr", metadata: ["command": "\(program)", "line": "\(String(decoding: bytes, as: UTF8.self))"])
+                tail.append(bytes)
+            case .tooLong(_, let byteCount):
+                tail.appendOmitted(byteCount: byteCount)
             }
         }
     }
