@@ -73,7 +73,7 @@ struct Benchmark {
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] | --pass N | --search DATABASE | --popularity DATABASE")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --pass N | --decode N | --ticks N | --http DATABASE | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL")
                     exit(2)
                 }
                 sizes.append(n)
