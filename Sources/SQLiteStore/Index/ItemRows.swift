@@ -42,8 +42,9 @@ struct ItemRows {
             if let held = stored[position]?.heldBy, taken.refuse(item.uniqueIdentifier, heldBy: held, outside: owner) { continue }
             outcome.written += 1
             let digest = ItemDigest.of(item)
-            let key = Array(item.uniqueIdentifier.utf8)
-            let before = written.isEmpty ? stored[position]?.item : written[key] ?? stored[position]?.item
+            // Made only when needed: an unchanged item of a batch that wrote nothing yet (most of a reindex) needs none.
+            func key() -> [UInt8] { Array(item.uniqueIdentifier.utf8) }
+            let before = written.isEmpty ? stored[position]?.item : written[key()] ?? stored[position]?.item
             var keptID: Int64?
             if let (id, storedItem) = before {
                 switch expiration.change(writing: item, digest: digest, over: storedItem) {
@@ -54,7 +55,7 @@ struct ItemRows {
                 case .expiration(let date):
                     try db.cachedStatement(sql: "UPDATE item SET commitNumber = ?, expirationDate = ? WHERE id = ?")
                         .execute(arguments: [commitNumber, date.timeIntervalSince1970, id])
-                    written[key] = (id, StoredItem(digest: digest, expiration: date))
+                    written[key()] = (id, StoredItem(digest: digest, expiration: date))
                     outcome.unchanged += 1
                     continue
                 case .content:
@@ -63,7 +64,7 @@ struct ItemRows {
                 }
             }
             let id = try insert(item, id: keptID, digest: digest, expiration: expiration, now: now, commitNumber: commitNumber)
-            written[key] = (id, StoredItem(digest: digest, expiration: expiration.expiration(of: item)))
+            written[key()] = (id, StoredItem(digest: digest, expiration: expiration.expiration(of: item)))
             SearchVocabulary.insertWords(of: item, into: &outcome.words)
         }
         try ItemMarkTable.mark(marks, commitNumber: commitNumber, db)
