@@ -12,20 +12,22 @@ final class StandardErrorTail: Sendable {
 
     /// Longest first, so that a secret holding another is redacted whole.
     private let secrets: [String]
-    private let lines = Mutex<[String]>([])
+    /// The last lines as written, each cut at 2 KB: cleaned only when the excerpt is asked for (a run that fails),
+    /// never line by line while a program writes.
+    private let lines = Mutex<[[UInt8]]>([])
 
     init(redacting secrets: some Sequence<String>) {
         self.secrets = Set(secrets.filter { $0.utf8.count >= 4 }).sorted { $0.utf8.count > $1.utf8.count }
     }
 
-    /// Keeps `bytes`, one line of standard error, cleaned; a blank line is not kept.
+    /// Keeps `bytes`, one line of standard error; a blank line is not kept.
     func append(_ bytes: [UInt8]) {
-        let line = clean(String(decoding: bytes, as: UTF8.self))
-        guard !line.isEmpty else { return }
+        guard bytes.contains(where: { $0 > 0x20 }) else { return }
+        let kept = Array(bytes.prefix(2048))
         lines.withLock { lines in
-            lines.append(line)
-            if lines.count > Self.maxLines { lines.removeFirst(lines.count - Self.maxLines) }
-            while lines.count > 1, lines.reduce(0, { $0 + $1.utf8.count + 3 }) > Self.maxBytes { lines.removeFirst() }
+            lines.append(kept)
+            // Room for lines that clean to nothing (escapes, control characters only).
+            if lines.count > 2 * Self.maxLines { lines.removeFirst(lines.count - 2 * Self.maxLines) }
         }
     }
 
@@ -36,7 +38,8 @@ final class StandardErrorTail: Sendable {
 
     /// `; its last words on standard error: "…" ⏎ "…"`, or nothing when it wrote none.
     var excerpt: String {
-        let kept = lines.withLock { $0 }
+        var kept = Array(lines.withLock { $0 }.map { clean(String(decoding: $0, as: UTF8.self)) }.filter { !$0.isEmpty }.suffix(Self.maxLines))
+        while kept.count > 1, kept.reduce(0, { $0 + $1.utf8.count + 3 }) > Self.maxBytes { kept.removeFirst() }
         guard !kept.isEmpty else { return "" }
         return "; its last words on standard error: " + kept.joined(separator: " ⏎ ")
     }
