@@ -173,10 +173,26 @@ public struct MemoryStore: SchedulerStore {
         }
     }
 
-    public func history(source: String?, limit: Int) async throws -> [RunRecord] {
+    public func history(source: String?, unit: String?, limit: Int) async throws -> [RunRecord] {
         database.read { tables in
-            Array(tables.history.reversed().lazy.map(\.run).filter { source == nil || $0.source == source }.prefix(limit))
+            Array(tables.history.reversed().lazy.map(\.run).filter { (source == nil || $0.source == source) && (unit == nil || $0.unit == unit) }.prefix(limit))
         }
+    }
+
+    public func pausedSources() async throws -> [String: SourcePause] {
+        database.read(\.pauses)
+    }
+
+    public func pause(_ pause: SourcePause) async throws -> Bool {
+        database.change { tables in
+            guard tables.pauses[pause.source] == nil else { return false }
+            tables.pauses[pause.source] = pause
+            return true
+        }
+    }
+
+    public func resume(source: String) async throws -> Bool {
+        database.change { tables in tables.pauses.removeValue(forKey: source) != nil }
     }
 
     /// Nothing to check: memory always answers.

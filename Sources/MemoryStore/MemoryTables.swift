@@ -38,6 +38,8 @@ struct MemoryTables: Sendable {
     var history: [(id: Int64, run: RunRecord)] = []
     var lastRunID: Int64 = 0
     var leases: [String: Lease] = [:]
+    /// The sources operators paused, by name.
+    var pauses: [String: SourcePause] = [:]
     var replicas: [String: ReplicaRecord] = [:]
     /// The words typos are corrected to (``SearchVocabulary``).
     var vocabulary = Set<String>()

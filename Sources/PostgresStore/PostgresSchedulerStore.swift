@@ -234,11 +234,12 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return nil
     }
 
-    public func history(source: String?, limit: Int) async throws -> [RunRecord] {
+    public func history(source: String?, unit: String?, limit: Int) async throws -> [RunRecord] {
         let rows = try await client.query(
             """
             SELECT unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode
-            FROM run_history WHERE \(source)::text IS NULL OR source = \(source) ORDER BY id DESC LIMIT \(limit)
+            FROM run_history WHERE (\(source)::text IS NULL OR source = \(source)) AND (\(unit)::text IS NULL OR unit = \(unit))
+            ORDER BY id DESC LIMIT \(limit)
             """,
             logger: logger
         )
@@ -253,6 +254,33 @@ public final class PostgresSchedulerStore: SchedulerStore {
             ))
         }
         return runs
+    }
+
+    public func pausedSources() async throws -> [String: SourcePause] {
+        var pauses: [String: SourcePause] = [:]
+        let rows = try await client.query("SELECT source, paused_at, paused_by FROM source_pause", logger: logger)
+        for try await (source, pausedAt, pausedBy) in rows.decode((String, Double, String).self) {
+            pauses[source] = SourcePause(source: source, pausedAt: Date(timeIntervalSince1970: pausedAt), pausedBy: pausedBy)
+        }
+        return pauses
+    }
+
+    public func pause(_ pause: SourcePause) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            INSERT INTO source_pause (source, paused_at, paused_by) VALUES (\(pause.source), \(pause.pausedAt.timeIntervalSince1970), \(pause.pausedBy))
+            ON CONFLICT (source) DO NOTHING RETURNING source
+            """,
+            logger: logger
+        )
+        for try await _ in rows { return true }
+        return false
+    }
+
+    public func resume(source: String) async throws -> Bool {
+        let rows = try await client.query("DELETE FROM source_pause WHERE source = \(source) RETURNING source", logger: logger)
+        for try await _ in rows { return true }
+        return false
     }
 
     public func storageBytes() async throws -> Int {

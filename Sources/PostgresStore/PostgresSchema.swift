@@ -144,6 +144,9 @@ enum PostgresSchema {
             "CREATE INDEX item_domain ON item (domain_identifier)",
             "ALTER TABLE item SET (fillfactor = 90)",
         ]),
+        .statements("v11-source-pauses", [
+            "CREATE TABLE source_pause (source TEXT PRIMARY KEY, paused_at DOUBLE PRECISION NOT NULL, paused_by TEXT NOT NULL)",
+        ]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

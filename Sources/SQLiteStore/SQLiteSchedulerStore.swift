@@ -132,13 +132,41 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }
     }
 
-    public func history(source: String?, limit: Int) async throws -> [RunRecord] {
+    public func history(source: String?, unit: String?, limit: Int) async throws -> [RunRecord] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM run_history WHERE ? IS NULL OR source = ? ORDER BY id DESC LIMIT ?",
-                arguments: [source, source, limit]
+                sql: "SELECT * FROM run_history WHERE (? IS NULL OR source = ?) AND (? IS NULL OR unit = ?) ORDER BY id DESC LIMIT ?",
+                arguments: [source, source, unit, unit, limit]
             ).map(UnitStateRow.run(from:))
+        }
+    }
+
+    public func pausedSources() async throws -> [String: SourcePause] {
+        try await database.read { db in
+            var pauses: [String: SourcePause] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT source, pausedAt, pausedBy FROM source_pause") {
+                let pause = SourcePause(source: row[0], pausedAt: Date(timeIntervalSince1970: row[1]), pausedBy: row[2])
+                pauses[pause.source] = pause
+            }
+            return pauses
+        }
+    }
+
+    public func pause(_ pause: SourcePause) async throws -> Bool {
+        try await sqliteIndex.write { db in
+            try db.execute(
+                sql: "INSERT INTO source_pause (source, pausedAt, pausedBy) VALUES (?, ?, ?) ON CONFLICT (source) DO NOTHING",
+                arguments: [pause.source, pause.pausedAt.timeIntervalSince1970, pause.pausedBy]
+            )
+            return db.changesCount > 0
+        }
+    }
+
+    public func resume(source: String) async throws -> Bool {
+        try await sqliteIndex.write { db in
+            try db.execute(sql: "DELETE FROM source_pause WHERE source = ?", arguments: [source])
+            return db.changesCount > 0
         }
     }
 

@@ -152,6 +152,9 @@ enum SQLiteSchema {
             try db.execute(sql: "ALTER TABLE item ADD COLUMN contentDigest INTEGER")
             try db.execute(sql: ItemMarkTable.createTable)
         }
+        migrator.registerMigration("v10-source-pauses") { db in
+            try db.execute(sql: "CREATE TABLE source_pause (source TEXT PRIMARY KEY, pausedAt DOUBLE NOT NULL, pausedBy TEXT NOT NULL)")
+        }
         return migrator
     }
 

@@ -7,4 +7,6 @@ public enum RunDecision: String, Sendable, Hashable, Codable, CaseIterable {
     case wouldReindex = "would-reindex"
     case wouldPurge = "would-purge"
     case skipped
+    /// Left alone: its source is paused (``SourcePause``).
+    case paused
 }

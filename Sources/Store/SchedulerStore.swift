@@ -56,8 +56,17 @@ public protocol SchedulerStore: Sendable {
     /// Incremental runs, whose counts are of writes, play no part.
     func peakItemCount(unit: String, since: Date) async throws -> Int?
 
-    /// The most recent runs first, of one source or all.
-    func history(source: String?, limit: Int) async throws -> [RunRecord]
+    /// The most recent runs first, of one source or all, of one unit or all.
+    func history(source: String?, unit: String?, limit: Int) async throws -> [RunRecord]
+
+    /// The sources operators paused, by source name.
+    func pausedSources() async throws -> [String: SourcePause]
+
+    /// Pauses `pause.source`; a source already paused keeps its first pause. Returns whether it was running before.
+    func pause(_ pause: SourcePause) async throws -> Bool
+
+    /// Resumes `source`; returns whether it was paused.
+    func resume(source: String) async throws -> Bool
 
     /// Throws when the database cannot serve: for `/healthz`.
     func checkHealth() async throws
@@ -73,6 +82,11 @@ extension SchedulerStore {
     /// Writes `items` as one batch of a run (no deletions).
     public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
         try await writeRunBatch(RunChanges(upserting: items), domain: domain, checkpoint: checkpoint)
+    }
+
+    /// The most recent runs first, of one source or all.
+    public func history(source: String?, limit: Int) async throws -> [RunRecord] {
+        try await history(source: source, unit: nil, limit: limit)
     }
 
     /// Notes that a full attempt started.

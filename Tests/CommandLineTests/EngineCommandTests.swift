@@ -146,6 +146,32 @@ struct EngineCommandTests {
         #expect(try setup.indexed().isEmpty)
     }
 
+    /// A pause is kept in the database: the next `run-once`, forced or not, leaves the source alone and `status`
+    /// says so, until `resume`.
+    @Test func aPausedSourceIsLeftAloneByRunOnceUntilResumed() throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a")
+        let paused = try setup.run(["pause", "--source", "docs"])
+        #expect(paused.status == 0, "\(paused.stderr)")
+        #expect(paused.stdout.contains("docs: paused"))
+        #expect(try setup.run(["pause", "--source", "docs"]).stdout.contains("docs: already paused"))
+        let pass = try setup.run(["run-once", "--force", "--json"])
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(try units(pass).first?["decision"] as? String == "paused")
+        #expect(try setup.indexed().isEmpty)
+        let status = try setup.run(["status"])
+        #expect(status.stdout.contains("gate on  0 items  paused"), "\(status.stdout)")
+        #expect(status.stdout.contains("source docs paused since"), "\(status.stdout)")
+        let resumed = try setup.run(["resume", "--source", "docs"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("docs: resumed"))
+        #expect(try units(try setup.run(["run-once", "--json"])).first?["decision"] as? String == "reindexed")
+        #expect(try setup.indexed() == ["a"])
+        let unknown = try setup.run(["resume", "--source", "doc"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown source 'doc'"), "\(unknown.stderr)")
+    }
+
     @Test func theFormerNameOfAtStillWorksWithANotice() throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
@@ -164,6 +190,7 @@ struct EngineCommandTests {
         (["run-once", "--batch-size", "0"], "--batch-size must be between 1 and 100000", Int32(64)),
         (["history", "--limit", "0"], "--limit must be between 1 and 10000", Int32(64)),
         (["purge", "--domain", "com..bad"], "domain", Int32(64)),
+        (["pause", "--source", "doc"], "unknown source 'doc' (did you mean 'docs'?); the sources are docs", Int32(64)),
     ])
     func badArgumentsAreRefusedWithAReason(arguments: [String], message: String, status: Int32) throws {
         let setup = try SourceWorkspace()

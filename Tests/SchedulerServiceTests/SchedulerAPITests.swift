@@ -208,4 +208,44 @@ struct SchedulerAPITests {
             #expect(try Self.json(try await client.execute(uri: "/search?q=docu", method: .get))["total"] as? Int == 0)
         }
     }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aPausedSourceRefusesForcedRunsUntilResumedAndStatusSaysSo(backend: StoreBackend) async throws {
+        try await Self.withHarness(backend) { harness in
+            let client = harness.client
+            let anonymous = try await client.execute(uri: "/sources/docs/pause", method: .post)
+            #expect(anonymous.status == .unauthorized)
+            #expect(try await harness.store.pausedSources().isEmpty, "a refused request pauses nothing")
+
+            let paused = try await client.execute(uri: "/sources/docs/pause", method: .post, headers: Self.bearer)
+            #expect(paused.status == .ok)
+            #expect(try Self.json(paused)["changed"] as? Bool == true)
+            #expect(try await harness.store.pausedSources()["docs"]?.pausedBy.hasPrefix("the admin API") == true)
+            let again = try await client.execute(uri: "/sources/docs/pause", method: .post, headers: Self.bearer)
+            #expect(try Self.json(again)["changed"] as? Bool == false)
+
+            let forced = try await client.execute(uri: "/sources/docs/reindex", method: .post, headers: Self.bearer)
+            #expect(forced.status == .conflict)
+            #expect((try Self.json(forced)["error"] as? String)?.contains("scheduler resume --source docs") == true)
+
+            let status = try Self.json(try await client.execute(uri: "/status", method: .get))
+            let units = try #require(status["units"] as? [[String: Any]])
+            #expect(units.first?["paused"] as? Bool == true)
+            #expect((status["pausedSources"] as? [[String: Any]])?.first?["source"] as? String == "docs")
+            let page = String(buffer: try await client.execute(uri: "/?show=paused", method: .get).body)
+            #expect(page.contains(#"data-unit="docs""#) && page.contains(#"<span class="paused">paused</span>"#))
+
+            let unknown = try await client.execute(uri: "/sources/doc/pause", method: .post, headers: Self.bearer)
+            #expect(unknown.status == .badRequest)
+            #expect((try Self.json(unknown)["error"] as? String)?.contains("did you mean 'docs'?") == true)
+
+            let resumed = try await client.execute(uri: "/sources/docs/resume", method: .post, headers: Self.bearer)
+            #expect(resumed.status == .ok)
+            #expect(try Self.json(resumed)["changed"] as? Bool == true)
+            #expect(try await harness.store.pausedSources().isEmpty)
+            #expect(try await client.execute(uri: "/sources/docs/reindex", method: .post, headers: Self.bearer).status == .accepted)
+            let notPaused = try await client.execute(uri: "/?show=paused", method: .get)
+            #expect(!String(buffer: notPaused.body).contains(#"data-unit="docs""#))
+        }
+    }
 }

@@ -387,6 +387,8 @@ struct StoreConformanceTests {
             #expect(runs.map(\.source) == ["blog", "help", "help"], "three kept, newest first")
             #expect(runs.first?.decision == .notDue)
             #expect(try await store.history(source: "help", limit: 1).map(\.indexed) == [20])
+            #expect(try await store.history(source: nil, unit: "help", limit: 10).map(\.indexed) == [20, 30])
+            #expect(try await store.history(source: "blog", unit: "help", limit: 10).isEmpty)
             #expect(try await store.peakItemCount(unit: "help", since: Self.now) == 30)
             #expect(try await store.peakItemCount(unit: "nothing", since: Self.now) == nil)
         }

@@ -7,7 +7,7 @@ public import SchedulerConfig
 public import Store
 
 /// The reconcile pass: for every unit of every source, purge it when its gate is validly off, reindex it when
-/// it is due, and finally sweep expired items. `scheduler run-once` runs it once; the service on every tick.
+/// it is due and its source is not paused, and finally sweep expired items. `scheduler run-once` runs it once; the service on every tick.
 public struct ReconcilePass: Sendable {
     /// What an operator asks of one pass.
     public struct Options: Sendable {
@@ -81,9 +81,11 @@ public struct ReconcilePass: Sendable {
         // have nothing to do, and deciding that must cost next to nothing. Every unit is decided first, then done.
         let states = try await store.units()
         let holdingItems = try await store.index.domainsHoldingItems(among: plans.map(\.unit.domain))
+        let pauses = try await store.pausedSources()
         let needs = plans.map { plan in
             UnitNeed.decide(
-                plan: plan, state: states[plan.unit.key], domainHasItems: holdingItems.contains(plan.unit.domain), now: now, force: options.force
+                plan: plan, state: states[plan.unit.key], domainHasItems: holdingItems.contains(plan.unit.domain), now: now, force: options.force,
+                paused: pauses[plan.unit.source]
             )
         }
         var outcomes: [UnitOutcome] = []
@@ -95,7 +97,11 @@ public struct ReconcilePass: Sendable {
             outcome.duration = ContinuousClock.now - started
             // A unit with nothing to do (most units on most ticks) logs at debug: a fleet's tick is not 100,000 lines,
             // and its metadata is made only when the line is written.
-            let level: Logger.Level = outcome.decision == .failed ? .error : outcome.decision == .notDue ? .debug : .info
+            let level: Logger.Level = switch outcome.decision {
+            case .failed: .error
+            case .notDue, .paused: .debug
+            default: .info
+            }
             logger.log(level: level, "\(outcome.decision.rawValue)", metadata: outcome.logMetadata)
             outcomes.append(outcome)
         }
@@ -125,7 +131,10 @@ public struct ReconcilePass: Sendable {
             let outcome = try await work.run(Lease.unitName(unit.key)) { fenced in
                 let state = try await fenced.units()[unit.key]
                 let hasItems = try await fenced.index.domainsHoldingItems(among: [unit.domain]).contains(unit.domain)
-                let fresh = UnitNeed.decide(plan: need.plan, state: state, domainHasItems: hasItems, now: clock.now(), force: options.force)
+                let paused = try await fenced.pausedSources()[unit.source]
+                let fresh = UnitNeed.decide(
+                    plan: need.plan, state: state, domainHasItems: hasItems, now: clock.now(), force: options.force, paused: paused
+                )
                 guard fresh.changesSomething else { return fresh.outcome(dryRun: false) }
                 return try await perform(fresh, startedAt: startedAt, options: options, store: fenced)
             }

@@ -9,8 +9,8 @@ public import Store
 public struct UnitNeed: Sendable {
     /// What is to be done.
     public enum Action: Sendable, Hashable {
-        /// Nothing: the gate is on and the unit is not due, the gate is off and nothing is indexed, or the unit is
-        /// held (its gate's flag did not resolve).
+        /// Nothing: the gate is on and the unit is not due or its source is paused, the gate is off and nothing is
+        /// indexed, or the unit is held (its gate's flag did not resolve).
         case nothing
         /// Purge the unit's domain: its gate is validly off and something is indexed or remembered there.
         case purge
@@ -25,12 +25,18 @@ public struct UnitNeed: Sendable {
     public var action: Action
     /// Why, in words: the gate's reason when it is off, the due decision's when it is on.
     public var reason: String
-    /// When the unit is next due (or may next be tried, while backing off); `nil` while the gate is off.
+    /// When the unit is next due (or may next be tried, while backing off); `nil` while the gate is off or the
+    /// source is paused.
     public var nextDue: Date?
+    /// Whether the unit's gate is on and its source paused: left alone until it is resumed.
+    public var isPaused = false
 
-    /// Decides what `plan`'s unit needs at `now`, given its `state` and whether its domain holds items; `force` is
-    /// the operator's.
-    public static func decide(plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: DueDecision.Forced?) -> UnitNeed {
+    /// Decides what `plan`'s unit needs at `now`, given its `state`, whether its domain holds items and its source's
+    /// pause; `force` is the operator's. A paused source's units are neither run nor forced; a gate turned off still
+    /// purges them (what must not be searchable any more goes, paused or not).
+    public static func decide(
+        plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: DueDecision.Forced?, paused: SourcePause? = nil
+    ) -> UnitNeed {
         // A gate whose flag did not resolve holds the unit: neither a run nor a purge until it does.
         if plan.gateDecision.state == .unknown {
             return UnitNeed(plan: plan, state: state, action: .nothing, reason: plan.gateDecision.reason, nextDue: nil)
@@ -41,6 +47,11 @@ public struct UnitNeed: Sendable {
                 plan: plan, state: state, action: indexed ? .purge : .nothing,
                 reason: plan.gateDecision.reason + (indexed ? "" : "; nothing indexed"), nextDue: nil
             )
+        }
+        if let paused {
+            var need = UnitNeed(plan: plan, state: state, action: .nothing, reason: paused.reason, nextDue: nil)
+            need.isPaused = true
+            return need
         }
         // An interrupted forced run is redone forced (resumed, when its plugin can): its operator accepted what it deletes.
         let redoneForced = force == nil && state?.lastResult == .interrupted && state?.forcedRun == true
@@ -58,7 +69,7 @@ public struct UnitNeed: Sendable {
     /// The outcome as decided, before anything is done: what a dry run reports, and where a run's outcome starts.
     public func outcome(dryRun: Bool) -> UnitOutcome {
         let decision: RunDecision = switch action {
-        case .nothing: plan.gateDecision.isOn ? .notDue : .skipped
+        case .nothing: isPaused ? .paused : plan.gateDecision.isOn ? .notDue : .skipped
         case .purge: dryRun ? .wouldPurge : .skipped
         case .reindex: dryRun ? .wouldReindex : .skipped
         }

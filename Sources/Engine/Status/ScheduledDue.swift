@@ -12,9 +12,11 @@ public struct ScheduledDue: Sendable, Hashable {
     public var at: Date?
     public var isOverdue: Bool
 
-    /// `nil` for a unit whose gate is off: it has nothing to be late for.
-    public static func of(plan: UnitPlan, state: UnitState?, now: Date, grace: Duration, watchingSince: Date?) -> ScheduledDue? {
-        guard plan.gateDecision.isOn else { return nil }
+    /// `nil` for a unit whose gate is off or whose source is paused: it has nothing to be late for.
+    public static func of(
+        plan: UnitPlan, state: UnitState?, now: Date, grace: Duration, watchingSince: Date?, paused: Bool = false
+    ) -> ScheduledDue? {
+        guard plan.gateDecision.isOn, !paused else { return nil }
         let due = state?.lastSuccessAt.map { plan.settings.nextDue(after: $0) } ?? watchingSince
         return ScheduledDue(at: due, isOverdue: due.map { now.timeIntervalSince($0) > grace.seconds } ?? false)
     }

@@ -44,6 +44,8 @@ public struct StatusReport: Sendable, Codable {
         public var lastIncremental: Date?
         /// When the state handed to the next incremental run was committed (how old it is); `nil` when there is none.
         public var stateCommittedAt: Date?
+        /// Whether its source is paused (``StatusReport/pausedSources`` says since when and by whom).
+        public var paused = false
     }
 
     /// Items in a domain that no configured unit covers: a source was removed or renamed. They stay until
@@ -85,6 +87,8 @@ public struct StatusReport: Sendable, Codable {
     public var orphanedDomains: [OrphanedDomain]
     /// Purged domains whose rows are still being reclaimed (they are already gone from every search).
     public var pendingPurges: [PendingPurge] = []
+    /// The sources operators paused, by name; a source no longer configured stays listed until it is resumed.
+    public var pausedSources: [SourcePause] = []
     public var totalItems: Int
 
     /// The report as of `now`, from a configuration that loaded, or from the problems of one that did not.
@@ -113,6 +117,8 @@ public struct StatusReport: Sendable, Codable {
         }
         var report = StatusReport(at: now, configValid: true, problems: [], units: [], orphanedDomains: [], totalItems: counts.values.reduce(0, +))
         report.pendingPurges = try await store.index.pendingPurges()
+        let pauses = try await store.pausedSources()
+        report.pausedSources = pauses.values.sorted { $0.source < $1.source }
         switch configuration {
         case .failure(let invalid):
             report.configValid = false
@@ -126,9 +132,12 @@ public struct StatusReport: Sendable, Codable {
                 unit.gate = plan.gateDecision.state
                 unit.gateReason = plan.gateDecision.reason
                 unit.variant = plan.variant?.variant
+                unit.paused = pauses[plan.unit.source] != nil
                 if plan.gateDecision.isOn {
                     // What the next pass would decide, by the same code.
-                    let need = UnitNeed.decide(plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: nil)
+                    let need = UnitNeed.decide(
+                        plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: nil, paused: pauses[plan.unit.source]
+                    )
                     unit.due = need.action != .nothing
                     if case .reindex(_, let mode) = need.action { unit.dueMode = mode }
                     unit.dueReason = need.reason
@@ -137,7 +146,7 @@ public struct StatusReport: Sendable, Codable {
                     unit.timeZone = zone.secondsFromGMT() == 0 && zone.nextDaylightSavingTimeTransition == nil ? nil : zone.identifier
                 }
                 if let scheduled = ScheduledDue.of(
-                    plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince
+                    plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince, paused: unit.paused
                 ) {
                     unit.scheduledDue = scheduled.at
                     unit.overdue = scheduled.isOverdue

@@ -12,7 +12,7 @@ public import Store
 public import ServiceLifecycle
 
 /// The service's HTTP API: the status page, health, Prometheus metrics, status, search, items and their opening,
-/// and two admin actions.
+/// and the admin actions (reindex, pause, resume, purge, analytics).
 public struct SchedulerAPI: Sendable {
     let active: ActiveConfiguration
     let store: any SchedulerStore
@@ -82,6 +82,10 @@ public struct SchedulerAPI: Sendable {
             admin.post("sources/{name}/reindex") { request, context in
                 try await reindex(source: context.parameters.get("name") ?? "", mode: request.uri.queryParameters["mode"].map(String.init))
             }
+            admin.post("sources/{name}/pause") { _, context in
+                try await pause(source: context.parameters.get("name") ?? "", by: "the admin API (\(context.remoteAddress?.ipAddress ?? "in process"))")
+            }
+            admin.post("sources/{name}/resume") { _, context in try await resume(source: context.parameters.get("name") ?? "") }
             admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
             admin.get("analytics") { request, _ in try await analytics(request) }
         }
@@ -235,6 +239,7 @@ public struct SchedulerAPI: Sendable {
         if incremental, !found.settings.sync.contains(.incremental) {
             throw APIError(.badRequest, "plugin '\(found.plugin)' of source '\(source)' runs full syncs only")
         }
+        try await refuseIfPaused(source)
         trigger.wake(.force(source: source, incremental: incremental))
         struct Accepted: Encodable { var source: String; var mode: String; var status: String }
         let what = incremental ? "an incremental run" : "a forced run"

@@ -18,6 +18,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case consecutiveFailures = "scheduler_unit_consecutive_failures"
     case overdue = "scheduler_unit_overdue"
     case held = "scheduler_unit_held"
+    case paused = "scheduler_unit_paused"
     case searches = "scheduler_searches_total"
     case opens = "scheduler_opens_total"
     case stateCommitted = "scheduler_unit_state_timestamp_seconds"
@@ -34,7 +35,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .runs, .itemsIndexed, .itemsUnchanged, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures, .searches, .opens: .counter
         case .runDuration: .histogram
         case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held,
-             .stateCommitted: .gauge
+             .paused, .stateCommitted: .gauge
         }
     }
 
@@ -44,7 +45,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .runs: ["source", "result", "mode"]
         case .itemsIndexed, .itemsUnchanged, .itemsDeleted, .itemsRejected, .runDuration: ["source"]
         case .domainItems: ["domain"]
-        case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .stateCommitted: ["unit"]
+        case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .paused, .stateCommitted: ["unit"]
         case .searches: ["result"]
         case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy, .opens: []
         }
@@ -72,6 +73,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .searches: "Searches answered by /search, by result: hits when some item matched, none when nothing did."
         case .opens: "Opens of results counted by /open: one per client, item and hour, within service.openRateLimit."
         case .stateCommitted: "When the state handed to the unit's next incremental run was committed, in Unix seconds; 0 while it has none."
+        case .paused: "1 while the unit's source is paused (scheduler pause): no run starts, nothing is purged unless its gate turns off; else 0."
         case .held: "1 while a flagd flag that decides the unit's gate or variant does not resolve: the unit neither runs nor is purged; else 0."
         }
     }

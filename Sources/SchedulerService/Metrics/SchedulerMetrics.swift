@@ -86,6 +86,7 @@ public final class SchedulerMetrics: Sendable {
     ) async throws {
         let counted = published.withLock { $0.domains }
         let states = try await store.units()
+        let pauses = try await store.pausedSources()
         var units: Set<String> = [], domains: Set<String> = [], dueAt: [String: Date] = [:]
         for plan in configuration.plans(at: now) {
             let key = plan.unit.key, unit = [("unit", key)]
@@ -99,7 +100,10 @@ public final class SchedulerMetrics: Sendable {
             Gauge(label: MetricFamily.consecutiveFailures.name, dimensions: unit).record(state?.failures ?? 0)
             Gauge(label: MetricFamily.lastSuccess.name, dimensions: unit).record(state?.lastSuccessAt?.timeIntervalSince1970 ?? 0)
             Gauge(label: MetricFamily.stateCommitted.name, dimensions: unit).record(state?.syncStateAt?.timeIntervalSince1970 ?? 0)
-            let scheduled = ScheduledDue.of(plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince)
+            let scheduled = ScheduledDue.of(
+                plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince,
+                paused: pauses[plan.unit.source] != nil
+            )
             if let due = scheduled?.at {
                 dueAt[key] = due
                 Gauge(label: MetricFamily.nextDue.name, dimensions: unit).record(due.timeIntervalSince1970)
@@ -108,6 +112,7 @@ public final class SchedulerMetrics: Sendable {
             }
             Gauge(label: MetricFamily.overdue.name, dimensions: unit).record(scheduled?.isOverdue == true ? 1 : 0)
             Gauge(label: MetricFamily.held.name, dimensions: unit).record(plan.gateDecision.state == .unknown ? 1 : 0)
+            Gauge(label: MetricFamily.paused.name, dimensions: unit).record(pauses[plan.unit.source] != nil ? 1 : 0)
         }
         let grace = configuration.scheduler.overdueGrace
         let (goneUnits, goneDomains) = published.withLock { published in
@@ -117,7 +122,7 @@ public final class SchedulerMetrics: Sendable {
             return (published.units.subtracting(units), published.domains.subtracting(domains))
         }
         for key in goneUnits {
-            for family in [MetricFamily.lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .stateCommitted] {
+            for family in [MetricFamily.lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .paused, .stateCommitted] {
                 Gauge(label: family.name, dimensions: [("unit", key)]).destroy()
             }
         }

@@ -20,6 +20,8 @@ enum StatusPageAssets {
     th, td { text-align: left; vertical-align: top; padding: .4rem .5rem; border-bottom: 1px solid var(--line); }
     tr.failing td:first-child { box-shadow: inset 3px 0 var(--bad); }
     .gate-on { color: var(--ok); font-weight: 600; } .gate-off { color: var(--muted); font-weight: 600; }
+    .paused { font-size: .8rem; font-weight: 600; padding: 0 .4rem; border-radius: 1rem; background: var(--card); border: 1px solid var(--line); }
+    tr.paused td:first-child { box-shadow: inset 3px 0 var(--muted); }
     .columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(320px, 100%), 1fr)); gap: 1rem; }
     .columns > div { min-width: 0; } .scroll { overflow-x: auto; }
     .detail { max-width: 32rem; word-break: break-word; }

@@ -14,16 +14,17 @@ struct StatusPageModel {
         var failing: Int
         var overdue: Int
         var running: Int
+        var paused: Int
         var items: Int
         // Stored, not computed: the template reads values through reflection, which sees stored properties only.
         var anyFailing: Bool
         var anyOverdue: Bool
-        /// Which chip's units the table shows alone, if one's: `failing`, `overdue`, `running` or `due`.
+        /// Which chip's units the table shows alone, if one's: `failing`, `overdue`, `running`, `due` or `paused`.
         var showing: String?
         var showingAll: Bool
 
-        init(units: Int, due: Int, failing: Int, overdue: Int, running: Int, items: Int, showing: UnitTrouble?) {
-            (self.units, self.due, self.failing, self.overdue, self.running, self.items) = (units, due, failing, overdue, running, items)
+        init(units: Int, due: Int, failing: Int, overdue: Int, running: Int, paused: Int, items: Int, showing: UnitTrouble?) {
+            (self.units, self.due, self.failing, self.overdue, self.running, self.paused, self.items) = (units, due, failing, overdue, running, paused, items)
             (anyFailing, anyOverdue) = (failing > 0, overdue > 0)
             (self.showing, showingAll) = (showing?.rawValue, showing == nil)
         }
@@ -45,6 +46,7 @@ struct StatusPageModel {
         var failures: Int
         var lastError: String?
         var items: Int
+        var isPaused: Bool
         var trouble: UnitTrouble
     }
 
@@ -135,15 +137,18 @@ struct StatusPageModel {
                 source: unit.source, unit: unit.unit, domain: unit.domain, gate: unit.gate.rawValue, gateReason: unit.gateReason ?? "",
                 variant: unit.variant, result: unit.lastResult?.rawValue ?? "never run", isFailing: unit.failures > 0,
                 lastSuccess: unit.lastSuccess.map(moment), nextDue: unit.nextDue.map(moment), dueReason: unit.dueReason,
-                isOverdue: unit.overdue == true, failures: unit.failures, lastError: unit.lastError, items: unit.items,
-                trouble: UnitTrouble(failures: unit.failures, overdue: unit.overdue == true, lastResult: unit.lastResult, due: unit.due == true)
+                isOverdue: unit.overdue == true, failures: unit.failures, lastError: unit.lastError, items: unit.items, isPaused: unit.paused,
+                trouble: UnitTrouble(
+                    failures: unit.failures, overdue: unit.overdue == true, lastResult: unit.lastResult, due: unit.due == true, paused: unit.paused
+                )
             ))
         }
         // Trouble first, config order within each kind.
         units = every.sorted { ($0.1.trouble, $0.0) < ($1.1.trouble, $1.0) }.map(\.1).filter { showing == nil || $0.trouble == showing }
         summary = Summary(
             units: every.count, due: report.units.filter { $0.due == true }.count, failing: every.filter(\.1.isFailing).count,
-            overdue: every.filter(\.1.isOverdue).count, running: every.filter { $0.1.trouble == .running }.count, items: report.totalItems,
+            overdue: every.filter(\.1.isOverdue).count, running: every.filter { $0.1.trouble == .running }.count,
+            paused: every.filter(\.1.isPaused).count, items: report.totalItems,
             showing: showing
         )
         gates = configuration.gates.values.sorted { $0.name < $1.name }.map { gate in

@@ -40,6 +40,7 @@ enum StatusPageTemplate {
         <li class="{{#anyOverdue}}bad{{/anyOverdue}}"><a href="/?show=overdue#units"><strong>{{overdue}}</strong> overdue</a></li>
         <li><a href="/?show=running#units"><strong>{{running}}</strong> running</a></li>
         <li><a href="/?show=due#units"><strong>{{due}}</strong> due</a></li>
+        <li><a href="/?show=paused#units"><strong>{{paused}}</strong> paused</a></li>
         <li><strong>{{items}}</strong> items</li>
       </ul>
       {{/summary}}
@@ -50,10 +51,10 @@ enum StatusPageTemplate {
           <thead><tr><th>Unit</th><th>Gate</th><th>Last result</th><th>Last success</th><th>Next due</th><th>Failures</th><th>Items</th></tr></thead>
           <tbody>
           {{#units}}
-            <tr data-unit="{{unit}}" class="{{#isFailing}}failing{{/isFailing}}{{#isOverdue}} overdue{{/isOverdue}}">
+            <tr data-unit="{{unit}}" class="{{#isFailing}}failing{{/isFailing}}{{#isOverdue}} overdue{{/isOverdue}}{{#isPaused}} paused{{/isPaused}}">
               <td data-label="Unit"><div><strong>{{unit}}</strong><br><span class="muted">{{source}} · {{domain}}{{#variant}} · variant {{variant}}{{/variant}}</span></div></td>
               <td data-label="Gate"><div><span class="gate-{{gate}}">{{gate}}</span><br><span class="muted">{{gateReason}}</span></div></td>
-              <td data-label="Last result"><div><span class="result">{{result}}</span>{{#lastError}}<br><code class="error">{{lastError}}</code>{{/lastError}}</div></td>
+              <td data-label="Last result"><div><span class="result">{{result}}</span>{{#isPaused}} <span class="paused">paused</span>{{/isPaused}}{{#lastError}}<br><code class="error">{{lastError}}</code>{{/lastError}}</div></td>
               <td data-label="Last success"><div>{{#lastSuccess}}{{relative}}<br><span class="muted">{{utc}}</span>{{/lastSuccess}}{{^lastSuccess}}never{{/lastSuccess}}</div></td>
               <td data-label="Next due"><div>{{#isOverdue}}<strong class="bad">overdue</strong><br>{{/isOverdue}}{{#nextDue}}{{relative}}<br><span class="muted">{{utc}}</span>{{/nextDue}}{{^nextDue}}{{dueReason}}{{/nextDue}}</div></td>
               <td data-label="Failures"><div>{{failures}}</div></td>

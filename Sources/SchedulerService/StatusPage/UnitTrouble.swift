@@ -7,12 +7,14 @@ enum UnitTrouble: String, CaseIterable, Comparable {
     case overdue
     case running
     case due
+    /// Left alone until someone resumes its source: worth a look, so that no pause is forgotten.
+    case paused
     /// Nothing to look at.
     case none
 
     /// A unit's trouble: the first kind that applies.
-    init(failures: Int, overdue: Bool, lastResult: UnitResult?, due: Bool) {
-        self = failures > 0 ? .failing : overdue ? .overdue : lastResult == .running ? .running : due ? .due : .none
+    init(failures: Int, overdue: Bool, lastResult: UnitResult?, due: Bool, paused: Bool) {
+        self = failures > 0 ? .failing : overdue ? .overdue : lastResult == .running ? .running : due ? .due : paused ? .paused : .none
     }
 
     /// The kinds a page may show alone.

@@ -35,6 +35,7 @@ struct StatusCommand: AsyncParsableCommand {
             var line = "\(unit.unit)  \(unit.domain)  gate \(unit.gate)"
             if let variant = unit.variant { line += "  variant \(variant)" }
             line += "  \(unit.items) items"
+            if unit.paused { line += "  paused" }
             print(line)
             print("  last success \(Self.date(unit.lastSuccess)); last attempt \(Self.date(unit.lastAttempt)) \(unit.lastResult?.rawValue ?? "")")
             if let incremental = unit.lastIncremental { print("  last incremental run \(Self.date(incremental))") }
@@ -56,6 +57,9 @@ struct StatusCommand: AsyncParsableCommand {
         }
         for purge in report.pendingPurges {
             print("purge of \(purge.domain) (\(Self.date(purge.purgedAt))): its \(purge.purgedItems) items are gone from search; \(purge.rowsLeft) rows left to reclaim")
+        }
+        for pause in report.pausedSources {
+            print("source \(pause.source) paused since \(Self.date(pause.pausedAt)) by \(pause.pausedBy) (scheduler resume --source \(pause.source))")
         }
         for replica in report.replicas ?? [] {
             let leases = replica.leases.isEmpty ? "" : "; holds \(replica.leases.joined(separator: ", "))"
