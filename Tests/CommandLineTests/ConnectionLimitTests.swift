@@ -43,9 +43,9 @@ struct ConnectionLimitTests {
         let held = try (2..<10).map { try RawConnection(port: port, from: "127.0.0.\($0)") }
         #expect(try await service.request("/healthz", on: operators).status == 200)
         #expect(try await service.request("/metrics", on: operators).body.contains("scheduler_runs_total"))
-        // Admin actions move to the operators' listener; the public one keeps the page and search only.
+        // Admin actions and the console move to the operators' listener, which serves the pages and search too.
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "secret-token", on: operators).status == 202)
-        #expect(try await service.request("/search?q=doc", on: operators).status == 404)
+        #expect(try await service.request("/signin", on: operators).status == 200)
         withExtendedLifetime(held) {}
         #expect(await service.terminate() == 0, "\(service.log)")
     }
@@ -54,6 +54,8 @@ struct ConnectionLimitTests {
         let setup = try workspace(service: "adminListen: 127.0.0.1:0")
         let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "secret-token").status == 404)
+        #expect(try await service.request("/signin").status == 404, "no console on the public listener")
+        #expect(try await service.request("/").body.contains("Sign in") == false, "its pages stay read-only")
         #expect(try await service.request("/healthz").status == 200, "health stays on the public listener too")
         #expect(await service.terminate() == 0, "\(service.log)")
     }

@@ -16,6 +16,8 @@ public struct StatusReport: Sendable, Codable {
         public var gate: GateState
         public var gateReason: String?
         public var variant: String?
+        /// Why the unit has its variant: its bucket, or what a flag served.
+        public var variantReason: String?
         /// Items in the unit's domain now.
         public var items: Int
         public var lastSuccess: Date?
@@ -132,6 +134,7 @@ public struct StatusReport: Sendable, Codable {
                 unit.gate = plan.gateDecision.state
                 unit.gateReason = plan.gateDecision.reason
                 unit.variant = plan.variant?.variant
+                unit.variantReason = plan.variant.map { "experiment \($0.experiment): \($0.reason)" }
                 unit.paused = pauses[plan.unit.source] != nil
                 if plan.gateDecision.isOn {
                     // What the next pass would decide, by the same code.

@@ -1,6 +1,7 @@
 public import Engine
 import Foundation
 import HostSupport
+import Hummingbird
 public import Logging
 public import PluginAPI
 public import Prometheus
@@ -47,7 +48,7 @@ public struct SchedulerServer: Sendable {
         try await StoreOpener.withStore(settings, clock: SystemWallClock(), shutdownSignals: [.sigterm, .sigint], logger: logger) { store in
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
-            let opens = OpenCounter(), searches = SearchCounter()
+            let opens = OpenCounter(), searches = SearchCounter(), sessions = MemoryPersistDriver()
             metrics.prepare(for: configuration)
             let loop = ReconcileLoop(
                 active: active, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.given), passLock: passLock,
@@ -56,11 +57,11 @@ public struct SchedulerServer: Sendable {
             let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
             let api = SchedulerAPI(
                 active: active, store: store, passLock: passLock, trigger: trigger, health: health, metrics: metrics, metricsRegistry: metricsRegistry,
-                authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches
+                authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches, sessionStore: sessions
             )
             let servers = api.servers(settings: settings, logger: logger, onListening: onListening)
             var group = ServiceGroupConfiguration(
-                services: [.init(service: loop), .init(service: watcher), .init(service: PurgeReclaimService(store: store, logger: logger)),
+                services: [.init(service: loop), .init(service: watcher), .init(service: PurgeReclaimService(store: store, logger: logger)), .init(service: sessions),
                     .init(service: UsageWriter(
                         counter: opens, searches: searches, index: store.index, retention: { await active.current.scheduler.search.analyticsRetention }, logger: logger
                     ))]

@@ -11,16 +11,23 @@ public struct AdminAuthorization: Sendable {
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Whether a token is set: without one, the admin endpoints and the console are closed.
+    var isEnabled: Bool { token != nil }
+
     /// Throws the refusal to send unless `request` may proceed.
     func check(_ request: Request) throws(APIError) {
-        guard let token else {
+        guard isEnabled else {
             throw APIError(.forbidden, "admin endpoints are disabled: start the service with SCHEDULER_ADMIN_TOKEN set")
         }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-            Self.constantTimeEquals(Array(header.utf8.dropFirst(7)), Array(token.utf8))
-        else {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), accepts(String(header.dropFirst(7))) else {
             throw APIError(.unauthorized, "missing or wrong token: send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>")
         }
+    }
+
+    /// Whether `given` is the token, compared in constant time.
+    func accepts(_ given: String?) -> Bool {
+        guard let token, let given else { return false }
+        return Self.constantTimeEquals(Array(given.utf8), Array(token.utf8))
     }
 
     /// Whether `a` equals `b`, in a time that depends only on their lengths.

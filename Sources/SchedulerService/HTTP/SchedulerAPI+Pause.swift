@@ -6,13 +6,12 @@ import Store
 extension SchedulerAPI {
     /// `POST /sources/{name}/pause` (admin): ``OperatorPause/pause(source:sources:by:at:store:)``, said to have come
     /// from `by`.
-    func pause(source: String, by: String) async throws(APIError) -> Response {
+    func pause(source: String, by: String) async throws(APIError) -> OperatorPause.Change {
         let sources = await active.current.scheduler.sources.map(\.name)
         do {
-            let change = try await storeDeadline.run { [store] in
+            return try await storeDeadline.run { [store] in
                 try await OperatorPause.pause(source: source, sources: sources, by: by, at: Date(), store: store)
             }
-            return JSONResponse.make(change)
         } catch let refusal as OperatorPause.Refusal {
             throw APIError(.badRequest, refusal.description)
         } catch {
@@ -22,12 +21,12 @@ extension SchedulerAPI {
 
     /// `POST /sources/{name}/resume` (admin): ``OperatorPause/resume(source:sources:store:)``; the loop wakes so a
     /// unit that came due while paused runs now.
-    func resume(source: String) async throws(APIError) -> Response {
+    func resume(source: String) async throws(APIError) -> OperatorPause.Change {
         let sources = await active.current.scheduler.sources.map(\.name)
         do {
             let change = try await storeDeadline.run { [store] in try await OperatorPause.resume(source: source, sources: sources, store: store) }
             if change.changed { trigger.wake(.tick) }
-            return JSONResponse.make(change)
+            return change
         } catch let refusal as OperatorPause.Refusal {
             throw APIError(.badRequest, refusal.description)
         } catch {

@@ -1,6 +1,7 @@
 public import Engine
 import Foundation
 public import Hummingbird
+public import HummingbirdAuth
 import HummingbirdCore
 import Indexing
 public import Logging
@@ -28,12 +29,18 @@ public struct SchedulerAPI: Sendable {
     let searches: SearchCounter
     /// How long a request waits for the store before it answers 503.
     let storeDeadline: StoreDeadline
+    /// Where the console's sessions are kept (run it as a service, so expired ones are dropped).
+    let sessionStore: any PersistDriver
+    /// Holds back clients that sign in with wrong tokens.
+    let signIns = SignInThrottle()
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
         metrics: SchedulerMetrics, metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization,
-        opens: OpenCounter, searches: SearchCounter, storeDeadline: StoreDeadline = .request
+        opens: OpenCounter, searches: SearchCounter, storeDeadline: StoreDeadline = .request,
+        sessionStore: any PersistDriver = MemoryPersistDriver()
     ) {
+        self.sessionStore = sessionStore
         self.opens = opens
         self.searches = searches
         self.storeDeadline = storeDeadline
@@ -51,31 +58,43 @@ public struct SchedulerAPI: Sendable {
     public enum Routes: Sendable {
         /// Everything: the one listener of a service without `service.adminListen`.
         case all
-        /// The page, search, items, opens, health, metrics and status, without the admin actions (they are on the
-        /// operators' listener).
+        /// The pages (read-only, without the console), search, items, opens, health, metrics and status, without the
+        /// admin actions and the console (they are on the operators' listener).
         case publicOnly
-        /// Health, metrics, status and the admin actions: `service.adminListen`.
+        /// Everything, the admin actions and the console included: `service.adminListen`.
         case operators
     }
 
-    /// The routes of a listener, ready for an `Application`, each `GET` answering `HEAD` too.
+    /// The routes of a listener, ready for an `Application`, each `GET` answering `HEAD` too. The console (sign-in
+    /// and the pages' actions) is served where the admin actions are, when an admin token is set.
     public func router(_ routes: Routes = .all) -> HeadRequests<Router<SchedulerRequestContext>> {
         let router = Router(context: SchedulerRequestContext.self)
+        let console = routes != .publicOnly && authorization.isEnabled
+        if console { router.add(middleware: ConsoleSessions(storage: sessionStore)) }
         router.get("healthz") { _, _ in await healthz() }
         router.get("metrics") { _, _ in await exposition() }
         router.get("status") { _, _ in try await status() }
-        if routes != .operators {
-            router.get("/") { request, _ in try await statusPage(showing: UnitTrouble.named(request.uri.queryParameters["show"].map(String.init))) }
-            router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
-            router.get("assets/status.js") { _, _ in StatusPage.script() }
-            router.get("search") { request, context in
-                try await search(request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
-            }
-            router.get("items/{id}") { _, context in try await item(context.parameters.get("id") ?? "") }
-            router.get("items/{id}/thumbnail") { request, context in try await thumbnail(context.parameters.get("id") ?? "", request: request) }
-            router.get("open/{id}") { request, context in
-                try await open(context.parameters.get("id") ?? "", request: request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
-            }
+        router.get("/") { request, context in
+            try await statusPage(
+                showing: UnitTrouble.named(request.uri.queryParameters["show"].map(String.init)),
+                console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.uri.queryParameters["notice"])
+            )
+        }
+        router.get("units/**") { request, context in
+            try await unitPage(
+                context.parameters.getCatchAll().joined(separator: "/"),
+                console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.uri.queryParameters["notice"])
+            )
+        }
+        router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
+        router.get("assets/status.js") { _, _ in StatusPage.script() }
+        router.get("search") { request, context in
+            try await search(request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
+        }
+        router.get("items/{id}") { _, context in try await item(context.parameters.get("id") ?? "") }
+        router.get("items/{id}/thumbnail") { request, context in try await thumbnail(context.parameters.get("id") ?? "", request: request) }
+        router.get("open/{id}") { request, context in
+            try await open(context.parameters.get("id") ?? "", request: request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
         }
         if routes != .publicOnly {
             let admin = router.group().add(middleware: AdminOnly(authorization: authorization))
@@ -83,12 +102,15 @@ public struct SchedulerAPI: Sendable {
                 try await reindex(source: context.parameters.get("name") ?? "", mode: request.uri.queryParameters["mode"].map(String.init))
             }
             admin.post("sources/{name}/pause") { _, context in
-                try await pause(source: context.parameters.get("name") ?? "", by: "the admin API (\(context.remoteAddress?.ipAddress ?? "in process"))")
+                JSONResponse.make(try await pause(
+                    source: context.parameters.get("name") ?? "", by: "the admin API (\(ClientKey.of(context.remoteAddress) ?? "in process"))"
+                ))
             }
-            admin.post("sources/{name}/resume") { _, context in try await resume(source: context.parameters.get("name") ?? "") }
+            admin.post("sources/{name}/resume") { _, context in JSONResponse.make(try await resume(source: context.parameters.get("name") ?? "")) }
             admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
             admin.get("analytics") { request, _ in try await analytics(request) }
         }
+        if console { addConsoleRoutes(to: router) }
         return HeadRequests(routes: router)
     }
 
@@ -133,9 +155,9 @@ public struct SchedulerAPI: Sendable {
         JSONResponse.make(try await report(configuration: await active.current))
     }
 
-    /// The HTML page: the report, the configuration in force and the last 50 runs.
-    /// `GET /`: the status page, its units in order of trouble, only those of `showing` when asked (`?show=`).
-    func statusPage(showing: UnitTrouble? = nil) async throws(APIError) -> Response {
+    /// `GET /`: the status page (the report, the configuration in force and the last 50 runs), its units in order of
+    /// trouble, only those of `showing` when asked (`?show=`).
+    func statusPage(showing: UnitTrouble? = nil, console: ConsoleView, notice: String? = nil) async throws(APIError) -> Response {
         let configuration = await active.current
         let report = try await report(configuration: configuration)
         do {
@@ -144,7 +166,31 @@ public struct SchedulerAPI: Sendable {
             // Without the searches lacking hits when they cannot be read: the rest of the page still helps.
             let usage = try? await storeDeadline.run { [store] in try await store.index.analytics(since: lastWeek, limit: 10) }
             return StatusPage.response(StatusPageModel(
-                report: report, configuration: configuration, runs: runs, queriesWithoutHits: usage?.queriesWithoutHits ?? [], showing: showing
+                report: report, configuration: configuration, runs: runs, queriesWithoutHits: usage?.queriesWithoutHits ?? [], showing: showing,
+                console: console, notice: notice
+            ))
+        } catch {
+            throw await unavailable(error)
+        }
+    }
+
+    /// `GET /units/{unit}`: the unit's page (its state, lease, runs and their durations, and the console's actions);
+    /// 404 for a unit the configuration in force does not have.
+    func unitPage(_ rawUnit: String, console: ConsoleView, notice: String? = nil) async throws(APIError) -> Response {
+        let configuration = await active.current
+        let unit = rawUnit.removingPercentEncoding ?? rawUnit
+        let report = try await report(configuration: configuration)
+        guard let status = report.units.first(where: { $0.unit == unit }) else {
+            throw APIError(.notFound, "no unit '\(unit.prefix(120))' in the configuration in force; the status page lists them")
+        }
+        do {
+            let (runs, leases) = try await storeDeadline.run { [store] in
+                (try await store.history(source: nil, unit: unit, limit: 50), try await store.leases?.liveLeases())
+            }
+            let source = configuration.scheduler.sources.first { $0.name == status.source }
+            return StatusPage.response(UnitPageModel(
+                report: report, unit: status, environment: configuration.scheduler.environment, runs: runs, leases: leases, console: console,
+                incremental: source?.settings.sync.contains(.incremental) == true, notice: notice
             ))
         } catch {
             throw await unavailable(error)
@@ -224,11 +270,22 @@ public struct SchedulerAPI: Sendable {
         }
     }
 
-    /// Queues a forced run of every unit of `source`: full, or incremental with `mode=incremental`.
+    /// `POST /sources/{name}/reindex`: 202 once ``queueForcedRun(source:mode:)`` queued it.
     func reindex(source: String, mode: String?) async throws(APIError) -> Response {
+        let incremental = try await queueForcedRun(source: source, mode: mode)
+        struct Accepted: Encodable { var source: String; var mode: String; var status: String }
+        let what = incremental ? "an incremental run" : "a forced run"
+        return JSONResponse.make(
+            Accepted(source: source, mode: incremental ? "incremental" : "full", status: "\(what) of every unit of the source was queued"), status: .accepted
+        )
+    }
+
+    /// Queues a forced run of every unit of `source`: full, or incremental with `mode=incremental`; returns whether
+    /// it is incremental. Refused for an unknown source, a mode its plugin does not run, or a paused source.
+    func queueForcedRun(source: String, mode: String?) async throws(APIError) -> Bool {
         let sources = await active.current.scheduler.sources
         guard let found = sources.first(where: { $0.name == source }) else {
-            throw APIError(.badRequest, "unknown source '\(source)'; the sources are \(sources.map(\.name).joined(separator: ", "))")
+            throw APIError(.badRequest, "unknown source '\(source.prefix(80))'; the sources are \(sources.map(\.name).joined(separator: ", "))")
         }
         let incremental: Bool
         switch mode {
@@ -241,22 +298,23 @@ public struct SchedulerAPI: Sendable {
         }
         try await refuseIfPaused(source)
         trigger.wake(.force(source: source, incremental: incremental))
-        struct Accepted: Encodable { var source: String; var mode: String; var status: String }
-        let what = incremental ? "an incremental run" : "a forced run"
-        return JSONResponse.make(
-            Accepted(source: source, mode: incremental ? "incremental" : "full", status: "\(what) of every unit of the source was queued"), status: .accepted
-        )
+        return incremental
     }
 
-    func purge(domain: String) async throws -> Response {
+    /// `POST /domains/{domain}/purge`: 200 with what ``purgeDomain(_:)`` deleted.
+    func purge(domain: String) async throws(APIError) -> Response {
+        struct Purged: Encodable { var domain: String; var deleted: Int }
+        return JSONResponse.make(Purged(domain: domain, deleted: try await purgeDomain(domain)))
+    }
+
+    /// Purges `domain` as ``OperatorPurge`` does, under the pass lock; returns how many items were deleted. Refused
+    /// for a malformed domain, and while a pass or a replica's run holds it.
+    func purgeDomain(_ domain: String) async throws(APIError) -> Int {
         guard DomainIdentifier.isValid(domain) else {
             throw APIError(.badRequest, DomainIdentifier.syntaxProblem(domain))
         }
-        struct Purged: Encodable { var domain: String; var deleted: Int }
         do {
-            return try await PassLock.withPass(file: passLock) {
-                JSONResponse.make(Purged(domain: domain, deleted: try await OperatorPurge.purge(domain: domain, store: store)))
-            }
+            return try await PassLock.withPass(file: passLock) { try await OperatorPurge.purge(domain: domain, store: store) }
         } catch let busy as PassLock.Busy {
             throw APIError(.conflict, "busy: \(busy); try again when the pass has finished")
         } catch let busy as OperatorPurge.UnitBusy {

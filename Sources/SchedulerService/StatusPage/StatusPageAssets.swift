@@ -22,8 +22,17 @@ enum StatusPageAssets {
     .gate-on { color: var(--ok); font-weight: 600; } .gate-off { color: var(--muted); font-weight: 600; }
     .paused { font-size: .8rem; font-weight: 600; padding: 0 .4rem; border-radius: 1rem; background: var(--card); border: 1px solid var(--line); }
     tr.paused td:first-child { box-shadow: inset 3px 0 var(--muted); }
+    .console { float: right; font-size: .85rem; } form.inline { display: inline; }
+    button { font: inherit; padding: .25rem .75rem; border: 1px solid var(--line); border-radius: .4rem; background: var(--card); cursor: pointer; }
+    button.danger { border-color: var(--bad); color: var(--bad); }
+    .notice { border-left: 4px solid var(--ok); background: var(--card); padding: .5rem 1rem; }
+    #actions form { margin: 0 .5rem .75rem 0; } #purge { margin-top: .5rem; } #purge label { display: block; margin-bottom: .25rem; }
+    #signin label { display: block; font-weight: 600; margin-bottom: .25rem; } #token { font-size: 1rem; padding: .4rem .6rem; max-width: 100%; }
+    dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 1rem 0; } dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
+    svg.trend { max-width: 100%; height: auto; border-bottom: 1px solid var(--line); } svg.trend rect.ok { fill: var(--ok); } svg.trend rect.failed { fill: var(--bad); }
     .columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(320px, 100%), 1fr)); gap: 1rem; }
     .columns > div { min-width: 0; } .scroll { overflow-x: auto; }
+    #gates td, #experiments td { overflow-wrap: anywhere; }
     .detail { max-width: 32rem; word-break: break-word; }
     #search label { display: block; font-weight: 600; margin-bottom: .25rem; }
     #q { width: 100%; max-width: 36rem; font-size: 1rem; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .5rem; }
@@ -35,6 +44,8 @@ enum StatusPageAssets {
       table.units tr, table.runs tr { display: block; border: 1px solid var(--line); border-radius: .5rem; margin-bottom: .75rem; padding: .25rem .5rem; }
       table.units td, table.runs td { display: grid; grid-template-columns: 7.5rem 1fr; gap: .5rem; border: none; padding: .2rem 0; }
       table.units td::before, table.runs td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; }
+      #gates th, #gates td { padding: .3rem .25rem; font-size: .85rem; }
+      .console { float: none; margin-bottom: .5rem; }
     }
     """#
 
@@ -45,6 +56,18 @@ enum StatusPageAssets {
       const list = document.getElementById("results");
       const status = document.getElementById("search-status");
       let latest = 0, timer = null;
+
+      // Every page refreshes what it shows live; a unit's page has no search box, and its forms stay as typed.
+      setInterval(async function () {
+        try {
+          const response = await fetch(location.pathname + location.search, { cache: "no-store" });
+          if (!response.ok) return;
+          const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("live");
+          const live = document.getElementById("live");
+          if (fresh && live) live.replaceWith(fresh);
+        } catch (_) { /* the next refresh tries again */ }
+      }, 30000);
+      if (!box) return;
 
       // `text` as text nodes, with the [start, end) UTF-16 ranges the search matched in <mark> elements: DOM nodes
       // only, never markup, so a hostile text stays text.
@@ -114,15 +137,6 @@ enum StatusPageAssets {
 
       const initial = new URLSearchParams(location.search).get("q");
       if (initial) { box.value = initial; box.dispatchEvent(new Event("input")); }
-
-      setInterval(async function () {
-        try {
-          const response = await fetch("/" + location.search, { cache: "no-store" });
-          if (!response.ok) return;
-          const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("live");
-          if (fresh) document.getElementById("live").replaceWith(fresh);
-        } catch (_) { /* the next refresh tries again */ }
-      }, 30000);
     })();
     """#
 }

@@ -30,32 +30,6 @@ struct StatusPageModel {
         }
     }
 
-    struct UnitRow {
-        var source: String
-        var unit: String
-        var domain: String
-        var gate: String
-        var gateReason: String
-        var variant: String?
-        var result: String
-        var isFailing: Bool
-        var lastSuccess: Moment?
-        var nextDue: Moment?
-        var dueReason: String?
-        var isOverdue: Bool
-        var failures: Int
-        var lastError: String?
-        var items: Int
-        var isPaused: Bool
-        var trouble: UnitTrouble
-    }
-
-    /// An instant in UTC, and relative to the page's.
-    struct Moment {
-        var utc: String
-        var relative: String
-    }
-
     struct GateRow {
         var name: String
         /// `yes`, `no`, or `by flag` for a gate a flagd flag decides.
@@ -70,16 +44,6 @@ struct StatusPageModel {
         var name: String
         var sources: String
         var variants: String
-    }
-
-    struct RunRow {
-        var finished: Moment
-        var unit: String
-        var decision: String
-        var isFailure: Bool
-        var counts: String
-        var duration: String
-        var detail: String
     }
 
     struct PurgeRow {
@@ -116,33 +80,27 @@ struct StatusPageModel {
     var hasOrphans: Bool
     var hasPurges: Bool
     var hasReplicas: Bool
+    var console: ConsoleView
+    var notice: String?
 
     /// The page of `report`, its units in order of trouble (``UnitTrouble``), only those of `showing` when asked.
     init(
         report: StatusReport, configuration: SchedulerConfiguration, runs: [RunRecord], queriesWithoutHits: [SearchAnalytics.Query] = [],
-        showing: UnitTrouble? = nil
+        showing: UnitTrouble? = nil, console: ConsoleView = ConsoleView(available: false, session: nil), notice: String? = nil
     ) {
+        self.console = console
+        self.notice = notice
         self.queriesWithoutHits = queriesWithoutHits
         hasQueriesWithoutHits = !queriesWithoutHits.isEmpty
         let now = report.at
-        func moment(_ date: Date) -> Moment { Moment(utc: Self.utc(date), relative: RelativeTime.describe(date, now: now)) }
-        generatedAt = Self.utc(now)
+        func moment(_ date: Date) -> Moment { Moment(date, now: now) }
+        generatedAt = Moment.utc(now)
         environment = configuration.scheduler.environment
         configGeneration = report.configGeneration
         configProblems = report.problems.map(\.description)
         lastPassError = report.lastPassError
         replicaWarning = report.replicaWarning
-        let every = report.units.enumerated().map { position, unit in
-            (position, UnitRow(
-                source: unit.source, unit: unit.unit, domain: unit.domain, gate: unit.gate.rawValue, gateReason: unit.gateReason ?? "",
-                variant: unit.variant, result: unit.lastResult?.rawValue ?? "never run", isFailing: unit.failures > 0,
-                lastSuccess: unit.lastSuccess.map(moment), nextDue: unit.nextDue.map(moment), dueReason: unit.dueReason,
-                isOverdue: unit.overdue == true, failures: unit.failures, lastError: unit.lastError, items: unit.items, isPaused: unit.paused,
-                trouble: UnitTrouble(
-                    failures: unit.failures, overdue: unit.overdue == true, lastResult: unit.lastResult, due: unit.due == true, paused: unit.paused
-                )
-            ))
-        }
+        let every = report.units.enumerated().map { position, unit in (position, UnitRow(unit, now: now)) }
         // Trouble first, config order within each kind.
         units = every.sorted { ($0.1.trouble, $0.0) < ($1.1.trouble, $1.0) }.map(\.1).filter { showing == nil || $0.trouble == showing }
         summary = Summary(
@@ -156,7 +114,7 @@ struct StatusPageModel {
             case .flag(let binding):
                 return GateRow(name: gate.name, enabled: "by flag", rollout: "–", environments: "–", window: "flag \(binding.flag) in \(binding.file)")
             case .rules(let rules):
-                let window = [rules.from.map { "from \(Self.utc($0))" }, rules.until.map { "until \(Self.utc($0))" }].compactMap { $0 }
+                let window = [rules.from.map { "from \(Moment.utc($0))" }, rules.until.map { "until \(Moment.utc($0))" }].compactMap { $0 }
                 return GateRow(
                     name: gate.name, enabled: rules.enabled ? "yes" : "no",
                     rollout: "\(rules.rollout.formatted(.number.precision(.fractionLength(0...2))))%",
@@ -179,16 +137,7 @@ struct StatusPageModel {
         purges = report.pendingPurges.map { purge in
             PurgeRow(domain: purge.domain, purged: moment(purge.purgedAt), items: purge.purgedItems, rowsLeft: purge.rowsLeft)
         }
-        self.runs = runs.map { run in
-            let seconds = run.finishedAt.timeIntervalSince(run.startedAt)
-            return RunRow(
-                finished: moment(run.finishedAt), unit: run.unit,
-                decision: run.decision.rawValue + (run.forced ? " (forced)" : ""), isFailure: run.decision == .failed,
-                counts: "+\(run.indexed) −\(run.deleted)" + (run.rejected > 0 ? " ✕\(run.rejected)" : ""),
-                duration: seconds < 1 ? "\(Int(seconds * 1000)) ms" : "\(seconds.formatted(.number.precision(.fractionLength(1)))) s",
-                detail: run.error ?? run.reason
-            )
-        }
+        self.runs = runs.map { RunRow($0, now: now) }
         replicas = (report.replicas ?? []).map { replica in
             ReplicaRow(
                 id: replica.id, heartbeat: moment(replica.lastHeartbeat),
@@ -196,11 +145,5 @@ struct StatusPageModel {
             )
         }
         (hasConfigProblems, hasOrphans, hasPurges, hasReplicas) = (!configProblems.isEmpty, !orphans.isEmpty, !purges.isEmpty, !replicas.isEmpty)
-    }
-
-    /// `2026-11-23 15:40 UTC`: minutes are what operators compare.
-    static func utc(_ date: Date) -> String {
-        let iso = ISO8601.string(from: date)
-        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 }

@@ -1,0 +1,9 @@
+/// What the sign-in form shows: the environment, how long a session lasts, and why the last attempt failed.
+struct SignInPageModel {
+    var title = "Sign in"
+    var environment: String
+    var problem: String?
+    var lasts: String {
+        "\(ConsoleSession.lifetime.components.seconds / 3600) hours"
+    }
+}
