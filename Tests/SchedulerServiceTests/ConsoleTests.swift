@@ -159,9 +159,48 @@ struct ConsoleTests {
                 headers: [.contentType: "application/x-www-form-urlencoded", HTTPField.Name("X-Forwarded-Proto")!: "https"],
                 body: Self.form(["token": SchedulerAPITests.token])
             )
-            #expect(overTLS.headers[.setCookie]?.contains("Secure") == true)
+            let secure = try #require(overTLS.headers[.setCookie])
+            #expect(secure.hasPrefix("__Host-scheduler_session=") && secure.contains("Secure") && secure.contains("Path=/"), "\(secure)")
             let form = String(buffer: try await client.execute(uri: "/signin", method: .get).body)
             #expect(form.contains(#"<input id="token" name="token" type="password""#))
+        }
+    }
+
+    /// Sign-ins sent together count from the moment each is admitted: no more wrong tokens get through than the limit.
+    @Test func wrongTokensSentTogetherGetNoMoreGuessesThanTheLimit() async throws {
+        try await SchedulerAPITests.withAPI(.sqlite) { client, _ in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for attempt in 0..<20 {
+                    group.addTask {
+                        try await client.execute(
+                            uri: "/signin", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                            body: Self.form(["token": "guess-\(attempt)"])
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 5, "\(statuses)")
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 15)
+        }
+    }
+
+    /// Signing in again ends the session the browser held: its cookie no longer acts.
+    @Test func signingInAgainEndsTheSessionBefore() async throws {
+        try await SchedulerAPITests.withHarness(.sqlite) { harness in
+            let first = try await Self.signIn(harness.client)
+            let again = try await harness.client.execute(
+                uri: "/signin", method: .post, headers: [.cookie: first.cookie, .contentType: "application/x-www-form-urlencoded"],
+                body: Self.form(["token": SchedulerAPITests.token])
+            )
+            let second = try #require(again.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            #expect(second != first.cookie)
+            let stale = try await harness.client.execute(
+                uri: "/console/sources/docs/pause", method: .post, headers: first.headers, body: Self.form(["csrf": first.csrf])
+            )
+            #expect(stale.status == .forbidden)
+            #expect(String(buffer: stale.body).contains("sign in first"), "a refusal is a page saying why")
+            #expect(try await harness.store.pausedSources().isEmpty)
         }
     }
 

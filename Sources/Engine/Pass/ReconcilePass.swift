@@ -124,7 +124,14 @@ public struct ReconcilePass: Sendable {
     /// under it: another replica may have run the unit since the pass decided.
     private func carryOut(_ need: UnitNeed, startedAt: Date, options: Options) async throws -> UnitOutcome {
         guard !options.dryRun, need.changesSomething else { return need.outcome(dryRun: options.dryRun) }
-        guard let leases = store.leases else { return try await perform(need, startedAt: startedAt, options: options, store: store) }
+        guard let leases = store.leases else {
+            // A pause made since the pass began holds the units it has not started yet.
+            if case .reindex = need.action, let paused = try await store.pausedSources()[need.plan.unit.source] {
+                return UnitNeed.decide(plan: need.plan, state: need.state, domainHasItems: true, now: clock.now(), force: options.force, paused: paused)
+                    .outcome(dryRun: false)
+            }
+            return try await perform(need, startedAt: startedAt, options: options, store: store)
+        }
         let unit = need.plan.unit
         let work = LeasedWork(leases: leases, holder: options.replica, duration: options.leaseDuration, logger: logger.with(unit: unit.key))
         do {

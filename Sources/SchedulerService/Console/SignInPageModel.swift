@@ -7,3 +7,11 @@ struct SignInPageModel {
         "\(ConsoleSession.lifetime.components.seconds / 3600) hours"
     }
 }
+
+/// What the page of a refused console action shows: why, and the page the form came from.
+struct RefusalPageModel {
+    var title = "Nothing was done"
+    var environment: String
+    var message: String
+    var back: String
+}

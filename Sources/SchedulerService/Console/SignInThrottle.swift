@@ -1,12 +1,13 @@
 import Foundation
 import HostSupport
 
-/// Limits sign-ins with a wrong token: each client (its address, salted and hashed: ``ClientHash``) may fail
-/// `perClient` times within `window`, and every client together `overall` times, after which attempts are refused
-/// until the oldest failure leaves the window. A success does not clear a client's failures: guessing is not made
-/// cheaper by a token someone else knows. As only attempts let through are counted, at most `overall` failures are
-/// held. The overall limit lets a flood of wrong tokens keep everyone out of the console for `window`: the admin
-/// API's bearer token and the command line still work.
+/// Limits sign-ins with a wrong token: each client (its address, salted and hashed: ``ClientHash``) may make
+/// `perClient` attempts that are not successes within `window`, and every client together `overall`, after which
+/// attempts are refused until the oldest leaves the window. An attempt counts from the moment it is admitted, before its
+/// form is read, so attempts sent together cannot all slip past the limit; a success gives its own back. A success
+/// does not clear a client's failures: guessing is not made cheaper by a token someone else knows. At most `overall`
+/// attempts are held. The overall limit lets a flood of wrong tokens keep everyone out of the console for `window`:
+/// the admin API's bearer token and the command line still work.
 actor SignInThrottle {
     static let perClient = 5
     static let overall = 50
@@ -14,35 +15,43 @@ actor SignInThrottle {
 
     private let clock: any WallClock
     private let hash = ClientHash()
-    private var failures: [Int: [Date]] = [:]
+    private var attempts: [Int: [Date]] = [:]
     private var all: [Date] = []
 
     init(clock: any WallClock = SystemWallClock()) {
         self.clock = clock
     }
 
-    /// How long `client` must wait before it may try again; `nil` when it may try now.
-    func wait(client: String?) -> TimeInterval? {
+    /// Admits an attempt of `client`, counted as a failure until ``succeeded(client:admittedAt:)`` says otherwise, and
+    /// returns when it was admitted; or returns how long the client must wait, counting nothing.
+    func admit(client: String?) -> Result<Date, Refusal> {
         let now = clock.now()
-        forget(before: now.addingTimeInterval(-Self.window))
-        let mine = failures[hash.hash(client ?? "")] ?? []
-        let blocking = [mine.count >= Self.perClient ? mine.first : nil, all.count >= Self.overall ? all.first : nil].compactMap { $0 }
-        guard let oldest = blocking.max() else { return nil }
-        return max(1, oldest.addingTimeInterval(Self.window).timeIntervalSince(now).rounded(.up))
-    }
-
-    /// Counts a wrong token from `client`.
-    func failed(client: String?) {
-        let now = clock.now()
-        failures[hash.hash(client ?? ""), default: []].append(now)
-        all.append(now)
-    }
-
-    private func forget(before cutoff: Date) {
+        let cutoff = now.addingTimeInterval(-Self.window)
         all.removeAll { $0 < cutoff }
-        for (key, dates) in failures {
+        for (key, dates) in attempts {
             let kept = dates.filter { $0 >= cutoff }
-            failures[key] = kept.isEmpty ? nil : kept
+            attempts[key] = kept.isEmpty ? nil : kept
         }
+        let key = hash.hash(client ?? "")
+        let mine = attempts[key] ?? []
+        let blocking = [mine.count >= Self.perClient ? mine.first : nil, all.count >= Self.overall ? all.first : nil].compactMap { $0 }
+        if let oldest = blocking.max() {
+            return .failure(Refusal(wait: max(1, oldest.addingTimeInterval(Self.window).timeIntervalSince(now).rounded(.up))))
+        }
+        attempts[key, default: []].append(now)
+        all.append(now)
+        return .success(now)
+    }
+
+    /// The attempt of `client` admitted at `admittedAt` gave the right token: it no longer counts.
+    func succeeded(client: String?, admittedAt: Date) {
+        let key = hash.hash(client ?? "")
+        if let index = attempts[key]?.lastIndex(of: admittedAt) { attempts[key]?.remove(at: index) }
+        if let index = all.lastIndex(of: admittedAt) { all.remove(at: index) }
+    }
+
+    /// Too many attempts: wait this many seconds.
+    struct Refusal: Error {
+        var wait: TimeInterval
     }
 }

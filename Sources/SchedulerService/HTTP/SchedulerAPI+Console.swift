@@ -16,20 +16,30 @@ extension SchedulerAPI {
     func signIn(_ request: Request, context: SchedulerRequestContext) async throws(APIError) -> Response {
         let environment = await active.current.scheduler.environment
         let client = ClientKey.of(context.remoteAddress)
-        if let wait = await signIns.wait(client: client) {
+        let admitted: Date
+        switch await signIns.admit(client: client) {
+        case .success(let date):
+            admitted = date
+        case .failure(let refusal):
             var response = StatusPage.response(
-                SignInPageModel(environment: environment, problem: "Too many wrong tokens: try again in \(Int(wait)) seconds."), status: .tooManyRequests
+                SignInPageModel(environment: environment, problem: "Too many wrong tokens: try again in \(Int(refusal.wait)) seconds."),
+                status: .tooManyRequests
             )
-            response.headers[.retryAfter] = "\(Int(wait))"
+            response.headers[.retryAfter] = "\(Int(refusal.wait))"
             return response
         }
         let form = try await ConsoleForm.fields(request)
         guard authorization.accepts(form["token"]) else {
-            await signIns.failed(client: client)
             context.logger.warning("console sign-in refused: wrong token", metadata: ["client": "\(client ?? "in process")"])
             return StatusPage.response(
                 SignInPageModel(environment: environment, problem: "That is not the admin token (SCHEDULER_ADMIN_TOKEN)."), status: .unauthorized
             )
+        }
+        await signIns.succeeded(client: client, admittedAt: admitted)
+        // A session the browser still held ends: one sign-in, one live session.
+        if context.sessions.session != nil {
+            await sessions.forget(request)
+            context.sessions.clearSession()
         }
         context.sessions.createSession(.signedIn(at: Date()), expiresIn: ConsoleSession.lifetime)
         context.logger.notice("console sign-in", metadata: ["client": "\(client ?? "in process")"])
@@ -44,13 +54,23 @@ extension SchedulerAPI {
     }
 
     /// `POST /console/…`: an action of the signed-in console, its form checked (session, CSRF token), `act` done,
-    /// logged with what and where (never the token), then back to the page it came from with a notice.
+    /// logged with what and where (never the token), then back to the page it came from with a notice; a refusal is
+    /// a page saying why, with its status.
     func consoleAction(
         _ request: Request, context: SchedulerRequestContext, action: String, target: String,
         _ act: ([String: String]) async throws(APIError) -> ConsoleNotice
-    ) async throws(APIError) -> Response {
-        let form = try await signedInForm(request, context: context)
-        let notice = try await act(form)
+    ) async -> Response {
+        var form: [String: String] = [:]
+        let notice: ConsoleNotice
+        do {
+            form = try await signedInForm(request, context: context)
+            notice = try await act(form)
+        } catch {
+            return StatusPage.response(
+                RefusalPageModel(environment: await active.current.scheduler.environment, message: error.message, back: Self.safeBack(form["back"])),
+                status: error.status
+            )
+        }
         context.logger.notice(
             "console action", metadata: ["action": "\(action)", "target": "\(target)", "client": "\(ClientKey.of(context.remoteAddress) ?? "in process")"]
         )
@@ -64,26 +84,26 @@ extension SchedulerAPI {
         router.post("signout") { request, context in try await signOut(request, context: context) }
         router.post("console/sources/{name}/reindex") { request, context in
             let source = context.parameters.get("name") ?? ""
-            return try await consoleAction(request, context: context, action: "reindex", target: source) { form throws(APIError) in
+            return await consoleAction(request, context: context, action: "reindex", target: source) { form throws(APIError) in
                 try await queueForcedRun(source: source, mode: form["mode"]) ? .incrementalQueued : .queued
             }
         }
         router.post("console/sources/{name}/pause") { request, context in
             let source = context.parameters.get("name") ?? ""
-            return try await consoleAction(request, context: context, action: "pause", target: source) { _ throws(APIError) in
+            return await consoleAction(request, context: context, action: "pause", target: source) { _ throws(APIError) in
                 let client = ClientKey.of(context.remoteAddress) ?? "in process"
                 return try await pause(source: source, by: "the console (\(client))").changed ? .paused : .alreadyPaused
             }
         }
         router.post("console/sources/{name}/resume") { request, context in
             let source = context.parameters.get("name") ?? ""
-            return try await consoleAction(request, context: context, action: "resume", target: source) { _ throws(APIError) in
+            return await consoleAction(request, context: context, action: "resume", target: source) { _ throws(APIError) in
                 try await resume(source: source).changed ? .resumed : .notPaused
             }
         }
         router.post("console/domains/{domain}/purge") { request, context in
             let domain = context.parameters.get("domain") ?? ""
-            return try await consoleAction(request, context: context, action: "purge", target: domain) { form throws(APIError) in
+            return await consoleAction(request, context: context, action: "purge", target: domain) { form throws(APIError) in
                 guard form["confirm"] == domain else {
                     throw APIError(.badRequest, "type the domain's name, \(domain.prefix(200)), to confirm the purge; nothing was purged")
                 }

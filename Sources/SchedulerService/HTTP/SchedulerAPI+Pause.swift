@@ -5,13 +5,16 @@ import Store
 
 extension SchedulerAPI {
     /// `POST /sources/{name}/pause` (admin): ``OperatorPause/pause(source:sources:by:at:store:)``, said to have come
-    /// from `by`.
+    /// from `by`; the loop wakes, so the metrics say so.
     func pause(source: String, by: String) async throws(APIError) -> OperatorPause.Change {
         let sources = await active.current.scheduler.sources.map(\.name)
         do {
-            return try await storeDeadline.run { [store] in
+            let change = try await storeDeadline.run { [store] in
                 try await OperatorPause.pause(source: source, sources: sources, by: by, at: Date(), store: store)
             }
+            // A pass now, so the status, the page and the metrics (overdue, paused) show the pause at once.
+            if change.changed { trigger.wake(.tick) }
+            return change
         } catch let refusal as OperatorPause.Refusal {
             throw APIError(.badRequest, refusal.description)
         } catch {

@@ -29,8 +29,8 @@ public struct SchedulerAPI: Sendable {
     let searches: SearchCounter
     /// How long a request waits for the store before it answers 503.
     let storeDeadline: StoreDeadline
-    /// Where the console's sessions are kept (run it as a service, so expired ones are dropped).
-    let sessionStore: any PersistDriver
+    /// The console's sessions, kept in the store given (run it as a service, so expired ones are dropped).
+    let sessions: ConsoleSessions
     /// Holds back clients that sign in with wrong tokens.
     let signIns = SignInThrottle()
 
@@ -40,7 +40,7 @@ public struct SchedulerAPI: Sendable {
         opens: OpenCounter, searches: SearchCounter, storeDeadline: StoreDeadline = .request,
         sessionStore: any PersistDriver = MemoryPersistDriver()
     ) {
-        self.sessionStore = sessionStore
+        sessions = ConsoleSessions(storage: sessionStore)
         self.opens = opens
         self.searches = searches
         self.storeDeadline = storeDeadline
@@ -70,7 +70,7 @@ public struct SchedulerAPI: Sendable {
     public func router(_ routes: Routes = .all) -> HeadRequests<Router<SchedulerRequestContext>> {
         let router = Router(context: SchedulerRequestContext.self)
         let console = routes != .publicOnly && authorization.isEnabled
-        if console { router.add(middleware: ConsoleSessions(storage: sessionStore)) }
+        if console { router.add(middleware: sessions) }
         router.get("healthz") { _, _ in await healthz() }
         router.get("metrics") { _, _ in await exposition() }
         router.get("status") { _, _ in try await status() }

@@ -3,7 +3,8 @@ public import HummingbirdAuth
 public import NIOCore
 
 /// The context of every request the API serves: Hummingbird's, the client's address (which rate limits hold in
-/// memory, salted and hashed, and nothing stores) and the console's session, when the request carries one.
+/// memory, salted and hashed; only an operator's pause and the log of an admin or console action keep it, as who
+/// acted) and the console's session, when the request carries one.
 public struct SchedulerRequestContext: RequestContext, RemoteAddressRequestContext, SessionRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer of the connection; `nil` when there is none (a request made in process).

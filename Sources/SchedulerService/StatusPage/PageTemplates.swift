@@ -4,7 +4,7 @@
 /// inline code.
 enum PageTemplates {
     /// Every template, by name.
-    static let all = ["head": head, "foot": foot, "console": console, "status": status, "unit": unit, "signin": signIn]
+    static let all = ["head": head, "foot": foot, "console": console, "status": status, "unit": unit, "signin": signIn, "refused": refused]
 
     static let head = #"""
     <!doctype html>
@@ -162,14 +162,12 @@ enum PageTemplates {
         <dt>Next due</dt><dd>{{#isOverdue}}<strong class="bad">overdue</strong> {{/isOverdue}}{{#nextDue}}{{relative}} <span class="muted">{{utc}}</span><br>{{/nextDue}}<span class="muted">{{dueReason}}</span></dd>
         <dt>Failures in a row</dt><dd>{{failures}}</dd>
         <dt>Items</dt><dd>{{items}}</dd>
-      </dl>
-      {{/unit}}
-      <dl class="facts">
         {{#lastAttempt}}<dt>Last attempt</dt><dd>{{relative}} <span class="muted">{{utc}}</span></dd>{{/lastAttempt}}
         {{#backoffUntil}}<dt>Backing off until</dt><dd>{{relative}} <span class="muted">{{utc}}</span></dd>{{/backoffUntil}}
         {{#pause}}<dt>Paused</dt><dd id="pause">{{.}}</dd>{{/pause}}
         {{#hasLeases}}<dt>Lease</dt><dd id="lease">{{#lease}}held by {{holder}}, expires {{#expires}}{{relative}}{{/expires}}{{/lease}}{{^lease}}none: no replica runs it now{{/lease}}</dd>{{/hasLeases}}
       </dl>
+      {{/unit}}
       <section>
         <h2>How long its runs took</h2>
         {{#trend}}
@@ -221,6 +219,14 @@ enum PageTemplates {
       </form>
       <p class="muted">The session lasts {{lasts}}; without one, the pages stay read-only.</p>
     </main>
+    {{> foot}}
+    """#
+
+    /// A console action refused: why, and the way back.
+    static let refused = #"""
+    {{> head}}
+    <header><p><a href="{{back}}">← back</a></p><h1>Nothing was done <span class="env">{{environment}}</span></h1></header>
+    <main><p class="alert" role="alert" id="refusal">{{message}}</p></main>
     {{> foot}}
     """#
 }

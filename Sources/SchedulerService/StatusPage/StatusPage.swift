@@ -28,6 +28,8 @@ enum StatusPage {
 
     static func response(_ model: SignInPageModel, status: HTTPResponse.Status = .ok) -> Response { page("signin", model, status: status) }
 
+    static func response(_ model: RefusalPageModel, status: HTTPResponse.Status) -> Response { page("refused", model, status: status) }
+
     private static func page(_ template: String, _ model: Any, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
