@@ -59,6 +59,7 @@ public struct MemoryStore: SchedulerStore {
                 state.forcedRun = forced
                 state.runMode = mode
             }
+            tables.cancelRequests[unit.unit] = nil
         }
     }
 
@@ -108,11 +109,11 @@ public struct MemoryStore: SchedulerStore {
         database.read { $0.syncStates[unit] }
     }
 
-    public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
+    public func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date) async throws {
         try database.change { tables in
             try tables.check(fence)
             tables.updateUnit(unit) { state in
-                state.lastResult = .failed
+                state.lastResult = result
                 state.lastError = error
                 state.failures = failures
                 state.retryAt = retryAt
@@ -120,7 +121,20 @@ public struct MemoryStore: SchedulerStore {
                 state.forcedRun = false
                 state.runMode = nil
             }
+            tables.cancelRequests[unit.unit] = nil
         }
+    }
+
+    public func requestCancel(source: String, by: String) async throws -> [String] {
+        database.change { tables in
+            let running = tables.units.values.filter { $0.source == source && $0.lastResult == .running }.map(\.unit).sorted()
+            for unit in running { tables.cancelRequests[unit] = by }
+            return running
+        }
+    }
+
+    public func cancelRequest(unit: String) async throws -> String? {
+        database.read { tables in tables.units[unit]?.lastResult == .running ? tables.cancelRequests[unit] : nil }
     }
 
     public func purge(domain: String) async throws -> Int {

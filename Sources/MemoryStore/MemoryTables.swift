@@ -40,6 +40,8 @@ struct MemoryTables: Sendable {
     var leases: [String: Lease] = [:]
     /// The sources operators paused, by name.
     var pauses: [String: SourcePause] = [:]
+    /// Who asked the run going now of each unit to stop, by unit.
+    var cancelRequests: [String: String] = [:]
     var replicas: [String: ReplicaRecord] = [:]
     /// The words typos are corrected to (``SearchVocabulary``).
     var vocabulary = Set<String>()

@@ -85,7 +85,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
             try await connection.query(
                 """
                 UPDATE unit_state SET last_attempt_at = \(date.timeIntervalSince1970), last_result = \(UnitResult.running.rawValue),
-                    last_error = NULL, runner = \(RunnerIdentity.current), forced_run = \(forced), run_mode = \(mode.rawValue)
+                    last_error = NULL, runner = \(RunnerIdentity.current), forced_run = \(forced), run_mode = \(mode.rawValue),
+                    cancel_requested_by = NULL
                 WHERE unit = \(unit.unit)
                 """,
                 logger: logger
@@ -155,19 +156,40 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return nil
     }
 
-    public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
+    public func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date) async throws {
         try await client.transaction(logger: logger) { connection in
             try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, unit, logger: logger)
             try await connection.query(
                 """
-                UPDATE unit_state SET last_result = \(UnitResult.failed.rawValue), last_error = \(error), failures = \(failures),
-                    retry_at = \(retryAt.timeIntervalSince1970), runner = NULL, forced_run = FALSE, run_mode = NULL
+                UPDATE unit_state SET last_result = \(result.rawValue), last_error = \(error), failures = \(failures),
+                    retry_at = \(retryAt.timeIntervalSince1970), runner = NULL, forced_run = FALSE, run_mode = NULL, cancel_requested_by = NULL
                 WHERE unit = \(unit.unit)
                 """,
                 logger: logger
             )
         }
+    }
+
+    public func requestCancel(source: String, by: String) async throws -> [String] {
+        var units: [String] = []
+        let rows = try await client.query(
+            """
+            UPDATE unit_state SET cancel_requested_by = \(by) WHERE source = \(source) AND last_result = \(UnitResult.running.rawValue)
+            RETURNING unit
+            """,
+            logger: logger
+        )
+        for try await unit in rows.decode(String.self) { units.append(unit) }
+        return units.sorted()
+    }
+
+    public func cancelRequest(unit: String) async throws -> String? {
+        let rows = try await client.query(
+            "SELECT cancel_requested_by FROM unit_state WHERE unit = \(unit) AND last_result = \(UnitResult.running.rawValue)", logger: logger
+        )
+        for try await by in rows.decode(String?.self) { return by }
+        return nil
     }
 
     public func purge(domain: String) async throws -> Int {

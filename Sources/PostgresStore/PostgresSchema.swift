@@ -147,6 +147,7 @@ enum PostgresSchema {
         .statements("v11-source-pauses", [
             "CREATE TABLE source_pause (source TEXT PRIMARY KEY, paused_at DOUBLE PRECISION NOT NULL, paused_by TEXT NOT NULL)",
         ]),
+        .statements("v12-cancel-requests", ["ALTER TABLE unit_state ADD COLUMN cancel_requested_by TEXT"]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -49,7 +49,10 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         try await sqliteIndex.write { db in
             try UnitStateRow.ensure(db, unit)
             try db.execute(
-                sql: "UPDATE unit_state SET lastAttemptAt = ?, lastResult = ?, lastError = NULL, runner = ?, forcedRun = ?, runMode = ? WHERE unit = ?",
+                sql: """
+                    UPDATE unit_state SET lastAttemptAt = ?, lastResult = ?, lastError = NULL, runner = ?, forcedRun = ?, runMode = ?, cancelRequestedBy = NULL
+                    WHERE unit = ?
+                    """,
                 arguments: [date.timeIntervalSince1970, UnitResult.running.rawValue, RunnerIdentity.current, forced, mode.rawValue, unit.unit]
             )
         }
@@ -73,13 +76,32 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }
     }
 
-    public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
+    public func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date) async throws {
         try await sqliteIndex.write { db in
             try UnitStateRow.ensure(db, unit)
             try db.execute(
-                sql: "UPDATE unit_state SET lastResult = ?, lastError = ?, failures = ?, retryAt = ?, runner = NULL, forcedRun = 0, runMode = NULL WHERE unit = ?",
-                arguments: [UnitResult.failed.rawValue, error, failures, retryAt.timeIntervalSince1970, unit.unit]
+                sql: """
+                    UPDATE unit_state SET lastResult = ?, lastError = ?, failures = ?, retryAt = ?, runner = NULL, forcedRun = 0, runMode = NULL,
+                        cancelRequestedBy = NULL
+                    WHERE unit = ?
+                    """,
+                arguments: [result.rawValue, error, failures, retryAt.timeIntervalSince1970, unit.unit]
             )
+        }
+    }
+
+    public func requestCancel(source: String, by: String) async throws -> [String] {
+        try await sqliteIndex.write { db in
+            try String.fetchAll(
+                db, sql: "UPDATE unit_state SET cancelRequestedBy = ? WHERE source = ? AND lastResult = ? RETURNING unit",
+                arguments: [by, source, UnitResult.running.rawValue]
+            ).sorted()
+        }
+    }
+
+    public func cancelRequest(unit: String) async throws -> String? {
+        try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT cancelRequestedBy FROM unit_state WHERE unit = ? AND lastResult = ?", arguments: [unit, UnitResult.running.rawValue])
         }
     }
 

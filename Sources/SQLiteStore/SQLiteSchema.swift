@@ -155,6 +155,9 @@ enum SQLiteSchema {
         migrator.registerMigration("v10-source-pauses") { db in
             try db.execute(sql: "CREATE TABLE source_pause (source TEXT PRIMARY KEY, pausedAt DOUBLE NOT NULL, pausedBy TEXT NOT NULL)")
         }
+        migrator.registerMigration("v11-cancel-requests") { db in
+            try db.execute(sql: "ALTER TABLE unit_state ADD COLUMN cancelRequestedBy TEXT")
+        }
         return migrator
     }
 

@@ -9,4 +9,6 @@ public enum RunDecision: String, Sendable, Hashable, Codable, CaseIterable {
     case skipped
     /// Left alone: its source is paused (``SourcePause``).
     case paused
+    /// Stopped at a batch boundary by an operator's cancel: no success, no failure counted.
+    case cancelled
 }

@@ -36,8 +36,16 @@ public protocol SchedulerStore: Sendable {
     /// The state the unit's last successful run committed (``UnitSuccess/state``), for its next incremental run.
     func syncState(unit: String) async throws -> SyncState?
 
-    /// Records a failed attempt and when the next may start.
-    func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws
+    /// Records how an attempt ended without success (`failed` or `cancelled`), why, the failures in a row since the
+    /// last success, and when the next attempt may start.
+    func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date) async throws
+
+    /// Asks the runs of `source` going now, on any replica, to stop at their next batch boundary: marks each unit
+    /// of the source whose attempt is `running` (the mark ends with its attempt); returns those units.
+    func requestCancel(source: String, by: String) async throws -> [String]
+
+    /// Who asked the run of `unit` going now to stop; `nil` when nobody did.
+    func cancelRequest(unit: String) async throws -> String?
 
     /// Deletes `domain` and every domain under it from the index, and forgets the successes of the units
     /// there (so they reindex at once when they run again), in one transaction; returns how many items were deleted.
@@ -87,6 +95,11 @@ extension SchedulerStore {
     /// The most recent runs first, of one source or all.
     public func history(source: String?, limit: Int) async throws -> [RunRecord] {
         try await history(source: source, unit: nil, limit: limit)
+    }
+
+    /// Records a failed attempt and when the next may start.
+    public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
+        try await recordAttemptEnd(unit, result: .failed, error: error, failures: failures, retryAt: retryAt)
     }
 
     /// Notes that a full attempt started.

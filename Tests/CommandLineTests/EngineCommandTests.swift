@@ -189,6 +189,33 @@ struct EngineCommandTests {
         #expect(try units(pass).map { "\($0["unit"] ?? "") \($0["decision"] ?? "")" } == ["docs/a reindexed", "docs/b paused"])
     }
 
+    /// `scheduler cancel` from another process stops a `run-once` at its next batch: what it committed stays, and
+    /// the run says who cancelled it.
+    @Test func cancelStopsARunningPassAtItsNextBatch() throws {
+        let setup = try SourceWorkspace()
+        let idle = try setup.run(["cancel", "--source", "docs"])
+        #expect(idle.status == 1)
+        #expect(idle.stderr.contains("nothing to cancel: no unit of source 'docs' is running"), "\(idle.stderr)")
+        try setup.setFeed("a WAIT b c")
+        let (process, _, stdout, _) = try SchedulerProcess.start(["run-once", "--batch-size", "1", "--json"] + setup.config)
+        let output = Drain(stdout)
+        defer { try? setup.workspace.write("release", "") }
+        let deadline = Date().addingTimeInterval(60)
+        while try !setup.indexed().contains("a"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let cancel = try setup.run(["cancel", "--source", "docs"])
+        #expect(cancel.status == 0, "\(cancel.stderr)")
+        #expect(cancel.stdout.contains("cancel requested: docs stops at the next batch boundary"))
+        try setup.workspace.write("release", "")
+        process.waitUntilExit()
+        let outcome = SchedulerProcess.Outcome(status: process.terminationStatus, stdout: output.text(waitingAtMost: 10), stderr: "")
+        #expect(outcome.status == 0, "a cancel is not a failure")
+        let unit = try #require(try units(outcome).first)
+        #expect(unit["decision"] as? String == "cancelled")
+        #expect((unit["error"] as? String)?.contains("cancelled by scheduler cancel") == true)
+        #expect(try setup.indexed().contains("a"))
+        #expect(try setup.status()["lastResult"] as? String == "cancelled")
+    }
+
     @Test func theFormerNameOfAtStillWorksWithANotice() throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")

@@ -74,15 +74,15 @@ struct SourcePauseTests {
     func unknownSourcesAreRefusedButAPausedSourceNoLongerConfiguredCanBeResumed(backend: StoreBackend) async throws {
         let fixture = try await EngineFixture(backend)
         try await fixture.withStore { store in
-            let refusal = await #expect(throws: OperatorPause.Refusal.self) {
+            let refusal = await #expect(throws: KnownSources.Refusal.self) {
                 try await OperatorPause.pause(source: "articels", sources: ["articles", "blog"], by: "a test", at: self.start, store: store)
             }
             #expect(refusal?.description == "unknown source 'articels' (did you mean 'articles'?); the sources are articles, blog")
-            await #expect(throws: OperatorPause.Refusal.self) {
+            await #expect(throws: KnownSources.Refusal.self) {
                 try await OperatorPause.resume(source: "articels", sources: ["articles"], store: store)
             }
             let hostile = String(repeating: "<script>", count: 10_000)
-            let long = await #expect(throws: OperatorPause.Refusal.self) {
+            let long = await #expect(throws: KnownSources.Refusal.self) {
                 try await OperatorPause.pause(source: hostile, sources: ["articles"], by: "a test", at: self.start, store: store)
             }
             #expect((long?.description.utf8.count ?? .max) < 200, "a huge name is cut in the message")

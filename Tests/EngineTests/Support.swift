@@ -13,8 +13,8 @@ import StoreSupport
 import Synchronization
 
 /// A plugin for engine tests that reads its items from a text file the test rewrites between passes: one
-/// identifier per line; a line `FAIL` makes it fail there, `HANG` makes it wait until cancelled; `outside:ID` produces an item in a domain
-/// outside the unit's.
+/// identifier per line; a line `FAIL` makes it fail there, `HANG` makes it wait until cancelled, `WAIT` until a file
+/// `release` is beside the feed; `outside:ID` produces an item in a domain outside the unit's.
 struct LinesTestPlugin: SourcePlugin {
     struct Options: Decodable, Sendable { var feed: String }
     struct FeedFailure: Error, CustomStringConvertible { var description: String { "the feed said FAIL" } }
@@ -38,6 +38,9 @@ struct LinesTestPlugin: SourcePlugin {
                 throw FeedFailure()
             case "HANG":
                 while true { try await Task.sleep(for: .milliseconds(5)) }
+            case "WAIT":
+                let release = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("release").path
+                while !FileManager.default.fileExists(atPath: release) { try await Task.sleep(for: .milliseconds(5)) }
             default:
                 let outside = line.hasPrefix("outside:")
                 let id = outside ? String(line.dropFirst(8)) : line

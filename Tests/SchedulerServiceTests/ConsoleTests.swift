@@ -98,6 +98,25 @@ struct ConsoleTests {
         }
     }
 
+    @Test(arguments: StoreBackend.allCases)
+    func aRunningUnitsPageOffersToCancelIt(backend: StoreBackend) async throws {
+        try await SchedulerAPITests.withHarness(backend) { harness in
+            let session = try await Self.signIn(harness.client)
+            let idle = String(buffer: try await harness.client.execute(uri: "/units/docs", method: .get, headers: [.cookie: session.cookie]).body)
+            #expect(!idle.contains("Cancel the running run"))
+            try await harness.store.recordAttemptStart(UnitState(unit: "docs", source: "docs", domain: "com.test.docs"), at: Date(), forced: false)
+            // On a store with leases, a run is alive while a replica holds its lease.
+            _ = try await harness.store.leases?.take(Lease.unitName("docs"), holder: "another replica", for: .seconds(600))
+            let running = String(buffer: try await harness.client.execute(uri: "/units/docs", method: .get, headers: [.cookie: session.cookie]).body)
+            #expect(running.contains("Cancel the running run"))
+            let cancelled = try await harness.client.execute(
+                uri: "/console/sources/docs/cancel", method: .post, headers: session.headers, body: Self.form(["csrf": session.csrf, "back": "/units/docs"])
+            )
+            #expect(cancelled.headers[.location] == "/units/docs?notice=cancel-requested")
+            #expect(try await harness.store.cancelRequest(unit: "docs")?.hasPrefix("the console") == true)
+        }
+    }
+
     @Test func formsWithoutASessionOrItsCSRFTokenAreRefusedAndChangeNothing() async throws {
         try await SchedulerAPITests.withHarness(.sqlite) { harness in
             let client = harness.client

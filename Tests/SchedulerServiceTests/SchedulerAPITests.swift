@@ -248,4 +248,28 @@ struct SchedulerAPITests {
             #expect(!String(buffer: notPaused.body).contains(#"data-unit="docs""#))
         }
     }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aCancelDropsAQueuedForcedRunAndMarksRunningUnitsOrSaysThereIsNothing(backend: StoreBackend) async throws {
+        try await Self.withHarness(backend) { harness in
+            let client = harness.client
+            let idle = try await client.execute(uri: "/sources/docs/cancel", method: .post, headers: Self.bearer)
+            #expect(idle.status == .conflict)
+            #expect((try Self.json(idle)["error"] as? String)?.contains("nothing to cancel") == true)
+            let unknown = try await client.execute(uri: "/sources/doc/cancel", method: .post, headers: Self.bearer)
+            #expect(unknown.status == .badRequest)
+            #expect(try await client.execute(uri: "/sources/docs/cancel", method: .post).status == .unauthorized)
+
+            #expect(try await client.execute(uri: "/sources/docs/reindex", method: .post, headers: Self.bearer).status == .accepted)
+            let unit = UnitState(unit: "docs", source: "docs", domain: "com.test.docs")
+            try await harness.store.recordAttemptStart(unit, at: Date(), forced: false)
+            let cancelled = try await client.execute(uri: "/sources/docs/cancel", method: .post, headers: Self.bearer)
+            #expect(cancelled.status == .accepted)
+            let body = try Self.json(cancelled)
+            #expect(body["droppedQueuedRun"] as? Bool == true && body["units"] as? [String] == ["docs"])
+            #expect(try await harness.store.cancelRequest(unit: "docs")?.hasPrefix("the admin API") == true)
+            let again = try Self.json(try await client.execute(uri: "/sources/docs/cancel", method: .post, headers: Self.bearer))
+            #expect(again["droppedQueuedRun"] as? Bool == false, "the queued run is gone")
+        }
+    }
 }

@@ -23,6 +23,12 @@ final class BatchCommitter: Sendable {
         var budget: Int
     }
 
+    /// An operator asked the run to stop (``SchedulerStore/requestCancel(source:by:)``): it stopped after a batch.
+    struct Cancelled: Error {
+        /// Who asked.
+        var by: String
+    }
+
     /// The changes the plugin sent since the last batch (not admitted yet), and the last state it sent.
     struct Batch: Sendable {
         var changes: RunChanges
@@ -50,12 +56,16 @@ final class BatchCommitter: Sendable {
     /// How many deletions the run may send, at most; unlimited when `nil`.
     private let deleteBudget: Int?
     private let checkpoint: @Sendable (_ committedItems: Int, _ state: SyncState?) throws -> IndexBatch.ClientState
+    /// The unit whose cancel requests are read after each batch; `nil` for none.
+    private let cancellable: String?
     private let progress = Mutex(Progress())
 
     init(
         admission: ItemAdmission, store: any SchedulerStore, domain: String, rejections: RejectionLog, deleteBudget: Int? = nil,
+        cancellable unit: String? = nil,
         checkpoint: @escaping @Sendable (_ committedItems: Int, _ state: SyncState?) throws -> IndexBatch.ClientState
     ) {
+        cancellable = unit
         self.admission = admission
         self.store = store
         self.domain = domain
@@ -76,7 +86,8 @@ final class BatchCommitter: Sendable {
     /// The state committed with the last batch written.
     var committedState: SyncState? { progress.withLock { $0.state } }
 
-    /// Why writing stopped, if it did: a ``IndexWriteFailure``, ``TooManyDeletions``, a `LeaseLost` or a `CancellationError`.
+    /// Why writing stopped, if it did: a ``IndexWriteFailure``, ``TooManyDeletions``, ``Cancelled``, a `LeaseLost` or a
+    /// `CancellationError`.
     var failure: (any Error)? { progress.withLock { $0.failure } }
 
     /// Writes every batch sent until the channel is finished; on a failure, records it, finishes the channel (so a
@@ -115,7 +126,8 @@ final class BatchCommitter: Sendable {
     /// is released, and returns the reason.
     private func stop(_ error: any Error) -> any Error {
         let reason: any Error = Task.isCancelled ? CancellationError()
-            : error is CancellationError || error is LeaseLost || error is TooManyDeletions || error is IndexWriteFailure ? error : IndexWriteFailure(error: error)
+            : error is CancellationError || error is LeaseLost || error is TooManyDeletions || error is IndexWriteFailure || error is Cancelled
+            ? error : IndexWriteFailure(error: error)
         let failure = progress.withLock { progress in
             if progress.failure == nil { progress.failure = reason }
             return progress.failure ?? reason
@@ -143,5 +155,7 @@ final class BatchCommitter: Sendable {
             $0.deleted += outcome.deleted
             $0.state = state
         }
+        // A batch boundary: where an operator's cancel stops the run, this batch committed.
+        if let cancellable, let by = try await store.cancelRequest(unit: cancellable) { throw Cancelled(by: by) }
     }
 }

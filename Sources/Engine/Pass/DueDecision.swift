@@ -54,7 +54,9 @@ public struct DueDecision: Sendable, Hashable {
             break
         }
         if let retryAt = state?.retryAt, now < retryAt {
-            return DueDecision(isDue: false, mode: .full, reason: "backing off after \(state?.failures ?? 0) failure(s) until \(retryAt.iso8601Text)", nextDue: retryAt)
+            let reason = state?.lastResult == .cancelled ? "the last run was cancelled: waiting for the next scheduled instant, \(retryAt.iso8601Text)"
+                : "backing off after \(state?.failures ?? 0) failure(s) until \(retryAt.iso8601Text)"
+            return DueDecision(isDue: false, mode: .full, reason: reason, nextDue: retryAt)
         }
         if state?.lastResult == .interrupted {
             let interrupted = state?.runMode ?? .full

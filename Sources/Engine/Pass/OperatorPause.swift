@@ -1,15 +1,9 @@
 public import Foundation
-import PluginAPI
 public import Store
 
 /// An operator's pause or resume of a source (`scheduler pause|resume`, the admin endpoints, the console): checked
 /// against the configuration, then kept in the store, where every replica's next pass reads it.
 public enum OperatorPause {
-    /// What an operator asked that cannot be done, in a sentence that says what to do instead.
-    public struct Refusal: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// The result of an action: the source, and whether the action changed anything (pausing a paused source does not).
     public struct Change: Sendable, Encodable {
         public var source: String
@@ -20,7 +14,7 @@ public enum OperatorPause {
 
     /// Pauses `source`, a source of `sources`; a paused source keeps its first pause.
     public static func pause(source: String, sources: [String], by: String, at date: Date, store: any SchedulerStore) async throws -> Change {
-        try requireKnown(source, among: sources)
+        try KnownSources.require(source, among: sources)
         let changed = try await store.pause(SourcePause(source: source, pausedAt: date, pausedBy: by))
         return Change(
             source: source, paused: true, changed: changed,
@@ -31,22 +25,10 @@ public enum OperatorPause {
     /// Resumes `source`: a source of `sources`, or a paused one the configuration no longer names.
     public static func resume(source: String, sources: [String], store: any SchedulerStore) async throws -> Change {
         let changed = try await store.resume(source: source)
-        guard changed || sources.contains(source) else { throw unknown(source, sources: sources) }
+        guard changed || sources.contains(source) else { throw KnownSources.unknown(source, among: sources) }
         return Change(
             source: source, paused: false, changed: changed,
             status: changed ? "resumed: its units run when they are due, from the next pass" : "not paused"
-        )
-    }
-
-    /// Throws the refusal naming the sources unless `source` is one of them.
-    public static func requireKnown(_ source: String, among sources: [String]) throws(Refusal) {
-        guard sources.contains(source) else { throw unknown(source, sources: sources) }
-    }
-
-    private static func unknown(_ source: String, sources: [String]) -> Refusal {
-        let shown = source.count > 80 ? String(source.prefix(80)) + "…" : source
-        return Refusal(
-            description: "unknown source '\(shown)'\(NearestName.suggestion(for: shown, among: sources)); the sources are \(sources.joined(separator: ", "))"
         )
     }
 }

@@ -196,6 +196,19 @@ public struct ReconcilePass: Sendable {
                     .compactMap { $0 }.min()
             } catch is CancellationError {
                 throw CancellationError()
+            } catch let cancelled as UnitReindex.Cancelled {
+                // No success and no failure counted: the unit waits for its next scheduled instant, unless forced.
+                let next = plan.settings.nextDue(after: clock.now())
+                let message = "cancelled by \(cancelled.by) at a batch boundary; the batches committed stay, nothing was deleted and the "
+                    + "last-indexed date did not move; next run at \(ISO8601.string(from: next)) unless forced"
+                try await store.recordAttemptEnd(known, result: .cancelled, error: message, failures: known.failures, retryAt: next)
+                ran = cancelled.mode
+                outcome.decision = .cancelled
+                outcome.error = message
+                outcome.indexed = cancelled.indexed
+                outcome.deleted = cancelled.deleted
+                outcome.rejected = cancelled.rejected
+                outcome.nextDue = next
             } catch let failure as UnitReindex.Failure {
                 let failures = known.failures + 1
                 let retryAt = clock.now().addingTimeInterval(TimeInterval(backoff.delay(afterFailures: failures, random: random()).components.seconds))

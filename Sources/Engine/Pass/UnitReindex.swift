@@ -28,6 +28,15 @@ struct UnitReindex {
         var mode: SyncMode
     }
 
+    /// A run an operator cancelled, stopped after a batch, with what it had done.
+    struct Cancelled: Error {
+        var by: String
+        var indexed: Int
+        var deleted: Int
+        var rejected: Int
+        var mode: SyncMode
+    }
+
     /// An interrupted full run older than this starts over instead of resuming: what the source dropped since the
     /// stopped attempt wrote it would otherwise stay until the next full run.
     static let maxResumeAge: TimeInterval = 86_400
@@ -141,7 +150,8 @@ struct UnitReindex {
         let (startedAt, baseline, alreadyCommitted, mode, fingerprint) = (start.startedAt, start.baseline, start.committedItems, start.mode, plan.fingerprint)
         let admission = ItemAdmission(plan: plan, context: context, expiration: DefaultExpiration(lifetime: expiration, from: clock.now()))
         let committer = BatchCommitter(
-            admission: admission, store: store, domain: plan.unit.domain, rejections: rejections, deleteBudget: deleteBudget
+            admission: admission, store: store, domain: plan.unit.domain, rejections: rejections, deleteBudget: deleteBudget,
+            cancellable: plan.unit.key
         ) { committed, state in
             let checkpoint = Checkpoint(
                 startedAt: startedAt, baselineCommit: baseline, committedItems: alreadyCommitted + committed, mode: mode, state: state?.json,
@@ -180,6 +190,8 @@ struct UnitReindex {
             throw lost
         } catch let unusable as SyncStateUnusable where start.mode != .full {
             throw unusable
+        } catch let cancelled as BatchCommitter.Cancelled {
+            throw Cancelled(by: cancelled.by, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, mode: start.mode)
         } catch let failed as BatchCommitter.IndexWriteFailure {
             throw failure("writing to the index failed: \(failed.error); \(untouched)")
         } catch let guarded as BatchCommitter.TooManyDeletions {

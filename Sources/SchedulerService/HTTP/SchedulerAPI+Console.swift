@@ -101,6 +101,13 @@ extension SchedulerAPI {
                 try await resume(source: source).changed ? .resumed : .notPaused
             }
         }
+        router.post("console/sources/{name}/cancel") { request, context in
+            let source = context.parameters.get("name") ?? ""
+            return await consoleAction(request, context: context, action: "cancel", target: source) { _ throws(APIError) in
+                _ = try await cancel(source: source, by: "the console (\(ClientKey.of(context.remoteAddress) ?? "in process"))")
+                return .cancelRequested
+            }
+        }
         router.post("console/domains/{domain}/purge") { request, context in
             let domain = context.parameters.get("domain") ?? ""
             return await consoleAction(request, context: context, action: "purge", target: domain) { form throws(APIError) in

@@ -13,7 +13,7 @@ public import Store
 public import ServiceLifecycle
 
 /// The service's HTTP API: the status page, health, Prometheus metrics, status, search, items and their opening,
-/// and the admin actions (reindex, pause, resume, purge, analytics).
+/// and the admin actions (reindex, pause, resume, cancel, purge, analytics).
 public struct SchedulerAPI: Sendable {
     let active: ActiveConfiguration
     let store: any SchedulerStore
@@ -107,6 +107,12 @@ public struct SchedulerAPI: Sendable {
                 ))
             }
             admin.post("sources/{name}/resume") { _, context in JSONResponse.make(try await resume(source: context.parameters.get("name") ?? "")) }
+            admin.post("sources/{name}/cancel") { _, context in
+                JSONResponse.make(
+                    try await cancel(source: context.parameters.get("name") ?? "", by: "the admin API (\(ClientKey.of(context.remoteAddress) ?? "in process"))"),
+                    status: .accepted
+                )
+            }
             admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
             admin.get("analytics") { request, _ in try await analytics(request) }
         }

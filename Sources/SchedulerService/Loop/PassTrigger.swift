@@ -55,6 +55,16 @@ public final class PassTrigger: Sendable {
         continuation.yield()
     }
 
+    /// Drops the forced run of `source` queued and not started yet; returns whether there was one.
+    public func dropForced(source: String) -> Bool {
+        pending.withLock { work in
+            let queued = work.forced.contains(source) || work.forcedIncremental.contains(source)
+            work.forced.remove(source)
+            work.forcedIncremental.remove(source)
+            return queued
+        }
+    }
+
     /// Waits for a wake-up and takes all the work asked since the last call; `nil` once the trigger is finished.
     public func next() async -> Work? {
         for await _ in signal {

@@ -40,6 +40,7 @@ struct UnitRow {
     var lastError: String?
     var items: Int
     var isPaused: Bool
+    var isRunning: Bool
     var trouble: UnitTrouble
 
     init(_ unit: StatusReport.UnitStatus, now: Date) {
@@ -60,6 +61,7 @@ struct UnitRow {
         lastError = unit.lastError
         items = unit.items
         isPaused = unit.paused
+        isRunning = unit.lastResult == .running
         trouble = UnitTrouble(failures: unit.failures, overdue: isOverdue, lastResult: unit.lastResult, due: unit.due == true, paused: unit.paused)
     }
 

@@ -195,6 +195,7 @@ enum PageTemplates {
       {{#incremental}}{{#unit}}<form class="inline" method="post" action="/console/sources/{{source}}/reindex"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}"><input type="hidden" name="mode" value="incremental"><button type="submit">Incremental reindex</button></form>{{/unit}}{{/incremental}}
       {{#unit}}
       {{#isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/resume"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}"><button type="submit">Resume the source</button></form>{{/isPaused}}
+      {{#isRunning}}<form class="inline" method="post" action="/console/sources/{{source}}/cancel"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}"><button type="submit" class="danger">Cancel the running run</button></form>{{/isRunning}}
       {{^isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/pause"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}"><button type="submit">Pause the source</button></form>{{/isPaused}}
       <form id="purge" method="post" action="/console/domains/{{domain}}/purge"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}">
         <label for="confirm">Purge the domain: type <code>{{domain}}</code> to confirm</label>

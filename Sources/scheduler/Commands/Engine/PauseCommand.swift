@@ -22,7 +22,7 @@ struct PauseCommand: AsyncParsableCommand {
     func run() async throws {
         let sources = try store.config.loadOrExit().scheduler.sources.map(\.name)
         do {
-            try OperatorPause.requireKnown(source, among: sources)
+            try KnownSources.require(source, among: sources)
         } catch {
             throw ValidationError(error.description)
         }
@@ -30,7 +30,7 @@ struct PauseCommand: AsyncParsableCommand {
         let change = try await store.withStore(logger: CommandLogger.make()) { [source] store in
             do {
                 return try await OperatorPause.pause(source: source, sources: sources, by: by, at: Date(), store: store)
-            } catch let refusal as OperatorPause.Refusal {
+            } catch let refusal as KnownSources.Refusal {
                 throw ValidationError(refusal.description)
             }
         }

@@ -23,7 +23,7 @@ struct ResumeCommand: AsyncParsableCommand {
         let change = try await store.withStore(logger: CommandLogger.make()) { [source] store in
             do {
                 return try await OperatorPause.resume(source: source, sources: sources, store: store)
-            } catch let refusal as OperatorPause.Refusal {
+            } catch let refusal as KnownSources.Refusal {
                 throw ValidationError(refusal.description)
             }
         }

@@ -121,7 +121,7 @@ struct RunOnceCommand: AsyncParsableCommand {
             line += ": \(outcome.indexed) indexed" + (outcome.unchanged > 0 ? " (\(outcome.unchanged) unchanged)" : "")
                 + ", \(outcome.deleted) deleted, \(outcome.rejected) rejected"
         case .purged: line += ": \(outcome.deleted) deleted"
-        case .failed: line += ": \(outcome.error ?? "")"
+        case .failed, .cancelled: line += ": \(outcome.error ?? "")"
         case .notDue, .wouldReindex, .wouldPurge, .skipped, .paused: break
         }
         line += " (\(outcome.reason))"
