@@ -15,20 +15,13 @@ struct CancelCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The source whose runs to cancel.", valueName: "name"))
-    var source: String
-
+    @OptionGroup var target: SourceOption
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let sources = try store.config.loadOrExit().scheduler.sources.map(\.name)
-        do {
-            try KnownSources.require(source, among: sources)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        let by = "scheduler cancel (\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName))"
-        let units = try await store.withStore(logger: CommandLogger.make()) { [source] store in try await store.requestCancel(source: source, by: by) }
+        let (source, by) = (target.source, SourceOption.actor("cancel"))
+        _ = try target.sources(in: store.config)
+        let units = try await store.withStore(logger: CommandLogger.make()) { store in try await store.requestCancel(source: source, by: by) }
         guard !units.isEmpty else {
             printError("nothing to cancel: no unit of source '\(source)' is running")
             throw ExitCode(1)

@@ -14,25 +14,13 @@ struct PauseCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The source to pause, as scheduler.yaml names it.", valueName: "name"))
-    var source: String
-
+    @OptionGroup var target: SourceOption
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let sources = try store.config.loadOrExit().scheduler.sources.map(\.name)
-        do {
-            try KnownSources.require(source, among: sources)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        let by = "scheduler pause (\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName))"
-        let change = try await store.withStore(logger: CommandLogger.make()) { [source] store in
-            do {
-                return try await OperatorPause.pause(source: source, sources: sources, by: by, at: Date(), store: store)
-            } catch let refusal as KnownSources.Refusal {
-                throw ValidationError(refusal.description)
-            }
+        let (source, sources, by) = (target.source, try target.sources(in: store.config), SourceOption.actor("pause"))
+        let change = try await store.withStore(logger: CommandLogger.make()) { store in
+            try await OperatorPause.pause(source: source, sources: sources, by: by, at: Date(), store: store)
         }
         print("\(change.source): \(change.status)")
     }

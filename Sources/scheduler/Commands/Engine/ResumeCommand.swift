@@ -13,14 +13,12 @@ struct ResumeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The source to resume.", valueName: "name"))
-    var source: String
-
+    @OptionGroup var target: SourceOption
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let sources = try store.config.loadOrExit().scheduler.sources.map(\.name)
-        let change = try await store.withStore(logger: CommandLogger.make()) { [source] store in
+        let (source, sources) = (target.source, try target.sources(in: store.config, allowingUnknown: true))
+        let change = try await store.withStore(logger: CommandLogger.make()) { store in
             do {
                 return try await OperatorPause.resume(source: source, sources: sources, store: store)
             } catch let refusal as KnownSources.Refusal {
