@@ -179,13 +179,14 @@ struct CommandRun {
         }
     }
 
-    /// Logs each line the program writes on standard error, until the pipe ends, and keeps the last ones in `tail`.
+    /// Logs each line the program writes on standard error (the source's `env:` values redacted), until the pipe ends,
+    /// and keeps the last ones in `tail`.
     private static func forward(_ errors: PipeReader, of program: String, to logger: Logger, keepingIn tail: StandardErrorTail) async {
         var lines = AsyncLineReader(errors, maxLineBytes: 64 * 1024)
         while let line = try? await lines.next() {
             switch line {
             case .text(_, let bytes):
-                logger.warning("stderr", metadata: ["command": "\(program)", "line": "\(String(decoding: bytes, as: UTF8.self))"])
+                logger.warning("stderr", metadata: ["command": "\(program)", "line": "\(tail.logLine(bytes))"])
                 tail.append(bytes)
             case .tooLong(_, let byteCount):
                 tail.appendOmitted(byteCount: byteCount)

@@ -56,6 +56,13 @@ final class StandardErrorTail: Sendable {
         return String(text[..<cut]) + "…"
     }
 
+    /// `bytes`, one line as the log shows it: the values of the source's `env:` redacted (nothing else is done, so a
+    /// program writing fast costs a search per secret, and nothing when the source has none).
+    func logLine(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return secrets.isEmpty ? text : redacted(text)
+    }
+
     private func redacted(_ text: String) -> String {
         secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "[redacted]") }
     }
