@@ -11,4 +11,6 @@ public enum RunDecision: String, Sendable, Hashable, Codable, CaseIterable {
     case paused
     /// Stopped at a batch boundary by an operator's cancel: no success, no failure counted.
     case cancelled
+    /// Not started: the pass reached it later than the source's `startingDeadline` after its due instant.
+    case missed
 }

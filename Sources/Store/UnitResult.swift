@@ -11,4 +11,7 @@ public enum UnitResult: String, Sendable, Hashable, Codable, CaseIterable {
     /// An operator cancelled the run (`scheduler cancel`): it stopped at a batch boundary, its committed batches stay,
     /// and the unit waits for its next scheduled instant.
     case cancelled
+    /// The run due could not start within the source's `startingDeadline`: it was skipped, and the unit waits for its
+    /// next instant.
+    case missed
 }

@@ -71,6 +71,8 @@ final class EngineFixture: @unchecked Sendable {
     var plugin = LinesTestPlugin.kind
     /// The source's `incremental:` schedule, if any.
     var incremental: String?
+    /// More keys of the source, each `key: value`.
+    var sourceLines: [String] = []
 
     /// A fixture whose store is a new, empty one of `backend`.
     init(_ backend: StoreBackend) async throws {
@@ -101,6 +103,7 @@ final class EngineFixture: @unchecked Sendable {
                 schedule: \(schedule)
                 \(incremental.map { "incremental: \($0)" } ?? "")
                 \(partitions.map { "partitions: \($0)" } ?? "")
+                \(sourceLines.joined(separator: "\n    "))
                 deepLink: "\(deepLink)"
                 options: { feed: "feed{partition}.txt" }
             """)

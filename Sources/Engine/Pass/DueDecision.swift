@@ -1,5 +1,6 @@
 public import SchedulerConfig
 public import Foundation
+import Indexing
 public import PluginAPI
 public import Store
 
@@ -11,6 +12,9 @@ public struct DueDecision: Sendable, Hashable {
     public var reason: String
     /// When the unit is next due (a full run by its schedule, or an incremental one by its own), if it has succeeded before.
     public var nextDue: Date?
+    /// The due instant the pass reached later than the source's `startingDeadline`: the run is skipped as missed, and
+    /// the unit waits for `nextDue`.
+    public var missed: Date?
 
     /// A run the operator asks for.
     public enum Forced: Sendable, Hashable {
@@ -55,6 +59,7 @@ public struct DueDecision: Sendable, Hashable {
         }
         if let retryAt = state?.retryAt, now < retryAt {
             let reason = state?.lastResult == .cancelled ? "the last run was cancelled: waiting for the next scheduled instant, \(retryAt.iso8601Text)"
+                : state?.lastResult == .missed ? "the last run due was missed (startingDeadline): waiting for the next instant, \(retryAt.iso8601Text)"
                 : "backing off after \(state?.failures ?? 0) failure(s) until \(retryAt.iso8601Text)"
             return DueDecision(isDue: false, mode: .full, reason: reason, nextDue: retryAt)
         }
@@ -70,6 +75,22 @@ public struct DueDecision: Sendable, Hashable {
             let resumes = interrupted != .incremental && plan.sync.contains(.resume)
             return DueDecision(isDue: true, mode: resumes ? .resume : .full, reason: "the last run was interrupted before its final commit", nextDue: nextDue)
         }
+        /// A scheduled run the pass reached more than `startingDeadline` after its due instant: skipped, until `next`.
+        /// The due instant is the schedule's, or, after a run skipped or cancelled, the instant it waited for; a retry
+        /// after a failure is not held to it.
+        func missed(_ scheduled: Date, _ next: Date) -> DueDecision? {
+            guard let deadline = plan.settings.startingDeadline, (state?.failures ?? 0) == 0 else { return nil }
+            let waitedFor = [.missed, .cancelled].contains(state?.lastResult) ? state?.retryAt : nil
+            let due = max(scheduled, waitedFor ?? scheduled)
+            guard now.timeIntervalSince(due) > deadline.seconds else { return nil }
+            var decision = DueDecision(
+                isDue: false, mode: .full,
+                reason: "the run due at \(due.iso8601Text) could not start within startingDeadline \(DurationText.format(deadline)): skipped, next at \(next.iso8601Text)",
+                nextDue: next
+            )
+            decision.missed = due
+            return decision
+        }
         guard let state, let lastSuccess = state.lastSuccessAt, let nextFull else {
             return DueDecision(isDue: true, mode: .full, reason: "never succeeded", nextDue: nil)
         }
@@ -80,9 +101,11 @@ public struct DueDecision: Sendable, Hashable {
             return DueDecision(isDue: true, mode: .full, reason: "the domain is empty though a success is recorded (index wiped or replaced)", nextDue: nextDue)
         }
         if now >= nextFull {
+            if let missed = missed(nextFull, plan.settings.schedule.nextDue(after: now, in: plan.settings.timeZone)) { return missed }
             return DueDecision(isDue: true, mode: .full, reason: "\(plan.settings.schedule) schedule: due since \(nextFull.iso8601Text) (last success \(lastSuccess.iso8601Text))", nextDue: nextDue)
         }
         if let nextIncremental, let schedule = plan.settings.incremental, now >= nextIncremental {
+            if let missed = missed(nextIncremental, min(nextFull, schedule.nextDue(after: now, in: plan.settings.timeZone))) { return missed }
             return DueDecision(
                 isDue: true, mode: .incremental,
                 reason: "incremental \(schedule) schedule: due since \(nextIncremental.iso8601Text) (last run \(lastRun.map(\.iso8601Text) ?? "none"))", nextDue: nextDue

@@ -173,6 +173,13 @@ public struct ReconcilePass: Sendable {
             outcome.lastSuccess = nil
             try await record(outcome, startedAt: startedAt, in: store)
             return outcome
+        case .recordMissed(_, let next):
+            let known = need.state ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
+            try await store.recordAttemptEnd(known, result: .missed, error: need.reason, failures: known.failures, retryAt: next)
+            outcome.decision = .missed
+            outcome.error = need.reason
+            try await record(outcome, startedAt: startedAt, in: store)
+            return outcome
         case .reindex(let forced, let mode):
             var known = need.state ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
             known.domain = plan.unit.domain

@@ -17,6 +17,8 @@ public struct UnitNeed: Sendable {
         /// Reindex the unit in `mode`; `forced` allows deleting more than `maxDeleteRatio` (an operator's `--force`,
         /// or a forced run that was interrupted, redone forced).
         case reindex(forced: Bool, mode: SyncMode)
+        /// Record that the run due at `due` was missed (reached later than `startingDeadline`), and wait until `next`.
+        case recordMissed(due: Date, next: Date)
     }
 
     public var plan: UnitPlan
@@ -56,8 +58,11 @@ public struct UnitNeed: Sendable {
         // An interrupted forced run is redone forced (resumed, when its plugin can): its operator accepted what it deletes.
         let redoneForced = force == nil && state?.lastResult == .interrupted && state?.forcedRun == true
         let due = DueDecision.decide(plan: plan, state: state, domainHasItems: domainHasItems, now: now, force: force)
+        let action: Action = if let missed = due.missed, let next = due.nextDue { .recordMissed(due: missed, next: next) }
+            else if due.isDue { .reindex(forced: force != nil || redoneForced, mode: due.mode) }
+            else { .nothing }
         return UnitNeed(
-            plan: plan, state: state, action: due.isDue ? .reindex(forced: force != nil || redoneForced, mode: due.mode) : .nothing,
+            plan: plan, state: state, action: action,
             reason: redoneForced ? "the last run, forced, was interrupted before its final commit: redone forced" : due.reason,
             nextDue: due.nextDue
         )
@@ -72,6 +77,7 @@ public struct UnitNeed: Sendable {
         case .nothing: isPaused ? .paused : plan.gateDecision.isOn ? .notDue : .skipped
         case .purge: dryRun ? .wouldPurge : .skipped
         case .reindex: dryRun ? .wouldReindex : .skipped
+        case .recordMissed: .missed
         }
         var outcome = UnitOutcome(
             source: plan.unit.source, unit: plan.unit.key, domain: plan.unit.domain, gate: plan.gateDecision.state,

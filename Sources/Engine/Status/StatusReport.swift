@@ -141,7 +141,7 @@ public struct StatusReport: Sendable, Codable {
                     let need = UnitNeed.decide(
                         plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: nil, paused: pauses[plan.unit.source]
                     )
-                    unit.due = need.action != .nothing
+                    if case .reindex = need.action { unit.due = true } else { unit.due = false }
                     if case .reindex(_, let mode) = need.action { unit.dueMode = mode }
                     unit.dueReason = need.reason
                     unit.nextDue = need.nextDue

@@ -6,7 +6,7 @@ import YAML
 /// Reads `scheduler.yaml`: the environment, the store, the service, the defaults, the search and the sources.
 struct SchedulerFileParser {
     static let topKeys = ["environment", "store", "service", "defaults", "search", "sources"]
-    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "incremental", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "options"]
+    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "incremental", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline", "options"]
 
     let reader: NodeReader
     let directory: URL
@@ -75,8 +75,14 @@ struct SchedulerFileParser {
                 reader.problem(service["adminListen"], "service.adminListen \(admin) is service.listen too; give operators an address or port of their own")
             }
         }
-        if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: ["expiration", "maxDeleteRatio", "maxDeleteWindow", "timeZone"]) {
+        let defaultKeys = ["expiration", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline"]
+        if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: defaultKeys) {
+            let parsers = SettingParsers(reader: reader)
             for (key, _, node) in fields {
+                if key == "missedRuns", let policy = parsers.missedRuns(node, "defaults") { settings.defaultMissedRuns = policy }
+                if key == "startingDeadline", let deadline = parsers.startingDeadline(node, "defaults", tick: settings.tick) {
+                    settings.defaultStartingDeadline = deadline
+                }
                 if key == "maxDeleteWindow", let window = reader.duration(node, "defaults.maxDeleteWindow") { settings.defaultMaxDeleteWindow = window }
                 if key == "timeZone", let zone = SettingParsers(reader: reader).timeZone(node, "defaults") { settings.defaultTimeZone = zone }
                 if key == "expiration", let expiration = reader.duration(node, "defaults.expiration") { settings.defaultExpiration = expiration }
@@ -91,7 +97,7 @@ struct SchedulerFileParser {
             for entry in entries {
                 guard let name = reader.name(entry.keyNode, "source name") else { continue }
                 declaredSources.insert(name)
-                guard let source = parseSource(name, entry.value, gates: gates, defaultTimeZone: settings.defaultTimeZone) else { continue }
+                guard let source = parseSource(name, entry.value, gates: gates, defaults: settings) else { continue }
                 if let owner = domainOwners.overlapping(source.domain) {
                     let domainNode = reader.mapping(entry.value, "source '\(name)'")?.first { $0.key == "domain" }?.value
                     reader.problem(domainNode, "source '\(name)': domain '\(source.domain)' overlaps source '\(owner.source)''s domain "
@@ -204,7 +210,8 @@ struct SchedulerFileParser {
         return valid ? .postgres(location) : nil
     }
 
-    private func parseSource(_ name: String, _ node: YAMLNode, gates: Set<String>?, defaultTimeZone: TimeZone) -> Source? {
+    /// The source `name`, its settings resolved against `defaults` (time zone, starting deadline).
+    private func parseSource(_ name: String, _ node: YAMLNode, gates: Set<String>?, defaults: SchedulerSettings) -> Source? {
         let what = "source '\(name)'"
         guard let fields = reader.mapping(node, what, known: Self.sourceKeys) else { return nil }
         func value(_ key: String) -> YAMLNode? { fields.first { $0.key == key }?.value }
@@ -259,7 +266,10 @@ struct SchedulerFileParser {
         let deepLink = optional("deepLink", parsers.deepLink)
         let maxDeleteRatio = optional("maxDeleteRatio", parsers.maxDeleteRatio)
         let maxDeleteWindow = optional("maxDeleteWindow") { node, what in reader.duration(node, "\(what): maxDeleteWindow") }
-        let timeZone = optional("timeZone", parsers.timeZone) ?? defaultTimeZone
+        let timeZone = optional("timeZone", parsers.timeZone) ?? defaults.defaultTimeZone
+        let missedRuns = optional("missedRuns", parsers.missedRuns) ?? defaults.defaultMissedRuns
+        let startingDeadline = optional("startingDeadline") { node, what in parsers.startingDeadline(node, what, tick: defaults.tick) }
+            ?? defaults.defaultStartingDeadline ?? (missedRuns == .skip ? defaults.tick : nil)
         let incremental = optional("incremental") { node, what in parsers.schedule(node, what, key: "incremental") }
         if let node = value("incremental"), let pluginType, !pluginType.sync.contains(.incremental) {
             reader.problem(node, "\(what): plugin '\(pluginType.kind)' runs full syncs only; remove 'incremental:' (the plugins that run incremental syncs say so in `scheduler plugins`)")
@@ -273,7 +283,7 @@ struct SchedulerFileParser {
         guard valid, let plugin, let maker, let domain, let gate, let schedule else { return nil }
         let settings = SourceSettings(
             schedule: schedule, incremental: incremental, timeZone: timeZone, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio,
-            maxDeleteWindow: maxDeleteWindow, options: options, maker: maker
+            maxDeleteWindow: maxDeleteWindow, startingDeadline: startingDeadline, options: options, maker: maker
         )
         return Source(name: name, plugin: plugin, domain: domain, gate: gate, settings: settings, partitions: partitions)
     }
@@ -282,6 +292,26 @@ struct SchedulerFileParser {
 /// Parsers for the settings a source and an experiment variant share.
 struct SettingParsers {
     let reader: NodeReader
+
+    func missedRuns(_ node: YAMLNode, _ what: String) -> MissedRuns? {
+        guard let text = reader.string(node, "\(what): missedRuns") else { return nil }
+        guard let policy = MissedRuns(rawValue: text) else {
+            reader.problem(node, "\(what): missedRuns '\(text.prefix(40))' must be once (one catch-up run after an outage) or skip (wait for the next instant)")
+            return nil
+        }
+        return policy
+    }
+
+    /// A starting deadline: a duration of a tick or more (passes reach a due instant up to a tick late).
+    func startingDeadline(_ node: YAMLNode, _ what: String, tick: Duration) -> Duration? {
+        guard let deadline = reader.duration(node, "\(what): startingDeadline") else { return nil }
+        guard deadline >= tick else {
+            reader.problem(node, "\(what): startingDeadline \(DurationText.format(deadline)) is shorter than service.tick \(DurationText.format(tick)): "
+                + "a pass may reach a due instant a whole tick late, so runs would be skipped; give a tick or more")
+            return nil
+        }
+        return deadline
+    }
 
     func schedule(_ node: YAMLNode, _ what: String, key: String = "schedule") -> Schedule? {
         guard let text = reader.string(node, "\(what): \(key)") else { return nil }

@@ -46,6 +46,10 @@ public struct SchedulerSettings: Sendable {
     public var defaultMaxDeleteWindow: Duration
     /// The time zone of calendar schedules for sources that do not name one (`defaults.timeZone`, else UTC).
     public var defaultTimeZone: TimeZone
+    /// What sources do with missed runs unless they say (`defaults.missedRuns`).
+    public var defaultMissedRuns: MissedRuns = .once
+    /// How late a scheduled run may start, unless a source says (`defaults.startingDeadline`); `nil`: however late.
+    public var defaultStartingDeadline: Duration?
     /// How many runs `scheduler history` keeps (`store.history`).
     public var historyLength: Int
     /// How searches treat what people type (`search:`).

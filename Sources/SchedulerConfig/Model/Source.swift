@@ -41,6 +41,9 @@ public struct SourceSettings: Sendable {
     public var maxDeleteRatio: Double?
     /// The guard compares a run with the largest successful run within this window; the default if unset.
     public var maxDeleteWindow: Duration?
+    /// How late a scheduled run may start: later, it is skipped and counted as missed (``MissedRuns``); `nil`: however
+    /// late, one catch-up run. Resolved when the config loads from `startingDeadline`, `missedRuns` and `defaults`.
+    public var startingDeadline: Duration?
     /// The plugin's own options, as written.
     var options: YAMLNode
     /// The plugin, made from those options as decoded and validated when the config loaded.
@@ -48,8 +51,9 @@ public struct SourceSettings: Sendable {
 
     init(
         schedule: Schedule, incremental: Schedule? = nil, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?,
-        maxDeleteWindow: Duration?, options: YAMLNode, maker: PluginMaker
+        maxDeleteWindow: Duration?, startingDeadline: Duration? = nil, options: YAMLNode, maker: PluginMaker
     ) {
+        self.startingDeadline = startingDeadline
         self.incremental = incremental
         self.maker = maker
         self.maxDeleteWindow = maxDeleteWindow

@@ -54,7 +54,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     /// The `# HELP` text.
     public var help: String {
         switch self {
-        case .runs: "Runs finished, by source, result (reindexed, failed, purged or cancelled) and mode (full, incremental or resume; a purge is full)."
+        case .runs: "Runs finished, by source, result (reindexed, failed, purged, cancelled or missed) and mode (full, incremental or resume; a purge is full)."
         case .itemsIndexed: "Items written to the index by runs of the source."
         case .itemsUnchanged: "Items runs of the source sent that the index held with the same content: marked as sent, nothing rewritten."
         case .itemsDeleted: "Items deleted from the index by runs of the source: stale items and purges."

@@ -24,7 +24,7 @@ public final class SchedulerMetrics: Sendable {
     private let published = Mutex(Published())
 
     /// The decisions `scheduler_runs_total` counts: runs that did something.
-    static let countedDecisions: [RunDecision] = [.reindexed, .failed, .purged, .cancelled]
+    static let countedDecisions: [RunDecision] = [.reindexed, .failed, .purged, .cancelled, .missed]
 
     /// Call after swift-metrics is bootstrapped: the last pass's instant reads 0 until a pass finishes.
     public init() {

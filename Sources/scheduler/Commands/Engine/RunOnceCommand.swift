@@ -122,7 +122,7 @@ struct RunOnceCommand: AsyncParsableCommand {
                 + ", \(outcome.deleted) deleted, \(outcome.rejected) rejected"
         case .purged: line += ": \(outcome.deleted) deleted"
         case .failed, .cancelled: line += ": \(outcome.error ?? "")"
-        case .notDue, .wouldReindex, .wouldPurge, .skipped, .paused: break
+        case .notDue, .wouldReindex, .wouldPurge, .skipped, .paused, .missed: break
         }
         line += " (\(outcome.reason))"
         if let next = outcome.nextDue { line += "; next \(outcome.decision == .failed ? "attempt" : "due") \(ISO8601.string(from: next))" }

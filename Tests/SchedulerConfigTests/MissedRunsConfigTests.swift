@@ -1,0 +1,39 @@
+import Foundation
+import SchedulerConfig
+import Testing
+
+/// `missedRuns` and `startingDeadline`, per source and in `defaults`, resolved into one deadline per source.
+@Suite("Missed-run policies in the config")
+struct MissedRunsConfigTests {
+    static func folder(defaults: String = "", source: String = "") throws -> ConfigFolder {
+        try ConfigFolder(scheduler: ConfigFolder.scheduler
+            .replacingOccurrences(of: "defaults: { expiration: 30d, maxDeleteRatio: 0.5 }", with: "defaults: { expiration: 30d, maxDeleteRatio: 0.5\(defaults) }")
+            .replacingOccurrences(of: "    maxDeleteRatio: 0.3\n", with: "    maxDeleteRatio: 0.3\n\(source)"))
+    }
+
+    static func deadline(_ folder: ConfigFolder) throws -> Duration? {
+        try folder.load().scheduler.sources.first?.settings.startingDeadline
+    }
+
+    @Test func aDeadlineComesFromTheSourceThenTheDefaultsThenSkipsTick() throws {
+        #expect(try Self.deadline(Self.folder()) == nil, "once, however late, by default")
+        #expect(try Self.deadline(Self.folder(source: "    missedRuns: skip\n")) == .seconds(60), "skip: one tick")
+        #expect(try Self.deadline(Self.folder(source: "    missedRuns: skip\n    startingDeadline: 15m\n")) == .seconds(900))
+        #expect(try Self.deadline(Self.folder(defaults: ", missedRuns: skip")) == .seconds(60))
+        #expect(try Self.deadline(Self.folder(defaults: ", startingDeadline: 2h")) == .seconds(7200))
+        #expect(try Self.deadline(Self.folder(defaults: ", startingDeadline: 2h", source: "    startingDeadline: 5m\n")) == .seconds(300))
+        #expect(try Self.deadline(Self.folder(source: "    missedRuns: once\n")) == nil)
+    }
+
+    @Test(arguments: [
+        ("", "    missedRuns: sometimes\n", "missedRuns 'sometimes' must be once (one catch-up run after an outage) or skip"),
+        ("", "    startingDeadline: 30s\n", "startingDeadline 30s is shorter than service.tick 1m"),
+        (", startingDeadline: 10s", "", "defaults: startingDeadline 10s is shorter than service.tick 1m"),
+        ("", "    startingDeadline: soon\n", "'soon' is not a duration"),
+        (", missedRuns: [skip]", "", "defaults: missedRuns"),
+    ])
+    func badPoliciesAreRefusedWithTheirPlace(defaults: String, source: String, message: String) throws {
+        let problems = try Self.folder(defaults: defaults, source: source).problems().map(\.description)
+        #expect(problems.contains { $0.contains(message) && $0.contains("scheduler.yaml:") }, "\(problems)")
+    }
+}
