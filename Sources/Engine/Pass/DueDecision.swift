@@ -30,10 +30,10 @@ public struct DueDecision: Sendable, Hashable {
     /// schedule's period has passed since the last full success; then, with an `incremental` schedule and a state
     /// committed, an incremental run when its period has passed since the last success of either kind.
     public static func decide(plan: UnitPlan, state: UnitState?, domainHasItems: Bool, now: Date, force: Forced?) -> DueDecision {
-        let nextFull = state?.lastSuccessAt.map { plan.settings.nextDue(after: $0) }
+        let nextFull = state?.lastSuccessAt.map { plan.nextDue(after: $0) }
         let lastRun = [state?.lastSuccessAt, state?.lastIncrementalAt].compactMap { $0 }.max()
         let canIncrement = plan.sync.contains(.incremental) && state?.lastSuccessAt != nil && state?.syncStateAt != nil
-        let nextIncremental = canIncrement ? lastRun.flatMap { plan.settings.nextIncremental(after: $0) } : nil
+        let nextIncremental = canIncrement ? lastRun.flatMap { plan.nextIncremental(after: $0) } : nil
         let nextDue = [nextFull, nextIncremental].compactMap { $0 }.min()
         // What only a full run mends: neither an incremental run nor a resumed one may stand for it.
         let needsFull: String? = if state?.lastSuccessAt == nil { "never succeeded" }
@@ -101,11 +101,11 @@ public struct DueDecision: Sendable, Hashable {
             return DueDecision(isDue: true, mode: .full, reason: "the domain is empty though a success is recorded (index wiped or replaced)", nextDue: nextDue)
         }
         if now >= nextFull {
-            if let missed = missed(nextFull, plan.settings.schedule.nextDue(after: now, in: plan.settings.timeZone)) { return missed }
+            if let missed = missed(nextFull, plan.nextInstant(after: now)) { return missed }
             return DueDecision(isDue: true, mode: .full, reason: "\(plan.settings.schedule) schedule: due since \(nextFull.iso8601Text) (last success \(lastSuccess.iso8601Text))", nextDue: nextDue)
         }
         if let nextIncremental, let schedule = plan.settings.incremental, now >= nextIncremental {
-            if let missed = missed(nextIncremental, min(nextFull, schedule.nextDue(after: now, in: plan.settings.timeZone))) { return missed }
+            if let missed = missed(nextIncremental, min(nextFull, schedule.nextDue(after: now, in: plan.settings.timeZone).addingTimeInterval(plan.jitter.seconds))) { return missed }
             return DueDecision(
                 isDue: true, mode: .incremental,
                 reason: "incremental \(schedule) schedule: due since \(nextIncremental.iso8601Text) (last run \(lastRun.map(\.iso8601Text) ?? "none"))", nextDue: nextDue

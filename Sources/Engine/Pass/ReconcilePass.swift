@@ -199,13 +199,13 @@ public struct ReconcilePass: Sendable {
                 // An incremental run leaves the last-indexed date to the full runs; the next due is the earlier schedule's.
                 let lastFull = result.mode == .incremental ? known.lastSuccessAt : result.finishedAt
                 outcome.lastSuccess = lastFull
-                outcome.nextDue = ([lastFull.map { plan.settings.nextDue(after: $0) }] + [plan.settings.nextIncremental(after: result.finishedAt)])
+                outcome.nextDue = ([lastFull.map { plan.nextDue(after: $0) }] + [plan.nextIncremental(after: result.finishedAt)])
                     .compactMap { $0 }.min()
             } catch is CancellationError {
                 throw CancellationError()
             } catch let cancelled as UnitReindex.Cancelled {
                 // No success and no failure counted: the unit waits for its next scheduled instant, unless forced.
-                let next = plan.settings.nextDue(after: clock.now())
+                let next = plan.nextInstant(after: clock.now())
                 let message = "cancelled by \(cancelled.by) at a batch boundary; the batches committed stay, nothing was deleted and the "
                     + "last-indexed date did not move; next run at \(ISO8601.string(from: next)) unless forced"
                 try await store.recordAttemptEnd(known, result: .cancelled, error: message, failures: known.failures, retryAt: next)

@@ -17,7 +17,7 @@ public struct ScheduledDue: Sendable, Hashable {
         plan: UnitPlan, state: UnitState?, now: Date, grace: Duration, watchingSince: Date?, paused: Bool = false
     ) -> ScheduledDue? {
         guard plan.gateDecision.isOn, !paused else { return nil }
-        let due = state?.lastSuccessAt.map { plan.settings.nextDue(after: $0) } ?? watchingSince
+        let due = state?.lastSuccessAt.map { plan.nextDue(after: $0) } ?? watchingSince
         return ScheduledDue(at: due, isOverdue: due.map { now.timeIntervalSince($0) > grace.seconds } ?? false)
     }
 }

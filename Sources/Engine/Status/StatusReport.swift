@@ -48,6 +48,8 @@ public struct StatusReport: Sendable, Codable {
         public var stateCommittedAt: Date?
         /// Whether its source is paused (``StatusReport/pausedSources`` says since when and by whom).
         public var paused = false
+        /// How many seconds its source's `jitter` moves the unit's due instants; absent without a jitter.
+        public var jitter: TimeInterval?
     }
 
     /// Items in a domain that no configured unit covers: a source was removed or renamed. They stay until
@@ -136,6 +138,7 @@ public struct StatusReport: Sendable, Codable {
                 unit.variant = plan.variant?.variant
                 unit.variantReason = plan.variant.map { "experiment \($0.experiment): \($0.reason)" }
                 unit.paused = pauses[plan.unit.source] != nil
+                if plan.settings.jitter != nil { unit.jitter = plan.jitter.seconds }
                 if plan.gateDecision.isOn {
                     // What the next pass would decide, by the same code.
                     let need = UnitNeed.decide(

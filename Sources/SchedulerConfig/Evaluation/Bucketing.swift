@@ -28,6 +28,11 @@ public enum Bucketing {
         bucket("gate/\(gate)/\(unit)")
     }
 
+    /// The bucket of `unit` for the offset its source's `jitter` gives its due instants.
+    public static func jitterBucket(unit: String) -> Int {
+        bucket("jitter/\(unit)")
+    }
+
     /// The bucket of `unit` for the variant assignment of an experiment (its salt, or its name).
     public static func variantBucket(experiment: String, unit: String) -> Int {
         bucket("experiment/\(experiment)/\(unit)")

@@ -15,6 +15,27 @@ public struct UnitPlan: Sendable {
     /// Changes when anything that shapes the unit's items changes (plugin, domain, expiration, deep link,
     /// plugin options), so the engine reindexes; schedule and delete ratio are not part of it.
     public var fingerprint: String
+    /// How far the source's `jitter` moves this unit's due instants: the same for the unit on every pass and every
+    /// replica, spread evenly over the jitter's length across units. Zero without a jitter.
+    public var jitter: Duration = .zero
+}
+
+extension UnitPlan {
+    /// When the unit is due again after a success at `lastSuccess`: the schedule's instant, moved by its jitter.
+    public func nextDue(after lastSuccess: Date) -> Date {
+        settings.nextDue(after: lastSuccess).addingTimeInterval(jitter.seconds)
+    }
+
+    /// When an incremental run is next due after the last run of either kind, moved by the jitter; `nil` without an
+    /// incremental schedule.
+    public func nextIncremental(after lastRun: Date) -> Date? {
+        settings.nextIncremental(after: lastRun)?.addingTimeInterval(jitter.seconds)
+    }
+
+    /// The unit's first due instant after `date` by its schedule and jitter: where a skipped or cancelled run waits.
+    public func nextInstant(after date: Date) -> Date {
+        settings.schedule.nextDue(after: date.addingTimeInterval(-jitter.seconds), in: settings.timeZone).addingTimeInterval(jitter.seconds)
+    }
 }
 
 extension SchedulerConfiguration {
@@ -51,10 +72,14 @@ extension SchedulerConfiguration {
             "plugin=\(source.plugin)", "domain=\(unit.domain)", "expiration=\(expiration.components.seconds)",
             "deepLink=\(settings.deepLink ?? "")", "options=\(rendered(settings.options, variant: assignment?.variant, in: &renderedOptions))",
         ].joined(separator: "\n")
-        return UnitPlan(
+        var plan = UnitPlan(
             unit: unit, plugin: source.plugin, gate: source.gate, gateDecision: decision, variant: assignment,
             settings: settings, fingerprint: Bucketing.digest(shape)
         )
+        if let jitter = settings.jitter {
+            plan.jitter = .milliseconds(Int64(jitter.seconds * 1000) * Int64(Bucketing.jitterBucket(unit: unit.key)) / Int64(Bucketing.bucketCount))
+        }
+        return plan
     }
 }
 

@@ -6,7 +6,7 @@ import YAML
 /// Reads `scheduler.yaml`: the environment, the store, the service, the defaults, the search and the sources.
 struct SchedulerFileParser {
     static let topKeys = ["environment", "store", "service", "defaults", "search", "sources"]
-    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "incremental", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline", "options"]
+    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "incremental", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline", "jitter", "options"]
 
     let reader: NodeReader
     let directory: URL
@@ -271,6 +271,9 @@ struct SchedulerFileParser {
         let startingDeadline = optional("startingDeadline") { node, what in parsers.startingDeadline(node, what, tick: defaults.tick) }
             ?? defaults.defaultStartingDeadline ?? (missedRuns == .skip ? defaults.tick : nil)
         let incremental = optional("incremental") { node, what in parsers.schedule(node, what, key: "incremental") }
+        let jitter = optional("jitter") { node, what in
+            parsers.jitter(node, what, schedules: [schedule, incremental].compactMap { $0 })
+        }
         if let node = value("incremental"), let pluginType, !pluginType.sync.contains(.incremental) {
             reader.problem(node, "\(what): plugin '\(pluginType.kind)' runs full syncs only; remove 'incremental:' (the plugins that run incremental syncs say so in `scheduler plugins`)")
             valid = false
@@ -283,7 +286,7 @@ struct SchedulerFileParser {
         guard valid, let plugin, let maker, let domain, let gate, let schedule else { return nil }
         let settings = SourceSettings(
             schedule: schedule, incremental: incremental, timeZone: timeZone, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio,
-            maxDeleteWindow: maxDeleteWindow, startingDeadline: startingDeadline, options: options, maker: maker
+            maxDeleteWindow: maxDeleteWindow, startingDeadline: startingDeadline, jitter: jitter, options: options, maker: maker
         )
         return Source(name: name, plugin: plugin, domain: domain, gate: gate, settings: settings, partitions: partitions)
     }
@@ -300,6 +303,20 @@ struct SettingParsers {
             return nil
         }
         return policy
+    }
+
+    /// A jitter: shorter than the shortest period of `schedules`, or a unit's moved instant could pass the next one.
+    func jitter(_ node: YAMLNode, _ what: String, schedules: [Schedule]) -> Duration? {
+        guard let jitter = reader.duration(node, "\(what): jitter") else { return nil }
+        for schedule in schedules {
+            let period = schedule.shortestPeriod
+            guard jitter < period else {
+                reader.problem(node, "\(what): jitter \(DurationText.format(jitter)) is not shorter than the period of its schedule \(schedule) "
+                    + "(\(DurationText.format(period))): a unit's moved instant would pass the next one; give less")
+                return nil
+            }
+        }
+        return jitter
     }
 
     /// A starting deadline: a duration of a tick or more (passes reach a due instant up to a tick late).

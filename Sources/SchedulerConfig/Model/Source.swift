@@ -44,6 +44,9 @@ public struct SourceSettings: Sendable {
     /// How late a scheduled run may start: later, it is skipped and counted as missed (``MissedRuns``); `nil`: however
     /// late, one catch-up run. Resolved when the config loads from `startingDeadline`, `missedRuns` and `defaults`.
     public var startingDeadline: Duration?
+    /// Spreads the due instants of the source's units over this long (`jitter`): each unit's moved by an offset of
+    /// its own (``UnitPlan/jitter``), so units sharing a schedule do not all start at once; `nil` for none.
+    public var jitter: Duration?
     /// The plugin's own options, as written.
     var options: YAMLNode
     /// The plugin, made from those options as decoded and validated when the config loaded.
@@ -51,9 +54,10 @@ public struct SourceSettings: Sendable {
 
     init(
         schedule: Schedule, incremental: Schedule? = nil, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?,
-        maxDeleteWindow: Duration?, startingDeadline: Duration? = nil, options: YAMLNode, maker: PluginMaker
+        maxDeleteWindow: Duration?, startingDeadline: Duration? = nil, jitter: Duration? = nil, options: YAMLNode, maker: PluginMaker
     ) {
         self.startingDeadline = startingDeadline
+        self.jitter = jitter
         self.incremental = incremental
         self.maker = maker
         self.maxDeleteWindow = maxDeleteWindow

@@ -47,3 +47,27 @@ extension Schedule {
         return instant.addingTimeInterval(date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down))
     }
 }
+
+extension Schedule {
+    /// The shortest time between two of the schedule's instants: what a source's `jitter` must stay under. A cron
+    /// expression's is measured over its first 200 instants of 2026 in UTC (a daylight-saving change can shorten a
+    /// zone's by an hour at most).
+    public var shortestPeriod: Duration {
+        switch self {
+        case .monthly, .monthlyOn: return .seconds(28 * 86_400)
+        case .weekly: return .seconds(7 * 86_400)
+        case .daily: return .seconds(86_400)
+        case .hourly: return .seconds(3600)
+        case .every(let interval): return interval
+        case .cron(let expression):
+            var instant = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+            var shortest = TimeInterval.infinity
+            for _ in 0..<200 {
+                guard let next = expression.next(after: instant, in: .utc) else { break }
+                if instant.timeIntervalSince1970 != 1_767_225_600 { shortest = min(shortest, next.timeIntervalSince(instant)) }
+                instant = next
+            }
+            return shortest.isFinite ? .seconds(Int64(shortest)) : .seconds(366 * 86_400)
+        }
+    }
+}

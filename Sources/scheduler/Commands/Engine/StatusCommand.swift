@@ -48,6 +48,7 @@ struct StatusCommand: AsyncParsableCommand {
             if unit.overdue == true, let since = unit.scheduledDue {
                 print("  overdue: no success since it was due at \(ISO8601.string(from: since)), longer ago than service.overdueGrace")
             }
+            if let jitter = unit.jitter { print("  jitter: its due instants are moved by \(DurationText.format(.seconds(Int64(jitter))))") }
             if let next = unit.nextDue, let identifier = unit.timeZone, let zone = TimeZone(identifier: identifier) {
                 print("  next due \(ISO8601.string(from: next)), \(Self.local(next, in: zone)) \(identifier)")
             }
