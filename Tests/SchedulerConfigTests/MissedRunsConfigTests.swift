@@ -36,4 +36,17 @@ struct MissedRunsConfigTests {
         let problems = try Self.folder(defaults: defaults, source: source).problems().map(\.description)
         #expect(problems.contains { $0.contains(message) && $0.contains("scheduler.yaml:") }, "\(problems)")
     }
+
+    @Test func maxStartsPerMinuteIsAWholeNumberFromOne() throws {
+        func folder(_ value: String) throws -> ConfigFolder {
+            try ConfigFolder(scheduler: ConfigFolder.scheduler.replacingOccurrences(
+                of: "service: { tick: 60s, listen: 127.0.0.1:8080 }", with: "service: { tick: 60s, listen: 127.0.0.1:8080, maxStartsPerMinute: \(value) }"
+            ))
+        }
+        #expect(try folder("20").load().scheduler.maxStartsPerMinute == 20)
+        #expect(try ConfigFolder().load().scheduler.maxStartsPerMinute == nil, "no limit by default")
+        for bad in ["0", "-3", "2.5", "lots", "10000001"] {
+            #expect(try folder(bad).problems().contains { $0.message.contains("service.maxStartsPerMinute") }, "\(bad)")
+        }
+    }
 }

@@ -25,6 +25,8 @@ public struct ReconcilePass: Sendable {
         /// How long a unit's lease lasts unless renewed (a third of it between renewals): a replica killed mid-run
         /// holds the unit that long before another one redoes it.
         public var leaseDuration: Duration
+        /// The service's limit on starts a minute, and its count (``StartLimiter``); `nil`: no limit.
+        public var starts: (limiter: StartLimiter, perMinute: Int)?
 
         /// Items per batch unless chosen otherwise: 2,000 wrote a first pass 15–20 % faster than 500, and 5,000
         /// no faster (BENCHMARKS.md); a run stops at a batch boundary on shutdown and resumes from the last one.
@@ -124,6 +126,9 @@ public struct ReconcilePass: Sendable {
     /// under it: another replica may have run the unit since the pass decided.
     private func carryOut(_ need: UnitNeed, startedAt: Date, options: Options) async throws -> UnitOutcome {
         guard !options.dryRun, need.changesSomething else { return need.outcome(dryRun: options.dryRun) }
+        if case .reindex = need.action, options.force == nil, let starts = options.starts, !(await starts.limiter.admit(limit: starts.perMinute)) {
+            return skipped(need, reason: "service.maxStartsPerMinute \(starts.perMinute) reached: it starts at a later pass")
+        }
         guard let leases = store.leases else {
             // A pause made since the pass began holds the units it has not started yet.
             if case .reindex = need.action, let paused = try await store.pausedSources()[need.plan.unit.source] {

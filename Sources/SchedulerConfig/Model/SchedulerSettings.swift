@@ -46,6 +46,8 @@ public struct SchedulerSettings: Sendable {
     public var defaultMaxDeleteWindow: Duration
     /// The time zone of calendar schedules for sources that do not name one (`defaults.timeZone`, else UTC).
     public var defaultTimeZone: TimeZone
+    /// The most scheduled runs the service starts in any minute (`service.maxStartsPerMinute`); `nil`: no limit.
+    public var maxStartsPerMinute: Int?
     /// What sources do with missed runs unless they say (`defaults.missedRuns`).
     public var defaultMissedRuns: MissedRuns = .once
     /// How late a scheduled run may start, unless a source says (`defaults.startingDeadline`); `nil`: however late.

@@ -29,6 +29,8 @@ public struct ReconcileLoop: Service {
     /// This replica's id, for the leases and the roll of a shared store.
     let replica: String
     let logger: Logger
+    /// The runs started in the last minute, across passes (`service.maxStartsPerMinute`).
+    let starts: StartLimiter
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, processes: ProcessLedger, passLock: LockFile, trigger: PassTrigger,
@@ -45,6 +47,7 @@ public struct ReconcileLoop: Service {
         self.clock = clock
         self.replica = replica
         self.logger = logger
+        starts = StartLimiter(clock: clock)
     }
 
     public func run() async throws {
@@ -152,6 +155,7 @@ public struct ReconcileLoop: Service {
         let configuration = await active.current
         await heartbeat(configuration: configuration)
         var options = ReconcilePass.Options(replica: replica, leaseDuration: configuration.scheduler.leaseDuration)
+        options.starts = configuration.scheduler.maxStartsPerMinute.map { (starts, $0) }
         if case .forced(let sources, let kind) = scope {
             options.force = kind
             options.sources = sources
