@@ -232,6 +232,8 @@ struct EngineCommandTests {
         (["run-once", "--at", "2026-12-01T00:00:00Z", "--now", "2026-12-01T00:00:00Z"], "give --at only (--now is its former name)", Int32(64)),
         (["gates", "--at", "2026-12-01"], "--at '2026-12-01' is not an ISO 8601 date", Int32(64)),
         (["run-once", "--batch-size", "0"], "--batch-size must be between 1 and 100000", Int32(64)),
+        (["run-once", "--concurrency", "0"], "--concurrency must be between 1 and 64", Int32(64)),
+        (["run-once", "--concurrency", "10000"], "--concurrency must be between 1 and 64", Int32(64)),
         (["history", "--limit", "0"], "--limit must be between 1 and 10000", Int32(64)),
         (["purge", "--domain", "com..bad"], "domain", Int32(64)),
         (["pause", "--source", "doc"], "unknown source 'doc' (did you mean 'docs'?); the sources are docs", Int32(64)),

@@ -37,7 +37,7 @@ struct MissedRunsConfigTests {
         #expect(problems.contains { $0.contains(message) && $0.contains("scheduler.yaml:") }, "\(problems)")
     }
 
-    @Test func maxStartsPerMinuteIsAWholeNumberFromOne() throws {
+    @Test func maxStartsPerMinuteAndConcurrencyAreWholeNumbersInRange() throws {
         func folder(_ value: String) throws -> ConfigFolder {
             try ConfigFolder(scheduler: ConfigFolder.scheduler.replacingOccurrences(
                 of: "service: { tick: 60s, listen: 127.0.0.1:8080 }", with: "service: { tick: 60s, listen: 127.0.0.1:8080, maxStartsPerMinute: \(value) }"
@@ -47,6 +47,16 @@ struct MissedRunsConfigTests {
         #expect(try ConfigFolder().load().scheduler.maxStartsPerMinute == nil, "no limit by default")
         for bad in ["0", "-3", "2.5", "lots", "10000001"] {
             #expect(try folder(bad).problems().contains { $0.message.contains("service.maxStartsPerMinute") }, "\(bad)")
+        }
+        func concurrency(_ value: String) throws -> ConfigFolder {
+            try ConfigFolder(scheduler: ConfigFolder.scheduler.replacingOccurrences(
+                of: "service: { tick: 60s, listen: 127.0.0.1:8080 }", with: "service: { tick: 60s, listen: 127.0.0.1:8080, concurrency: \(value) }"
+            ))
+        }
+        #expect(try concurrency("8").load().scheduler.concurrency == 8)
+        #expect(try ConfigFolder().load().scheduler.concurrency == 1)
+        for bad in ["0", "65", "10000", "all"] {
+            #expect(try concurrency(bad).problems().contains { $0.message.contains("service.concurrency") }, "\(bad)")
         }
     }
 }

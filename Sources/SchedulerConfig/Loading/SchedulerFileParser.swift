@@ -37,7 +37,7 @@ struct SchedulerFileParser {
         }
         let serviceKeys = [
             "tick", "listen", "adminListen", "idleTimeout", "maxConnections", "maxConnectionsPerClient", "maxRequestsPerConnection", "maxConnectionAge",
-            "overdueGrace", "openSchemes", "openRateLimit", "maxStartsPerMinute",
+            "overdueGrace", "openSchemes", "openRateLimit", "maxStartsPerMinute", "concurrency",
         ]
         if let service = value("service"), let fields = reader.mapping(service, "service", known: serviceKeys) {
             for (key, _, node) in fields {
@@ -62,6 +62,9 @@ struct SchedulerFileParser {
                 if key == "openSchemes", let schemes = openSchemes(node) { settings.openSchemes = schemes }
                 if key == "openRateLimit", let limit = reader.integer(node, "service.openRateLimit", in: 1...1_000_000) {
                     settings.openRateLimit = limit
+                }
+                if key == "concurrency", let count = reader.integer(node, "service.concurrency", in: 1...SchedulerSettings.maxConcurrency) {
+                    settings.concurrency = count
                 }
                 if key == "maxStartsPerMinute", let limit = reader.integer(node, "service.maxStartsPerMinute", in: 1...1_000_000) {
                     settings.maxStartsPerMinute = limit

@@ -46,6 +46,14 @@ public struct SchedulerSettings: Sendable {
     public var defaultMaxDeleteWindow: Duration
     /// The time zone of calendar schedules for sources that do not name one (`defaults.timeZone`, else UTC).
     public var defaultTimeZone: TimeZone
+    /// How many units run at once in one replica (`service.concurrency`): a slow source holds back no other.
+    public var concurrency = SchedulerSettings.defaultConcurrency
+    /// Units run at once unless `service.concurrency` says otherwise: one, until replicas running several at once
+    /// pass the chaos test (a replica stopped past its leases while running four hung on shutdown).
+    public static let defaultConcurrency = 1
+    /// The most units `service.concurrency` may run at once: each holds a plugin's process, its pipes and a store
+    /// connection while it writes.
+    public static let maxConcurrency = 64
     /// The most scheduled runs the service starts in any minute (`service.maxStartsPerMinute`); `nil`: no limit.
     public var maxStartsPerMinute: Int?
     /// What sources do with missed runs unless they say (`defaults.missedRuns`).

@@ -156,6 +156,7 @@ public struct ReconcileLoop: Service {
         await heartbeat(configuration: configuration)
         var options = ReconcilePass.Options(replica: replica, leaseDuration: configuration.scheduler.leaseDuration)
         options.starts = configuration.scheduler.maxStartsPerMinute.map { (starts, $0) }
+        options.concurrency = configuration.scheduler.concurrency
         if case .forced(let sources, let kind) = scope {
             options.force = kind
             options.sources = sources

@@ -39,6 +39,9 @@ struct RunOnceCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Items per committed batch (1–100000).", valueName: "n"))
     var batchSize = ReconcilePass.Options.defaultBatchSize
 
+    @Option(help: ArgumentHelp("Units run at once (1–64; default: service.concurrency, 1 unless set).", valueName: "n"))
+    var concurrency: Int?
+
     @Flag(help: "Print one JSON object {units} instead of text.")
     var json = false
 
@@ -48,6 +51,9 @@ struct RunOnceCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...100_000).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 100000") }
+        if let concurrency, !(1...SchedulerSettings.maxConcurrency).contains(concurrency) {
+            throw ValidationError("--concurrency must be between 1 and \(SchedulerSettings.maxConcurrency)")
+        }
         if force, incremental { throw ValidationError("--force runs full syncs and --incremental incremental ones: choose one") }
     }
 
@@ -92,10 +98,12 @@ struct RunOnceCommand: AsyncParsableCommand {
             scratch = folder
         }
         defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
-        let options = ReconcilePass.Options(
+        var chosen = ReconcilePass.Options(
             force: force ? .full : incremental ? .incremental : nil, dryRun: dryRun, sources: sources.isEmpty ? nil : Set(sources), batchSize: batchSize,
             replica: replica.name.id, leaseDuration: settings.leaseDuration
         )
+        chosen.concurrency = concurrency ?? settings.concurrency
+        let options = chosen
         let processes = StoreOpener.processLedger(settings, replicaID: replica.id)
         // Purged domains vanish at once; their rows go after the pass, in short steps, before the command exits.
         return try await StoreOpener.withStore(
