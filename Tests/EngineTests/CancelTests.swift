@@ -24,7 +24,7 @@ struct CancelTests {
         try fixture.setFeed(["a", "WAIT", "b", "c", "d"])
         let later = start.plus(days: 2)
         let running = Task { try await fixture.pass(at: later, .init(batchSize: 1)) }
-        #expect(try await Self.eventually { try await fixture.unitState()?.lastResult == .running })
+        #expect(try await eventually { try await fixture.unitState()?.lastResult == .running })
         let asked = try await fixture.withStore(at: later) { try await $0.requestCancel(source: "articles", by: "a test") }
         #expect(asked == ["articles"])
         try fixture.write("release", "")
@@ -47,13 +47,5 @@ struct CancelTests {
         let forced = try await fixture.pass(at: later.plus(seconds: 120), .init(force: .full))
         #expect(forced.map(\.decision) == [.reindexed], "a forced run is not held back")
         #expect(try await fixture.identifiers() == ["a", "b", "c", "d"])
-    }
-
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<2400 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        return false
     }
 }

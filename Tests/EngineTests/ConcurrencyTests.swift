@@ -22,7 +22,7 @@ struct ConcurrencyTests {
         let start = EngineFixture.start
         let pass = Task { try await fixture.pass(at: start, options) }
         // The slow unit waits; the two others, one after the other in the second slot, finish meanwhile.
-        let others = try await Self.eventually {
+        let others = try await eventually {
             let fast = try await fixture.identifiers(in: "com.example.articles.fast")
             let later = try await fixture.identifiers(in: "com.example.articles.later")
             return fast == ["f1", "f2"] && later == ["l1"]
@@ -34,13 +34,5 @@ struct ConcurrencyTests {
         #expect(outcomes.map(\.unit) == ["articles/slow", "articles/fast", "articles/later"], "config order")
         #expect(outcomes.allSatisfy { $0.decision == .reindexed })
         #expect(try await fixture.identifiers(in: "com.example.articles.slow") == ["s1", "s2"])
-    }
-
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<2400 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        return false
     }
 }

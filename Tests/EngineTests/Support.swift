@@ -241,3 +241,12 @@ struct StatefulTestPlugin: SourcePlugin {
         }
     }
 }
+
+/// Whether `condition` holds within a minute, checked every 25 ms: for what another task does meanwhile.
+func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+    for _ in 0..<2400 {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    return false
+}
