@@ -190,4 +190,49 @@ struct ConsoleBrowserTests {
         #expect(service.logSoFar.contains("console action") && !service.logSoFar.contains(Self.token), "actions logged, never the token")
         #expect(await service.terminate() == 0, "\(service.log)")
     }
+
+    /// Cancel, the one action that needs a unit still running: signed in, the operator cancels it from its page, and
+    /// once its program sends its last batch the run stops there, recorded `cancelled`.
+    @Test func anOperatorCancelsARunningUnitFromItsPage() async throws {
+        let workspace = try Workspace()
+        try workspace.write("scheduler.yaml", """
+            store: { sqlite: { path: index.sqlite } }
+            service: { tick: 1h, listen: 127.0.0.1:0 }
+            sources:
+              slow: { plugin: command, domain: com.test.slow, gate: on_gate, schedule: monthly, options: { command: [./slow.sh] } }
+            """)
+        try workspace.write("gates.yaml", "gates:\n  on_gate: { enabled: true }\n")
+        try workspace.write("slow.sh", """
+            #!/bin/sh
+            echo '{"uniqueIdentifier":"first","domainIdentifier":"com.test.slow","title":"First"}'
+            while [ ! -f release ]; do sleep 0.05; done
+            echo '{"uniqueIdentifier":"second","domainIdentifier":"com.test.slow","title":"Second"}'
+            """)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.path("slow.sh"))
+        defer { try? workspace.write("release", "") }
+        let service = try RunningService(["--config", workspace.url.path], environment: ["SCHEDULER_ADMIN_TOKEN": Self.token])
+        #expect(try await eventually {
+            ((try await service.json("/status")["units"] as? [[String: Any]])?.first?["lastResult"] as? String) == "running"
+        })
+        let site = "http://127.0.0.1:\(try #require(service.base.port))"
+        let acted = try Self.drive([
+            ["goto": site + "/signin"], ["fill": ["#token", Self.token]], ["click": "#signin button"],
+            ["goto": site + "/units/slow"],
+            ["screenshot": try Self.screenshot("console-running-unit.png"), "width": 1280],
+            ["click": "#actions form[action$='/cancel'] button"],
+            ["eval": "location.pathname + ' | ' + " + Self.text(".notice")],
+        ])
+        #expect((acted.last as? String)?.hasPrefix("/units/slow | Cancel requested") == true, "\(acted.last ?? "")")
+
+        try workspace.write("release", "")
+        #expect(try await eventually {
+            ((try await service.json("/status")["units"] as? [[String: Any]])?.first?["lastResult"] as? String) == "cancelled"
+        })
+        let after = try Self.drive([
+            ["goto": site + "/units/slow"],
+            ["eval": Self.text("#facts .result") + " + ' | ' + " + Self.text("#runs tbody tr td[data-label=Result]")],
+        ])
+        #expect(after.last as? String == "cancelled | cancelled", "\(after.last ?? "")")
+        #expect(await service.terminate() == 0, "\(service.log)")
+    }
 }
