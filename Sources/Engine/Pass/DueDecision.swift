@@ -105,7 +105,7 @@ public struct DueDecision: Sendable, Hashable {
             return DueDecision(isDue: true, mode: .full, reason: "\(plan.settings.schedule) schedule: due since \(nextFull.iso8601Text) (last success \(lastSuccess.iso8601Text))", nextDue: nextDue)
         }
         if let nextIncremental, let schedule = plan.settings.incremental, now >= nextIncremental {
-            if let missed = missed(nextIncremental, min(nextFull, schedule.nextDue(after: now, in: plan.settings.timeZone).addingTimeInterval(plan.jitter.seconds))) { return missed }
+            if let missed = missed(nextIncremental, min(nextFull, plan.nextInstant(after: now, of: schedule))) { return missed }
             return DueDecision(
                 isDue: true, mode: .incremental,
                 reason: "incremental \(schedule) schedule: due since \(nextIncremental.iso8601Text) (last run \(lastRun.map(\.iso8601Text) ?? "none"))", nextDue: nextDue

@@ -7,7 +7,8 @@ public import SchedulerConfig
 public import Store
 
 /// The reconcile pass: for every unit of every source, purge it when its gate is validly off, reindex it when
-/// it is due and its source is not paused, and finally sweep expired items. `scheduler run-once` runs it once; the service on every tick.
+/// it is due and its source is not paused, and finally sweep expired items. `scheduler run-once` runs it once; the
+/// service on every tick.
 public struct ReconcilePass: Sendable {
     /// What an operator asks of one pass.
     public struct Options: Sendable {
@@ -158,8 +159,7 @@ public struct ReconcilePass: Sendable {
         guard let leases = store.leases else {
             // A pause made since the pass began holds the units it has not started yet.
             if case .reindex = need.action, let paused = try await store.pausedSources()[need.plan.unit.source] {
-                return UnitNeed.decide(plan: need.plan, state: need.state, domainHasItems: true, now: clock.now(), force: options.force, paused: paused)
-                    .outcome(dryRun: false)
+                return need.held(by: paused).outcome(dryRun: false)
             }
             return try await perform(need, startedAt: startedAt, options: options, store: store)
         }

@@ -50,11 +50,7 @@ public struct UnitNeed: Sendable {
                 reason: plan.gateDecision.reason + (indexed ? "" : "; nothing indexed"), nextDue: nil
             )
         }
-        if let paused {
-            var need = UnitNeed(plan: plan, state: state, action: .nothing, reason: paused.reason, nextDue: nil)
-            need.isPaused = true
-            return need
-        }
+        if let paused { return UnitNeed(plan: plan, state: state, action: .nothing, reason: "", nextDue: nil).held(by: paused) }
         // An interrupted forced run is redone forced (resumed, when its plugin can): its operator accepted what it deletes.
         let redoneForced = force == nil && state?.lastResult == .interrupted && state?.forcedRun == true
         let due = DueDecision.decide(plan: plan, state: state, domainHasItems: domainHasItems, now: now, force: force)
@@ -66,6 +62,16 @@ public struct UnitNeed: Sendable {
             reason: redoneForced ? "the last run, forced, was interrupted before its final commit: redone forced" : due.reason,
             nextDue: due.nextDue
         )
+    }
+
+    /// This need held by `pause`: nothing is done, and the pause says why.
+    public func held(by pause: SourcePause) -> UnitNeed {
+        var held = self
+        held.action = .nothing
+        held.reason = pause.reason
+        held.nextDue = nil
+        held.isPaused = true
+        return held
     }
 
     /// Whether carrying it out writes anything.

@@ -32,9 +32,10 @@ extension UnitPlan {
         settings.nextIncremental(after: lastRun)?.addingTimeInterval(jitter.seconds)
     }
 
-    /// The unit's first due instant after `date` by its schedule and jitter: where a skipped or cancelled run waits.
-    public func nextInstant(after date: Date) -> Date {
-        settings.schedule.nextDue(after: date.addingTimeInterval(-jitter.seconds), in: settings.timeZone).addingTimeInterval(jitter.seconds)
+    /// The unit's first due instant after `date` by `schedule` (its full runs' by default) and its jitter: where a
+    /// skipped or cancelled run waits.
+    public func nextInstant(after date: Date, of schedule: Schedule? = nil) -> Date {
+        (schedule ?? settings.schedule).nextDue(after: date.addingTimeInterval(-jitter.seconds), in: settings.timeZone).addingTimeInterval(jitter.seconds)
     }
 }
 

@@ -4,7 +4,12 @@
 /// inline code.
 enum PageTemplates {
     /// Every template, by name.
-    static let all = ["head": head, "foot": foot, "console": console, "status": status, "unit": unit, "signin": signIn, "refused": refused]
+    static let all = [
+        "head": head, "foot": foot, "console": console, "formFields": formFields, "status": status, "unit": unit, "signin": signIn, "refused": refused,
+    ]
+
+    /// What every action form of a unit's page carries: the session's CSRF token, and the page to come back to.
+    static let formFields = #"<input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}">"#
 
     static let head = #"""
     <!doctype html>
@@ -190,14 +195,14 @@ enum PageTemplates {
     <section id="actions">
       <h2>Act</h2>
       {{#unit}}
-      <form class="inline" method="post" action="/console/sources/{{source}}/reindex"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}"><input type="hidden" name="mode" value="full"><button type="submit">Reindex the source</button></form>
+      <form class="inline" method="post" action="/console/sources/{{source}}/reindex">{{> formFields}}<input type="hidden" name="mode" value="full"><button type="submit">Reindex the source</button></form>
       {{/unit}}
-      {{#incremental}}{{#unit}}<form class="inline" method="post" action="/console/sources/{{source}}/reindex"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}"><input type="hidden" name="mode" value="incremental"><button type="submit">Incremental reindex</button></form>{{/unit}}{{/incremental}}
+      {{#incremental}}{{#unit}}<form class="inline" method="post" action="/console/sources/{{source}}/reindex">{{> formFields}}<input type="hidden" name="mode" value="incremental"><button type="submit">Incremental reindex</button></form>{{/unit}}{{/incremental}}
       {{#unit}}
-      {{#isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/resume"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}"><button type="submit">Resume the source</button></form>{{/isPaused}}
-      {{#isRunning}}<form class="inline" method="post" action="/console/sources/{{source}}/cancel"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}"><button type="submit" class="danger">Cancel the running run</button></form>{{/isRunning}}
-      {{^isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/pause"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}"><button type="submit">Pause the source</button></form>{{/isPaused}}
-      <form id="purge" method="post" action="/console/domains/{{domain}}/purge"><input type="hidden" name="csrf" value="{{csrfToken}}"><input type="hidden" name="back" value="{{link}}">
+      {{#isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/resume">{{> formFields}}<button type="submit">Resume the source</button></form>{{/isPaused}}
+      {{#isRunning}}<form class="inline" method="post" action="/console/sources/{{source}}/cancel">{{> formFields}}<button type="submit" class="danger">Cancel the running run</button></form>{{/isRunning}}
+      {{^isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/pause">{{> formFields}}<button type="submit">Pause the source</button></form>{{/isPaused}}
+      <form id="purge" method="post" action="/console/domains/{{domain}}/purge">{{> formFields}}
         <label for="confirm">Purge the domain: type <code>{{domain}}</code> to confirm</label>
         <input id="confirm" name="confirm" autocomplete="off" spellcheck="false" required> <button type="submit" class="danger">Purge</button>
       </form>
