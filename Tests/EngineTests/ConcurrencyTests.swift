@@ -19,6 +19,8 @@ struct ConcurrencyTests {
         try fixture.setFeed(["l1"], partition: "later")
         var options = ReconcilePass.Options(batchSize: 1)
         options.concurrency = 2
+        // Replicas sharing a store start their walk at an offset of their own; this name's is the first unit.
+        options.replica = "first"
         let start = EngineFixture.start
         let pass = Task { try await fixture.pass(at: start, options) }
         // The slow unit waits; the two others, one after the other in the second slot, finish meanwhile.
@@ -34,5 +36,27 @@ struct ConcurrencyTests {
         #expect(outcomes.map(\.unit) == ["articles/slow", "articles/fast", "articles/later"], "config order")
         #expect(outcomes.allSatisfy { $0.decision == .reindexed })
         #expect(try await fixture.identifiers(in: "com.example.articles.slow") == ["s1", "s2"])
+    }
+
+    /// Replicas sharing a store walk the units from an offset of their own (a hash of their name), so that units coming
+    /// due together are shared out instead of all replicas queueing on the same leases; a store without leases keeps
+    /// config order.
+    @Test(arguments: StoreBackend.allCases)
+    func replicasSharingAStoreStartTheirWalkAtDifferentUnits(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
+        let partitions = (0..<10).map { "p\($0)" }
+        fixture.partitions = "[\(partitions.joined(separator: ", "))]"
+        try fixture.writeScheduler()
+        for partition in partitions { try fixture.setFeed([partition], partition: partition) }
+        var options = ReconcilePass.Options()
+        // The bucket of "replica/r1" is 8,159 of 10,000: its walk over 10 units starts at the ninth.
+        options.replica = "r1"
+        let outcomes = try await fixture.pass(at: EngineFixture.start, options)
+        #expect(outcomes.map(\.unit) == partitions.map { "articles/\($0)" }, "outcomes come in config order")
+        let history = try await fixture.withStore { try await $0.history(source: "articles", limit: 100) }
+        let walk = history.reversed().map(\.unit)
+        let sharesLeases = backend != .sqlite
+        #expect(walk.first == (sharesLeases ? "articles/p8" : "articles/p0"), "\(walk)")
+        #expect(Set(walk).count == 10)
     }
 }

@@ -69,6 +69,7 @@ public struct SchedulerServer: Sendable {
                 logger: logger
             )
             group.maximumGracefulShutdownDuration = StoreOpener.maximumGracefulShutdown
+            group.maximumCancellationDuration = StoreOpener.maximumCancellation
             try await ServiceGroup(configuration: group).run()
         }
     }
