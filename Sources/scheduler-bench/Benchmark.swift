@@ -15,7 +15,8 @@ import SQLiteStore
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
 ///        scheduler-bench --decode N [--work DIR] (reading N item lines: the line decoder against JSONDecoder)
 ///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
-///        scheduler-bench --fleet URL [--replicas N] [--units N] [--kills N] [--concurrency N] [--limit SECONDS] [--json]
+///        scheduler-bench --fleet URL [--replicas N] [--units N] [--kills N] [--concurrency N] [--cut-connections N]
+///                                [--skew SECONDS] [--limit SECONDS] [--json]
 ///                                               (replicas on one PostgreSQL under chaos: see ``FleetBenchmark``)
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
 @main
@@ -69,6 +70,8 @@ struct Benchmark {
             case "--kills": fleet.kills = count(argument, 0...10_000)
             case "--concurrency": fleet.concurrency = count(argument, 1...64)
             case "--limit": fleet.limit = .seconds(count(argument, 10...86_400))
+            case "--cut-connections": fleet.connectionCuts = count(argument, 0...100)
+            case "--skew": fleet.skew = count(argument, 0...86_400)
             case "--json": json = true
             case "--http":
                 let database = arguments.popFirst() ?? ""

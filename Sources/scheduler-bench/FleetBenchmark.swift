@@ -14,7 +14,10 @@ import Glibc
 /// Starts `replicas` × `scheduler run` on one fresh PostgreSQL database (on the server URL names; dropped at the end)
 /// with one `command` source of `units` partitions, all due at once (their first run). While they work, it kills a
 /// random replica with SIGKILL and restarts it `kills` times, spread over the run by progress, and stops one with
-/// SIGSTOP for three leases' time; the last partition's plugin waits until that is over, so the run cannot end first. When every unit has succeeded it stops them all with SIGTERM and counts, from the
+/// SIGSTOP for three leases' time. With `--cut-connections N`, it also ends every session of the database N times
+/// (`pg_terminate_backend`: what the replicas see of a PostgreSQL restart, transactions cut in the middle); with
+/// `--skew SECONDS`, replica r1 runs with its clock that far ahead (`scheduler run --clock-offset`). The last partition's plugin waits until
+/// all that is over, so the run cannot end first. When every unit has succeeded it stops them all with SIGTERM and counts, from the
 /// store's history and the plugin's own log: units run to success more than once (`duplicates`, must be 0), units
 /// never run (`missing`, must be 0), a unit run by two live replicas at once (`overlaps`, must be 0), replicas that
 /// did not exit within 60 s of SIGTERM (`hung`, must be 0), and how the plugin runs spread over the replicas.
@@ -24,6 +27,10 @@ enum FleetBenchmark {
         var units = 10_000
         var kills = 100
         var concurrency = 4
+        /// How many times every session of the database is ended during the run.
+        var connectionCuts = 0
+        /// How far ahead replica r1's clock runs (`--clock-offset`), in seconds.
+        var skew = 0
         /// How long the whole run may take before it is called stuck.
         var limit: Duration = .seconds(1800)
     }
@@ -35,6 +42,12 @@ enum FleetBenchmark {
         var concurrency: Int
         var kills: Int
         var stalls: Int
+        var connectionCuts: Int
+        /// How far ahead replica r1's clock ran, in seconds.
+        var skew: Int
+        /// How far the latest end of a run in the history lies ahead of this program's clock when the last unit
+        /// succeeded: about `skew` when the skewed replica ran units.
+        var latestFinishAhead: Double
         var seconds: Double
         /// Units that succeeded: all of them, unless the run was stuck.
         var succeeded: Int
@@ -74,24 +87,32 @@ enum FleetBenchmark {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try writeConfig(settings, location: location, folder: folder)
 
-        let fleet = Fleet(scheduler: scheduler, folder: folder)
+        let fleet = Fleet(scheduler: scheduler, folder: folder, skewed: settings.skew > 0 ? ("r1", settings.skew) : nil)
         let started = ContinuousClock.now
         for index in 1...settings.replicas { try await fleet.start("r\(index)") }
 
         let quiet = Logger(label: "fleet") { _ in SwiftLogNoOpLogHandler() }
-        let (kills, stalls) = try await StoreOpener.withStore(.postgres(location), logger: quiet) { store in
+        let (kills, stalls, cuts) = try await StoreOpener.withStore(.postgres(location), logger: quiet) { store in
             var random = SystemRandomNumberGenerator()
-            var killed = 0, stalled = false
+            var killed = 0, stalled = false, cut = 0
             while ContinuousClock.now - started < settings.limit {
                 try await Task.sleep(for: .milliseconds(200))
                 let states = try await store.units()
                 let done = states.values.filter { $0.lastResult == .succeeded }.count
-                // Kills spread by progress: kill k once k/(kills+1) of the units are done.
-                while killed < settings.kills, done * (settings.kills + 1) >= (killed + 1) * (settings.units - 1) {
+                // Kills (and cuts) spread by progress: kill k once k/(kills+1) of the units were tried (a unit that
+                // failed waits for its backoff, a minute or more: the chaos goes on meanwhile).
+                let tried = states.values.filter { $0.lastAttemptAt != nil }.count
+                while killed < settings.kills, tried * (settings.kills + 1) >= (killed + 1) * (settings.units - 1) {
                     try await fleet.killAndRestart("r\(Int.random(in: 1...settings.replicas, using: &random))")
                     killed += 1
                 }
-                if !stalled, done * 3 >= settings.units - 1 {
+                while cut < settings.connectionCuts, tried * (settings.connectionCuts + 1) >= (cut + 1) * (settings.units - 1) {
+                    try await location.execute(statementWrittenByThisProgram: """
+                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+                        """)
+                    cut += 1
+                }
+                if !stalled, tried * 3 >= settings.units - 1 {
                     stalled = true
                     let victim = "r\(Int.random(in: 1...settings.replicas, using: &random))"
                     await fleet.signal(victim, SIGSTOP)
@@ -99,24 +120,26 @@ enum FleetBenchmark {
                     await fleet.signal(victim, SIGCONT)
                     await fleet.markStalled(victim)
                 }
-                if killed == settings.kills, stalled, !FileManager.default.fileExists(atPath: "\(folder)/release") {
+                if killed == settings.kills, cut == settings.connectionCuts, stalled, !FileManager.default.fileExists(atPath: "\(folder)/release") {
                     FileManager.default.createFile(atPath: "\(folder)/release", contents: nil)
                 }
                 if done == settings.units { break }
             }
-            return (killed, stalled ? 1 : 0)
+            return (killed, stalled ? 1 : 0, cut)
         }
         let seconds = (ContinuousClock.now - started).seconds
+        let endedAt = Date()
         let hung = await fleet.terminateAll()
 
         // The counts, read after every replica stopped.
-        let (succeeded, successes) = try await StoreOpener.withStore(.postgres(location), logger: quiet) { store in
+        let (succeeded, successes, latestFinish) = try await StoreOpener.withStore(.postgres(location), logger: quiet) { store in
             let succeeded = try await store.units().values.filter { $0.lastResult == .succeeded }.count
             var successes: [String: Int] = [:]
-            for record in try await store.history(source: "fleet", unit: nil, limit: settings.units * 50) where record.decision == .reindexed {
+            let history = try await store.history(source: "fleet", unit: nil, limit: settings.units * 50)
+            for record in history where record.decision == .reindexed {
                 successes[record.unit, default: 0] += 1
             }
-            return (succeeded, successes)
+            return (succeeded, successes, history.map(\.finishedAt).max() ?? .distantPast)
         }
         let runs = PluginRun.read("\(folder)/runs.log")
         let byReplica = await fleet.runsByReplica(runs)
@@ -124,7 +147,7 @@ enum FleetBenchmark {
         let counts = (1...settings.replicas).map { byReplica["r\($0)", default: 0] }
         return Report(
             replicas: settings.replicas, units: settings.units, concurrency: settings.concurrency, kills: kills, stalls: stalls,
-            seconds: seconds, succeeded: succeeded,
+            connectionCuts: cuts, skew: settings.skew, latestFinishAhead: latestFinish.timeIntervalSince(endedAt), seconds: seconds, succeeded: succeeded,
             duplicates: successes.values.reduce(0) { $0 + max(0, $1 - 1) }, missing: settings.units - successes.count,
             overlaps: await fleet.overlaps(runs), hung: hung, pluginRunsByReplica: byReplica,
             fewestOverMean: mean > 0 ? Double(counts.min() ?? 0) / mean : 0, mostOverMean: mean > 0 ? Double(counts.max() ?? 0) / mean : 0
@@ -140,7 +163,8 @@ enum FleetBenchmark {
         }
         Swift.print("""
             \(report.replicas) replicas, \(report.units) units (concurrency \(report.concurrency)), \
-            \(report.kills) kills, \(report.stalls) stall past the lease: \(String(format: "%.1f", report.seconds)) s
+            \(report.kills) kills, \(report.stalls) stall past the lease, \(report.connectionCuts) cuts of every database session, \
+            r1's clock \(report.skew) s ahead: \(String(format: "%.1f", report.seconds)) s
             succeeded \(report.succeeded); duplicates \(report.duplicates), missing \(report.missing), \
             overlaps \(report.overlaps), hung on SIGTERM \(report.hung)
             plugin runs by replica: \(report.pluginRunsByReplica.sorted { $0.key.localizedStandardCompare($1.key) == .orderedAscending }
@@ -162,7 +186,7 @@ enum FleetBenchmark {
                 gate: fleet
                 schedule: monthly
                 partitions: [\(partitions.joined(separator: ", "))]
-                options: { command: [./feed.sh], timeout: 1m }
+                options: { command: [./feed.sh], timeout: 10m }
             """.write(toFile: "\(folder)/scheduler.yaml", atomically: true, encoding: .utf8)
         try "gates:\n  fleet: { enabled: true }\n".write(toFile: "\(folder)/gates.yaml", atomically: true, encoding: .utf8)
         // The last partition waits for the file `release`, written once the chaos is over: the run cannot end first.
@@ -200,58 +224,63 @@ struct PluginRun: Sendable {
 actor Fleet {
     let scheduler: String
     let folder: String
-    private var running: [String: Process] = [:]
+    /// The replica whose clock runs ahead, and by how many seconds.
+    let skewed: (id: String, seconds: Int)?
+    /// Each replica's process and its pid.
+    private var running: [String: (process: Process, scheduler: Int32)] = [:]
     private var replicaOfPID: [Int32: String] = [:]
     /// Processes killed or stalled: their plugin runs may overlap a successor's by design.
     private var excluded: Set<Int32> = []
 
-    init(scheduler: String, folder: String) {
+    init(scheduler: String, folder: String, skewed: (id: String, seconds: Int)?) {
         self.scheduler = scheduler
         self.folder = folder
+        self.skewed = skewed
     }
 
     func start(_ id: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: scheduler)
         process.arguments = ["run", "--config", folder, "--replica-id", id, "--log-level", "warning"]
+            + (skewed.flatMap { $0.id == id ? ["--clock-offset", "\($0.seconds)"] : nil } ?? [])
         let logPath = "\(folder)/\(id).log"
         if !FileManager.default.fileExists(atPath: logPath) { FileManager.default.createFile(atPath: logPath, contents: nil) }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
         (process.standardOutput, process.standardError) = (log, log)
         try process.run()
-        running[id] = process
+        running[id] = (process, process.processIdentifier)
         replicaOfPID[process.processIdentifier] = id
     }
 
     func killAndRestart(_ id: String) throws {
-        guard let process = running[id] else { return }
-        kill(process.processIdentifier, SIGKILL)
+        guard let (process, scheduler) = running[id] else { return }
+        kill(scheduler, SIGKILL)
         process.waitUntilExit()
-        excluded.insert(process.processIdentifier)
+        excluded.insert(scheduler)
         try start(id)
     }
 
     func signal(_ id: String, _ signal: Int32) {
-        guard let process = running[id] else { return }
-        kill(process.processIdentifier, signal)
+        guard let scheduler = running[id]?.scheduler else { return }
+        kill(scheduler, signal)
     }
 
     func markStalled(_ id: String) {
-        if let process = running[id] { excluded.insert(process.processIdentifier) }
+        if let scheduler = running[id]?.scheduler { excluded.insert(scheduler) }
     }
 
     /// Sends SIGTERM to every replica and waits up to 60 s for each; returns how many had to be killed.
     func terminateAll() -> Int {
-        for process in running.values { process.terminate() }
+        for (_, scheduler) in running.values { kill(scheduler, SIGTERM) }
         var hung = 0
         let deadline = Date().addingTimeInterval(60)
-        for (id, process) in running.sorted(by: { $0.key < $1.key }) {
+        for (id, (process, scheduler)) in running.sorted(by: { $0.key < $1.key }) {
             while process.isRunning, Date() < deadline { usleep(50_000) }
             if process.isRunning {
                 hung += 1
-                FileHandle.standardError.write(Data("replica \(id) (pid \(process.processIdentifier)) did not exit within 60 s of SIGTERM; see \(folder)/\(id).log\n".utf8))
-                kill(process.processIdentifier, SIGKILL)
+                FileHandle.standardError.write(Data("replica \(id) (pid \(scheduler)) did not exit within 60 s of SIGTERM; see \(folder)/\(id).log\n".utf8))
+                kill(scheduler, SIGKILL)
                 process.waitUntilExit()
             }
         }
@@ -272,7 +301,10 @@ actor Fleet {
         var overlaps = 0
         for run in runs where !excluded.contains(run.schedulerPID) {
             if run.started {
-                if open[run.partition] != nil { overlaps += 1 }
+                if let other = open[run.partition] {
+                    overlaps += 1
+                    FileHandle.standardError.write(Data("\(run.partition) started by pid \(run.schedulerPID) (\(replicaOfPID[run.schedulerPID] ?? "?")) while pid \(other) (\(replicaOfPID[other] ?? "?")) ran it\n".utf8))
+                }
                 open[run.partition] = run.schedulerPID
             } else {
                 open[run.partition] = nil

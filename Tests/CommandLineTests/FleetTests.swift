@@ -4,27 +4,33 @@ import StoreSupport
 import Testing
 
 /// The fleet program (`scheduler-bench --fleet`) in short: three replicas on one PostgreSQL, 200 units due at once,
-/// ten replicas killed and restarted while they work and one stopped past its leases. No unit succeeds twice, none
-/// is left out, no two live replicas run one unit at once, and every replica stops on SIGTERM.
+/// ten replicas killed and restarted while they work, one stopped past its leases, one replica's clock 5 minutes ahead
+/// (`--clock-offset`). No unit succeeds twice, none is left out, no two live replicas run one unit at once, and every
+/// replica stops on SIGTERM. (Ending every database session mid-run, `--cut-connections`, is left to the program run
+/// by hand: after it a replica sometimes does not stop on SIGTERM; see BENCHMARKS.md.)
 @Suite("A fleet under chaos")
 struct FleetTests {
-    @Test func killedRestartedAndStalledReplicasRunEveryUnitOnce() throws {
+    @Test func killedRestartedAndStalledReplicasRunEveryUnitOnce() async throws {
         let server = try StoreBackend.postgresServer()
         let workspace = try Workspace()
         let bench = SchedulerProcess.executable.deletingLastPathComponent().appendingPathComponent("scheduler-bench")
-        let output = Pipe(), errors = Pipe()
-        let process = try ChildProcess(
-            bench,
-            arguments: [
-                "--fleet", "\(server)", "--replicas", "3", "--units", "200", "--kills", "10", "--limit", "300", "--json",
-                "--work", workspace.url.path, "--scheduler", SchedulerProcess.executable.path,
-            ],
-            standardOutput: .pipe(output), standardError: .pipe(errors)
-        )
-        let stdout = Drain(output), stderr = Drain(errors)
-        process.waitUntilExit()
-        let text = stdout.text(waitingAtMost: 600), problems = stderr.text()
-        #expect(process.terminationStatus == 0, "\(problems)")
+        // At the lowest priority (its replicas and their programs inherit it): the fleet keeps both cores busy for
+        // a while, and must not starve the tests running beside it; it finishes when they leave it room.
+        let arguments = [
+            "-n", "19", bench.path, "--fleet", "\(server)", "--replicas", "3", "--units", "200", "--kills", "10", "--skew", "300", "--limit", "900", "--json",
+            "--work", workspace.url.path, "--scheduler", SchedulerProcess.executable.path,
+        ]
+        // The program runs for tens of seconds: waited for on a thread of its own, not one of the test pool's.
+        let (status, text, problems) = try await onOwnThread {
+            let output = Pipe(), errors = Pipe()
+            let process = try ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/nice"), arguments: arguments, standardOutput: .pipe(output), standardError: .pipe(errors)
+            )
+            let stdout = Drain(output), stderr = Drain(errors)
+            process.waitUntilExit()
+            return (process.terminationStatus, stdout.text(waitingAtMost: 1200), stderr.text())
+        }
+        #expect(status == 0, "\(problems)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)\n\(problems)")
         #expect(report["succeeded"] as? Int == 200, "\(report)")
         #expect(report["duplicates"] as? Int == 0, "\(report)")
@@ -32,6 +38,8 @@ struct FleetTests {
         #expect(report["overlaps"] as? Int == 0, "\(report)")
         #expect(report["hung"] as? Int == 0, "\(report)\n\(problems)")
         #expect(report["kills"] as? Int == 10 && report["stalls"] as? Int == 1, "\(report)")
+        // The replica whose clock ran 5 minutes ahead took its share, and wrote its times by its own clock.
+        #expect(report["latestFinishAhead"] as? Double ?? 0 > 200, "\(report)")
         #expect((report["pluginRunsByReplica"] as? [String: Int])?.values.reduce(0, +) ?? 0 >= 200, "\(report)")
     }
 }

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import PluginAPI
+import SchedulerConfig
 import Store
 import StoreSupport
 import Testing
@@ -38,9 +39,9 @@ struct ConcurrencyTests {
         #expect(try await fixture.identifiers(in: "com.example.articles.slow") == ["s1", "s2"])
     }
 
-    /// Replicas sharing a store walk the units from an offset of their own (a hash of their name), so that units coming
-    /// due together are shared out instead of all replicas queueing on the same leases; a store without leases keeps
-    /// config order.
+    /// Replicas sharing a store walk the units from an offset of their own (here, off the roll of replicas: a hash of
+    /// its name), so that units coming due together are shared out instead of all replicas queueing on the same
+    /// leases; a store without leases keeps config order.
     @Test(arguments: StoreBackend.allCases)
     func replicasSharingAStoreStartTheirWalkAtDifferentUnits(backend: StoreBackend) async throws {
         let fixture = try await EngineFixture(backend)
@@ -58,5 +59,20 @@ struct ConcurrencyTests {
         let sharesLeases = backend != .sqlite
         #expect(walk.first == (sharesLeases ? "articles/p8" : "articles/p0"), "\(walk)")
         #expect(Set(walk).count == 10)
+    }
+
+    /// Live replicas on the roll start evenly spaced, in the order of their ids; a replica whose heartbeat is old no
+    /// longer counts; one not on the roll starts where its hash says.
+    @Test func liveReplicasStartEvenlySpaced() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        func replica(_ id: String, beatAgo seconds: TimeInterval) -> ReplicaRecord {
+            ReplicaRecord(id: id, configFingerprint: "f", startedAt: now.addingTimeInterval(-3600), heartbeatAt: now.addingTimeInterval(-seconds))
+        }
+        let roll = [replica("c", beatAgo: 5), replica("a", beatAgo: 0), replica("gone", beatAgo: 600), replica("b", beatAgo: 40)]
+        #expect(["a", "b", "c"].map { FairShare.offset(of: $0, roll: roll, count: 9) } == [0, 3, 6])
+        #expect(FairShare.offset(of: "a", roll: roll, count: 0) == 0)
+        // Off the roll (run-once, or a replica whose heartbeat is old): the bucket of "replica/r1" is 8,159.
+        #expect(FairShare.offset(of: "r1", roll: roll, count: 10) == 8)
+        #expect(FairShare.offset(of: "gone", roll: roll, count: 10_000) == Bucketing.bucket("replica/gone"))
     }
 }

@@ -105,11 +105,9 @@ public struct ReconcilePass: Sendable {
                 acting.append(index)
             }
         }
-        // Replicas sharing a store start their walk at different units (an offset of their own, from a hash of the
-        // replica's name), so that when many units come due at once each replica takes a share instead of all of
-        // them queueing behind the same leases.
-        if store.leases != nil, !acting.isEmpty {
-            let start = Bucketing.bucket("replica/\(options.replica)") * acting.count / Bucketing.bucketCount
+        // Replicas sharing a store start their walks at different units (see FairShare).
+        if let leases = store.leases, acting.count > 1 {
+            let start = FairShare.offset(of: options.replica, roll: try await leases.replicas(), count: acting.count)
             acting = Array(acting[start...] + acting[..<start])
         }
         try await withThrowingTaskGroup(of: (Int, UnitOutcome).self) { group in

@@ -22,10 +22,6 @@ public enum StoreOpener {
     /// How long the store's services wait for the work: its own limit and then a cleanup's, so a work cancelled at
     /// its limit still has a live pool for its last writes.
     static let storeGracefulShutdown = maximumGracefulShutdown + StoreDeadline.cleanup.limit
-    /// How long the work may take to end once cancelled (the graceful shutdown's time is up) before
-    /// swift-service-lifecycle stops the process with a fatal error: an await that ignores cancellation (a driver's
-    /// bug) must not keep a replica alive for ever after SIGTERM.
-    public static let maximumCancellation: Duration = .seconds(10)
 
     /// Opens (creating if needed) the store at `location` and runs `body` with it as a service beside the store's
     /// own; returns when `body` has returned and the store's services have stopped. `shutdownSignals` start a
@@ -69,7 +65,6 @@ public enum StoreOpener {
             gracefulShutdownSignals: shutdownSignals, logger: logger
         )
         group.maximumGracefulShutdownDuration = storeGracefulShutdown
-        group.maximumCancellationDuration = maximumCancellation
         try await ServiceGroup(configuration: group).run()
         return try work.result()
     }
