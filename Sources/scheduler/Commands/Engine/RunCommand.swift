@@ -1,7 +1,6 @@
 import ArgumentParser
 import Engine
 import Foundation
-import HostSupport
 import Logging
 import Metrics
 import PluginAPI
@@ -29,12 +28,6 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var log: LogOptions
     @OptionGroup var config: ConfigOptions
     @OptionGroup var replica: ReplicaOptions
-    /// Hidden: a drill's tool, not a setting.
-    @Option(help: ArgumentHelp(
-        "Run as if this machine's clock were this many seconds ahead (negative: behind), for drills of clock skew between replicas.",
-        valueName: "seconds", visibility: .hidden
-    ))
-    var clockOffset: Int = 0
 
     func run() async throws {
         let adminToken = try Self.starting { try AdminToken.load() }
@@ -64,7 +57,7 @@ struct RunCommand: AsyncParsableCommand {
         let server = SchedulerServer(
             loader: config.loader, loadedFrom: loadedFrom, configuration: configuration,
             passLock: passLock, metricsRegistry: metricsRegistry, adminToken: adminToken,
-            replica: replica.name, clock: clockOffset == 0 ? SystemWallClock() : OffsetWallClock(offset: TimeInterval(clockOffset)), logger: logger
+            replica: replica.name, logger: logger
         )
         do {
             try await server.run { address, routes in
