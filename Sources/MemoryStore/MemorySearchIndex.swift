@@ -14,16 +14,18 @@ public struct MemorySearchIndex: SearchIndex {
 
     @discardableResult
     public func commit(_ batch: IndexBatch) async throws -> BatchOutcome {
-        try commit(batch) { _ in }
+        try commit(batch) { _, _ in }
     }
 
-    /// Commits `batch` and runs `alongside` in the same change, as the store's operations do.
-    func commit(_ batch: IndexBatch, alongside: (inout MemoryTables) throws -> Void) throws -> BatchOutcome {
+    /// Commits `batch` and runs `alongside` after it in the same change, with its outcome, as the store's operations
+    /// do; a throw discards the whole change.
+    func commit(_ batch: IndexBatch, alongside: (inout MemoryTables, BatchOutcome) throws -> Void) throws -> BatchOutcome {
         try batch.validate()
         let now = clock.now()
         return try tables.change { tables in
-            try alongside(&tables)
-            return tables.apply(batch, now: now, defaultExpiration: DefaultExpiration(lifetime: timeToLive.seconds, from: now))
+            let outcome = tables.apply(batch, now: now, defaultExpiration: DefaultExpiration(lifetime: timeToLive.seconds, from: now))
+            try alongside(&tables, outcome)
+            return outcome
         }
     }
 

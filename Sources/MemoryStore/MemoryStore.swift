@@ -48,6 +48,10 @@ public struct MemoryStore: SchedulerStore {
         database.read(\.units)
     }
 
+    public func unit(_ key: String) async throws -> UnitState? {
+        database.read { $0.units[key] }
+    }
+
     public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool, mode: SyncMode) async throws {
         try database.change { tables in
             try tables.check(fence)
@@ -85,8 +89,13 @@ public struct MemoryStore: SchedulerStore {
 
     public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int {
         let sweep = baseline.map { [IndexBatch.Operation.deleteStale(domain: success.unit.domain, committedThrough: $0)] } ?? []
-        return try memoryIndex.commit(IndexBatch(operations: sweep)) { tables in
+        let keep = historyLength
+        return try memoryIndex.commit(IndexBatch(operations: sweep)) { tables, outcome in
             try tables.check(fence)
+            if var history = success.history {
+                history.deleted += outcome.deleted
+                tables.appendHistory(history, keep: keep)
+            }
             // A full run replaces the state; an incremental one when it sent one.
             let replacesState = success.mode != .incremental || success.state != nil
             if replacesState { tables.syncStates[success.unit.unit] = success.state }
@@ -109,9 +118,11 @@ public struct MemoryStore: SchedulerStore {
         database.read { $0.syncStates[unit] }
     }
 
-    public func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date) async throws {
+    public func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date, history: RunRecord?) async throws {
+        let keep = historyLength
         try database.change { tables in
             try tables.check(fence)
+            if let history { tables.appendHistory(history, keep: keep) }
             tables.updateUnit(unit) { state in
                 state.lastResult = result
                 state.lastError = error
@@ -138,7 +149,7 @@ public struct MemoryStore: SchedulerStore {
     }
 
     public func purge(domain: String) async throws -> Int {
-        try memoryIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { tables in
+        try memoryIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { tables, _ in
             try tables.check(fence)
             for (key, var state) in tables.units where DomainIdentifier.isWithin(state.domain, domain) {
                 state.lastSuccessAt = nil
@@ -170,11 +181,10 @@ public struct MemoryStore: SchedulerStore {
     }
 
     public func append(_ run: RunRecord) async throws {
+        let keep = historyLength
         try database.change { tables in
             try tables.check(fence)
-            tables.lastRunID += 1
-            tables.history.append((tables.lastRunID, run))
-            tables.history.removeAll { $0.id <= tables.lastRunID - Int64(historyLength) }
+            tables.appendHistory(run, keep: keep)
         }
     }
 

@@ -171,6 +171,13 @@ struct MemoryTables: Sendable {
     }
 
     /// Deletes the rows `isDeleted` picks, and their opens; returns how many.
+    /// Appends `run` to the history, and keeps the last `keep` runs.
+    mutating func appendHistory(_ run: RunRecord, keep: Int) {
+        lastRunID += 1
+        history.append((lastRunID, run))
+        history.removeAll { $0.id <= lastRunID - Int64(keep) }
+    }
+
     mutating func deleteRows(where isDeleted: (Row) -> Bool) -> Int {
         let doomed = rows.filter { isDeleted($0.value) }.keys
         for key in doomed {

@@ -1,17 +1,40 @@
 import Logging
 import PostgresNIO
 
+/// The database closed the connection in the middle of a transaction: nothing of it was committed.
+struct ConnectionLost: Error, CustomStringConvertible {
+    var description: String {
+        "the database closed the connection in the middle of a transaction (restarted, or the session sat idle in it past "
+            + "idle_in_transaction_session_timeout while this process was paused); nothing of it was committed, and the work is tried again"
+    }
+}
+
 extension PostgresClient {
-    /// Runs `body` in a transaction, like `withTransaction`, but throws `body`'s own error when it failed and the
-    /// rollback went through: callers catch ``Store/LeaseLost`` or a cancellation as themselves, not wrapped.
+    /// Runs `body` in a transaction on a connection of the pool: `BEGIN`, `body`, `COMMIT`, or `ROLLBACK` when
+    /// `body` throws, whose own error is then thrown (callers catch ``Store/LeaseLost`` or a cancellation as
+    /// themselves).
+    ///
+    /// Unlike `withTransaction`, it never writes to a connection the server has closed. PostgresNIO 1.33 does not
+    /// fail a query written to a closed connection once its handler has left the channel: the caller awaits for
+    /// ever, cancellation included. That is what happens to a process paused (SIGSTOP, a frozen VM) inside a
+    /// transaction past `idle_in_transaction_session_timeout`: when it wakes, the server has ended the session, the
+    /// pending query fails, and a `ROLLBACK` sent after it would hang the task, and the shutdown with it.
     func transaction<Result>(
         logger: Logger, isolation: isolated (any Actor)? = #isolation, _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
-        do {
-            return try await withTransaction(logger: logger, isolation: isolation, body)
-        } catch let error as PostgresTransactionError {
-            if let closureError = error.closureError, error.rollbackError == nil { throw closureError }
-            throw error
+        try await withConnection(isolation: isolation) { connection in
+            guard !connection.isClosed else { throw ConnectionLost() }
+            try await connection.query("BEGIN", logger: logger)
+            let value: Result
+            do {
+                value = try await body(connection)
+            } catch {
+                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                throw error
+            }
+            guard !connection.isClosed else { throw ConnectionLost() }
+            try await connection.query("COMMIT", logger: logger)
+            return value
         }
     }
 }

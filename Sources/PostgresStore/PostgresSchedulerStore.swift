@@ -78,6 +78,13 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return states
     }
 
+    public func unit(_ key: String) async throws -> UnitState? {
+        for try await row in try await client.query("SELECT \(unescaped: UnitStateColumns.list) FROM unit_state WHERE unit = \(key)", logger: logger) {
+            return try UnitStateColumns.state(from: row)
+        }
+        return nil
+    }
+
     public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool, mode: SyncMode) async throws {
         try await client.transaction(logger: logger) { connection in
             try await Self.check(fence, connection, logger: logger)
@@ -100,7 +107,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
         let logger = logger
         // The commit number's row lock is taken first: no other commit can take an identifier between the check and the write.
         let fence = fence
-        _ = try await postgresIndex.commit(IndexBatch(clientState: checkpoint)) { connection, number in
+        _ = try await postgresIndex.commit(IndexBatch(clientState: checkpoint)) { connection, commit in
+            let number = commit.commitNumber
             try await Self.check(fence, connection, logger: logger)
             var sql = SQLBuilder("SELECT unique_identifier, domain_identifier FROM item WHERE unique_identifier = ANY(")
             sql.append("\(sql.bind(changes.items.map(\.uniqueIdentifier) + changes.deletions))) AND \(PostgresPurgedDomains.liveCondition) AND NOT ")
@@ -125,9 +133,14 @@ public final class PostgresSchedulerStore: SchedulerStore {
     public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int {
         let logger = logger, fence = fence
         let sweep = baseline.map { [IndexBatch.Operation.deleteStale(domain: success.unit.domain, committedThrough: $0)] } ?? []
-        return try await postgresIndex.commit(IndexBatch(operations: sweep)) { connection, _ in
+        let historyLength = historyLength
+        return try await postgresIndex.commit(IndexBatch(operations: sweep)) { connection, outcome in
             try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, success.unit, logger: logger)
+            if var history = success.history {
+                history.deleted += outcome.deleted
+                try await Self.insertHistory(history, keep: historyLength, connection, logger: logger)
+            }
             let finished = success.finishedAt.timeIntervalSince1970
             let (state, stateAt) = success.state.map { (Optional($0.json), Optional(finished)) } ?? (nil, nil)
             let settled: PostgresQuery = try success.mode == .incremental
@@ -156,10 +169,12 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return nil
     }
 
-    public func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date) async throws {
+    public func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date, history: RunRecord?) async throws {
+        let historyLength = historyLength
         try await client.transaction(logger: logger) { connection in
             try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, unit, logger: logger)
+            if let history { try await Self.insertHistory(history, keep: historyLength, connection, logger: logger) }
             try await connection.query(
                 """
                 UPDATE unit_state SET last_result = \(result.rawValue), last_error = \(error), failures = \(failures),
@@ -226,20 +241,24 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func append(_ run: RunRecord) async throws {
+        let historyLength = historyLength
         try await client.transaction(logger: logger) { connection in
             try await Self.check(fence, connection, logger: logger)
-            try await connection.query(
-                """
-                INSERT INTO run_history (unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode)
-                VALUES (\(run.unit), \(run.source), \(run.domain), \(run.startedAt.timeIntervalSince1970), \(run.finishedAt.timeIntervalSince1970),
-                    \(run.decision.rawValue), \(run.reason), \(run.indexed), \(run.deleted), \(run.rejected), \(run.error), \(run.forced), \(run.mode.rawValue))
-                """,
-                logger: logger
-            )
-            try await connection.query(
-                "DELETE FROM run_history WHERE id <= (SELECT max(id) FROM run_history) - \(historyLength)", logger: logger
-            )
+            try await Self.insertHistory(run, keep: historyLength, connection, logger: logger)
         }
+    }
+
+    /// Inserts `run` into the history inside the caller's transaction, and keeps the last `keep` rows.
+    static func insertHistory(_ run: RunRecord, keep: Int, _ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO run_history (unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode)
+            VALUES (\(run.unit), \(run.source), \(run.domain), \(run.startedAt.timeIntervalSince1970), \(run.finishedAt.timeIntervalSince1970),
+                \(run.decision.rawValue), \(run.reason), \(run.indexed), \(run.deleted), \(run.rejected), \(run.error), \(run.forced), \(run.mode.rawValue))
+            """,
+            logger: logger
+        )
+        try await connection.query("DELETE FROM run_history WHERE id <= (SELECT max(id) FROM run_history) - \(keep)", logger: logger)
     }
 
     public func peakItemCount(unit: String, since: Date) async throws -> Int? {

@@ -30,9 +30,10 @@ public final class PostgresSearchIndex: SearchIndex {
         try await commit(batch, alongside: { _, _ in })
     }
 
-    /// Commits `batch` and runs `alongside` in the same transaction, with the commit's number.
+    /// Commits `batch` and runs `alongside` after it in the same transaction, with its outcome (the commit's number
+    /// among it).
     func commit(
-        _ batch: IndexBatch, alongside: (PostgresConnection, Int64) async throws -> Void
+        _ batch: IndexBatch, alongside: (PostgresConnection, BatchOutcome) async throws -> Void
     ) async throws -> BatchOutcome {
         try batch.validate()
         let now = clock.now()
@@ -74,7 +75,7 @@ public final class PostgresSearchIndex: SearchIndex {
                     logger: logger
                 )
             }
-            try await alongside(connection, number)
+            try await alongside(connection, outcome)
             return outcome
         }
     }

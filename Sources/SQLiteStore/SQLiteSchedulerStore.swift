@@ -45,6 +45,12 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }
     }
 
+    public func unit(_ key: String) async throws -> UnitState? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(UnitStateRow.columns) FROM unit_state WHERE unit = ?", arguments: [key]).map(UnitStateRow.state(from:))
+        }
+    }
+
     public func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool, mode: SyncMode) async throws {
         try await sqliteIndex.write { db in
             try UnitStateRow.ensure(db, unit)
@@ -67,7 +73,14 @@ public final class SQLiteSchedulerStore: SchedulerStore {
 
     public func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int {
         let sweep = baseline.map { [IndexBatch.Operation.deleteStale(domain: success.unit.domain, committedThrough: $0)] } ?? []
-        return try await sqliteIndex.commit(IndexBatch(operations: sweep), alongside: { db, _ in try UnitStateRow.recordSuccess(db, success) }).outcome.deleted
+        let keep = historyLength
+        return try await sqliteIndex.commit(IndexBatch(operations: sweep), alongside: { db, outcome in
+            try UnitStateRow.recordSuccess(db, success)
+            if var history = success.history {
+                history.deleted += outcome.deleted
+                try RunHistoryRow.insert(db, history, keep: keep)
+            }
+        }).outcome.deleted
     }
 
     public func syncState(unit: String) async throws -> SyncState? {
@@ -76,8 +89,10 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }
     }
 
-    public func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date) async throws {
+    public func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date, history: RunRecord?) async throws {
+        let keep = historyLength
         try await sqliteIndex.write { db in
+            if let history { try RunHistoryRow.insert(db, history, keep: keep) }
             try UnitStateRow.ensure(db, unit)
             try db.execute(
                 sql: """
@@ -124,19 +139,7 @@ public final class SQLiteSchedulerStore: SchedulerStore {
 
     public func append(_ run: RunRecord) async throws {
         let keep = historyLength
-        try await sqliteIndex.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO run_history (unit, source, domain, startedAt, finishedAt, decision, reason, indexed, deleted, rejected, error, forced, mode)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    run.unit, run.source, run.domain, run.startedAt.timeIntervalSince1970, run.finishedAt.timeIntervalSince1970,
-                    run.decision.rawValue, run.reason, run.indexed, run.deleted, run.rejected, run.error, run.forced, run.mode.rawValue,
-                ]
-            )
-            try db.execute(sql: "DELETE FROM run_history WHERE id <= (SELECT max(id) FROM run_history) - ?", arguments: [keep])
-        }
+        try await sqliteIndex.write { db in try RunHistoryRow.insert(db, run, keep: keep) }
     }
 
     public func peakItemCount(unit: String, since: Date) async throws -> Int? {

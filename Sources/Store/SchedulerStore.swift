@@ -18,6 +18,10 @@ public protocol SchedulerStore: Sendable {
     /// Every unit the store remembers, by unit key.
     func units() async throws -> [String: UnitState]
 
+    /// What the store remembers of one unit, `nil` for a unit never run: read under the unit's lease before it
+    /// runs, so it costs one row whatever the number of units.
+    func unit(_ key: String) async throws -> UnitState?
+
     /// Notes that an attempt started, before any item is written: which process runs it, whether it is forced (an
     /// interrupted forced run is redone forced), and its mode (an interrupted full run may be resumed).
     func recordAttemptStart(_ unit: UnitState, at date: Date, forced: Bool, mode: SyncMode) async throws
@@ -30,15 +34,17 @@ public protocol SchedulerStore: Sendable {
 
     /// The final commit of a successful run, in one transaction: for a full run (a `baseline`), deletes the items of
     /// the unit's domain last written by commit `baseline` or earlier (those the run did not produce); records
-    /// `success` and its state. Returns how many items were deleted.
+    /// `success` and its state, and its line in the history (``UnitSuccess/history``, the sweep's deletions added),
+    /// so that no crash leaves a success the history does not show. Returns how many items were deleted.
     func finishRun(_ success: UnitSuccess, deletingItemsCommittedThrough baseline: Int64?) async throws -> Int
 
     /// The state the unit's last successful run committed (``UnitSuccess/state``), for its next incremental run.
     func syncState(unit: String) async throws -> SyncState?
 
     /// Records how an attempt ended without success (`failed` or `cancelled`), why, the failures in a row since the
-    /// last success, and when the next attempt may start.
-    func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date) async throws
+    /// last success, and when the next attempt may start; with `history`, its line in the history, in the same
+    /// transaction.
+    func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date, history: RunRecord?) async throws
 
     /// Asks the runs of `source` going now, on any replica, to stop at their next batch boundary: marks each unit
     /// of the source whose attempt is `running` (the mark ends with its attempt); returns those units.
@@ -97,9 +103,9 @@ extension SchedulerStore {
         try await history(source: source, unit: nil, limit: limit)
     }
 
-    /// Records a failed attempt and when the next may start.
-    public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date) async throws {
-        try await recordAttemptEnd(unit, result: .failed, error: error, failures: failures, retryAt: retryAt)
+    /// Records a failed attempt and when the next may start, and with `history` its line in the history.
+    public func recordFailure(_ unit: UnitState, error: String, failures: Int, retryAt: Date, history: RunRecord? = nil) async throws {
+        try await recordAttemptEnd(unit, result: .failed, error: error, failures: failures, retryAt: retryAt, history: history)
     }
 
     /// Notes that a full attempt started.

@@ -17,8 +17,15 @@ public struct UnitSuccess: Sendable, Hashable {
     /// The last state the plugin sent, handed to the next incremental run; `nil` when it sent none (an incremental
     /// run then keeps the one it was given).
     public var state: SyncState?
+    /// The run's line in the history, committed with the success; its `deleted` counts the run's deletions before
+    /// the final commit, and the store adds the sweep's.
+    public var history: RunRecord?
 
-    public init(unit: UnitState, finishedAt: Date, fingerprint: String, itemCount: Int, mode: SyncMode = .full, state: SyncState? = nil) {
+    public init(
+        unit: UnitState, finishedAt: Date, fingerprint: String, itemCount: Int, mode: SyncMode = .full, state: SyncState? = nil,
+        history: RunRecord? = nil
+    ) {
+        self.history = history
         self.unit = unit
         self.finishedAt = finishedAt
         self.fingerprint = fingerprint

@@ -15,6 +15,9 @@ import SQLiteStore
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
 ///        scheduler-bench --decode N [--work DIR] (reading N item lines: the line decoder against JSONDecoder)
 ///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
+///        scheduler-bench --fleet URL [--replicas N] [--units N] [--kills N] [--concurrency N] [--cut-connections N]
+///                                [--skew SECONDS] [--limit SECONDS] [--json]
+///                                               (replicas on one PostgreSQL under chaos: see ``FleetBenchmark``)
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
 @main
 struct Benchmark {
@@ -27,6 +30,16 @@ struct Benchmark {
         var passSizes: [Int] = []
         var postgres: String?
         var tickBackground: Int?
+        var fleetServer: String?
+        var fleet = FleetBenchmark.Settings()
+        var json = false
+        func count(_ option: String, _ range: ClosedRange<Int>) -> Int {
+            guard let n = arguments.popFirst().flatMap(Int.init), range.contains(n) else {
+                print("usage: scheduler-bench \(option) N (\(range.lowerBound)–\(range.upperBound))")
+                exit(2)
+            }
+            return n
+        }
         while let argument = arguments.popFirst() {
             switch argument {
             case "--work": work = arguments.popFirst() ?? work
@@ -51,6 +64,15 @@ struct Benchmark {
                     exit(2)
                 }
                 tickBackground = n
+            case "--fleet": fleetServer = arguments.popFirst()
+            case "--replicas": fleet.replicas = count(argument, 1...64)
+            case "--units": fleet.units = count(argument, 1...1_000_000)
+            case "--kills": fleet.kills = count(argument, 0...10_000)
+            case "--concurrency": fleet.concurrency = count(argument, 1...64)
+            case "--limit": fleet.limit = .seconds(count(argument, 10...86_400))
+            case "--cut-connections": fleet.connectionCuts = count(argument, 0...100)
+            case "--skew": fleet.skew = count(argument, 0...86_400)
+            case "--json": json = true
             case "--http":
                 let database = arguments.popFirst() ?? ""
                 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -73,13 +95,17 @@ struct Benchmark {
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --pass N | --decode N | --ticks N | --http DATABASE | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --pass N | --decode N | --ticks N | --http DATABASE | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
                     exit(2)
                 }
                 sizes.append(n)
             }
         }
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        if let fleetServer {
+            let report = try await FleetBenchmark.run(fleet, server: fleetServer, work: work, scheduler: scheduler)
+            return try FleetBenchmark.print(report, json: json)
+        }
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
             + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; \(Date())")
         if let tickBackground {

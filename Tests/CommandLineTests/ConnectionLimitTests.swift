@@ -18,7 +18,7 @@ struct ConnectionLimitTests {
     @Test func aThousandConnectionsFromOneClientLeaveHealthAnsweredForOthers() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         let port = try #require(service.base.port)
         // Silent connections from one address: without a per-client limit, 256 of them held every slot for the idle
         // timeout and the rest queued in front of everyone else.
@@ -35,7 +35,7 @@ struct ConnectionLimitTests {
 
     @Test func theOperatorsListenerAnswersWhileClientsHoldEveryPublicSlot() async throws {
         let setup = try workspace(service: "adminListen: 127.0.0.1:0, maxConnections: 8")
-        let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
+        let service = try await RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
         let port = try #require(service.base.port), operators = try #require(service.operatorsBase)
         #expect(try await eventually { try await service.searchTotal() == 1 })
 
@@ -52,7 +52,7 @@ struct ConnectionLimitTests {
 
     @Test func theAdminActionsAreNotOnThePublicListenerOnceOperatorsHaveTheirOwn() async throws {
         let setup = try workspace(service: "adminListen: 127.0.0.1:0")
-        let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
+        let service = try await RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"], operators: true)
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "secret-token").status == 404)
         #expect(try await service.request("/signin").status == 404, "no console on the public listener")
         #expect(try await service.request("/").body.contains("Sign in") == false, "its pages stay read-only")
@@ -62,7 +62,7 @@ struct ConnectionLimitTests {
 
     @Test func aKeepAliveConnectionServesAtMostItsShareOfRequests() async throws {
         let setup = try workspace(service: "maxRequestsPerConnection: 3")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         let connection = try RawConnection(port: try #require(service.base.port))
         connection.send(String(repeating: Self.healthz, count: 5))
         // Three answers, the last saying it closes, then the server closes: well before the idle timeout.
@@ -74,7 +74,7 @@ struct ConnectionLimitTests {
 
     @Test func aConnectionThatSendsARequestNowAndThenIsClosedAtItsMaximumAge() async throws {
         let setup = try workspace(service: "idleTimeout: 60s, maxConnectionAge: 2s")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         let connection = try RawConnection(port: try #require(service.base.port))
         connection.send(Self.healthz)
         // The idle timeout is a minute away; the age limit closes it within seconds.
@@ -85,7 +85,7 @@ struct ConnectionLimitTests {
     @Test func aPortInUseNamesTheAddressAndTheSettingAndExitsTwo() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         let port = try #require(service.base.port)
         let other = try SourceWorkspace()
         try other.editConfig(replacing: "listen: 127.0.0.1:0", with: "listen: 127.0.0.1:\(port)")

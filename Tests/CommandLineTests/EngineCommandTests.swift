@@ -173,7 +173,7 @@ struct EngineCommandTests {
     }
 
     /// A pause made while a pass runs holds the units the pass has not started yet: here the first partition's
-    /// program pauses its own source, and the second partition is left alone.
+    /// program pauses its own source, and the second partition, started after it (one unit at a time), is left alone.
     @Test func aPauseMadeDuringAPassHoldsTheUnitsItHasNotStarted() throws {
         let setup = try SourceWorkspace(extraLines: "    partitions: [a, b]")
         try setup.editConfig(
@@ -184,7 +184,7 @@ struct EngineCommandTests {
             if [ "$SCHEDULER_PARTITION" = a ]; then "$BIN" pause --source docs --config "$CONFIG" >&2 || exit 9; fi
             printf '{"uniqueIdentifier":"%s-1","domainIdentifier":"%s","title":"Doc"}\\n' "$SCHEDULER_PARTITION" "$SCHEDULER_DOMAIN"
             """)
-        let pass = try setup.run(["run-once", "--json"])
+        let pass = try setup.run(["run-once", "--json", "--concurrency", "1"])
         #expect(pass.status == 0, "\(pass.stderr)")
         #expect(try units(pass).map { "\($0["unit"] ?? "") \($0["decision"] ?? "")" } == ["docs/a reindexed", "docs/b paused"])
     }

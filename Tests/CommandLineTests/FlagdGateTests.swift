@@ -130,7 +130,7 @@ struct FlagdGateTests {
         try files.moveItem(at: folder.appendingPathComponent("flags.flagd.json"), to: folder.appendingPathComponent("..v1/flags.flagd.json"))
         try files.createSymbolicLink(atPath: setup.workspace.path("..data"), withDestinationPath: "..v1")
         try files.createSymbolicLink(atPath: setup.workspace.path("flags.flagd.json"), withDestinationPath: "..data/flags.flagd.json")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() == 3 })
 
         // The new version lacks the file: the link dangles, the load is refused, nothing is purged.

@@ -84,7 +84,7 @@ struct FuzzTests {
     @Test func randomRequestsNeverGetA500AndNeverStopTheService() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
-        let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "fuzz-token"])
+        let service = try await RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "fuzz-token"])
         #expect(try await eventually { try await service.searchTotal() == 3 })
         var mutator = Mutator(seed: 43)
         var random = SeededGenerator(seed: 44)

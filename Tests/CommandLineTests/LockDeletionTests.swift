@@ -9,7 +9,7 @@ struct LockDeletionTests {
     @Test func duringAPassNeitherRunOnceNorPurgeNorASecondServiceGetsIn() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a WAIT b")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         #expect(try await eventually(within: 20) { setup.starts == 1 }, "the service's pass started")
 
         for suffix in [".lock", ".service.lock"] { try FileManager.default.removeItem(atPath: setup.workspace.path("index.sqlite" + suffix)) }
@@ -33,7 +33,7 @@ struct LockDeletionTests {
     @Test func betweenPassesTheServiceAndACommandStillExcludeEachOther() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
-        let service = try RunningService(setup.config, environment: Self.token)
+        let service = try await RunningService(setup.config, environment: Self.token)
         #expect(try await eventually { try await service.searchTotal() == 1 })
 
         try FileManager.default.removeItem(atPath: setup.workspace.path("index.sqlite.lock"))

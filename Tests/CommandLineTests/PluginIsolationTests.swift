@@ -86,7 +86,7 @@ struct ParentProcessSecretTests {
     @Test func aPluginOfTheService() async throws {
         let setup = try SourceWorkspace()
         try Self.prying(setup)
-        let service = try RunningService(setup.config, environment: Self.secrets)
+        let service = try await RunningService(setup.config, environment: Self.secrets)
         #expect(try await eventually { try await service.searchTotal() == 2 }, "the plugin ran")
         let found = try await service.request("/search?q=doc&limit=10").body
         for secret in Self.secrets.values { #expect(!found.contains(secret), "\(secret) served by /search: \(found)") }
@@ -137,7 +137,7 @@ struct ParentProcessSecretTests {
         try setup.setFeed("a")
         try setup.workspace.write("credentials/admin-token", "file-token-123\n")
         let value = variable == "CREDENTIALS_DIRECTORY" ? setup.workspace.path("credentials") : setup.workspace.path("credentials/admin-token")
-        let service = try RunningService(setup.config, environment: [variable: value])
+        let service = try await RunningService(setup.config, environment: [variable: value])
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "file-token-123").status == 202)
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "wrong").status == 401)
         #expect(await service.terminate() == 0, "\(service.log)")

@@ -64,14 +64,14 @@ struct ReplicaChaosTests {
     @Test func killedAndStalledReplicasLoseNothingAndNeverDoubleARun() async throws {
         let workspace = try await Self.workspace()
         let config = ["--config", workspace.url.path]
-        func replica(_ id: String) throws -> RunningService { try RunningService(config + ["--replica-id", id]) }
+        func replica(_ id: String) async throws -> RunningService { try await RunningService(config + ["--replica-id", id]) }
 
         // r1 takes p00 (the first unit) and waits in its plugin; it is stalled (SIGSTOP) holding the lease.
-        let stalled = try replica("r1")
+        let stalled = try await replica("r1")
         #expect(try await eventually { Self.runs(workspace).contains(PluginRun(event: "start", partition: "p00", schedulerPID: stalled.process.processIdentifier)) })
         kill(stalled.process.processIdentifier, SIGSTOP)
 
-        var replicas = [try replica("r2"), try replica("r3")]
+        var replicas = [try await replica("r2"), try await replica("r3")]
         var killed: Set<Int32> = []
         try workspace.write("release", "")
 
@@ -86,7 +86,7 @@ struct ReplicaChaosTests {
             kill(pid, SIGKILL)
             replicas[victim].process.waitUntilExit()
             killed.insert(pid)
-            replicas[victim] = try replica(victim == 0 ? "r2" : "r3")
+            replicas[victim] = try await replica(victim == 0 ? "r2" : "r3")
         }
 
         // Every unit ends succeeded, the stalled replica's p00 taken over once its lease expired.

@@ -15,17 +15,21 @@ final class RunningService {
     private let errors: Drain
 
     /// Starts the service and waits until it says where it listens (and, with `operators`, where its operators'
-    /// listener does).
-    init(_ arguments: [String], environment: [String: String] = [:], operators: Bool = false) throws {
+    /// listener does). The wait is on a thread of its own (``onOwnThread(_:)``): a start slowed by a busy machine
+    /// must not hold one of the few threads every other test runs on.
+    init(_ arguments: [String], environment: [String: String] = [:], operators: Bool = false) async throws {
         let (process, _, stdout, stderr) = try SchedulerProcess.start(["run"] + arguments, environment: environment)
         self.process = process
         errors = Drain(stderr)
-        var output = Data()
         let reader = stdout.fileHandleForReading
-        while output.count(where: { $0 == UInt8(ascii: "\n") }) < (operators ? 2 : 1) {
-            let chunk = reader.availableData
-            guard !chunk.isEmpty else { break }
-            output += chunk
+        let output = try await onOwnThread {
+            var output = Data()
+            while output.count(where: { $0 == UInt8(ascii: "\n") }) < (operators ? 2 : 1) {
+                let chunk = reader.availableData
+                guard !chunk.isEmpty else { break }
+                output += chunk
+            }
+            return output
         }
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         func url(_ prefix: String) -> URL? {

@@ -6,7 +6,7 @@ struct ServiceTests {
     @Test func itPassesOnStartAndFollowsGateChangesButNotInvalidFiles() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
 
         #expect(try await eventually { try await service.searchTotal() == 3 }, "the pass ran on start")
         #expect(try await service.request("/healthz").status == 200)
@@ -45,7 +45,7 @@ struct ServiceTests {
     @Test func searchesAndOpensAreWrittenAtShutdownAndReported() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() == 3 })
         for text in ["d", "do", "doc%20a", "zebra"] {
             #expect(try await service.request("/search?q=\(text)").status == 200)
@@ -79,7 +79,7 @@ struct ServiceTests {
     @Test func aHugeNumberOnHotReloadKeepsTheServiceAndItsLastGoodConfig() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() == 3 })
 
         try setup.workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: true, rollout: 1e19 }\n")
@@ -96,7 +96,7 @@ struct ServiceTests {
         try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }",
                              with: "service: { tick: 1h, listen: 127.0.0.1:0, idleTimeout: 1s, maxConnections: 4 }")
         try setup.setFeed("a b c")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         let port = try #require(service.base.port)
         #expect(try await eventually { try await service.searchTotal() == 3 })
 
@@ -119,7 +119,7 @@ struct ServiceTests {
         let setup = try SourceWorkspace()
         try setup.editConfig(replacing: "tick: 1h", with: "tick: 1s")
         try setup.setFeed("a b c")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() == 3 })
         #expect(try await service.request("/healthz").status == 200)
 
@@ -157,7 +157,7 @@ struct ServiceTests {
         try files.moveItem(at: folder.appendingPathComponent("gates.yaml"), to: folder.appendingPathComponent("..v1/gates.yaml"))
         try files.createSymbolicLink(atPath: setup.workspace.path("..data"), withDestinationPath: "..v1")
         try files.createSymbolicLink(atPath: setup.workspace.path("gates.yaml"), withDestinationPath: "..data/gates.yaml")
-        let service = try RunningService(setup.config + ["--log-format", "json"])
+        let service = try await RunningService(setup.config + ["--log-format", "json"])
         #expect(try await eventually { try await service.searchTotal() == 2 })
 
         try setup.workspace.write("..v2/gates.yaml", "gates:\n  docs_gate: { enabled: false }\n")
@@ -180,7 +180,7 @@ struct ServiceTests {
     @Test func badRequestsGetFourHundredWithAJSONReason() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         for path in ["/search", "/search?q=", "/search?q=a&limit=0", "/search?q=a&limit=abc", "/search?q=a&offset=-1", "/search?q=a&domain=bad..domain"] {
             let (status, body) = try await service.request(path)
             #expect(status == 400, "\(path)")
@@ -195,12 +195,12 @@ struct ServiceTests {
     @Test func adminEndpointsAreClosedWithoutATokenAndRefuseAWrongOne() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b")
-        let closed = try RunningService(setup.config)
+        let closed = try await RunningService(setup.config)
         #expect(try await closed.request("/sources/docs/reindex", method: "POST").status == 403)
         #expect(try await closed.request("/domains/com.test.docs/purge", method: "POST", token: "anything").status == 403)
         #expect(await closed.terminate() == 0, "\(closed.log)")
 
-        let service = try RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "s3cret-token"])
+        let service = try await RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "s3cret-token"])
         #expect(try await eventually { try await service.searchTotal() == 2 })
         #expect(try await service.request("/sources/docs/reindex", method: "POST").status == 401)
         #expect(try await service.request("/sources/docs/reindex", method: "POST", token: "s3cret-tokem").status == 401)
@@ -226,7 +226,7 @@ struct ServiceTests {
     @Test func aSecondServiceOnTheSameDatabaseRefusesToStart() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
-        let first = try RunningService(setup.config)
+        let first = try await RunningService(setup.config)
         let second = try SchedulerProcess.run(["run"] + setup.config)
         #expect(second.status == 3)
         #expect(second.stderr.contains("already serving this database"))
@@ -240,7 +240,7 @@ struct ServiceTests {
         // A first batch of 2,000 items (the default batch size) is committed, then the feed waits.
         try setup.setFeed((1...2100).map { "i\($0)" }.joined(separator: " ") + " WAIT last")
         defer { try? setup.workspace.write("release", "") }
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() >= 1000 }, "the first batch was committed (a search counts up to 1,000)")
 
         #expect(await service.terminate() == 0, "\(service.log)")
@@ -265,7 +265,7 @@ struct ServiceTests {
     @Test func headAnswersLikeGetWithoutABodyAndCountsNothing() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() == 3 }, "the pass ran on start")
         func searches() async throws -> [Substring] {
             try await service.request("/metrics").body.split(separator: "\n").filter { $0.hasPrefix("scheduler_searches_total{") }

@@ -29,7 +29,7 @@ struct StartupAndOutageTests {
         let proxy = try TCPProxy(to: server.serverPort)
         let (setup, _) = try await postgresWorkspace(port: proxy.port)
         try setup.setFeed("a")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() == 1 })
 
         proxy.stop()

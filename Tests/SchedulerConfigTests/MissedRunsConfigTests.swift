@@ -54,7 +54,7 @@ struct MissedRunsConfigTests {
             ))
         }
         #expect(try concurrency("8").load().scheduler.concurrency == 8)
-        #expect(try ConfigFolder().load().scheduler.concurrency == 1)
+        #expect(try ConfigFolder().load().scheduler.concurrency == 4)
         for bad in ["0", "65", "10000", "all"] {
             #expect(try concurrency(bad).problems().contains { $0.message.contains("service.concurrency") }, "\(bad)")
         }

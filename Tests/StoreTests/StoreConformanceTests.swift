@@ -325,14 +325,39 @@ struct StoreConformanceTests {
             _ = try await store.writeRunBatch([Self.item("kept"), Self.item("new")], domain: "com.shop.help", checkpoint: Self.checkpoint())
             #expect(try await store.index.itemCount(inDomain: "com.shop.help", committedThrough: baseline) == 1)
             let finished = Self.now.addingTimeInterval(60)
+            #expect(try await store.history(source: nil, limit: 10).isEmpty)
+            let line = RunRecord(
+                unit: "help", source: "help", domain: "com.shop.help", startedAt: Self.now, finishedAt: finished, decision: .reindexed,
+                reason: "due", indexed: 2, deleted: 0, rejected: 0, error: nil, forced: false
+            )
             let deleted = try await store.finishRun(
-                UnitSuccess(unit: Self.unit(), finishedAt: finished, fingerprint: "f1", itemCount: 2), deletingItemsCommittedThrough: baseline
+                UnitSuccess(unit: Self.unit(), finishedAt: finished, fingerprint: "f1", itemCount: 2, history: line), deletingItemsCommittedThrough: baseline
             )
             #expect(deleted == 1)
             #expect(try await store.index.itemCountsByDomain() == ["com.shop.help": 2, "com.shop.blog": 1])
-            let state = try #require(try await store.units()["help"])
+            let state = try #require(try await store.unit("help"))
+            #expect(state == (try await store.units()["help"]))
+            #expect(try await store.unit("nothing") == nil)
             #expect(state.lastResult == .succeeded && state.lastSuccessAt == finished && state.fingerprint == "f1" && state.itemCount == 2)
             #expect(state.runner == nil)
+            // Its line in the history came with it, the sweep's deletion counted.
+            var swept = line
+            swept.deleted = 1
+            #expect(try await store.history(source: nil, limit: 10) == [swept])
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func anAttemptsEndIsRecordedWithItsLineInTheHistory(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.recordAttemptStart(Self.unit(), at: Self.now, forced: false)
+            let line = RunRecord(
+                unit: "help", source: "help", domain: "com.shop.help", startedAt: Self.now, finishedAt: Self.now, decision: .failed,
+                reason: "due", indexed: 3, deleted: 0, rejected: 1, error: "the plugin failed", forced: false
+            )
+            try await store.recordFailure(Self.unit(), error: "the plugin failed", failures: 1, retryAt: Self.now.addingTimeInterval(60), history: line)
+            #expect(try await store.unit("help")?.lastResult == .failed)
+            #expect(try await store.history(source: nil, limit: 10) == [line])
         }
     }
 

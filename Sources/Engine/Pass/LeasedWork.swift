@@ -13,14 +13,26 @@ struct LeasedWork {
     let duration: Duration
     let logger: Logger
 
-    /// Runs `work` under the lease `name`; `nil` without running it when another replica holds the lease.
-    func run<Result: Sendable>(_ name: String, _ work: (any SchedulerStore) async throws -> Result) async throws -> Result? {
+    /// Runs `work` under the lease `name`; `nil` without running it when another replica holds the lease. When the
+    /// lease is lost while `work` runs (another replica took it after it expired, or it could not be renewed before
+    /// its expiry: the database was out of reach), `work` is cancelled (a plugin's program is stopped) and
+    /// ``Store/LeaseLost`` is thrown: a unit runs on one live replica at a time.
+    func run<Result: Sendable>(_ name: String, _ work: @escaping @Sendable (any SchedulerStore) async throws -> Result) async throws -> Result? {
+        let asked = ContinuousClock.now
         guard let lease = try await leases.take(name, holder: holder, for: duration) else { return nil }
         do {
-            let result = try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await keepRenewing(lease) }
+            let fenced = leases.fenced(by: lease)
+            let result = try await withThrowingTaskGroup(of: Finished<Result>.self) { group in
+                group.addTask {
+                    try await keepRenewing(lease, takenAt: asked)
+                    return .renewals
+                }
+                group.addTask { .work(try await work(fenced)) }
                 defer { group.cancelAll() }
-                return try await work(leases.fenced(by: lease))
+                while let finished = try await group.next() {
+                    if case .work(let result) = finished { return result }
+                }
+                throw CancellationError()
             }
             await release(lease)
             return result
@@ -28,6 +40,12 @@ struct LeasedWork {
             await release(lease)
             throw error
         }
+    }
+
+    /// Which of the two tasks under a lease ended: the renewals end only when cancelled.
+    private enum Finished<Result: Sendable>: Sendable {
+        case work(Result)
+        case renewals
     }
 
     /// Releases `lease`, even when this task is cancelled (a graceful shutdown mid-run): the release runs in a task
@@ -41,20 +59,34 @@ struct LeasedWork {
         await Task.detached { _ = try? await StoreDeadline.cleanup.run { try await leases.release(lease) } }.value
     }
 
-    /// Renews `lease` until cancelled; stops when it is lost (the fenced writes then refuse the rest of the work).
-    private func keepRenewing(_ lease: Lease) async throws {
+    /// Renews `lease` until cancelled; throws ``Store/LeaseLost`` when another replica holds it now, or when no
+    /// renewal went through for a whole lease's duration (counted on this machine's monotonic clock from before each
+    /// request, so never later than the database's expiry), a renewal that hangs included.
+    private func keepRenewing(_ lease: Lease, takenAt: ContinuousClock.Instant) async throws {
         var current = lease
+        var heldSince = takenAt
+        let (leases, duration) = (leases, duration)
         while true {
             try await Task.sleep(for: duration / 3)
+            let asked = ContinuousClock.now
             do {
-                guard let renewed = try await leases.renew(current, for: duration) else {
-                    logger.warning("lost the lease \(lease.name) to another replica; its writes are refused from now on")
-                    return
+                let attempt = current
+                let left = max(duration - (asked - heldSince), .milliseconds(1))
+                guard let renewed = try await StoreDeadline(limit: left).run({ try await leases.renew(attempt, for: duration) }) else {
+                    logger.warning("lost the lease \(lease.name) to another replica; the work under it stops")
+                    throw LeaseLost(lease: current, currentHolder: nil, currentToken: nil)
                 }
                 current = renewed
+                heldSince = asked
+            } catch let lost as LeaseLost {
+                throw lost
             } catch is CancellationError {
                 return
             } catch {
+                guard ContinuousClock.now - heldSince < duration else {
+                    logger.warning("could not renew the lease \(lease.name) before it expired (\(error)); the work under it stops")
+                    throw LeaseLost(lease: current, currentHolder: nil, currentToken: nil)
+                }
                 // The next attempt may work; until the lease expires the writes still pass their fence.
                 logger.warning("could not renew the lease \(lease.name): \(error)")
             }

@@ -105,6 +105,11 @@ public struct ReconcilePass: Sendable {
                 acting.append(index)
             }
         }
+        // Replicas sharing a store start their walks at different units (see FairShare).
+        if let leases = store.leases, acting.count > 1 {
+            let start = FairShare.offset(of: options.replica, roll: try await leases.replicas(), count: acting.count)
+            acting = Array(acting[start...] + acting[..<start])
+        }
         try await withThrowingTaskGroup(of: (Int, UnitOutcome).self) { group in
             var waiting = acting[...]
             func startNext() {
@@ -167,7 +172,7 @@ public struct ReconcilePass: Sendable {
         let work = LeasedWork(leases: leases, holder: options.replica, duration: options.leaseDuration, logger: logger.with(unit: unit.key))
         do {
             let outcome = try await work.run(Lease.unitName(unit.key)) { fenced in
-                let state = try await fenced.units()[unit.key]
+                let state = try await fenced.unit(unit.key)
                 let hasItems = try await fenced.index.domainsHoldingItems(among: [unit.domain]).contains(unit.domain)
                 let paused = try await fenced.pausedSources()[unit.source]
                 let fresh = UnitNeed.decide(
@@ -202,26 +207,28 @@ public struct ReconcilePass: Sendable {
             outcome.deleted = try await store.purge(domain: plan.unit.domain)
             outcome.decision = .purged
             outcome.lastSuccess = nil
-            try await record(outcome, startedAt: startedAt, in: store)
+            try await store.append(historyLine(outcome, startedAt: startedAt))
             return outcome
         case .recordMissed(_, let next):
             let known = need.state ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
-            try await store.recordAttemptEnd(known, result: .missed, error: need.reason, failures: known.failures, retryAt: next)
             outcome.decision = .missed
             outcome.error = need.reason
-            try await record(outcome, startedAt: startedAt, in: store)
+            try await store.recordAttemptEnd(
+                known, result: .missed, error: need.reason, failures: known.failures, retryAt: next, history: historyLine(outcome, startedAt: startedAt)
+            )
             return outcome
         case .reindex(let forced, let mode):
             var known = need.state ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
             known.domain = plan.unit.domain
+            // Every ending commits its line in the history with the unit's state: no crash leaves one without the other.
             let run = UnitReindex(
                 plan: plan, unit: known, configuration: configuration, store: store, processes: processes,
-                clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: forced, mode: mode
+                clock: clock, logger: logger.with(unit: plan.unit.key), batchSize: options.batchSize, force: forced, mode: mode,
+                history: historyLine(outcome, startedAt: startedAt, forced: forced)
             )
-            var ran = mode
             do {
                 let result = try await run.run()
-                ran = result.mode
+                outcome.mode = result.mode
                 outcome.decision = .reindexed
                 outcome.indexed = result.indexed
                 outcome.unchanged = result.unchanged
@@ -239,38 +246,42 @@ public struct ReconcilePass: Sendable {
                 let next = plan.nextInstant(after: clock.now())
                 let message = "cancelled by \(cancelled.by) at a batch boundary; the batches committed stay, nothing was deleted and the "
                     + "last-indexed date did not move; next run at \(ISO8601.string(from: next)) unless forced"
-                try await store.recordAttemptEnd(known, result: .cancelled, error: message, failures: known.failures, retryAt: next)
-                ran = cancelled.mode
+                outcome.mode = cancelled.mode
                 outcome.decision = .cancelled
                 outcome.error = message
                 outcome.indexed = cancelled.indexed
                 outcome.deleted = cancelled.deleted
                 outcome.rejected = cancelled.rejected
                 outcome.nextDue = next
+                try await store.recordAttemptEnd(
+                    known, result: .cancelled, error: message, failures: known.failures, retryAt: next,
+                    history: historyLine(outcome, startedAt: startedAt, forced: forced)
+                )
             } catch let failure as UnitReindex.Failure {
                 let failures = known.failures + 1
                 let retryAt = clock.now().addingTimeInterval(TimeInterval(backoff.delay(afterFailures: failures, random: random()).components.seconds))
-                try await store.recordFailure(known, error: failure.message, failures: failures, retryAt: retryAt)
-                ran = failure.mode
+                outcome.mode = failure.mode
                 outcome.decision = .failed
                 outcome.error = failure.message
                 outcome.indexed = failure.indexed
                 outcome.deleted = failure.deleted
                 outcome.rejected = failure.rejected
                 outcome.nextDue = retryAt
+                try await store.recordFailure(
+                    known, error: failure.message, failures: failures, retryAt: retryAt, history: historyLine(outcome, startedAt: startedAt, forced: forced)
+                )
             }
-            outcome.mode = ran
-            try await record(outcome, startedAt: startedAt, forced: forced, in: store)
             return outcome
         }
     }
 
-    private func record(_ outcome: UnitOutcome, startedAt: Date, forced: Bool = false, in store: any SchedulerStore) async throws {
-        try await store.append(RunRecord(
+    /// The line of the history that tells `outcome`, finished now.
+    private func historyLine(_ outcome: UnitOutcome, startedAt: Date, forced: Bool = false) -> RunRecord {
+        RunRecord(
             unit: outcome.unit, source: outcome.source, domain: outcome.domain, startedAt: startedAt, finishedAt: clock.now(),
             decision: outcome.decision, reason: outcome.reason, indexed: outcome.indexed, deleted: outcome.deleted,
             rejected: outcome.rejected, error: outcome.error, forced: forced, mode: outcome.mode
-        ))
+        )
     }
 }
 

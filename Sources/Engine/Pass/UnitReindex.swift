@@ -78,6 +78,8 @@ struct UnitReindex {
     let batchSize: Int
     let force: Bool
     let mode: SyncMode
+    /// The run's line in the history, committed with its success once its counts are filled in.
+    let history: RunRecord
 
     /// Where this run starts from: its start, baseline commit, items already committed and the plugin's state.
     private struct Start {
@@ -213,7 +215,10 @@ struct UnitReindex {
             // The unit's item count stays the last full run's: what the next incremental runs' deletions are measured by.
             let count = try await store.index.itemCount(inDomain: plan.unit.domain)
             _ = try await store.finishRun(
-                UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: unit.itemCount ?? count, mode: .incremental, state: writer.state),
+                UnitSuccess(
+                    unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: unit.itemCount ?? count, mode: .incremental, state: writer.state,
+                    history: historyLine(indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, finishedAt: finishedAt, mode: .incremental)
+                ),
                 deletingItemsCommittedThrough: nil
             )
             return Result(
@@ -227,7 +232,10 @@ struct UnitReindex {
         if !force { try await checkDeleteRatio(stale: stale, produced: produced, itemsBefore: itemsBefore, failure: failure) }
         let finishedAt = clock.now()
         let swept = try await store.finishRun(
-            UnitSuccess(unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: produced, mode: start.mode, state: writer.state),
+            UnitSuccess(
+                unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: produced, mode: start.mode, state: writer.state,
+                history: historyLine(indexed: produced, deleted: committer.deleted, rejected: rejections.count, finishedAt: finishedAt, mode: start.mode)
+            ),
             // No item can become stale now (every later commit is newer): without any, the sweep is skipped.
             deletingItemsCommittedThrough: stale > 0 ? baseline : nil
         )
@@ -236,6 +244,14 @@ struct UnitReindex {
             indexed: produced, unchanged: min(committer.unchanged, produced), deleted: swept + committer.deleted, rejected: rejections.count,
             finishedAt: finishedAt, mode: start.mode
         )
+    }
+
+    /// ``history`` with what the run did (the store adds the final commit's deletions).
+    private func historyLine(indexed: Int, deleted: Int, rejected: Int, finishedAt: Date, mode: SyncMode) -> RunRecord {
+        var line = history
+        line.decision = .reindexed
+        (line.indexed, line.deleted, line.rejected, line.finishedAt, line.mode) = (indexed, deleted, rejected, finishedAt, mode)
+        return line
     }
 
     /// Refuses a run that would delete more than `maxDeleteRatio` of the items the domain holds, or that leaves

@@ -101,10 +101,11 @@ public final class SpawnedProcess: Sendable {
     /// left running in its process group (a background child holding its pipes) and reaps it. Says how it ended.
     ///
     /// The group is signalled after the program has exited but before it is reaped, while its pid cannot have been
-    /// given to another process.
+    /// given to another process. The wait blocks a thread of its own, not one of Dispatch's global pool: that pool
+    /// has about as many threads as cores, and waits for programs that run long would starve every other wait.
     public func endGroup() async -> Termination {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 var info = siginfo_t()
                 while waitid(P_PID, id_t(self.pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
                 kill(-self.pid, SIGKILL)

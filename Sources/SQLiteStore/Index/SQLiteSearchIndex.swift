@@ -70,13 +70,13 @@ public final class SQLiteSearchIndex: SearchIndex {
         try await commit(batch, alongside: { _, _ in }).outcome
     }
 
-    /// Commits `batch` and runs `alongside` in the same transaction, with the commit's number: the scheduler
+    /// Commits `batch` and runs `alongside` after it in the same transaction, with its outcome: the scheduler
     /// records a unit's success there, so the success and the index change it describes are one commit. A batch
     /// confined to domain `owner` neither writes nor deletes an identifier a live item outside it holds: those are
     /// returned. A batch whose items were `validated` already (a run's, admitted one by one) is not checked again.
     func commit(
         _ batch: IndexBatch, confinedTo owner: String? = nil, validated: Bool = false,
-        alongside: @escaping @Sendable (Database, Int64) throws -> Void
+        alongside: @escaping @Sendable (Database, BatchOutcome) throws -> Void
     ) async throws -> (outcome: BatchOutcome, taken: [HeldIdentifier]) {
         if !validated { try batch.validate() }
         let now = clock.now()
@@ -123,7 +123,7 @@ public final class SQLiteSearchIndex: SearchIndex {
                     arguments: [state.batchName, state.data, now.timeIntervalSince1970]
                 )
             }
-            try alongside(db, number)
+            try alongside(db, outcome)
             return (outcome, taken.held)
         }
     }

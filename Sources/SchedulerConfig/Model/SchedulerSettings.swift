@@ -48,9 +48,8 @@ public struct SchedulerSettings: Sendable {
     public var defaultTimeZone: TimeZone
     /// How many units run at once in one replica (`service.concurrency`): a slow source holds back no other.
     public var concurrency = SchedulerSettings.defaultConcurrency
-    /// Units run at once unless `service.concurrency` says otherwise: one, until replicas running several at once
-    /// pass the chaos test (a replica stopped past its leases while running four hung on shutdown).
-    public static let defaultConcurrency = 1
+    /// Units run at once unless `service.concurrency` says otherwise.
+    public static let defaultConcurrency = 4
     /// The most units `service.concurrency` may run at once: each holds a plugin's process, its pipes and a store
     /// connection while it writes.
     public static let maxConcurrency = 64

@@ -1,6 +1,6 @@
 public import Engine
 import Foundation
-import HostSupport
+public import HostSupport
 import Hummingbird
 public import Logging
 public import PluginAPI
@@ -19,6 +19,7 @@ public struct SchedulerServer: Sendable {
     let metricsRegistry: PrometheusCollectorRegistry
     let adminToken: String?
     let replica: ReplicaName
+    let clock: any WallClock
     let logger: Logger
 
     /// - Parameters:
@@ -27,10 +28,13 @@ public struct SchedulerServer: Sendable {
     ///   - metricsRegistry: the registry the executable bootstrapped swift-metrics with, served at `/metrics`.
     ///   - adminToken: the bearer token of the admin endpoints; they are refused when `nil`.
     ///   - replica: this replica's id on a shared store, and whether it was given.
+    ///   - clock: the wall clock the passes decide by (the system's, unless a drill moves it).
     public init(
         loader: ConfigLoader, loadedFrom: ConfigFolderSnapshot, configuration: SchedulerConfiguration,
-        passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, replica: ReplicaName, logger: Logger
+        passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, replica: ReplicaName,
+        clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
+        self.clock = clock
         self.loader = loader
         self.loadedFrom = loadedFrom
         self.configuration = configuration
@@ -45,14 +49,15 @@ public struct SchedulerServer: Sendable {
     public func run(onListening: @escaping @Sendable (String, SchedulerAPI.Routes) -> Void) async throws {
         let settings = configuration.scheduler
         // The signals reach the store's group, which passes the shutdown on to this one, then stops the store's pool.
-        try await StoreOpener.withStore(settings, clock: SystemWallClock(), shutdownSignals: [.sigterm, .sigint], logger: logger) { store in
+        let clock = clock
+        try await StoreOpener.withStore(settings, clock: clock, shutdownSignals: [.sigterm, .sigint], logger: logger) { store in
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
             let opens = OpenCounter(), searches = SearchCounter(), sessions = MemoryPersistDriver()
             metrics.prepare(for: configuration)
             let loop = ReconcileLoop(
                 active: active, store: store, processes: StoreOpener.processLedger(settings, replicaID: replica.given), passLock: passLock,
-                trigger: trigger, health: health, metrics: metrics, replica: replica.id, logger: logger
+                trigger: trigger, health: health, metrics: metrics, clock: clock, replica: replica.id, logger: logger
             )
             let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
             let api = SchedulerAPI(

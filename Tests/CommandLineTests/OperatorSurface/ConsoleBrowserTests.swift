@@ -70,7 +70,7 @@ struct ConsoleBrowserTests {
 
     @Test func anOperatorSignsInActsAndIsRefusedWhereTheyShouldBe() async throws {
         let workspace = try Self.workspace()
-        let service = try RunningService(["--config", workspace.url.path], environment: ["SCHEDULER_ADMIN_TOKEN": Self.token])
+        let service = try await RunningService(["--config", workspace.url.path], environment: ["SCHEDULER_ADMIN_TOKEN": Self.token])
         #expect(try await eventually {
             let units = try await service.json("/status")["units"] as? [[String: Any]] ?? []
             return units.compactMap { $0["lastResult"] as? String }.sorted() == ["failed", "succeeded"]
@@ -210,7 +210,7 @@ struct ConsoleBrowserTests {
             """)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.path("slow.sh"))
         defer { try? workspace.write("release", "") }
-        let service = try RunningService(["--config", workspace.url.path], environment: ["SCHEDULER_ADMIN_TOKEN": Self.token])
+        let service = try await RunningService(["--config", workspace.url.path], environment: ["SCHEDULER_ADMIN_TOKEN": Self.token])
         #expect(try await eventually {
             ((try await service.json("/status")["units"] as? [[String: Any]])?.first?["lastResult"] as? String) == "running"
         })

@@ -15,7 +15,7 @@ struct MetricsExpositionTests {
     @Test func everyFamilyIsDescribedAndPresentFromTheFirstScrape() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a WAIT b")  // the first pass waits inside the plugin: scrapes happen before any run ends
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
 
         #expect(try await eventually { try await service.request("/metrics").body.contains(#"scheduler_unit_overdue{unit="docs"} 0"#) })
         let first = try await service.request("/metrics").body
@@ -49,7 +49,7 @@ struct MetricsExpositionTests {
         let setup = try SourceWorkspace()
         try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }", with: "service: { tick: 1h, listen: 127.0.0.1:0, overdueGrace: 2s }")
         try setup.writeScript("#!/bin/sh\necho 'the feed is unreachable' >&2\nexit 3\n")
-        let service = try RunningService(setup.config)
+        let service = try await RunningService(setup.config)
 
         #expect(try await eventually { try await service.request("/metrics").body.contains(#"scheduler_unit_consecutive_failures{unit="docs"} 1"#) })
         // No pass runs before the hour's tick; the grace runs out meanwhile, and the next scrape says so.

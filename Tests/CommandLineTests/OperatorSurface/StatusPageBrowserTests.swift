@@ -55,7 +55,7 @@ struct StatusPageBrowserTests {
 
     @Test func thePageShowsUnitsErrorsAndAsYouTypeResultsWithNothingHostileRunning() async throws {
         let workspace = try Self.workspace()
-        let service = try RunningService(["--config", workspace.url.path])
+        let service = try await RunningService(["--config", workspace.url.path])
         #expect(try await eventually {
             let units = try await service.json("/status")["units"] as? [[String: Any]] ?? []
             return units.compactMap { $0["lastResult"] as? String }.sorted() == ["failed", "succeeded"]

@@ -12,6 +12,9 @@ struct OracleExpression: CustomStringConvertible {
     let minutes: UInt64, hours: UInt64, daysOfMonth: UInt64, months: UInt64, daysOfWeek: UInt64
     /// Vixie cron: a day field starting with `*` does not restrict days when the other one does.
     let dayOfMonthStar: Bool, dayOfWeekStar: Bool
+    /// cronie: a job whose minute or hour field starts with `*` is a "wildcard" job, run by real time across
+    /// daylight-saving changes.
+    let wildcard: Bool
 
     init(text: String, minutes: Set<Int>, hours: Set<Int>, daysOfMonth: Set<Int>, months: Set<Int>, daysOfWeek: Set<Int>) {
         func table(_ values: Set<Int>) -> UInt64 { values.reduce(0) { $0 | 1 << UInt64($1) } }
@@ -21,6 +24,7 @@ struct OracleExpression: CustomStringConvertible {
         (self.months, self.daysOfWeek) = (table(months), table(daysOfWeek))
         dayOfMonthStar = fields[2].hasPrefix("*")
         dayOfWeekStar = fields[4].hasPrefix("*")
+        wildcard = fields[0].hasPrefix("*") || fields[1].hasPrefix("*")
     }
 
     var description: String { text }
@@ -42,9 +46,10 @@ struct OracleExpression: CustomStringConvertible {
 /// The reference answer to "when does this expression next fire?", by walking minutes.
 ///
 /// Independent of the scheduler's code: wall-clock fields come from the C library's `gmtime_r`, offsets from
-/// the zone database, and the daylight-saving rules are stated on the walk itself: a minute fires when its
-/// wall-clock time matches and has not been shown before (a repeated hour fires once), and the first minute
-/// after the clocks jump forward fires when any wall-clock minute they skipped matches.
+/// the zone database, and the daylight-saving rules are cronie's, stated on the walk itself. A wildcard job
+/// (minute or hour starting with `*`) fires at every minute whose wall-clock time matches, in a repeated hour
+/// too. Any other fires when its wall-clock time matches and has not been shown before (a repeated hour fires
+/// once), and at the first minute after the clocks jump forward when any wall-clock minute they skipped matches.
 enum CronOracle {
     /// The first firing minute strictly after `date` and at most `limit` seconds later, or `nil`.
     static func next(_ expression: OracleExpression, after date: Date, in zone: TimeZone, limit: Int) -> Date? {
@@ -83,6 +88,7 @@ enum CronOracle {
     /// Whether minute `t` fires, given the zone's offsets at `t` and a minute before.
     static func fires(_ expression: OracleExpression, at t: Int, offset current: Int, previousOffset: Int, in zone: TimeZone) -> Bool {
         let local = t + current, previous = (t - 60) + previousOffset
+        if expression.wildcard { return expression.matches(brokenDown(local)) }
         if local - previous > 60 {
             // The clocks jumped forward just now: the skipped wall-clock minutes fire here, once.
             return stride(from: previous + 60, through: local, by: 60).contains { expression.matches(brokenDown($0)) }

@@ -127,7 +127,16 @@ struct ScheduleTests {
         // 2027-10-31: 02:00–02:59 local happens twice; 02:30 fires at its first occurrence only.
         ("30 2 * * *", "2027-10-30T12:00:00Z", "2027-10-31T00:30:00Z"),
         ("30 2 * * *", "2027-10-31T00:30:00Z", "2027-11-01T01:30:00Z"),
-        ("*/30 * * * *", "2027-10-31T00:45:00Z", "2027-10-31T02:00:00Z"),
+        // A minute or hour starting with `*` runs by real time (cronie's wildcard jobs): both occurrences of a
+        // repeated hour, none of a skipped one.
+        ("*/30 * * * *", "2027-10-31T00:45:00Z", "2027-10-31T01:00:00Z"),
+        ("*/15 * * * *", "2027-10-31T00:45:00Z", "2027-10-31T01:00:00Z"),
+        ("0 * * * *", "2027-10-31T00:00:00Z", "2027-10-31T01:00:00Z"),
+        ("0 * * * *", "2027-10-31T01:00:00Z", "2027-10-31T02:00:00Z"),
+        ("@hourly", "2027-10-31T00:30:00Z", "2027-10-31T01:00:00Z"),
+        ("30 * * * *", "2027-03-28T00:30:00Z", "2027-03-28T01:30:00Z"),
+        ("*/30 * * * *", "2027-03-28T00:30:00Z", "2027-03-28T01:00:00Z"),
+        ("15 */2 * * *", "2027-03-28T00:15:00Z", "2027-03-28T02:15:00Z"),
     ])
     func cronReadsWallClockTimeInTheZone(expression: String, after: String, next: String) throws {
         let cron = try CronExpression(expression)

@@ -61,12 +61,38 @@ public struct CronExpression: Sendable, Hashable {
         return "\(monthNames.joined(separator: ", ")) never \(monthNames.count == 1 ? "has" : "have") day \(daysOfMonth.values.map(String.init).joined(separator: ", "))"
     }
 
+    /// Whether the expression runs by real time, as cronie runs a job whose minute or hour field starts with `*`
+    /// (`*/15 * * * *`, `30 * * * *`, `@hourly`): across a daylight-saving change it fires at every instant whose
+    /// wall-clock time matches, twice in a repeated hour and never for a skipped one. Other expressions keep their
+    /// wall-clock times (see ``next(after:in:)``).
+    public var runsByRealTime: Bool { !minutes.isRestricted || !hours.isRestricted }
+
     /// The first instant of the expression strictly after `date`, reading its fields as wall-clock time in
     /// `zone`; `nil` only for an expression that never fires.
     ///
-    /// A wall-clock time the zone skips (clocks springing forward) fires at the first instant after the gap;
-    /// one it repeats (clocks falling back) fires once, at its first occurrence.
+    /// Across a daylight-saving change the rules are cronie's. An expression that ``runsByRealTime`` fires at each
+    /// instant whose wall-clock time matches: in a repeated hour, at both occurrences; in a skipped one, not at all.
+    /// Any other (a fixed time such as `30 2 * * *`) fires for a wall-clock time the zone skips at the first instant
+    /// after the gap, and for one it repeats once, at its first occurrence.
     public func next(after date: Date, in zone: TimeZone) -> Date? {
+        guard runsByRealTime else { return nextWallClockTime(after: date, in: zone) }
+        // Between two changes of the zone's offset, wall-clock time runs with real time: the first match in the
+        // offset that holds, if it comes before the next change, else the first in the next offset.
+        var segmentStart = date
+        var after = date
+        while true {
+            let change = zone.nextDaylightSavingTimeTransition(after: segmentStart)
+            guard let fixed = TimeZone(secondsFromGMT: zone.secondsFromGMT(for: segmentStart)),
+                  let candidate = nextWallClockTime(after: after, in: fixed) else { return nil }
+            guard let change, candidate >= change else { return candidate }
+            segmentStart = change
+            after = change.addingTimeInterval(-0.001)
+        }
+    }
+
+    /// The first instant strictly after `date` whose wall-clock time in `zone` matches, walking wall-clock time:
+    /// a skipped time fires at the first instant after the gap, a repeated one at its first occurrence.
+    private func nextWallClockTime(after date: Date, in zone: TimeZone) -> Date? {
         let start = zone.civilTime(at: date)
         let hourList = hours.values, minuteList = minutes.values
         var day = start.daysSinceEpoch

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Engine
 import Foundation
+import HostSupport
 import Logging
 import Metrics
 import PluginAPI
@@ -28,6 +29,12 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var log: LogOptions
     @OptionGroup var config: ConfigOptions
     @OptionGroup var replica: ReplicaOptions
+    /// Hidden: a drill's tool, not a setting.
+    @Option(help: ArgumentHelp(
+        "Run as if this machine's clock were this many seconds ahead (negative: behind), for drills of clock skew between replicas.",
+        valueName: "seconds", visibility: .hidden
+    ))
+    var clockOffset: Int = 0
 
     func run() async throws {
         let adminToken = try Self.starting { try AdminToken.load() }
@@ -57,7 +64,7 @@ struct RunCommand: AsyncParsableCommand {
         let server = SchedulerServer(
             loader: config.loader, loadedFrom: loadedFrom, configuration: configuration,
             passLock: passLock, metricsRegistry: metricsRegistry, adminToken: adminToken,
-            replica: replica.name, logger: logger
+            replica: replica.name, clock: clockOffset == 0 ? SystemWallClock() : OffsetWallClock(offset: TimeInterval(clockOffset)), logger: logger
         )
         do {
             try await server.run { address, routes in

@@ -39,7 +39,7 @@ struct RunOnceCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Items per committed batch (1–100000).", valueName: "n"))
     var batchSize = ReconcilePass.Options.defaultBatchSize
 
-    @Option(help: ArgumentHelp("Units run at once (1–64; default: service.concurrency, 1 unless set).", valueName: "n"))
+    @Option(help: ArgumentHelp("Units run at once (1–64; default: service.concurrency, 4 unless set).", valueName: "n"))
     var concurrency: Int?
 
     @Flag(help: "Print one JSON object {units} instead of text.")
