@@ -89,7 +89,7 @@ extension PostgresSchedulerStore: LeaseStore {
     /// transaction ends, so no new grant can slip in before this transaction commits.
     static func check(_ fence: Lease?, _ connection: PostgresConnection, logger: Logger) async throws {
         guard let fence else { return }
-        let rows = try await connection.query("SELECT holder, token FROM lease WHERE name = \(fence.name) FOR SHARE", logger: logger)
+        let rows = try await connection.checkedQuery("SELECT holder, token FROM lease WHERE name = \(fence.name) FOR SHARE", logger: logger)
         var current: (holder: String, token: Int64)?
         for try await row in rows.decode((String, Int64).self) { current = row }
         guard let current, current.token == fence.token else {
