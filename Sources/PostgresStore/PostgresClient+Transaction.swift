@@ -38,6 +38,16 @@ extension PostgresClient {
     }
 }
 
+extension PostgresClient {
+    /// The rows of `query`, run on a connection of the pool with ``PostgresConnection/checkedQuery(_:logger:file:line:)``:
+    /// what the leases use, whose renewals and releases must not hang on a connection closed while this process was
+    /// paused.
+    @discardableResult
+    func checkedRows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        try await withConnection { connection in try await connection.checkedQuery(query, logger: logger).collect() }
+    }
+}
+
 extension PostgresConnection {
     /// `query(_:logger:)`, refused with ``ConnectionLost`` when the server has closed this connection: written to a
     /// closed connection, PostgresNIO 1.33's query would never return (see ``PostgresClient/transaction(logger:isolation:_:)``).
