@@ -52,7 +52,7 @@ struct ItemWords {
     @Sendable static func refoldStoredWords(_ connection: PostgresConnection, logger: Logger) async throws {
         var after = Int64.min, refolded = 0
         while true {
-            let rows = try await connection.query(
+            let rows = try await connection.checkedQuery(
                 """
                 SELECT id, title, display_name, keywords, content_description FROM item
                 WHERE id > \(after) AND octet_length(concat(title, display_name, keywords, content_description))
@@ -67,7 +67,7 @@ struct ItemWords {
             }
             guard let last = page.last else { break }
             let json = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
-            try await connection.query(
+            try await connection.checkedQuery(
                 """
                 UPDATE item SET words_all = array_to_tsvector(r.words_all), words_best = array_to_tsvector(r.words_best),
                     words_names = array_to_tsvector(r.words_names)

@@ -63,7 +63,7 @@ enum PostgresItemOpens {
     /// Moves the opens of `identifiers` to the domain their item is in now, in the upsert's transaction: a purge of
     /// its new domain then deletes them. Nothing is read when no item was ever opened.
     static func followDomainMoves(of identifiers: [String], _ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.checkedQuery(
             """
             UPDATE item_open SET domain_identifier = item.domain_identifier FROM item
             WHERE EXISTS (SELECT 1 FROM item_open LIMIT 1) AND item.unique_identifier = ANY(\(identifiers)::text[])
@@ -105,6 +105,6 @@ enum PostgresItemOpens {
     static func deleteOpens(inDomain domain: String, _ connection: PostgresConnection, logger: Logger) async throws {
         var sql = SQLBuilder("DELETE FROM item_open WHERE ")
         sql.appendDomainRange(domain)
-        try await connection.query(sql.query, logger: logger)
+        try await connection.checkedQuery(sql.query, logger: logger)
     }
 }

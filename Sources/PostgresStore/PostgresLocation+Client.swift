@@ -70,7 +70,7 @@ extension PostgresLocation {
         let logger = Logger(label: "postgres-maintenance")
         let connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(environment: environment), id: 0, logger: logger)
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+            try await connection.checkedQuery(PostgresQuery(unsafeSQL: sql), logger: logger)
         } catch {
             try? await connection.close()
             throw error

@@ -11,7 +11,7 @@ struct PostgresMigration: Sendable {
     static func statements(_ name: String, _ statements: [String]) -> Self {
         Self(name: name) { connection, logger in
             for statement in statements {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                try await connection.checkedQuery(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
         }
     }

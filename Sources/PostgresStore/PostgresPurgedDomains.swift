@@ -34,7 +34,7 @@ enum PostgresPurgedDomains {
         live.appendDomainRange(domain)
         live.append(" AND \(liveCondition)")
         let hidden = try await PostgresSearchIndex.count(connection, logger: logger, live.query)
-        try await connection.query(
+        try await connection.checkedQuery(
             """
             INSERT INTO purged_domain (domain, through_commit, purged_at, items) VALUES (\(domain), \(number - 1), \(now.timeIntervalSince1970), \(hidden))
             ON CONFLICT (domain) DO UPDATE SET through_commit = EXCLUDED.through_commit, purged_at = EXCLUDED.purged_at,
@@ -50,7 +50,7 @@ enum PostgresPurgedDomains {
     static func reclaim(_ client: PostgresClient, limit: Int, logger: Logger) async throws -> Int? {
         try await client.transaction(logger: logger) { connection in
             var tombstone: (String, Int64)?
-            for try await row in try await connection.query(
+            for try await row in try await connection.checkedQuery(
                 "SELECT domain, through_commit FROM purged_domain ORDER BY purged_at, domain LIMIT 1", logger: logger
             ).decode((String, Int64).self) { tombstone = row }
             guard let (domain, through) = tombstone else { return nil }
@@ -64,7 +64,7 @@ enum PostgresPurgedDomains {
                 remaining.append("\(remaining.bind(domain)) AND through_commit = \(remaining.bind(through)) AND NOT EXISTS (SELECT 1 FROM item WHERE ")
                 remaining.appendDomainRange(domain)
                 remaining.append(" AND commit_number <= \(remaining.bind(through)))")
-                try await connection.query(remaining.query, logger: logger)
+                try await connection.checkedQuery(remaining.query, logger: logger)
             }
             return deleted
         }

@@ -89,7 +89,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
         try await client.transaction(logger: logger) { connection in
             try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, unit, logger: logger)
-            try await connection.query(
+            try await connection.checkedQuery(
                 """
                 UPDATE unit_state SET last_attempt_at = \(date.timeIntervalSince1970), last_result = \(UnitResult.running.rawValue),
                     last_error = NULL, runner = \(RunnerIdentity.current), forced_run = \(forced), run_mode = \(mode.rawValue),
@@ -113,7 +113,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
             var sql = SQLBuilder("SELECT unique_identifier, domain_identifier FROM item WHERE unique_identifier = ANY(")
             sql.append("\(sql.bind(changes.items.map(\.uniqueIdentifier) + changes.deletions))) AND \(PostgresPurgedDomains.liveCondition) AND NOT ")
             sql.appendDomainRange(domain)
-            for try await (identifier, holder) in try await connection.query(sql.query, logger: logger).decode((String, String).self) {
+            for try await (identifier, holder) in try await connection.checkedQuery(sql.query, logger: logger).decode((String, String).self) {
                 taken.append(HeldIdentifier(identifier: identifier, domain: holder))
             }
             for operation in changes.operations(without: taken) {
@@ -158,7 +158,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
                         forced_run = FALSE, run_mode = NULL
                     WHERE unit = \(success.unit.unit)
                     """
-            try await connection.query(settled, logger: logger)
+            try await connection.checkedQuery(settled, logger: logger)
         }.deleted
     }
 
@@ -175,7 +175,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
             try await Self.check(fence, connection, logger: logger)
             try await Self.ensureRow(connection, unit, logger: logger)
             if let history { try await Self.insertHistory(history, keep: historyLength, connection, logger: logger) }
-            try await connection.query(
+            try await connection.checkedQuery(
                 """
                 UPDATE unit_state SET last_result = \(result.rawValue), last_error = \(error), failures = \(failures),
                     retry_at = \(retryAt.timeIntervalSince1970), runner = NULL, forced_run = FALSE, run_mode = NULL, cancel_requested_by = NULL
@@ -215,14 +215,14 @@ public final class PostgresSchedulerStore: SchedulerStore {
             sql.append("\(sql.bind(UnitResult.purged.rawValue)), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL, forced_run = FALSE, ")
             sql.append("run_mode = NULL, last_incremental_at = NULL, sync_state = NULL, sync_state_at = NULL WHERE ")
             sql.appendDomainRange(domain, column: "domain")
-            try await connection.query(sql.query, logger: logger)
+            try await connection.checkedQuery(sql.query, logger: logger)
         }.deleted
     }
 
     public func markInterrupted() async throws -> [UnitState] {
         try await client.transaction(logger: logger) { connection in
             var interrupted: [UnitState] = []
-            let rows = try await connection.query(
+            let rows = try await connection.checkedQuery(
                 """
                 UPDATE unit_state SET last_result = \(UnitResult.interrupted.rawValue), last_error = \(UnitState.interruptedError), runner = NULL
                 WHERE last_result = \(UnitResult.running.rawValue) AND NOT EXISTS (
@@ -250,7 +250,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
 
     /// Inserts `run` into the history inside the caller's transaction, and keeps the last `keep` rows.
     static func insertHistory(_ run: RunRecord, keep: Int, _ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.checkedQuery(
             """
             INSERT INTO run_history (unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode)
             VALUES (\(run.unit), \(run.source), \(run.domain), \(run.startedAt.timeIntervalSince1970), \(run.finishedAt.timeIntervalSince1970),
@@ -258,7 +258,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
             """,
             logger: logger
         )
-        try await connection.query("DELETE FROM run_history WHERE id <= (SELECT max(id) FROM run_history) - \(keep)", logger: logger)
+        try await connection.checkedQuery("DELETE FROM run_history WHERE id <= (SELECT max(id) FROM run_history) - \(keep)", logger: logger)
     }
 
     public func peakItemCount(unit: String, since: Date) async throws -> Int? {
@@ -344,7 +344,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
 
     /// Inserts the unit's row if missing, and keeps its source and domain current.
     private static func ensureRow(_ connection: PostgresConnection, _ unit: UnitState, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.checkedQuery(
             """
             INSERT INTO unit_state (unit, source, domain) VALUES (\(unit.unit), \(unit.source), \(unit.domain))
             ON CONFLICT (unit) DO UPDATE SET source = EXCLUDED.source, domain = EXCLUDED.domain

@@ -156,18 +156,18 @@ enum PostgresSchema {
     /// Applies the migrations this database lacks.
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
         try await client.transaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
-            try await connection.query(
+            try await connection.checkedQuery("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            try await connection.checkedQuery(
                 "CREATE TABLE IF NOT EXISTS scheduler_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
                 logger: logger
             )
             var applied = Set<String>()
-            for try await name in try await connection.query("SELECT name FROM scheduler_migration", logger: logger).decode(String.self) {
+            for try await name in try await connection.checkedQuery("SELECT name FROM scheduler_migration", logger: logger).decode(String.self) {
                 applied.insert(name)
             }
             for migration in migrations where !applied.contains(migration.name) {
                 try await migration.apply(connection, logger)
-                try await connection.query("INSERT INTO scheduler_migration (name) VALUES (\(migration.name))", logger: logger)
+                try await connection.checkedQuery("INSERT INTO scheduler_migration (name) VALUES (\(migration.name))", logger: logger)
                 logger.info("applied PostgreSQL migration \(migration.name)")
             }
         }

@@ -61,13 +61,13 @@ public final class PostgresSearchIndex: SearchIndex {
                     outcome.deleted += try await Self.count(connection, logger: logger, sql.query)
                 case .deleteAll:
                     outcome.deleted += try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item RETURNING 1) SELECT count(*) FROM gone")
-                    try await connection.query("DELETE FROM batch_client_state", logger: logger)
-                    try await connection.query("DELETE FROM purged_domain", logger: logger)
-                    try await connection.query("DELETE FROM search_term", logger: logger)
+                    try await connection.checkedQuery("DELETE FROM batch_client_state", logger: logger)
+                    try await connection.checkedQuery("DELETE FROM purged_domain", logger: logger)
+                    try await connection.checkedQuery("DELETE FROM search_term", logger: logger)
                 }
             }
             if let state = batch.clientState {
-                try await connection.query(
+                try await connection.checkedQuery(
                     """
                     INSERT INTO batch_client_state (batch_name, state, committed_at) VALUES (\(state.batchName), \(state.data), \(now.timeIntervalSince1970))
                     ON CONFLICT (batch_name) DO UPDATE SET state = EXCLUDED.state, committed_at = EXCLUDED.committed_at
@@ -99,7 +99,7 @@ public final class PostgresSearchIndex: SearchIndex {
 
     /// Takes the next commit number, holding the counter's row lock until the transaction ends.
     static func nextCommitNumber(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        let rows = try await connection.query("UPDATE index_commit SET last_number = last_number + 1 RETURNING last_number", logger: logger)
+        let rows = try await connection.checkedQuery("UPDATE index_commit SET last_number = last_number + 1 RETURNING last_number", logger: logger)
         for try await number in rows.decode(Int64.self) { return number }
         return 0
     }
@@ -121,7 +121,7 @@ public final class PostgresSearchIndex: SearchIndex {
         let latest = items.enumerated().filter { last[Array($0.element.uniqueIdentifier.utf8)] == $0.offset }.map(\.element)
         guard !latest.isEmpty else { return 0 }
         var stored: [[UInt8]: StoredItem] = [:]
-        let rows = try await connection.query(
+        let rows = try await connection.checkedQuery(
             "SELECT unique_identifier, content_digest, expiration_date FROM item WHERE unique_identifier = ANY(\(latest.map(\.uniqueIdentifier)))",
             logger: logger
         )
@@ -152,12 +152,12 @@ public final class PostgresSearchIndex: SearchIndex {
             update.sql += " WHERE unique_identifier = ANY($\(update.binds.count + 1)) RETURNING unique_identifier"
             update.binds.append(items.map(\.item.uniqueIdentifier))
             var found = Set<[UInt8]>()
-            for try await identifier in try await connection.query(update, logger: logger).decode(String.self) { found.insert(Array(identifier.utf8)) }
+            for try await identifier in try await connection.checkedQuery(update, logger: logger).decode(String.self) { found.insert(Array(identifier.utf8)) }
             for (item, digest) in items where !found.contains(Array(item.uniqueIdentifier.utf8)) { write(item, digest: digest) }
         }
         guard !written.isEmpty else { return latest.count }
         let json = String(decoding: try JSONEncoder().encode(written), as: UTF8.self)
-        try await connection.query(
+        try await connection.checkedQuery(
             """
             INSERT INTO item (id, unique_identifier, domain_identifier, content_type, title, display_name, content_description,
                 keywords, author_names, content_creation_date, content_modification_date, thumbnail_url, thumbnail_data, content_url,
@@ -191,7 +191,7 @@ public final class PostgresSearchIndex: SearchIndex {
 
     /// Runs a statement whose one row is a count.
     static func count(_ connection: PostgresConnection, logger: Logger, _ query: PostgresQuery) async throws -> Int {
-        for try await count in try await connection.query(query, logger: logger).decode(Int64.self) { return Int(count) }
+        for try await count in try await connection.checkedQuery(query, logger: logger).decode(Int64.self) { return Int(count) }
         return 0
     }
 

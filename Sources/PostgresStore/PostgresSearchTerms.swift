@@ -11,7 +11,7 @@ enum PostgresSearchTerms {
     static func insert(_ words: Set<String>, _ connection: PostgresConnection, logger: Logger) async throws {
         guard !words.isEmpty else { return }
         let ordered = words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        try await connection.query(
+        try await connection.checkedQuery(
             """
             INSERT INTO search_term (term) SELECT word FROM unnest(\(ordered)::text[]) WITH ORDINALITY AS w(word, position)
             ORDER BY position ON CONFLICT DO NOTHING
@@ -22,10 +22,10 @@ enum PostgresSearchTerms {
 
     /// Creates the table and adds the words of every stored item, 1,000 items a query: the migration that brings it.
     @Sendable static func createAndFill(_ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(#"CREATE TABLE search_term (term TEXT COLLATE "C" PRIMARY KEY)"#, logger: logger)
+        try await connection.checkedQuery(#"CREATE TABLE search_term (term TEXT COLLATE "C" PRIMARY KEY)"#, logger: logger)
         var after = Int64.min
         while true {
-            let rows = try await connection.query(
+            let rows = try await connection.checkedQuery(
                 "SELECT id, title, display_name, keywords FROM item WHERE id > \(after) ORDER BY id LIMIT 1000", logger: logger
             )
             var words = Set<String>(), last: Int64?

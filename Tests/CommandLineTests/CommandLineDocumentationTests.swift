@@ -9,8 +9,8 @@ struct CommandLineDocumentationTests {
 
     /// `--version` names the release and the commit the binary was built from (as `git describe` says it, so a
     /// build from a changed work tree says `-dirty`).
-    @Test func theVersionNamesTheReleaseAndTheCommit() throws {
-        let outcome = try SchedulerProcess.run(["--version"])
+    @Test func theVersionNamesTheReleaseAndTheCommit() async throws {
+        let outcome = try await SchedulerProcess.run(["--version"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let line = outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let match = try #require(line.wholeMatch(of: /(\d+)\.(\d+)\.(\d+) \(commit (?<commit>[0-9a-f]{12}(-dirty)?|unknown)\)/), "\(line)")
@@ -32,9 +32,9 @@ struct CommandLineDocumentationTests {
 
     /// The committed manual page (`scripts/generate-manual` writes it) holds every command and option the binary
     /// shows in its help: it was regenerated after the last change to them.
-    @Test func theManualPageHoldsEveryCommandAndOption() throws {
+    @Test func theManualPageHoldsEveryCommandAndOption() async throws {
         let manual = try String(contentsOf: Self.packageDirectory.appendingPathComponent("docs/man/scheduler.1"), encoding: .utf8)
-        let outcome = try SchedulerProcess.run(["--experimental-dump-help"])
+        let outcome = try await SchedulerProcess.run(["--experimental-dump-help"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let help = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         var missing: [String] = []

@@ -9,40 +9,40 @@ struct ConfigCommandTests {
         try workspace.copyExampleConfig()
     }
 
-    @Test func theExampleConfigValidates() throws {
+    @Test func theExampleConfigValidates() async throws {
         let workspace = try Workspace()
-        let outcome = try SchedulerProcess.run(["validate", "--config", try exampleConfig(in: workspace)])
+        let outcome = try await SchedulerProcess.run(["validate", "--config", try exampleConfig(in: workspace)])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("is valid: 3 sources (5 units), 2 gates, 1 experiment"))
     }
 
     /// `--config config/scheduler.yaml` names the folder to give, for every command that reads the config.
     @Test(arguments: [["validate"], ["run-once", "--dry-run"], ["status"]])
-    func aConfigFileGivenForTheFolderIsNamedWithTheFolder(command: [String]) throws {
+    func aConfigFileGivenForTheFolderIsNamedWithTheFolder(command: [String]) async throws {
         let workspace = try Workspace()
         let config = try exampleConfig(in: workspace)
-        let outcome = try SchedulerProcess.run(command + ["--config", config + "/scheduler.yaml"])
+        let outcome = try await SchedulerProcess.run(command + ["--config", config + "/scheduler.yaml"])
         #expect(outcome.status == 64, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("--config names the file \(config)/scheduler.yaml; it takes the folder holding scheduler.yaml and gates.yaml: --config \(config)"), "\(outcome.stderr)")
     }
 
-    @Test func theBinaryReadsYAMLThroughTheSystemLibyaml() throws {
+    @Test func theBinaryReadsYAMLThroughTheSystemLibyaml() async throws {
         let output = Pipe()
         let ldd = try ChildProcess(
             URL(fileURLWithPath: "/usr/bin/ldd"), arguments: [SchedulerProcess.executable.path], standardOutput: .pipe(output)
         )
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ldd.waitUntilExit()
+        _ = await ldd.exited()
         #expect(text.contains("libyaml-0.so"), "\(text)")
         #expect(text.contains("libcmark.so"), "posts' Markdown goes through the system cmark: \(text)")
     }
 
-    @Test func anInvalidConfigExitsTwoWithOneLinePerProblem() throws {
+    @Test func anInvalidConfigExitsTwoWithOneLinePerProblem() async throws {
         let workspace = try Workspace()
         let config = try exampleConfig(in: workspace)
         try "gates:\n  spotlight_index:\n    enabeld: true\n    rollout: 150\n  blog_index: { enabled: true }\n".write(toFile: config + "/gates.yaml", atomically: true, encoding: .utf8)
 
-        let outcome = try SchedulerProcess.run(["validate", "--config", config])
+        let outcome = try await SchedulerProcess.run(["validate", "--config", config])
 
         #expect(outcome.status == 2)
         let lines = outcome.stderr.split(separator: "\n")
@@ -51,11 +51,11 @@ struct ConfigCommandTests {
         #expect(lines.contains { $0.contains("gates.yaml:4:14: rollout must be between 0 and 100 (got 150)") })
     }
 
-    @Test func validateSpeaksJSON() throws {
+    @Test func validateSpeaksJSON() async throws {
         let workspace = try Workspace()
         let config = try exampleConfig(in: workspace)
         try "gates: {}\n".write(toFile: config + "/gates.yaml", atomically: true, encoding: .utf8)
-        let outcome = try SchedulerProcess.run(["validate", "--json", "--config", config])
+        let outcome = try await SchedulerProcess.run(["validate", "--json", "--config", config])
         #expect(outcome.status == 2)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect(object["valid"] as? Bool == false)
@@ -64,9 +64,9 @@ struct ConfigCommandTests {
         #expect(problem["line"] as? Int == 1)
     }
 
-    @Test func gatesShowsEachUnitWithItsReasons() throws {
+    @Test func gatesShowsEachUnitWithItsReasons() async throws {
         let workspace = try Workspace()
-        let outcome = try SchedulerProcess.run(["gates", "--json", "--at", "2026-12-01T00:00:00Z", "--config", try exampleConfig(in: workspace)])
+        let outcome = try await SchedulerProcess.run(["gates", "--json", "--at", "2026-12-01T00:00:00Z", "--config", try exampleConfig(in: workspace)])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let units = try #require(object["units"] as? [[String: Any]])
@@ -77,18 +77,18 @@ struct ConfigCommandTests {
         #expect(units[4]["reason"] as? String == "on: flag 'blog-index' in flags.flagd.json served 'on' (TARGETING_MATCH)")
     }
 
-    @Test func gatesRefusesAMalformedDate() throws {
+    @Test func gatesRefusesAMalformedDate() async throws {
         let workspace = try Workspace()
-        let outcome = try SchedulerProcess.run(["gates", "--at", "next tuesday", "--config", try exampleConfig(in: workspace)])
+        let outcome = try await SchedulerProcess.run(["gates", "--at", "next tuesday", "--config", try exampleConfig(in: workspace)])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("--at 'next tuesday' is not an ISO 8601 date"))
     }
 
-    @Test func indexCommandsStillWorkWhileTheGatesFileIsBroken() throws {
+    @Test func indexCommandsStillWorkWhileTheGatesFileIsBroken() async throws {
         let workspace = try Workspace()
         let config = try exampleConfig(in: workspace)
         try "gates: [".write(toFile: config + "/gates.yaml", atomically: true, encoding: .utf8)
-        let outcome = try SchedulerProcess.run(["index", "stats", "--config", config])
+        let outcome = try await SchedulerProcess.run(["index", "stats", "--config", config])
         #expect(outcome.status == 0, "\(outcome.stderr)")
     }
 }
@@ -97,7 +97,7 @@ struct ConfigCommandTests {
 /// 8–10 s for 20,000 keys, and the domain-overlap check compared every source with every other.
 @Suite("A config at scale")
 struct LargeConfigTests {
-    @Test func twentyThousandGatesAndFiveThousandSourcesValidate() throws {
+    @Test func twentyThousandGatesAndFiveThousandSourcesValidate() async throws {
         let workspace = try Workspace()
         try workspace.write("gates.yaml", "gates:\n" + (0..<20_000).map { "  g\($0): { enabled: true }\n" }.joined())
         try workspace.write("scheduler.yaml", "store: { sqlite: { path: index.sqlite } }\nsources:\n" + (0..<5_000).map {
@@ -107,9 +107,9 @@ struct LargeConfigTests {
         let output = Drain(stdout), errors = Drain(stderr)
         // A hang guard, not a timing: linear loading takes well under a second here.
         let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        _ = await process.exited()
         #expect(process.terminationStatus == 0, "\(errors.text())")
         #expect(output.text().contains("is valid: 5000 sources (5000 units), 20000 gates"))
     }

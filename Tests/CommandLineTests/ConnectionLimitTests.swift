@@ -90,7 +90,7 @@ struct ConnectionLimitTests {
         let other = try SourceWorkspace()
         try other.editConfig(replacing: "listen: 127.0.0.1:0", with: "listen: 127.0.0.1:\(port)")
         try other.setFeed("a")
-        let outcome = try SchedulerProcess.run(["run"] + other.config)
+        let outcome = try await SchedulerProcess.run(["run"] + other.config)
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("cannot listen on 127.0.0.1:\(port) (service.listen): the address is already in use"), "\(outcome.stderr)")
         #expect(await service.terminate() == 0, "\(service.log)")

@@ -9,7 +9,7 @@ struct EngineCommandTests {
         return try #require(object?["units"] as? [[String: Any]], "\(outcome.stdout)\n\(outcome.stderr)")
     }
 
-    @Test func theExampleConfigIndexesAndIsSearchable() throws {
+    @Test func theExampleConfigIndexesAndIsSearchable() async throws {
         let workspace = try Workspace()
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         // The example database path (../var/index.sqlite) lands inside the workspace.
@@ -17,27 +17,27 @@ struct EngineCommandTests {
         try FileManager.default.copyItem(at: repository.appendingPathComponent("examples"), to: workspace.url.appendingPathComponent("examples"))
         let config = ["--config", workspace.path("config")]
 
-        let first = try SchedulerProcess.run(["run-once"] + config)
+        let first = try await SchedulerProcess.run(["run-once"] + config)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("help/en  reindexed: 3 indexed"))
         #expect(first.stdout.contains("help/fr  reindexed: 3 indexed"))
         #expect(first.stdout.contains("blog  reindexed: 3 indexed, 0 deleted, 0 rejected"), "the draft is skipped")
         #expect(first.stdout.contains("categories/us  reindexed: 3 indexed"))
         #expect(first.stdout.contains("categories/fr  reindexed: 2 indexed"))
-        let categories = try SchedulerProcess.run(["search", "plateau", "--json"] + config)
+        let categories = try await SchedulerProcess.run(["search", "plateau", "--json"] + config)
         #expect(categories.stdout.contains(#""contentURL":"shop://category/14""#))
         #expect(categories.stdout.contains(#""uniqueIdentifier":"fr/14""#))
-        let search = try SchedulerProcess.run(["search", "livr"] + config)
+        let search = try await SchedulerProcess.run(["search", "livr"] + config)
         #expect(search.stdout.contains("Délais de livraison"))
-        let posts = try SchedulerProcess.run(["search", "comt", "--domain", "com.shop.blog"] + config)
+        let posts = try await SchedulerProcess.run(["search", "comt", "--domain", "com.shop.blog"] + config)
         #expect(posts.stdout.contains("Cheese of the month: Comté"))
         #expect(posts.stdout.contains("shop://blog/cheese-of-the-month-comte"))
-        let again = try SchedulerProcess.run(["run-once"] + config)
+        let again = try await SchedulerProcess.run(["run-once"] + config)
         #expect(again.stdout.contains("help/en  not-due"))
     }
 
-    @Test func pluginsListsTheKindsAndTheirOptions() throws {
-        let outcome = try SchedulerProcess.run(["plugins", "--json"])
+    @Test func pluginsListsTheKindsAndTheirOptions() async throws {
+        let outcome = try await SchedulerProcess.run(["plugins", "--json"])
         #expect(outcome.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         let plugins = try #require(object?["plugins"] as? [[String: Any]])
@@ -46,13 +46,13 @@ struct EngineCommandTests {
         #expect(posts.contains { $0["name"] as? String == "directory" && $0["isRequired"] as? Bool == true })
     }
 
-    @Test func runOnceReportsEveryUnitInJSON() throws {
+    @Test func runOnceReportsEveryUnitInJSON() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
 
         // Items expire 30 days after indexing, and search hides expired ones: pass a date near today.
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let outcome = try setup.run(["run-once", "--json", "--at", now.formatted(.iso8601)])
+        let outcome = try await setup.run(["run-once", "--json", "--at", now.formatted(.iso8601)])
 
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let unit = try #require(try units(outcome).first)
@@ -69,112 +69,112 @@ struct EngineCommandTests {
         #expect(unit["error"] is NSNull)
         #expect(unit["mode"] as? String == "full")
         #expect(Set(unit.keys) == ["source", "unit", "domain", "gate", "variant", "decision", "reason", "indexed", "unchanged", "deleted", "rejected", "lastSuccess", "nextDue", "error", "mode"])
-        #expect(try setup.indexed() == ["a", "b", "c"])
+        #expect(try await setup.indexed() == ["a", "b", "c"])
     }
 
-    @Test func aDryRunDecidesWithoutCreatingOrChangingAnything() throws {
+    @Test func aDryRunDecidesWithoutCreatingOrChangingAnything() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b")
-        let dry = try setup.run(["run-once", "--dry-run", "--json"])
+        let dry = try await setup.run(["run-once", "--dry-run", "--json"])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(try units(dry).first?["decision"] as? String == "would-reindex")
         #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite")), "no database was created")
 
-        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
         try setup.setGate(on: false)
-        let wouldPurge = try setup.run(["run-once", "--dry-run"])
+        let wouldPurge = try await setup.run(["run-once", "--dry-run"])
         #expect(wouldPurge.stdout.contains("docs  would-purge"))
-        #expect(try setup.indexed() == ["a", "b"])
+        #expect(try await setup.indexed() == ["a", "b"])
     }
 
-    @Test func aFailingSourceExitsOneAndKeepsItsItems() throws {
+    @Test func aFailingSourceExitsOneAndKeepsItsItems() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
-        #expect(try setup.run(["run-once"]).status == 0)
-        let firstSuccess = try setup.status()["lastSuccess"] as? String
+        #expect(try await setup.run(["run-once"]).status == 0)
+        let firstSuccess = try await setup.status()["lastSuccess"] as? String
         try setup.writeScript("#!/bin/sh\necho 'source database unreachable' >&2\nexit 7\n")
 
-        let outcome = try setup.run(["run-once", "--force"])
+        let outcome = try await setup.run(["run-once", "--force"])
 
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("docs  failed"))
         #expect(outcome.stdout.contains("exit"))
-        #expect(try setup.indexed() == ["a", "b", "c"])
-        let status = try setup.status()
+        #expect(try await setup.indexed() == ["a", "b", "c"])
+        let status = try await setup.status()
         #expect(status["lastSuccess"] as? String == firstSuccess)
         #expect(status["lastResult"] as? String == "failed")
         #expect(status["backoffUntil"] is String)
-        let history = try setup.run(["history", "--json", "--source", "docs"])
+        let history = try await setup.run(["history", "--json", "--source", "docs"])
         let runs = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any]
         #expect((runs?["runs"] as? [[String: Any]])?.map { $0["decision"] as? String } == ["failed", "reindexed"])
     }
 
-    @Test func anInvalidConfigExitsTwoAndPurgesNothing() throws {
+    @Test func anInvalidConfigExitsTwoAndPurgesNothing() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b")
-        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
         try setup.workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: false\n")
 
-        let outcome = try setup.run(["run-once"])
+        let outcome = try await setup.run(["run-once"])
 
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("gates.yaml:"))
-        #expect(try setup.indexed() == ["a", "b"])
-        let status = try SchedulerProcess.run(["status", "--json"] + setup.config)
+        #expect(try await setup.indexed() == ["a", "b"])
+        let status = try await SchedulerProcess.run(["status", "--json"] + setup.config)
         #expect(status.stdout.contains(#""configValid":false"#))
         #expect(status.stdout.contains(#""gate":"unknown""#))
     }
 
-    @Test func aGateTurnedOffPurgesAndAnOperatorCanPurgeOrphans() throws {
+    @Test func aGateTurnedOffPurgesAndAnOperatorCanPurgeOrphans() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b")
-        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
         try setup.setGate(on: false)
-        let off = try setup.run(["run-once"])
+        let off = try await setup.run(["run-once"])
         #expect(off.stdout.contains("docs  purged: 2 deleted"))
-        #expect(try setup.indexed().isEmpty)
+        #expect(try await setup.indexed().isEmpty)
 
         // Items of a domain no source covers any more are reported, and left alone until purged.
         let orphan = #"{"uniqueIdentifier":"old","domainIdentifier":"com.test.retired","title":"Doc old"}"#
-        #expect(try SchedulerProcess.run(["index", "import", "-"] + setup.config, input: Data((orphan + "\n").utf8)).status == 0)
-        #expect(try setup.run(["run-once"]).status == 0)
-        let status = try setup.run(["status"])
+        #expect(try await SchedulerProcess.run(["index", "import", "-"] + setup.config, input: Data((orphan + "\n").utf8)).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
+        let status = try await setup.run(["status"])
         #expect(status.stdout.contains("orphaned domain com.test.retired: 1 items"))
-        let purge = try setup.run(["purge", "--domain", "com.test.retired"])
+        let purge = try await setup.run(["purge", "--domain", "com.test.retired"])
         #expect(purge.status == 0)
         #expect(purge.stdout.contains("1 items deleted"))
-        #expect(try setup.indexed().isEmpty)
+        #expect(try await setup.indexed().isEmpty)
     }
 
     /// A pause is kept in the database: the next `run-once`, forced or not, leaves the source alone and `status`
     /// says so, until `resume`.
-    @Test func aPausedSourceIsLeftAloneByRunOnceUntilResumed() throws {
+    @Test func aPausedSourceIsLeftAloneByRunOnceUntilResumed() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
-        let paused = try setup.run(["pause", "--source", "docs"])
+        let paused = try await setup.run(["pause", "--source", "docs"])
         #expect(paused.status == 0, "\(paused.stderr)")
         #expect(paused.stdout.contains("docs: paused"))
-        #expect(try setup.run(["pause", "--source", "docs"]).stdout.contains("docs: already paused"))
-        let pass = try setup.run(["run-once", "--force", "--json"])
+        #expect(try await setup.run(["pause", "--source", "docs"]).stdout.contains("docs: already paused"))
+        let pass = try await setup.run(["run-once", "--force", "--json"])
         #expect(pass.status == 0, "\(pass.stderr)")
         #expect(try units(pass).first?["decision"] as? String == "paused")
-        #expect(try setup.indexed().isEmpty)
-        let status = try setup.run(["status"])
+        #expect(try await setup.indexed().isEmpty)
+        let status = try await setup.run(["status"])
         #expect(status.stdout.contains("gate on  0 items  paused"), "\(status.stdout)")
         #expect(status.stdout.contains("source docs paused since"), "\(status.stdout)")
-        let resumed = try setup.run(["resume", "--source", "docs"])
+        let resumed = try await setup.run(["resume", "--source", "docs"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("docs: resumed"))
-        #expect(try units(try setup.run(["run-once", "--json"])).first?["decision"] as? String == "reindexed")
-        #expect(try setup.indexed() == ["a"])
-        let unknown = try setup.run(["resume", "--source", "doc"])
+        #expect(try await units(try await setup.run(["run-once", "--json"])).first?["decision"] as? String == "reindexed")
+        #expect(try await setup.indexed() == ["a"])
+        let unknown = try await setup.run(["resume", "--source", "doc"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown source 'doc'"), "\(unknown.stderr)")
     }
 
     /// A pause made while a pass runs holds the units the pass has not started yet: here the first partition's
     /// program pauses its own source, and the second partition, started after it (one unit at a time), is left alone.
-    @Test func aPauseMadeDuringAPassHoldsTheUnitsItHasNotStarted() throws {
+    @Test func aPauseMadeDuringAPassHoldsTheUnitsItHasNotStarted() async throws {
         let setup = try SourceWorkspace(extraLines: "    partitions: [a, b]")
         try setup.editConfig(
             replacing: "timeout: 2m }", with: "timeout: 2m, env: { BIN: \"\(SchedulerProcess.executable.path)\", CONFIG: \"\(setup.workspace.url.path)\" } }"
@@ -184,16 +184,16 @@ struct EngineCommandTests {
             if [ "$SCHEDULER_PARTITION" = a ]; then "$BIN" pause --source docs --config "$CONFIG" >&2 || exit 9; fi
             printf '{"uniqueIdentifier":"%s-1","domainIdentifier":"%s","title":"Doc"}\\n' "$SCHEDULER_PARTITION" "$SCHEDULER_DOMAIN"
             """)
-        let pass = try setup.run(["run-once", "--json", "--concurrency", "1"])
+        let pass = try await setup.run(["run-once", "--json", "--concurrency", "1"])
         #expect(pass.status == 0, "\(pass.stderr)")
         #expect(try units(pass).map { "\($0["unit"] ?? "") \($0["decision"] ?? "")" } == ["docs/a reindexed", "docs/b paused"])
     }
 
     /// `scheduler cancel` from another process stops a `run-once` at its next batch: what it committed stays, and
     /// the run says who cancelled it.
-    @Test func cancelStopsARunningPassAtItsNextBatch() throws {
+    @Test func cancelStopsARunningPassAtItsNextBatch() async throws {
         let setup = try SourceWorkspace()
-        let idle = try setup.run(["cancel", "--source", "docs"])
+        let idle = try await setup.run(["cancel", "--source", "docs"])
         #expect(idle.status == 1)
         #expect(idle.stderr.contains("nothing to cancel: no unit of source 'docs' is running"), "\(idle.stderr)")
         try setup.setFeed("a WAIT b c")
@@ -201,25 +201,25 @@ struct EngineCommandTests {
         let output = Drain(stdout)
         defer { try? setup.workspace.write("release", "") }
         let deadline = Date().addingTimeInterval(60)
-        while try !setup.indexed().contains("a"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let cancel = try setup.run(["cancel", "--source", "docs"])
+        while try await !setup.indexed().contains("a"), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let cancel = try await setup.run(["cancel", "--source", "docs"])
         #expect(cancel.status == 0, "\(cancel.stderr)")
         #expect(cancel.stdout.contains("cancel requested: docs stops at the next batch boundary"))
         try setup.workspace.write("release", "")
-        process.waitUntilExit()
+        _ = await process.exited()
         let outcome = SchedulerProcess.Outcome(status: process.terminationStatus, stdout: output.text(waitingAtMost: 10), stderr: "")
         #expect(outcome.status == 0, "a cancel is not a failure")
         let unit = try #require(try units(outcome).first)
         #expect(unit["decision"] as? String == "cancelled")
         #expect((unit["error"] as? String)?.contains("cancelled by scheduler cancel") == true)
-        #expect(try setup.indexed().contains("a"))
-        #expect(try setup.status()["lastResult"] as? String == "cancelled")
+        #expect(try await setup.indexed().contains("a"))
+        #expect(try await setup.status()["lastResult"] as? String == "cancelled")
     }
 
-    @Test func theFormerNameOfAtStillWorksWithANotice() throws {
+    @Test func theFormerNameOfAtStillWorksWithANotice() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
-        let outcome = try setup.run(["run-once", "--dry-run", "--json", "--now", "2026-12-01T00:00:00Z"])
+        let outcome = try await setup.run(["run-once", "--dry-run", "--json", "--now", "2026-12-01T00:00:00Z"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("note: --now is now called --at"), "\(outcome.stderr)")
         #expect(try units(outcome).first?["decision"] as? String == "would-reindex")
@@ -238,10 +238,10 @@ struct EngineCommandTests {
         (["purge", "--domain", "com..bad"], "domain", Int32(64)),
         (["pause", "--source", "doc"], "unknown source 'doc' (did you mean 'docs'?); the sources are docs", Int32(64)),
     ])
-    func badArgumentsAreRefusedWithAReason(arguments: [String], message: String, status: Int32) throws {
+    func badArgumentsAreRefusedWithAReason(arguments: [String], message: String, status: Int32) async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
-        let outcome = try setup.run(arguments)
+        let outcome = try await setup.run(arguments)
         #expect(outcome.status == status)
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite")))
@@ -249,40 +249,40 @@ struct EngineCommandTests {
 
     /// A second pass while one runs reports "busy" and exits 3; the SIGKILLed first one leaves the previous
     /// items and success intact, and the next pass redoes its work.
-    @Test func aKilledRunLosesNothingAndASecondPassMeanwhileIsBusy() throws {
+    @Test func aKilledRunLosesNothingAndASecondPassMeanwhileIsBusy() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
-        #expect(try setup.run(["run-once"]).status == 0)
-        let firstSuccess = try setup.status()["lastSuccess"] as? String
+        #expect(try await setup.run(["run-once"]).status == 0)
+        let firstSuccess = try await setup.status()["lastSuccess"] as? String
         try setup.setFeed("a new WAIT d")
 
-        let (process, _, _, _) = try SchedulerProcess.start(["run-once", "--batch-size", "1", "--force"] + setup.config)
+        let (process, _, _) = try SchedulerProcess.startInBackground(["run-once", "--batch-size", "1", "--force"] + setup.config)
         defer { try? setup.workspace.write("release", "") }
         let deadline = Date().addingTimeInterval(60)
-        while try !setup.indexed().contains("new"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(try setup.indexed().contains("new"), "the first batch of the run was committed")
+        while try await !setup.indexed().contains("new"), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try await setup.indexed().contains("new"), "the first batch of the run was committed")
 
-        let busy = try setup.run(["run-once"])
+        let busy = try await setup.run(["run-once"])
         #expect(busy.status == 3)
         #expect(busy.stderr.contains("busy"))
 
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = await process.exited()
         try setup.workspace.write("release", "")
 
-        #expect(try setup.indexed() == ["a", "b", "c", "new"])
-        let seen = try setup.status()
+        #expect(try await setup.indexed() == ["a", "b", "c", "new"])
+        let seen = try await setup.status()
         #expect(seen["lastSuccess"] as? String == firstSuccess)
         #expect(seen["lastResult"] as? String == "interrupted", "nothing runs it any more: \(seen)")
         #expect(seen["due"] as? Bool == true)
 
         try setup.setFeed("a new d")
-        let next = try setup.run(["run-once", "--json"])
+        let next = try await setup.run(["run-once", "--json"])
         #expect(next.status == 0, "\(next.stderr)")
         let unit = try #require(try units(next).first)
         #expect(unit["decision"] as? String == "reindexed")
         #expect(unit["reason"] as? String == "the last run, forced, was interrupted before its final commit: redone forced")
-        #expect(try setup.indexed() == ["a", "d", "new"])
-        #expect(try setup.status()["lastResult"] as? String == "succeeded")
+        #expect(try await setup.indexed() == ["a", "d", "new"])
+        #expect(try await setup.status()["lastResult"] as? String == "succeeded")
     }
 }

@@ -10,102 +10,102 @@ struct EngineHardeningTests {
     }
 
     /// Starts `run-once` with `arguments`, waits until its first batch is committed, and SIGKILLs it.
-    func killMidRun(_ setup: SourceWorkspace, _ arguments: [String], firstItem: String) throws {
-        let (process, _, _, _) = try SchedulerProcess.start(["run-once", "--batch-size", "1"] + arguments + setup.config)
+    func killMidRun(_ setup: SourceWorkspace, _ arguments: [String], firstItem: String) async throws {
+        let (process, _, _) = try SchedulerProcess.startInBackground(["run-once", "--batch-size", "1"] + arguments + setup.config)
         let deadline = Date().addingTimeInterval(60)
-        while try !setup.indexed().contains(firstItem), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while try await !setup.indexed().contains(firstItem), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = await process.exited()
         try setup.workspace.write("release", "")
     }
 
-    @Test func anInterruptedForcedRunIsRedoneForced() throws {
+    @Test func anInterruptedForcedRunIsRedoneForced() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c d e f g h i j")
-        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
 
         // The operator forces a run that replaces ten items by one; it is killed after its first batch.
         try setup.setFeed("x WAIT")
-        try killMidRun(setup, ["--force"], firstItem: "x")
+        try await killMidRun(setup, ["--force"], firstItem: "x")
         try setup.setFeed("x")
 
         // The redo needs no --force: the interrupted run's intent stands, and the old items go.
-        let redo = try setup.run(["run-once", "--json"])
+        let redo = try await setup.run(["run-once", "--json"])
         #expect(redo.status == 0, "\(redo.stderr)")
         let unit = try unit(redo)
         #expect(unit["decision"] as? String == "reindexed", "\(unit)")
         #expect(unit["reason"] as? String == "the last run, forced, was interrupted before its final commit: redone forced")
-        #expect(try setup.indexed() == ["x"])
+        #expect(try await setup.indexed() == ["x"])
     }
 
-    @Test func anInterruptedUnforcedRunIsNotRedoneForced() throws {
+    @Test func anInterruptedUnforcedRunIsNotRedoneForced() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c d e f g h i j")
-        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
         try setup.setFeed("x WAIT")
-        try killMidRun(setup, ["--source", "docs", "--at", ISO8601DateFormatter().string(from: Date().addingTimeInterval(40 * 86_400))], firstItem: "x")
+        try await killMidRun(setup, ["--source", "docs", "--at", ISO8601DateFormatter().string(from: Date().addingTimeInterval(40 * 86_400))], firstItem: "x")
         try setup.setFeed("x")
-        let redo = try setup.run(["run-once", "--json"])
+        let redo = try await setup.run(["run-once", "--json"])
         #expect(redo.status == 1)
         #expect(try unit(redo)["decision"] as? String == "failed", "the delete-ratio guard still applies")
-        #expect(try setup.indexed().count == 11)
+        #expect(try await setup.indexed().count == 11)
     }
 
     /// A feed shrinking to 51 % on every run would empty the domain in five "successful" runs if each run were
     /// compared with the one before only.
-    @Test func aFeedShrinkingRunByRunCannotEmptyTheDomain() throws {
+    @Test func aFeedShrinkingRunByRunCannotEmptyTheDomain() async throws {
         let setup = try SourceWorkspace(schedule: "every 1m")
         let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         var minute = 0
-        func run(_ count: Int, force: Bool = false) throws -> [String: Any] {
+        func run(_ count: Int, force: Bool = false) async throws -> [String: Any] {
             try setup.setFeed((0..<count).map { "i\($0)" }.joined(separator: " "))
             minute += 2
             let now = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(minute * 60)))
-            return try unit(setup.run(["run-once", "--json", "--at", now] + (force ? ["--force"] : [])))
+            return try await unit(setup.run(["run-once", "--json", "--at", now] + (force ? ["--force"] : [])))
         }
-        #expect(try run(1000)["decision"] as? String == "reindexed")
-        #expect(try run(511)["decision"] as? String == "reindexed", "49 % fewer: within maxDeleteRatio 0.5")
-        let refused = try run(261)
+        #expect(try await run(1000)["decision"] as? String == "reindexed")
+        #expect(try await run(511)["decision"] as? String == "reindexed", "49 % fewer: within maxDeleteRatio 0.5")
+        let refused = try await run(261)
         #expect(refused["decision"] as? String == "failed")
         #expect((refused["error"] as? String)?.contains("the run produced 261 items, 74% fewer than the 1000 of the largest success of docs within maxDeleteWindow 1w") == true, "\(refused)")
-        #expect(try setup.status()["items"] as? Int == 511, "nothing was deleted")
+        #expect(try await setup.status()["items"] as? Int == 511, "nothing was deleted")
 
         // An operator accepts the new size; the guard then measures from it.
-        #expect(try run(261, force: true)["decision"] as? String == "reindexed")
-        #expect(try run(134)["decision"] as? String == "reindexed")
-        #expect(try run(69)["decision"] as? String == "failed")
-        #expect(try setup.status()["items"] as? Int == 134)
+        #expect(try await run(261, force: true)["decision"] as? String == "reindexed")
+        #expect(try await run(134)["decision"] as? String == "reindexed")
+        #expect(try await run(69)["decision"] as? String == "failed")
+        #expect(try await setup.status()["items"] as? Int == 134)
     }
 
-    @Test func anItemEmittedTwiceIsCountedOnce() throws {
+    @Test func anItemEmittedTwiceIsCountedOnce() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b a c b a")
-        let outcome = try setup.run(["run-once", "--json", "--batch-size", "2"])
+        let outcome = try await setup.run(["run-once", "--json", "--batch-size", "2"])
         #expect(try unit(outcome)["indexed"] as? Int == 3)
-        #expect(try setup.status()["items"] as? Int == 3)
-        let history = try setup.run(["history", "--json"])
+        #expect(try await setup.status()["items"] as? Int == 3)
+        let history = try await setup.run(["history", "--json"])
         #expect(history.stdout.contains(#""indexed":3"#), "\(history.stdout)")
     }
 
-    @Test func aFailedRunSaysWhatFailedInItsLogLine() throws {
+    @Test func aFailedRunSaysWhatFailedInItsLogLine() async throws {
         let setup = try SourceWorkspace()
         try setup.writeScript("#!/bin/sh\necho 'feed unreachable' >&2\nexit 7\n")
-        let outcome = try setup.run(["run-once"])
+        let outcome = try await setup.run(["run-once"])
         #expect(outcome.status == 1)
         let line = try #require(outcome.stderr.split(separator: "\n").first { $0.contains("failed") && $0.contains("unit=docs") }, "\(outcome.stderr)")
         #expect(line.contains("error=") && line.contains("exit"), "\(line)")
     }
 
-    @Test func aDatabaseRemovedMidRunIsBlamedOnTheDatabaseNotThePlugin() throws {
+    @Test func aDatabaseRemovedMidRunIsBlamedOnTheDatabaseNotThePlugin() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a WAIT b")
         let (process, _, _, errors) = try SchedulerProcess.start(["run-once", "--batch-size", "1"] + setup.config)
         let stderr = Drain(errors)
         let deadline = Date().addingTimeInterval(60)
-        while try !setup.indexed().contains("a"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while try await !setup.indexed().contains("a"), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: setup.workspace.path("index.sqlite" + suffix)) }
         try setup.workspace.write("release", "")
-        process.waitUntilExit()
+        _ = await process.exited()
         let log = stderr.text()
         #expect(process.terminationStatus != 0)
         #expect(log.contains("was removed or replaced after this process opened it"), "\(log)")
@@ -120,7 +120,7 @@ struct EngineHardeningTests {
         return state != "Z" && state != "X"
     }
 
-    @Test func aPluginLeftRunningByAKilledSchedulerIsStoppedByTheNextPass() throws {
+    @Test func aPluginLeftRunningByAKilledSchedulerIsStoppedByTheNextPass() async throws {
         let setup = try SourceWorkspace()
         try setup.writeScript("""
             #!/bin/sh
@@ -128,32 +128,32 @@ struct EngineHardeningTests {
             printf '{"uniqueIdentifier":"a","domainIdentifier":"%s","title":"Doc a"}\\n' "$SCHEDULER_DOMAIN"
             while [ ! -f release ]; do sleep 0.05; done
             """)
-        let (process, _, _, _) = try SchedulerProcess.start(["run-once", "--batch-size", "1"] + setup.config)
+        let (process, _, _) = try SchedulerProcess.startInBackground(["run-once", "--batch-size", "1"] + setup.config)
         let deadline = Date().addingTimeInterval(60)
-        while try !setup.indexed().contains("a"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while try await !setup.indexed().contains("a"), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = await process.exited()
         let pid = try #require(Int32(try String(contentsOfFile: setup.workspace.path("plugin.pid"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         defer { kill(-pid, SIGKILL) }
         #expect(Self.isRunning(pid), "SIGKILL leaves the plugin's group running")
 
         try setup.writeScript("#!/bin/sh\nprintf '{\"uniqueIdentifier\":\"a\",\"domainIdentifier\":\"%s\",\"title\":\"Doc a\"}\\n' \"$SCHEDULER_DOMAIN\"\n")
-        let next = try setup.run(["run-once"])
+        let next = try await setup.run(["run-once"])
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("stopped a plugin's process group left running by a scheduler that was killed"), "\(next.stderr)")
         let stopped = Date().addingTimeInterval(10)
-        while Self.isRunning(pid), Date() < stopped { Thread.sleep(forTimeInterval: 0.05) }
+        while Self.isRunning(pid), Date() < stopped { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!Self.isRunning(pid))
         #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite.plugins")), "no group runs: no ledger file")
     }
 
     /// SIGTERM stops `run-once` as it stops the service: at a batch boundary, the plugin's group stopped, the store
     /// closed, exit 4; the unit keeps its previous success and the next pass redoes it (forced, as it was started).
-    @Test func sigtermStopsAPassAtABatchBoundaryAndTheNextPassRedoesIt() throws {
+    @Test func sigtermStopsAPassAtABatchBoundaryAndTheNextPassRedoesIt() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
-        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
         try setup.writeScript("""
             #!/bin/sh
             echo $$ > plugin.pid
@@ -166,9 +166,9 @@ struct EngineHardeningTests {
         let (process, _, _, stderr) = try SchedulerProcess.start(["run-once", "--batch-size", "1", "--force"] + setup.config)
         let errors = Drain(stderr)
         let deadline = Date().addingTimeInterval(60)
-        while try !setup.indexed().contains("new"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while try await !setup.indexed().contains("new"), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        _ = await process.exited()
         let pid = try #require(Int32(try String(contentsOfFile: setup.workspace.path("plugin.pid"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         defer { kill(-pid, SIGKILL) }
@@ -176,18 +176,18 @@ struct EngineHardeningTests {
         #expect(process.terminationStatus == 4, "\(errors.text())")
         #expect(errors.text().contains("stopped by a signal before the pass ended"), "\(errors.text())")
         #expect(!Self.isRunning(pid), "the plugin's group is stopped with the pass")
-        #expect(try setup.indexed() == ["a", "b", "c", "new"], "committed batches stay; nothing is swept")
+        #expect(try await setup.indexed() == ["a", "b", "c", "new"], "committed batches stay; nothing is swept")
 
         try setup.writeScript("#!/bin/sh\nfor id in $(cat ids.txt); do printf '{\"uniqueIdentifier\":\"%s\",\"domainIdentifier\":\"%s\",\"title\":\"Doc %s\"}\\n' \"$id\" \"$SCHEDULER_DOMAIN\" \"$id\"; done\n")
-        let redo = try setup.run(["run-once", "--json"])
+        let redo = try await setup.run(["run-once", "--json"])
         #expect(redo.status == 0, "\(redo.stderr)")
         #expect(try unit(redo)["reason"] as? String == "the last run, forced, was interrupted before its final commit: redone forced")
-        #expect(try setup.indexed() == ["a", "new"])
+        #expect(try await setup.indexed() == ["a", "new"])
     }
 
     /// SIGKILL at random moments of incremental runs, over and over: the state a run is handed (the last one
     /// committed) never runs ahead of the items committed before the kill, and the runs go on from it.
-    @Test func killedIncrementalRunsNeverCommitAStateAheadOfTheirItems() throws {
+    @Test func killedIncrementalRunsNeverCommitAStateAheadOfTheirItems() async throws {
         let setup = try SourceWorkspace(extraLines: "    incremental: hourly")
         // Each run sends the five items after its state, each followed by a state naming it.
         try setup.writeScript("""
@@ -203,7 +203,7 @@ struct EngineHardeningTests {
                 i=$((i + 1))
             done
             """)
-        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
         func handedStates() throws -> [(mode: String, state: Int)] {
             try String(contentsOfFile: setup.workspace.path("starts.txt"), encoding: .utf8).split(separator: "\n").map { line in
                 let fields = line.split(separator: " ")
@@ -212,13 +212,13 @@ struct EngineHardeningTests {
         }
         var generator = SystemRandomNumberGenerator()
         for round in 1...10 {
-            let (process, _, _, _) = try SchedulerProcess.start(["run-once", "--incremental", "--batch-size", "1"] + setup.config)
-            Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.45, using: &generator))
+            let (process, _, _) = try SchedulerProcess.startInBackground(["run-once", "--incremental", "--batch-size", "1"] + setup.config)
+            try await Task.sleep(for: .milliseconds(Int.random(in: 50...450, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let indexed = Set(try setup.indexed())
+            _ = await process.exited()
+            let indexed = Set(try await setup.indexed())
             // The next run is handed what the killed one committed last.
-            let next = try setup.run(["run-once", "--incremental", "--batch-size", "1"])
+            let next = try await setup.run(["run-once", "--incremental", "--batch-size", "1"])
             #expect(next.status == 0, "round \(round): \(next.stderr)")
             let handed = try #require(try handedStates().last)
             #expect(handed.mode == "incremental", "round \(round)")
@@ -228,6 +228,6 @@ struct EngineHardeningTests {
         let states = try handedStates().map(\.state)
         #expect(states == states.sorted(), "a state never moves back: \(states)")
         let last = try #require(states.last)
-        #expect(try setup.indexed() == (1...last + 5).map { String(format: "n%03d", $0) }, "nothing lost, nothing skipped")
+        #expect(try await setup.indexed() == (1...last + 5).map { String(format: "n%03d", $0) }, "nothing lost, nothing skipped")
     }
 }

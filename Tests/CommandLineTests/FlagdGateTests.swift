@@ -30,13 +30,13 @@ struct FlagdGateTests {
         return setup
     }
 
-    @Test func runOnceIndexesWhileTheFlagIsOnAndPurgesWhenItsDefaultTurnsOff() throws {
+    @Test func runOnceIndexesWhileTheFlagIsOnAndPurgesWhenItsDefaultTurnsOff() async throws {
         let setup = try Self.workspace()
-        let first = try setup.run(["run-once"])
+        let first = try await setup.run(["run-once"])
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(try setup.indexed() == ["a", "b", "c"])
+        #expect(try await setup.indexed() == ["a", "b", "c"])
 
-        let gates = try setup.run(["gates", "--json"])
+        let gates = try await setup.run(["gates", "--json"])
         #expect(gates.status == 0, "\(gates.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(gates.stdout.utf8)) as? [String: Any]
         let unit = try #require((report?["units"] as? [[String: Any]])?.first)
@@ -49,29 +49,29 @@ struct FlagdGateTests {
         #expect(flag["reason"] as? String == "DEFAULT")
 
         try setup.workspace.write("flags.flagd.json", Self.flagFile(defaultVariant: "off"))
-        let second = try setup.run(["run-once"])
+        let second = try await setup.run(["run-once"])
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(try setup.indexed() == [], "the flag's default turned off: the domain is purged")
+        #expect(try await setup.indexed() == [], "the flag's default turned off: the domain is purged")
     }
 
-    @Test func theTargetingSeesTheUnitsEnvironment() throws {
+    @Test func theTargetingSeesTheUnitsEnvironment() async throws {
         let setup = try Self.workspace()
         try setup.editConfig(replacing: "store:", with: "environment: staging\nstore:")
-        let gates = try setup.run(["gates"])
+        let gates = try await setup.run(["gates"])
         #expect(gates.status == 0, "\(gates.stderr)")
         #expect(gates.stdout.contains("gate docs_gate off: flag 'docs-index' in flags.flagd.json served 'off' (TARGETING_MATCH)"), "\(gates.stdout)")
     }
 
-    @Test func aDisabledFlagIsAGateThatIsOff() throws {
+    @Test func aDisabledFlagIsAGateThatIsOff() async throws {
         let setup = try Self.workspace()
-        #expect(try setup.run(["run-once"]).status == 0)
-        #expect(try setup.indexed() == ["a", "b", "c"])
+        #expect(try await setup.run(["run-once"]).status == 0)
+        #expect(try await setup.indexed() == ["a", "b", "c"])
 
         try setup.workspace.write("flags.flagd.json", Self.flagFile(state: "DISABLED"))
-        let outcome = try setup.run(["run-once"])
+        let outcome = try await setup.run(["run-once"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(try setup.indexed() == [])
-        #expect(try setup.run(["gates"]).stdout.contains("gate docs_gate off: flag 'docs-index' in flags.flagd.json is DISABLED"))
+        #expect(try await setup.indexed() == [])
+        #expect(try await setup.run(["gates"]).stdout.contains("gate docs_gate off: flag 'docs-index' in flags.flagd.json is DISABLED"))
     }
 
     @Test(arguments: [
@@ -80,43 +80,43 @@ struct FlagdGateTests {
         ("without the flag", #"{ "flags": { "docs-indx": { "state": "ENABLED", "variants": { "on": true }, "defaultVariant": "on" } } }"#, "did you mean 'docs-indx'"),
         ("a string flag", #"{ "flags": { "docs-index": { "state": "ENABLED", "variants": { "on": "yes" }, "defaultVariant": "on" } } }"#, "must be a boolean flag, but its variant 'on' is of type string"),
     ] as [(String, String?, String)])
-    func aFlagFileThatCannotDecideRefusesTheRunAndKeepsEverything(change: String, text: String?, place: String) throws {
+    func aFlagFileThatCannotDecideRefusesTheRunAndKeepsEverything(change: String, text: String?, place: String) async throws {
         let setup = try Self.workspace()
-        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
         if let text {
             try setup.workspace.write("flags.flagd.json", text)
         } else {
             try FileManager.default.removeItem(atPath: setup.workspace.path("flags.flagd.json"))
         }
-        let outcome = try setup.run(["run-once"])
+        let outcome = try await setup.run(["run-once"])
         #expect(outcome.status == 2, "\(change): \(outcome.stderr)")
         #expect(outcome.stderr.contains(place), "\(change): \(outcome.stderr)")
-        #expect(try setup.indexed() == ["a", "b", "c"], "\(change): nothing was purged")
+        #expect(try await setup.indexed() == ["a", "b", "c"], "\(change): nothing was purged")
     }
 
     /// `gates --at` loads the configuration as of now and decides at the instant given: a unit the flag would hold
     /// then says so, while the run now goes on.
-    @Test func gatesAtALaterInstantShowsAUnitTheFlagWouldHold() throws {
+    @Test func gatesAtALaterInstantShowsAUnitTheFlagWouldHold() async throws {
         let setup = try Self.workspace()
         let later = 1_798_761_600   // 2027-01-01T00:00:00Z
         try setup.workspace.write("flags.flagd.json", Self.flagFile().replacingOccurrences(
             of: #"{ "if": [{ "==": [{ "var": "environment" }, "staging"] }, "off"] }"#,
             with: #"{ "if": [{ ">": [{ "var": "$flagd.timestamp" }, \#(later)] }, { "sem_ver": ["x", "=", "1.0.0"] }, "on"] }"#
         ))
-        #expect(try setup.run(["run-once"]).status == 0)
-        let gates = try setup.run(["gates", "--at", "2027-06-01T00:00:00Z"])
+        #expect(try await setup.run(["run-once"]).status == 0)
+        let gates = try await setup.run(["gates", "--at", "2027-06-01T00:00:00Z"])
         #expect(gates.status == 0, "\(gates.stderr)")
         #expect(gates.stdout.contains(#"gate docs_gate held: flag 'docs-index' in flags.flagd.json did not resolve: sem_ver: "x" is not a version"#), "\(gates.stdout)")
-        #expect(try setup.indexed() == ["a", "b", "c"])
+        #expect(try await setup.indexed() == ["a", "b", "c"])
     }
 
     /// A flag file named by an absolute path is shown as it is in a problem, ready to open.
-    @Test func aProblemInAFlagFileNamedAbsolutelyShowsItsPath() throws {
+    @Test func aProblemInAFlagFileNamedAbsolutelyShowsItsPath() async throws {
         let setup = try Self.workspace()
         let elsewhere = setup.workspace.path("elsewhere/flags.json")
         try setup.workspace.write("elsewhere/flags.json", #"{ "flags": [] }"#)
         try setup.workspace.write("gates.yaml", "gates:\n  docs_gate: { flagd: { file: \(elsewhere), flag: docs-index } }\n")
-        let outcome = try setup.run(["validate"])
+        let outcome = try await setup.run(["validate"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.hasPrefix(elsewhere + ":1:"), "\(outcome.stderr)")
     }

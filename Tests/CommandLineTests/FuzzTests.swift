@@ -11,22 +11,22 @@ import FoundationNetworking
 struct FuzzTests {
     /// Runs `scheduler arguments…` and waits at most `seconds`; `nil` when it hung (it is then killed). The wait is
     /// generous: a run takes a second or two alone, but the whole suite on two cores once starved one past 20 s.
-    func run(_ arguments: [String], input: Data = Data(), within seconds: Double = 120) throws -> SchedulerProcess.Outcome? {
+    func run(_ arguments: [String], input: Data = Data(), within seconds: Double = 120) async throws -> SchedulerProcess.Outcome? {
         let (process, stdin, stdout, stderr) = try SchedulerProcess.start(arguments)
         let output = Drain(stdout), errors = Drain(stderr)
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
         let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         guard !process.isRunning else {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = await process.exited()
             return nil
         }
         return SchedulerProcess.Outcome(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
     }
 
-    @Test func mutatedConfigFilesExitZeroOrTwoWithAMessage() throws {
+    @Test func mutatedConfigFilesExitZeroOrTwoWithAMessage() async throws {
         var mutator = Mutator(seed: 41)
         for round in 0..<45 {
             let workspace = try Workspace()
@@ -35,7 +35,7 @@ struct FuzzTests {
             let path = config.appendingPathComponent(file).path
             let mutated = mutator.mutate(try String(contentsOfFile: path, encoding: .utf8), maxMutations: 3)
             try mutated.write(toFile: path, atomically: true, encoding: .utf8)
-            let outcome = try #require(try run(["validate", "--config", config.path]), "validate hung on:\n\(mutated)")
+            let outcome = try await #require(try run(["validate", "--config", config.path]), "validate hung on:\n\(mutated)")
             #expect([0, 2].contains(outcome.status), "exit \(outcome.status) on:\n\(mutated)\n\(outcome.stderr)")
             if outcome.status == 2 { #expect(!outcome.stderr.isEmpty) }
         }
@@ -44,7 +44,7 @@ struct FuzzTests {
     /// Posts with mutated TOML front matter (the Hugo and Zola fixtures, and the texts that aborted the process
     /// under toml++), read by `run-once` through the posts plugin: every run ends with 0 and a report, never a
     /// signal, never a hang.
-    @Test func mutatedTOMLPostsNeverKillARun() throws {
+    @Test func mutatedTOMLPostsNeverKillARun() async throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let sites = repository.appendingPathComponent("Tests/PluginTests/Fixtures/Sites")
         let seeds = try FileManager.default.enumerator(atPath: sites.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".md") }.sorted()
@@ -63,21 +63,21 @@ struct FuzzTests {
                 let text = round == 0 ? seed : mutator.mutate(seed, maxMutations: 3)
                 try setup.workspace.write("posts/post-\(index).md", text)
             }
-            let outcome = try #require(try run(["run-once", "--force", "--json"] + setup.config, within: 120), "run-once hung in round \(round)")
+            let outcome = try await #require(try run(["run-once", "--force", "--json"] + setup.config, within: 120), "run-once hung in round \(round)")
             #expect(outcome.status == 0, "round \(round): exit \(outcome.status)\n\(outcome.stderr.suffix(2_000))")
             #expect(outcome.stdout.contains("\"decision\""), "round \(round): no report: \(outcome.stdout.prefix(500))")
         }
     }
 
-    @Test func mutatedItemLinesAreImportedOrRejectedLineByLine() throws {
+    @Test func mutatedItemLinesAreImportedOrRejectedLineByLine() async throws {
         let workspace = try Workspace()
         var mutator = Mutator(seed: 42)
         let valid = #"{"uniqueIdentifier":"ITEM","domainIdentifier":"com.fuzz","title":"Fuzzed cheese","keywords":["brie"],"expirationDate":"2099-01-31T10:00:00Z"}"#
         let lines = (0..<1500).map { mutator.mutate(valid.replacingOccurrences(of: "ITEM", with: "i\($0)"), maxMutations: 2) }
-        let outcome = try #require(try run(["index", "import", "-"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8)))
+        let outcome = try await #require(try run(["index", "import", "-"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8)))
         #expect([0, 1].contains(outcome.status), "\(outcome.stderr.suffix(500))")
         #expect(outcome.stdout.contains("imported "), "\(outcome.stdout)")
-        let search = try #require(try run(["search", "fuzzed", "--json"] + workspace.database))
+        let search = try await #require(try run(["search", "fuzzed", "--json"] + workspace.database))
         #expect(search.status == 0)
     }
 

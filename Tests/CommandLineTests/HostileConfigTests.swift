@@ -25,16 +25,16 @@ struct HostileConfigTests {
         ("scheduler.yaml", "thumbnails: none", "thumbnails: none\n      concurrency: 99999999999999999999", "scheduler.yaml:27:20: source 'categories': option 'concurrency': '99999999999999999999' is too large for a whole number"),
         ("scheduler.yaml", "timeout: 2m", "timeout: 2m\n      maxOutputBytes: 1e19", "scheduler.yaml:40:23: source 'help': option 'maxOutputBytes': '1e19' is not a whole number"),
     ])
-    func aHugeNumberIsRefusedByEveryCommand(file: String, old: String, new: String, message: String) throws {
+    func aHugeNumberIsRefusedByEveryCommand(file: String, old: String, new: String, message: String) async throws {
         let workspace = try Workspace()
         let config = try Self.exampleConfig(in: workspace, file: file, replacing: old, with: new)
         for command in [["validate"], ["run-once"], ["gates"]] {
-            let outcome = try SchedulerProcess.run(command + ["--config", config])
+            let outcome = try await SchedulerProcess.run(command + ["--config", config])
             #expect(outcome.status == 2, "\(command): \(outcome.stderr)")
             #expect(outcome.stderr.contains(message), "\(command): \(outcome.stderr)")
         }
         // status shows what the database remembers, and the problem.
-        let status = try SchedulerProcess.run(["status", "--config", config])
+        let status = try await SchedulerProcess.run(["status", "--config", config])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("config problem: ") && status.stdout.contains(message), "\(status.stdout)")
     }
@@ -45,29 +45,29 @@ struct HostileConfigTests {
         ("scheduler.yaml", "schedule: daily", "schedule: !!binary ZGFpbHk=", "scheduler.yaml:45:15: the tag '!!binary' is not read"),
         ("experiments.yaml", "sources: [help]", "sources: !tagged [help]", "experiments.yaml:4:14: the tag '!tagged' is not read"),
     ])
-    func aCustomTagIsRefusedWithItsLocation(file: String, old: String, new: String, message: String) throws {
+    func aCustomTagIsRefusedWithItsLocation(file: String, old: String, new: String, message: String) async throws {
         let workspace = try Workspace()
         let config = try Self.exampleConfig(in: workspace, file: file, replacing: old, with: new)
-        let outcome = try SchedulerProcess.run(["validate", "--config", config])
+        let outcome = try await SchedulerProcess.run(["validate", "--config", config])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     }
 
     @Test(arguments: ["2027-02-30T00:00:00Z", "2027-01-31T25:00:00Z", "2013-05-06T00:00:00Zgarbage", "2027-01-31T10:00:00"])
-    func aGateWindowDateMustBeARealInstant(date: String) throws {
+    func aGateWindowDateMustBeARealInstant(date: String) async throws {
         let workspace = try Workspace()
         let config = try Self.exampleConfig(in: workspace, file: "gates.yaml", replacing: "rollout: 100", with: "rollout: 100\n    from: \(date)")
-        let outcome = try SchedulerProcess.run(["validate", "--config", config])
+        let outcome = try await SchedulerProcess.run(["validate", "--config", config])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("gates.yaml:6:11: from must be an ISO 8601 date"), "\(outcome.stderr)")
     }
 
-    @Test func anItemDateMustBeARealInstant() throws {
+    @Test func anItemDateMustBeARealInstant() async throws {
         let workspace = try Workspace()
         let lines = ["2027-02-30T00:00:00Z", "2027-01-31T25:00:00Z", "2013-05-06T00:00:00Zgarbage", "2027-01-31T10:00:00.5+02:00"].enumerated().map {
             #"{"uniqueIdentifier":"i\#($0.offset)","domainIdentifier":"com.test","title":"Dated","expirationDate":"\#($0.element)"}"#
         }
-        let outcome = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        let outcome = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("imported 1 items, rejected 3 lines"), "\(outcome.stdout)")
         #expect(outcome.stderr.contains("stdin:1: expirationDate: '2027-02-30T00:00:00Z' is not an ISO 8601 date"), "\(outcome.stderr)")
@@ -88,30 +88,30 @@ struct HostileConfigTests {
         ("a-folder", "is a folder, not a file"),
         ("a-fifo", "is a device, pipe or socket, not a regular file"),
     ])
-    func aDatabasePathIntoKernelFileSystemsOrOfTheWrongKindIsRefused(path: String, message: String) throws {
+    func aDatabasePathIntoKernelFileSystemsOrOfTheWrongKindIsRefused(path: String, message: String) async throws {
         let setup = try workspace(databasePath: path)
         try FileManager.default.createSymbolicLink(atPath: setup.workspace.path("proc-link"), withDestinationPath: "/proc/self")
         try FileManager.default.createDirectory(atPath: setup.workspace.path("a-folder"), withIntermediateDirectories: true)
         #expect(mkfifo(setup.workspace.path("a-fifo"), 0o600) == 0)
-        let outcome = try setup.run(["validate"])
+        let outcome = try await setup.run(["validate"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("scheduler.yaml:1:26: store.sqlite.path: ") && outcome.stderr.contains(message), "\(outcome.stderr)")
-        #expect(try setup.run(["run-once"]).status == 2)
+        #expect(try await setup.run(["run-once"]).status == 2)
     }
 
-    @Test func theDatabaseFlagFollowsTheSameRule() throws {
+    @Test func theDatabaseFlagFollowsTheSameRule() async throws {
         let workspace = try Workspace()
-        let outcome = try SchedulerProcess.run(["index", "stats", "--database", "/dev/null"])
+        let outcome = try await SchedulerProcess.run(["index", "stats", "--database", "/dev/null"])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("/dev/null is inside /dev, a kernel file system"), "\(outcome.stderr)")
         _ = workspace
     }
 
-    @Test func aDatabaseOutsideTheConfigFolderIsAllowedTheConfigIsTrusted() throws {
+    @Test func aDatabaseOutsideTheConfigFolderIsAllowedTheConfigIsTrusted() async throws {
         let outside = try Workspace()
         let setup = try workspace(databasePath: outside.path("state/../index.sqlite"))
         try setup.setFeed("a")
-        #expect(try setup.run(["run-once"]).status == 0)
+        #expect(try await setup.run(["run-once"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: outside.path("index.sqlite")))
     }
 
@@ -124,13 +124,13 @@ struct HostileConfigTests {
         ("posts-nowhere", "", "posts-nowhere does not exist; create it or point 'directory' at the site's posts"),
         ("posts/{partition}", "    partitions: [en, fr]", "posts/fr does not exist"),
     ])
-    func aPostsFolderARunWouldRefuseIsRefusedByValidate(directory: String, extraLines: String, message: String) throws {
+    func aPostsFolderARunWouldRefuseIsRefusedByValidate(directory: String, extraLines: String, message: String) async throws {
         let setup = try SourceWorkspace(extraLines: extraLines)
         try FileManager.default.createDirectory(atPath: setup.workspace.path("posts/en"), withIntermediateDirectories: true)
         try setup.editConfig(replacing: "plugin: command", with: "plugin: posts")
         try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: \"\(directory)\" }")
         for command in ["validate", "run-once"] {
-            let outcome = try setup.run([command])
+            let outcome = try await setup.run([command])
             #expect(outcome.status == 2, "\(command): \(outcome.stderr)")
             #expect(outcome.stderr.contains(message), "\(command): \(outcome.stderr)")
             #expect(outcome.stderr.contains("scheduler.yaml:"), "the problem names its place: \(outcome.stderr)")
@@ -140,6 +140,6 @@ struct HostileConfigTests {
         try FileManager.default.createDirectory(atPath: valid.workspace.path("posts/en"), withIntermediateDirectories: true)
         try valid.editConfig(replacing: "plugin: command", with: "plugin: posts")
         try valid.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: \"posts/{partition}\" }")
-        #expect(try valid.run(["validate"]).status == 0, "folders that exist validate")
+        #expect(try await valid.run(["validate"]).status == 0, "folders that exist validate")
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("scheduler index and scheduler search")
 struct IndexCommandTests {
-    @Test func importReportsBadLinesWithTheirNumbersAndExitsOne() throws {
+    @Test func importReportsBadLinesWithTheirNumbersAndExitsOne() async throws {
         let workspace = try Workspace()
         try workspace.write("items.ndjson", [
             itemLine("a", title: "Cheetah"),
@@ -13,17 +13,17 @@ struct IndexCommandTests {
             itemLine("c", title: "Lion"),
         ].joined(separator: "\n"))
 
-        let outcome = try SchedulerProcess.run(["index", "import", workspace.path("items.ndjson")] + workspace.database)
+        let outcome = try await SchedulerProcess.run(["index", "import", workspace.path("items.ndjson")] + workspace.database)
 
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("imported 2 items, rejected 2 lines"))
         #expect(outcome.stderr.contains("items.ndjson:2: rankingHint: must be between 0 and 100 (got 400)"))
         #expect(outcome.stderr.contains("items.ndjson:4: not valid JSON"))
-        let search = try SchedulerProcess.run(["search", "lio"] + workspace.database)
+        let search = try await SchedulerProcess.run(["search", "lio"] + workspace.database)
         #expect(search.stdout.contains("Lion"))
     }
 
-    @Test func itemShowsOneItemAndExitsOneWhenNoneHasTheIdentifier() throws {
+    @Test func itemShowsOneItemAndExitsOneWhenNoneHasTheIdentifier() async throws {
         let workspace = try Workspace()
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2]).base64EncodedString()
         let lines = [
@@ -31,74 +31,74 @@ struct IndexCommandTests {
             #"{"uniqueIdentifier":"gone","domainIdentifier":"com.test","title":"Gone","expirationDate":"2001-01-01T00:00:00Z"}"#,
         ]
         try workspace.write("items.ndjson", lines.joined(separator: "\n"))
-        #expect(try SchedulerProcess.run(["index", "import", workspace.path("items.ndjson")] + workspace.database).status == 0)
+        #expect(try await SchedulerProcess.run(["index", "import", workspace.path("items.ndjson")] + workspace.database).status == 0)
 
-        let shown = try SchedulerProcess.run(["item", "a/b é"] + workspace.database)
+        let shown = try await SchedulerProcess.run(["item", "a/b é"] + workspace.database)
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.hasPrefix("Cheetah\n"), "\(shown.stdout)")
         for line in ["identifier    a/b é", "keywords      cat, fast", "link          test://a", "thumbnail     image/png stored", "opens         0"] {
             #expect(shown.stdout.contains(line), "\(line): \(shown.stdout)")
         }
-        let json = try SchedulerProcess.run(["item", "a/b é", "--json"] + workspace.database)
+        let json = try await SchedulerProcess.run(["item", "a/b é", "--json"] + workspace.database)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["thumbnailType"] as? String == "image/png" && object["displayName"] is NSNull && object["thumbnailData"] == nil)
 
         for identifier in ["gone", "nope", "a/b", ""] {
-            let missing = try SchedulerProcess.run(["item", identifier] + workspace.database)
+            let missing = try await SchedulerProcess.run(["item", identifier] + workspace.database)
             #expect(missing.status == 1, "\(identifier)")
             #expect(missing.stderr.contains("no item '\(identifier)' in the index"), "\(identifier): \(missing.stderr)")
         }
     }
 
-    @Test func importReadsStandardInputAndExitsZeroWhenAllLinesAreGood() throws {
+    @Test func importReadsStandardInputAndExitsZeroWhenAllLinesAreGood() async throws {
         let workspace = try Workspace()
         let input = (1...2500).map { itemLine("i\($0)", title: "Item \($0)") }.joined(separator: "\n")
-        let outcome = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(input.utf8))
+        let outcome = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(input.utf8))
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("imported 2500 items, rejected 0 lines"))
-        let broad = try SchedulerProcess.run(["search", "item"] + workspace.database)
+        let broad = try await SchedulerProcess.run(["search", "item"] + workspace.database)
         #expect(broad.stdout.hasPrefix("100+ matches\n"), "counted up to 100: \(broad.stdout.prefix(80))")
-        let narrow = try SchedulerProcess.run(["search", "item 2500"] + workspace.database)
+        let narrow = try await SchedulerProcess.run(["search", "item 2500"] + workspace.database)
         #expect(narrow.stdout.hasPrefix("1 match\n"), "\(narrow.stdout)")
     }
 
-    @Test func aRunOfBadLinesLongerThanABatchDoesNotEndTheImport() throws {
+    @Test func aRunOfBadLinesLongerThanABatchDoesNotEndTheImport() async throws {
         let workspace = try Workspace()
         let input = (Array(repeating: "garbage", count: 25) + [itemLine("after", title: "After")]).joined(separator: "\n")
-        let outcome = try SchedulerProcess.run(["index", "import", "-", "--batch-size", "10"] + workspace.database, input: Data(input.utf8))
+        let outcome = try await SchedulerProcess.run(["index", "import", "-", "--batch-size", "10"] + workspace.database, input: Data(input.utf8))
         #expect(outcome.stdout.contains("imported 1 items, rejected 25 lines"))
     }
 
-    @Test func importOfAMissingFileFailsClearly() throws {
+    @Test func importOfAMissingFileFailsClearly() async throws {
         let workspace = try Workspace()
-        let outcome = try SchedulerProcess.run(["index", "import", workspace.path("nope.ndjson")] + workspace.database)
+        let outcome = try await SchedulerProcess.run(["index", "import", workspace.path("nope.ndjson")] + workspace.database)
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("cannot open"))
         #expect(outcome.stderr.contains("nope.ndjson"))
     }
 
-    @Test func searchCountsFacetsAndRefusesAnUnknownOne() throws {
+    @Test func searchCountsFacetsAndRefusesAnUnknownOne() async throws {
         let workspace = try Workspace()
         let lines = [
             itemLine("a", domain: "com.shop.help.en", title: "Fromage frais"), itemLine("b", domain: "com.shop.help.en", title: "Fromages"),
             itemLine("c", domain: "com.shop.blog", title: "Fromagerie"),
         ]
-        _ = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8))
-        let outcome = try SchedulerProcess.run(["search", "from", "--limit", "1", "--facets", "domain,domainTree"] + workspace.database)
+        _ = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8))
+        let outcome = try await SchedulerProcess.run(["search", "from", "--limit", "1", "--facets", "domain,domainTree"] + workspace.database)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("domain: com.shop.help.en 2, com.shop.blog 1\n"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("domainTree: com 3, com.shop 3, com.shop.help 2, com.shop.help.en 2, com.shop.blog 1\n"), "\(outcome.stdout)")
-        let refused = try SchedulerProcess.run(["search", "from", "--facets", "domain,author"] + workspace.database)
+        let refused = try await SchedulerProcess.run(["search", "from", "--facets", "domain,author"] + workspace.database)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("--facets: unknown facet 'author'; the facets are domain, domainTree, type"), "\(refused.stderr)")
     }
 
-    @Test func searchPrintsTheDocumentedJSON() throws {
+    @Test func searchPrintsTheDocumentedJSON() async throws {
         let workspace = try Workspace()
         let line = #"{"uniqueIdentifier":"cat-1","domainIdentifier":"com.shop.categories","title":"Fromages","keywords":["brie"],"contentURL":"shop://category/1","rankingHint":10}"#
-        _ = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(line.utf8))
+        _ = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(line.utf8))
 
-        let outcome = try SchedulerProcess.run(["search", "from", "--json", "--domain", "com.shop"] + workspace.database)
+        let outcome = try await SchedulerProcess.run(["search", "from", "--json", "--domain", "com.shop"] + workspace.database)
 
         #expect(outcome.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
@@ -117,39 +117,39 @@ struct IndexCommandTests {
     }
 
     @Test(arguments: [["--limit", "0"], ["--limit", "5000"], ["--offset", "-3"], ["--domain", "bad..domain"]])
-    func searchRefusesOutOfRangeOptions(options: [String]) throws {
+    func searchRefusesOutOfRangeOptions(options: [String]) async throws {
         let workspace = try Workspace()
-        let outcome = try SchedulerProcess.run(["search", "x"] + options + workspace.database)
+        let outcome = try await SchedulerProcess.run(["search", "x"] + options + workspace.database)
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains(options[0]))
     }
 
-    @Test func hostileSearchTextIsHarmless() throws {
+    @Test func hostileSearchTextIsHarmless() async throws {
         let workspace = try Workspace()
-        _ = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(itemLine("a", title: "Salt and pepper").utf8))
-        let outcome = try SchedulerProcess.run(["search", "\"AND\" (PEP* -* 😀 [", "--json"] + workspace.database)
+        _ = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(itemLine("a", title: "Salt and pepper").utf8))
+        let outcome = try await SchedulerProcess.run(["search", "\"AND\" (PEP* -* 😀 [", "--json"] + workspace.database)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("\"total\":1"))
     }
 
-    @Test func deleteTakesExactlyOneKindOfTarget() throws {
+    @Test func deleteTakesExactlyOneKindOfTarget() async throws {
         let workspace = try Workspace()
-        let none = try SchedulerProcess.run(["index", "delete"] + workspace.database)
-        let two = try SchedulerProcess.run(["index", "delete", "--all", "--id", "x"] + workspace.database)
+        let none = try await SchedulerProcess.run(["index", "delete"] + workspace.database)
+        let two = try await SchedulerProcess.run(["index", "delete", "--all", "--id", "x"] + workspace.database)
         #expect(none.status != 0 && two.status != 0)
         #expect(none.stderr.contains("exactly one of --id, --domain or --all"))
     }
 
-    @Test func deleteByDomainIsHierarchicalAndStatsShowWhatIsLeft() throws {
+    @Test func deleteByDomainIsHierarchicalAndStatsShowWhatIsLeft() async throws {
         let workspace = try Workspace()
         let lines = [
             itemLine("a", domain: "com.shop", title: "A"), itemLine("b", domain: "com.shop.fr", title: "B"),
             itemLine("c", domain: "com.shopping", title: "C"),
         ]
-        _ = try SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8))
+        _ = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8))
 
-        let delete = try SchedulerProcess.run(["index", "delete", "--domain", "com.shop"] + workspace.database)
-        let stats = try SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
+        let delete = try await SchedulerProcess.run(["index", "delete", "--domain", "com.shop"] + workspace.database)
+        let stats = try await SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
 
         #expect(delete.stdout.contains("deleted 2 items"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
@@ -158,26 +158,26 @@ struct IndexCommandTests {
         #expect((object["databaseBytes"] as? Int ?? 0) > 0)
     }
 
-    @Test func theDatabaseComesFromTheConfigRelativeToItsFolder() throws {
+    @Test func theDatabaseComesFromTheConfigRelativeToItsFolder() async throws {
         let workspace = try Workspace()
         try workspace.write("conf/scheduler.yaml", "store:\n  sqlite: { path: ../var/index.sqlite }\n")
-        let outcome = try SchedulerProcess.run(
+        let outcome = try await SchedulerProcess.run(
             ["index", "import", "-", "--config", workspace.path("conf")], input: Data(itemLine("a", title: "A").utf8)
         )
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: workspace.path("var/index.sqlite")))
     }
 
-    @Test func aMissingConfigSaysWhatToDo() throws {
+    @Test func aMissingConfigSaysWhatToDo() async throws {
         let workspace = try Workspace()
-        let outcome = try SchedulerProcess.run(["index", "stats", "--config", workspace.path("absent")])
+        let outcome = try await SchedulerProcess.run(["index", "stats", "--config", workspace.path("absent")])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("scheduler.yaml"))
         #expect(outcome.stderr.contains("--database"))
     }
 
     /// A process killed in the middle of an import keeps every batch it committed, and only those.
-    @Test func aKilledImportKeepsItsCommittedBatchesWhole() throws {
+    @Test func aKilledImportKeepsItsCommittedBatchesWhole() async throws {
         let workspace = try Workspace()
         let (process, stdin, _, _) = try SchedulerProcess.start(["index", "import", "-", "--batch-size", "1000"] + workspace.database)
         let lines = (1...2500).map { itemLine("k\($0)", title: "Kept \($0)") }.joined(separator: "\n") + "\n"
@@ -186,25 +186,25 @@ struct IndexCommandTests {
         // Two batches commit; the last 500 items wait for more input that never comes.
         var count = 0
         for _ in 0..<600 where count < 2000 {
-            Thread.sleep(forTimeInterval: 0.05)
-            let stats = try SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
+            try await Task.sleep(for: .milliseconds(50))
+            let stats = try await SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
             count = (try? JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["total"] as? Int ?? 0
         }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = await process.exited()
 
-        let stats = try SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
+        let stats = try await SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
         let total = (try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?["total"] as? Int
         #expect(total == 2000)
-        let last = try SchedulerProcess.run(["search", "kept 2000", "--json"] + workspace.database)
-        let uncommitted = try SchedulerProcess.run(["search", "kept 2001", "--json"] + workspace.database)
+        let last = try await SchedulerProcess.run(["search", "kept 2000", "--json"] + workspace.database)
+        let uncommitted = try await SchedulerProcess.run(["search", "kept 2001", "--json"] + workspace.database)
         #expect(last.stdout.contains("\"uniqueIdentifier\":\"k2000\""), "the full-text index holds the last committed batch")
         #expect(!uncommitted.stdout.contains("\"uniqueIdentifier\":\"k2001\""), "and nothing of the uncommitted one")
     }
 
     @Test(arguments: [[], ["index"], ["index", "import"], ["index", "delete"], ["index", "stats"], ["search"]])
-    func everyCommandHasHelp(command: [String]) throws {
-        let outcome = try SchedulerProcess.run(command + ["--help"])
+    func everyCommandHasHelp(command: [String]) async throws {
+        let outcome = try await SchedulerProcess.run(command + ["--help"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("USAGE"))
     }

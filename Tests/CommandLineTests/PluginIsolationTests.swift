@@ -6,7 +6,7 @@ import Testing
 struct PluginIsolationTests {
     static let secrets = ["SCHEDULER_ADMIN_TOKEN": "admin-s3cret", "AWS_SECRET_ACCESS_KEY": "aws-s3cret", "HELP_API_TOKEN": "help-s3cret"]
 
-    @Test func aCommandPluginGetsAMinimalEnvironmentAndOnlyTheSecretsItsSourceNames() throws {
+    @Test func aCommandPluginGetsAMinimalEnvironmentAndOnlyTheSecretsItsSourceNames() async throws {
         let setup = try SourceWorkspace(extraLines: "")
         try setup.editConfig(
             replacing: "options: { command: [./feed.sh], timeout: 2m }",
@@ -17,7 +17,7 @@ struct PluginIsolationTests {
             env > environment.txt
             printf '{"uniqueIdentifier":"env","domainIdentifier":"%s","title":"Doc env %s"}\\n' "$SCHEDULER_DOMAIN" "$(env | tr '\\n' ' ')"
             """)
-        let outcome = try setup.run(["run-once"], environment: Self.secrets)
+        let outcome = try await setup.run(["run-once"], environment: Self.secrets)
         #expect(outcome.status == 0, "\(outcome.stderr)")
 
         let dumped = try String(contentsOfFile: setup.workspace.path("environment.txt"), encoding: .utf8)
@@ -37,7 +37,7 @@ struct PluginIsolationTests {
                             "SCHEDULER_UNIT", "SCHEDULER_DOMAIN", "PWD", "OLDPWD", "SHLVL", "_"]
         #expect(Set(variables.keys).subtracting(allowed).isEmpty, "unexpected: \(Set(variables.keys).subtracting(allowed))")
         // What the plugin indexes is what it saw: no secret in a public search.
-        let search = try setup.run(["search", "env", "--json"])
+        let search = try await setup.run(["search", "env", "--json"])
         #expect(search.stdout.contains("Doc env"))
         #expect(!search.stdout.contains("admin-s3cret") && !search.stdout.contains("aws-s3cret"))
     }
@@ -47,19 +47,19 @@ struct PluginIsolationTests {
         ("{ SCHEDULER_DOMAIN: x }", "names starting with SCHEDULER_ are set by the scheduler"),
         ("{ \"BAD NAME\": x }", "is not an environment variable name"),
     ])
-    func anEnvOptionThatWouldLeakOrClashIsRefused(env: String, message: String) throws {
+    func anEnvOptionThatWouldLeakOrClashIsRefused(env: String, message: String) async throws {
         let setup = try SourceWorkspace()
         try setup.editConfig(replacing: "timeout: 2m }", with: "timeout: 2m, env: \(env) }")
-        let outcome = try setup.run(["validate"])
+        let outcome = try await setup.run(["validate"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("option 'env'") && outcome.stderr.contains(message), "\(outcome.stderr)")
     }
 
-    @Test func aVariableTheSourceNamesButTheHostLacksFailsTheRun() throws {
+    @Test func aVariableTheSourceNamesButTheHostLacksFailsTheRun() async throws {
         let setup = try SourceWorkspace()
         try setup.editConfig(replacing: "timeout: 2m }", with: "timeout: 2m, env: { TOKEN: { fromEnvironment: NOT_SET_ANYWHERE } } }")
         try setup.setFeed("a")
-        let outcome = try setup.run(["run-once", "--json"])
+        let outcome = try await setup.run(["run-once", "--json"])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("NOT_SET_ANYWHERE is not set in the scheduler's environment"), "\(outcome.stdout)")
     }
@@ -94,38 +94,38 @@ struct ParentProcessSecretTests {
         #expect(await service.terminate() == 0, "\(service.log)")
     }
 
-    @Test func aPluginOfRunOnce() throws {
+    @Test func aPluginOfRunOnce() async throws {
         let setup = try SourceWorkspace()
         try Self.prying(setup)
-        #expect(try setup.run(["run-once"], environment: Self.secrets).status == 0)
-        let found = try setup.run(["search", "doc", "--json"]).stdout
+        #expect(try await setup.run(["run-once"], environment: Self.secrets).status == 0)
+        let found = try await setup.run(["search", "doc", "--json"]).stdout
         #expect(found.contains("Doc environ"))
         for secret in Self.secrets.values { #expect(!found.contains(secret), "\(secret) indexed: \(found)") }
     }
 
     /// As root, `runAs: nobody` starts the program as that account, which cannot read the service's `/proc` files;
     /// as another user, the run says that only root can switch.
-    @Test func aPluginRunAsAnotherAccount() throws {
+    @Test func aPluginRunAsAnotherAccount() async throws {
         let setup = try SourceWorkspace()
         try Self.prying(setup)
         try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { command: [./feed.sh], timeout: 2m, runAs: nobody }")
-        let outcome = try setup.run(["run-once"], environment: Self.secrets)
+        let outcome = try await setup.run(["run-once"], environment: Self.secrets)
         guard getuid() == 0 else {
             #expect(outcome.status == 1)
             #expect(outcome.stderr.contains("only root can start a program as 'nobody'"), "\(outcome.stderr)")
             return
         }
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let found = try setup.run(["search", "doc", "--json"]).stdout
+        let found = try await setup.run(["search", "doc", "--json"]).stdout
         #expect(found.contains("Doc environ uid 65534"), "ran as nobody: \(found)")
         #expect(found.contains(#""contentDescription":"read: ""#) || found.contains(#""contentDescription" : "read: ""#), "read nothing: \(found)")
         for secret in Self.secrets.values { #expect(!found.contains(secret)) }
     }
 
-    @Test func anUnknownAccountIsRefusedByValidate() throws {
+    @Test func anUnknownAccountIsRefusedByValidate() async throws {
         let setup = try SourceWorkspace()
         try setup.editConfig(replacing: "timeout: 2m }", with: "timeout: 2m, runAs: no-such-account-here }")
-        let outcome = try setup.run(["validate"])
+        let outcome = try await setup.run(["validate"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("'no-such-account-here' is not an account of this machine"), "\(outcome.stderr)")
     }
@@ -148,12 +148,12 @@ struct ParentProcessSecretTests {
         (nil, "No such file or directory"), ("", "the file is empty"), ("two\nlines", "must be one word"),
         (String(repeating: "a", count: 10_000), "a token is at most 4096"), ("<folder>", "not a regular file"),
     ] as [(String?, String)])
-    func aTokenFileThatCannotBeATokenStopsTheStart(content: String?, reason: String) throws {
+    func aTokenFileThatCannotBeATokenStopsTheStart(content: String?, reason: String) async throws {
         let setup = try SourceWorkspace()
         let path = setup.workspace.path("token")
         if content == "<folder>" { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
         else if let content { try setup.workspace.write("token", content) }
-        let outcome = try setup.run(["run"], environment: ["SCHEDULER_ADMIN_TOKEN_FILE": path])
+        let outcome = try await setup.run(["run"], environment: ["SCHEDULER_ADMIN_TOKEN_FILE": path])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("cannot read the admin token from \(path): "), "\(outcome.stderr)")
         #expect(outcome.stderr.contains(reason), "\(outcome.stderr)")

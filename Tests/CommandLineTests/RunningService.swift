@@ -70,8 +70,14 @@ final class RunningService {
         }) ?? -1
     }
 
-    /// Everything the service logged, once it has exited.
+    /// Everything the service logged, once it has exited; for a failure's message (only evaluated then).
     var log: String { errors.text() }
+
+    /// Everything the service logged, once it has exited, waited for on a thread of its own (``onOwnThread(_:)``):
+    /// for the test's own checks.
+    var finalLog: String {
+        get async { (try? await onOwnThread { [errors] in errors.text() }) ?? "" }
+    }
 
     /// What the service has logged so far, while it runs.
     var logSoFar: String { errors.text(waitingAtMost: 0) }

@@ -44,17 +44,17 @@ struct ScheduleCommandTests {
     ]
 
     @Test(arguments: cases)
-    func theUnitIsDueExactlyWhenItsScheduleSays(_ schedule: ScheduleCase) throws {
+    func theUnitIsDueExactlyWhenItsScheduleSays(_ schedule: ScheduleCase) async throws {
         // Items outlive the months the test jumps across, so the domain never looks wiped.
         let setup = try SourceWorkspace(schedule: schedule.schedule, expiration: "1000d", extraLines: schedule.extraLines)
         try setup.setFeed("a b")
         for (index, instant) in schedule.instants.enumerated() {
             let date = try #require(ISO8601DateFormatter().date(from: instant))
             if index > 0 {
-                let before = try runOnce(setup, at: date.addingTimeInterval(-1))
+                let before = try await runOnce(setup, at: date.addingTimeInterval(-1))
                 #expect(before["decision"] as? String == "not-due", "one second before \(instant): \(before)")
             }
-            let unit = try runOnce(setup, at: date)
+            let unit = try await runOnce(setup, at: date)
             #expect(unit["decision"] as? String == "reindexed", "at \(instant): \(unit)")
             #expect(unit["lastSuccess"] as? String == instant)
             if index + 1 < schedule.instants.count {
@@ -63,37 +63,37 @@ struct ScheduleCommandTests {
         }
     }
 
-    @Test func statusAddsTheLocalTimeToTheUTCInstantOfAZonedSchedule() throws {
+    @Test func statusAddsTheLocalTimeToTheUTCInstantOfAZonedSchedule() async throws {
         let setup = try SourceWorkspace(schedule: #"cron "0 3 * * *""#, expiration: "1000d", extraLines: "    timeZone: Europe/Paris")
         try setup.setFeed("a")
-        _ = try runOnce(setup, at: try #require(ISO8601DateFormatter().date(from: "2027-01-10T12:00:00Z")))
-        let text = try setup.run(["status"])
+        _ = try await runOnce(setup, at: try #require(ISO8601DateFormatter().date(from: "2027-01-10T12:00:00Z")))
+        let text = try await setup.run(["status"])
         #expect(text.stdout.contains("next due 2027-01-11T02:00:00Z, 2027-01-11 03:00 Europe/Paris"), "\(text.stdout)")
-        #expect(try setup.status()["timeZone"] as? String == "Europe/Paris")
-        #expect(try setup.status()["nextDue"] as? String == "2027-01-11T02:00:00Z", "JSON stays in UTC")
+        #expect(try await setup.status()["timeZone"] as? String == "Europe/Paris")
+        #expect(try await setup.status()["nextDue"] as? String == "2027-01-11T02:00:00Z", "JSON stays in UTC")
     }
 
-    @Test func aUnitIsOverdueOnceItsDueInstantIsLongerAgoThanTheGrace() throws {
+    @Test func aUnitIsOverdueOnceItsDueInstantIsLongerAgoThanTheGrace() async throws {
         let setup = try SourceWorkspace(schedule: "daily", expiration: "1000d")
         try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }", with: "service: { tick: 1h, listen: 127.0.0.1:0, overdueGrace: 6h }")
         try setup.setFeed("a")
         // Succeeded 31 hours ago: due 7 hours ago, past the 6-hour grace.
         let success = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 31 * 3600).rounded(.down))
-        _ = try runOnce(setup, at: success)
-        let unit = try setup.status()
+        _ = try await runOnce(setup, at: success)
+        let unit = try await setup.status()
         #expect(unit["overdue"] as? Bool == true, "\(unit)")
         #expect(unit["scheduledDue"] as? String == ISO8601DateFormatter().string(from: success.addingTimeInterval(86_400)))
-        #expect(try setup.run(["status"]).stdout.contains("overdue: no success since it was due at"))
+        #expect(try await setup.run(["status"]).stdout.contains("overdue: no success since it was due at"))
         // Succeeded 2 hours ago: due in 22 hours, not overdue.
-        _ = try runOnce(setup, at: Date().addingTimeInterval(-2 * 3600))
-        #expect(try setup.status()["overdue"] as? Bool == false)
+        _ = try await runOnce(setup, at: Date().addingTimeInterval(-2 * 3600))
+        #expect(try await setup.status()["overdue"] as? Bool == false)
         // A gate turned off: nothing to be late for.
         try setup.setGate(on: false)
-        #expect(try setup.status()["overdue"] == nil)
+        #expect(try await setup.status()["overdue"] == nil)
     }
 
-    func runOnce(_ setup: SourceWorkspace, at date: Date) throws -> [String: Any] {
-        let outcome = try setup.run(["run-once", "--json", "--at", ISO8601DateFormatter().string(from: date)])
+    func runOnce(_ setup: SourceWorkspace, at date: Date) async throws -> [String: Any] {
+        let outcome = try await setup.run(["run-once", "--json", "--at", ISO8601DateFormatter().string(from: date)])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         return try #require((object?["units"] as? [[String: Any]])?.first, "\(outcome.stdout)")
@@ -101,7 +101,7 @@ struct ScheduleCommandTests {
 
     /// Every zone and link of the system's tz database (598 in Debian's tzdata 2025b), each the zone of its own
     /// source in one config: ICU's list alone refused 155 of them (`Asia/Kolkata`, `Etc/UTC`, `US/Eastern`, `CET`).
-    @Test func everyNameOfTheSystemsZoneDatabaseIsAccepted() throws {
+    @Test func everyNameOfTheSystemsZoneDatabaseIsAccepted() async throws {
         let database = try String(contentsOfFile: "/usr/share/zoneinfo/tzdata.zi", encoding: .utf8)
         let names = database.split(separator: "\n").compactMap { line -> String? in
             let fields = line.split(separator: " ")
@@ -114,7 +114,7 @@ struct ScheduleCommandTests {
             "  zone\(index): { plugin: command, domain: com.test.zone\(index), gate: docs_gate, schedule: daily, timeZone: \"\(name)\", options: { command: [./feed.sh] } }"
         }
         try setup.editConfig(replacing: "sources:\n", with: "sources:\n" + sources.joined(separator: "\n") + "\n")
-        let outcome = try setup.run(["validate"])
+        let outcome = try await setup.run(["validate"])
         #expect(outcome.status == 0, "\(outcome.stderr.prefix(2_000))")
     }
 
@@ -127,12 +127,12 @@ struct ScheduleCommandTests {
         ("daily", "    timeZone: Europe/Pariss", "scheduler.yaml:11:15: source 'docs': unknown time zone 'Europe/Pariss' (did you mean 'Europe/Paris'?)"),
         ("daily", "defaults: { timeZone: CEST }", "scheduler.yaml:11:23: defaults: unknown time zone 'CEST'"),
     ])
-    func aScheduleThatCannotWorkIsRefusedWithItsLocation(schedule: String, extraLines: String, message: String) throws {
+    func aScheduleThatCannotWorkIsRefusedWithItsLocation(schedule: String, extraLines: String, message: String) async throws {
         let setup = try SourceWorkspace(schedule: schedule, extraLines: extraLines)
-        let outcome = try setup.run(["validate"])
+        let outcome = try await setup.run(["validate"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
-        let runOnce = try setup.run(["run-once"])
+        let runOnce = try await setup.run(["run-once"])
         #expect(runOnce.status == 2, "nothing runs on a config that does not validate")
     }
 }

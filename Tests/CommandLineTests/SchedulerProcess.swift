@@ -39,17 +39,29 @@ enum SchedulerProcess {
         return (process, pipes.0, pipes.1, pipes.2)
     }
 
-    /// Runs `scheduler arguments…` to completion, feeding it `input`.
+    /// Starts `scheduler arguments…` left to run, its input empty and its outputs drained: a process whose pipes
+    /// the test dropped would die of SIGPIPE at its first log line, before what the test means to do to it.
+    static func startInBackground(_ arguments: [String]) throws -> (process: ChildProcess, output: Drain, errors: Drain) {
+        let (process, stdin, stdout, stderr) = try start(arguments)
+        try stdin.fileHandleForWriting.close()
+        return (process, Drain(stdout), Drain(stderr))
+    }
+
+    /// Runs `scheduler arguments…` to completion, feeding it `input`; waits on a thread of its own
+    /// (``onOwnThread(_:)``).
     static func run(
         _ arguments: [String], input: Data = Data(), directory: URL? = nil, environment: [String: String] = [:]
-    ) throws -> Outcome {
+    ) async throws -> Outcome {
         let (process, stdin, stdout, stderr) = try start(arguments, directory: directory, environment: environment)
         // Drain both outputs while the process runs, so a chatty process never blocks on a full pipe.
         let output = Drain(stdout), errors = Drain(stderr)
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
+        let writer = stdin.fileHandleForWriting
+        return try await onOwnThread {
+            writer.write(input)
+            try writer.close()
+            process.waitUntilExit()
+            return Outcome(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
+        }
     }
 }
 
@@ -59,8 +71,11 @@ final class Drain: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
 
+    private let inode: String
+
     init(_ pipe: Pipe) {
         let handle = pipe.fileHandleForReading
+        inode = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(handle.fileDescriptor)")) ?? "?"
         Thread.detachNewThread { [self] in
             while case let chunk = handle.availableData, !chunk.isEmpty {
                 lock.withLock { data += chunk }
@@ -70,11 +85,29 @@ final class Drain: @unchecked Sendable {
     }
 
     /// Everything written, once every writer has closed the pipe; after `seconds`, what was written so far, said so
-    /// (a process the test started may have left a child holding the pipe): a test fails, it never hangs.
+    /// with the processes still holding it (a process the test started may have left a child holding the pipe): a
+    /// test fails, it never hangs. With 0 seconds, what was written so far.
     func text(waitingAtMost seconds: Double = 120) -> String {
         let complete = done.wait(timeout: .now() + seconds) == .success
         let text = lock.withLock { String(decoding: data, as: UTF8.self) }
-        return complete ? text : text + "\n[the pipe was still open after \(Int(seconds)) s: some process holds it]"
+        return complete || seconds == 0 ? text : text + "\n[the pipe was still open after \(Int(seconds)) s: held by \(holders())]"
+    }
+
+    /// The processes that hold the pipe's write end open, with their command lines: the culprits a test names.
+    private func holders() -> String {
+        let me = ProcessInfo.processInfo.processIdentifier
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+        let holding = pids.filter { pid in
+            pid != me && ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).contains { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == inode
+            }
+        }
+        return holding.map { pid in
+            let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map {
+                String(decoding: $0.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            } ?? "?"
+            return "\(pid) (\(command))"
+        }.joined(separator: ", ")
     }
 }
 
@@ -112,19 +145,4 @@ final class Workspace {
 /// One NDJSON line for a simple item.
 func itemLine(_ id: String, domain: String = "com.test", title: String) -> String {
     #"{"uniqueIdentifier":"\#(id)","domainIdentifier":"\#(domain)","title":"\#(title)","contentURL":"test://\#(id)"}"#
-}
-
-/// Runs `body`, which blocks (a process to wait for, a sleep), on a thread of its own: an async test then never holds
-/// one of the few threads Swift concurrency runs every test on (two on a 2-core machine), which would stall the
-/// others, PostgreSQL transactions included. The test waits for it, so what `body` touches is not shared meanwhile.
-func onOwnThread<T: Sendable>(_ body: @escaping () throws -> T) async throws -> T {
-    let work = UncheckedWork(run: body)
-    return try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work.run() }) }
-    }
-}
-
-/// A closure handed to one other thread while its caller waits for it.
-private struct UncheckedWork<T>: @unchecked Sendable {
-    let run: () throws -> T
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 
 @Suite("scheduler run: the service")
@@ -62,7 +63,7 @@ struct ServiceTests {
         #expect(try await service.request("/healthz").status == 200)
         #expect(await service.terminate() == 0, "\(service.log)")
 
-        let outcome = try await onOwnThread { try setup.run(["analytics", "--since", "1d", "--json"]) }
+        let outcome = try await setup.run(["analytics", "--since", "1d", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let top = (report["topQueries"] as? [[String: Any]] ?? []).compactMap { $0["query"] as? String }.sorted()
@@ -70,10 +71,10 @@ struct ServiceTests {
         #expect(top.contains("doc a") && top.contains("zebra"), "\(report)")
         // ("doc" may have found nothing too, polled before the first pass ended.)
         #expect((report["queriesWithoutHits"] as? [[String: Any]])?.compactMap { $0["query"] as? String }.contains("zebra") == true, "\(report)")
-        let text = try await onOwnThread { try setup.run(["analytics"]) }
+        let text = try await setup.run(["analytics"])
         let withoutHits = text.stdout.components(separatedBy: "queries without hits\n").last ?? ""
         #expect(withoutHits.contains("  zebra ") && withoutHits.contains("1 searches, 1 without hits, 0 opens"), "\(text.stdout)")
-        #expect(try await onOwnThread { try setup.run(["analytics", "--since", "1h"]) }.stderr.contains("--since must be a duration of a day or more"))
+        #expect(try await setup.run(["analytics", "--since", "1h"]).stderr.contains("--since must be a duration of a day or more"))
     }
 
     @Test func aHugeNumberOnHotReloadKeepsTheServiceAndItsLastGoodConfig() async throws {
@@ -138,11 +139,11 @@ struct ServiceTests {
         #expect(await service.terminate() == 0, "\(service.log)")
     }
 
-    @Test func aPassLockThatCannotBeOpenedStopsTheStartNotARunningService() throws {
+    @Test func aPassLockThatCannotBeOpenedStopsTheStartNotARunningService() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
         try FileManager.default.createDirectory(atPath: setup.workspace.path("index.sqlite.lock"), withIntermediateDirectories: true)
-        let outcome = try SchedulerProcess.run(["run"] + setup.config)
+        let outcome = try await SchedulerProcess.run(["run"] + setup.config)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("refusing to start: cannot open the lock file"), "\(outcome.stderr)")
     }
@@ -169,7 +170,7 @@ struct ServiceTests {
         kill(service.process.processIdentifier, SIGHUP)
         #expect(try await eventually { try await service.json("/status")["configGeneration"] as? Int == generation + 1 })
         #expect(await service.terminate() == 0, "\(service.log)")
-        let lines = service.log.split(separator: "\n")
+        let lines = await service.finalLog.split(separator: "\n")
         #expect(lines.contains { $0.contains("SIGHUP") })
         for line in lines {
             let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -227,7 +228,7 @@ struct ServiceTests {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
         let first = try await RunningService(setup.config)
-        let second = try SchedulerProcess.run(["run"] + setup.config)
+        let second = try await SchedulerProcess.run(["run"] + setup.config)
         #expect(second.status == 3)
         #expect(second.stderr.contains("already serving this database"))
         #expect(await first.terminate() == 0, "\(first.log)")
@@ -244,18 +245,18 @@ struct ServiceTests {
         #expect(try await eventually { try await service.searchTotal() >= 1000 }, "the first batch was committed (a search counts up to 1,000)")
 
         #expect(await service.terminate() == 0, "\(service.log)")
-        #expect(service.log.contains("stopped"))
-        let committed = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
+        #expect(await service.finalLog.contains("stopped"))
+        let committed = try await SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
         #expect(committed.stdout.contains(#""total":2000"#), "\(committed.stdout)")
-        let status = try SchedulerProcess.run(["status", "--json"] + setup.config)
+        let status = try await SchedulerProcess.run(["status", "--json"] + setup.config)
         #expect(!status.stdout.contains("lastSuccess"), "no success was recorded: \(status.stdout)")
 
         try setup.workspace.write("release", "")
-        let next = try SchedulerProcess.run(["run-once"] + setup.config)
+        let next = try await SchedulerProcess.run(["run-once"] + setup.config)
         #expect(next.status == 0, "\(next.stderr)")
-        let history = try SchedulerProcess.run(["history"] + setup.config).stdout
+        let history = try await SchedulerProcess.run(["history"] + setup.config).stdout
         #expect(next.stdout.contains("the last run was interrupted"), "\(service.log)\n---\n\(history)")
-        let after = try SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
+        let after = try await SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
         #expect(after.stdout.contains(#""total":2101"#), "\(after.stdout)")
     }
 

@@ -61,21 +61,21 @@ final class SourceWorkspace {
         ((try? String(contentsOfFile: workspace.path("starts.txt"), encoding: .utf8)) ?? "").split(separator: "\n").count
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> SchedulerProcess.Outcome {
-        try SchedulerProcess.run(arguments + config, environment: environment)
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> SchedulerProcess.Outcome {
+        try await SchedulerProcess.run(arguments + config, environment: environment)
     }
 
     /// The identifiers `scheduler search doc` finds, sorted.
-    func indexed() throws -> [String] {
-        let outcome = try run(["search", "doc", "--json", "--limit", "100"])
+    func indexed() async throws -> [String] {
+        let outcome = try await run(["search", "doc", "--json", "--limit", "100"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let hits = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         return ((hits?["hits"] as? [[String: Any]]) ?? []).compactMap { $0["uniqueIdentifier"] as? String }.sorted()
     }
 
     /// The one unit of `scheduler status --json`.
-    func status() throws -> [String: Any] {
-        let outcome = try run(["status", "--json"])
+    func status() async throws -> [String: Any] {
+        let outcome = try await run(["status", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         return ((report?["units"] as? [[String: Any]])?.first) ?? [:]

@@ -48,26 +48,26 @@ struct StartupAndOutageTests {
 
     @Test func aMissingPasswordVariableOrDatabaseExitsTwoAndNothingAnsweringExitsOne() async throws {
         let missing = try await postgresWorkspace(settings: ", passwordFromEnvironment: SCHEDULER_TEST_NO_SUCH_PASSWORD").0
-        let outcome = try missing.run(["run"])
+        let outcome = try await missing.run(["run"])
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("SCHEDULER_TEST_NO_SUCH_PASSWORD, which is not set"), "\(outcome.stderr)")
 
         let noDatabase = try await postgresWorkspace().0
         try noDatabase.editConfig(replacing: "/scheduler_test_", with: "/missing_scheduler_test_")
-        let refused = try noDatabase.run(["run"])
+        let refused = try await noDatabase.run(["run"])
         #expect(refused.status == 2, "\(refused.stderr)")
         #expect(refused.stderr.contains("does not exist"), "\(refused.stderr)")
 
         let proxy = try TCPProxy(to: 1)
         proxy.stop()
         let nothing = try await postgresWorkspace(port: proxy.port).0
-        let unanswered = try nothing.run(["run"])
+        let unanswered = try await nothing.run(["run"])
         #expect(unanswered.status == 1, "a server still starting may answer after a restart: \(unanswered.stderr)")
         #expect(unanswered.stderr.contains("nothing answers at 127.0.0.1:\(proxy.port)"), "\(unanswered.stderr)")
     }
 
     /// A state folder the service's user cannot write (as root, the service runs as `nobody` for this test).
-    @Test func aReadOnlyStateFolderExitsTwo() throws {
+    @Test func aReadOnlyStateFolderExitsTwo() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
         try setup.editConfig(replacing: "path: index.sqlite", with: "path: state/index.sqlite")
@@ -81,7 +81,7 @@ struct StartupAndOutageTests {
         let errors = Pipe()
         let process = try ChildProcess(executable, arguments: arguments, standardError: .pipe(errors))
         let drained = Drain(errors)
-        process.waitUntilExit()
+        _ = await process.exited()
         let text = drained.text()
         #expect(process.terminationStatus == 2, "\(text)")
         #expect(text.contains("refusing to start") && text.contains(setup.workspace.path("state")), "\(text)")

@@ -106,6 +106,15 @@ public final class ChildProcess: @unchecked Sendable {
         _ = reapIfEnded()
     }
 
+    /// Waits, on a thread of its own (``onOwnThread(_:)``), until the child has ended; its ``terminationStatus``.
+    /// What async tests call: a blocked wait would hold one of the few threads every test runs on.
+    public func exited() async -> Int32 {
+        await (try? onOwnThread { [self] in
+            waitUntilExit()
+            return terminationStatus
+        }) ?? -1
+    }
+
     /// The exit status, or the number of the signal that ended the child (as `Foundation.Process` says it);
     /// only meaningful after ``waitUntilExit()``.
     public var terminationStatus: Int32 {

@@ -69,9 +69,14 @@ struct LeasedWork {
         while true {
             try await Task.sleep(for: duration / 3)
             let asked = ContinuousClock.now
+            guard asked - heldSince < duration else {
+                // This process did not run for a whole lease's duration (paused, or starved): the lease has expired.
+                logger.warning("the lease \(lease.name) expired before this replica could renew it (it did not run for \(asked - heldSince)); the work under it stops")
+                throw LeaseLost(lease: current, currentHolder: nil, currentToken: nil)
+            }
             do {
                 let attempt = current
-                let left = max(duration - (asked - heldSince), .milliseconds(1))
+                let left = duration - (asked - heldSince)
                 guard let renewed = try await StoreDeadline(limit: left).run({ try await leases.renew(attempt, for: duration) }) else {
                     logger.warning("lost the lease \(lease.name) to another replica; the work under it stops")
                     throw LeaseLost(lease: current, currentHolder: nil, currentToken: nil)

@@ -44,11 +44,11 @@ struct ConsoleBrowserTests {
     }
 
     /// Runs `steps` in one browser (``browser-driver.py``): one result per step, or a failed step's error.
-    static func drive(_ steps: [[String: Any]]) throws -> [Any] {
+    static func drive(_ steps: [[String: Any]]) async throws -> [Any] {
         let python = try ExternalTool("python3", debianPackage: "python3")
         let chromium = try ExternalTool("chromium", debianPackage: "chromium")
         let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("browser-driver.py")
-        let outcome = try python.run([driver.path, chromium.url.path], input: try JSONSerialization.data(withJSONObject: steps), timeout: 300)
+        let outcome = try await python.run([driver.path, chromium.url.path], input: try JSONSerialization.data(withJSONObject: steps), timeout: 300)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let results = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [Any], "\(outcome.stdout)")
         if let failed = results.last as? [String: Any], let error = failed["error"] {
@@ -150,7 +150,7 @@ struct ConsoleBrowserTests {
             ("sent", ["click": "#signin button"]),
             ("held back", ["eval": Self.text("main .alert") + " + ' | ' + " + Self.text(".console")]),
         ]
-        let all = try Self.drive(steps.map(\.1))
+        let all = try await Self.drive(steps.map(\.1))
         func result(_ name: String, after: Int = 0) -> Any? {
             steps.indices.filter { steps[$0].0 == name && $0 >= after }.first.map { all.indices.contains($0) ? all[$0] : nil } ?? nil
         }
@@ -215,7 +215,7 @@ struct ConsoleBrowserTests {
             ((try await service.json("/status")["units"] as? [[String: Any]])?.first?["lastResult"] as? String) == "running"
         })
         let site = "http://127.0.0.1:\(try #require(service.base.port))"
-        let acted = try Self.drive([
+        let acted = try await Self.drive([
             ["goto": site + "/signin"], ["fill": ["#token", Self.token]], ["click": "#signin button"],
             ["goto": site + "/units/slow"],
             ["screenshot": try Self.screenshot("console-running-unit.png"), "width": 1280],
@@ -228,7 +228,7 @@ struct ConsoleBrowserTests {
         #expect(try await eventually {
             ((try await service.json("/status")["units"] as? [[String: Any]])?.first?["lastResult"] as? String) == "cancelled"
         })
-        let after = try Self.drive([
+        let after = try await Self.drive([
             ["goto": site + "/units/slow"],
             ["eval": Self.text("#facts .result") + " + ' | ' + " + Self.text("#runs tbody tr td[data-label=Result]")],
         ])

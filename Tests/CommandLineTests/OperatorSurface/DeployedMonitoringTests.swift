@@ -22,11 +22,11 @@ struct DeployedMonitoringTests {
 
     static let exported = Set(MetricFamily.allCases.map(\.name))
 
-    @Test func theAlertRulesAreValidAndPassTheirUnitTests() throws {
+    @Test func theAlertRulesAreValidAndPassTheirUnitTests() async throws {
         let promtool = try ExternalTool("promtool", debianPackage: "prometheus")
-        let check = try promtool.run(["check", "rules", "alerts.yaml"], directory: Self.prometheus)
+        let check = try await promtool.run(["check", "rules", "alerts.yaml"], directory: Self.prometheus)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        let tests = try promtool.run(["test", "rules", "alerts.test.yaml"], directory: Self.prometheus)
+        let tests = try await promtool.run(["test", "rules", "alerts.test.yaml"], directory: Self.prometheus)
         #expect(tests.status == 0, "\(tests.stdout)\(tests.stderr)")
 
         let rules = try String(contentsOf: Self.prometheus.appendingPathComponent("alerts.yaml"), encoding: .utf8)
@@ -37,7 +37,7 @@ struct DeployedMonitoringTests {
         }
     }
 
-    @Test func theDashboardIsValidAndQueriesOnlyExportedMetrics() throws {
+    @Test func theDashboardIsValidAndQueriesOnlyExportedMetrics() async throws {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.dashboard)) as? [String: Any]
         let dashboard = try #require(json)
         #expect(dashboard["uid"] as? String == "reindex-scheduler")
@@ -75,13 +75,13 @@ struct DeployedMonitoringTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try rules.write(to: folder.appendingPathComponent("queries.yaml"), atomically: true, encoding: .utf8)
-        let check = try ExternalTool("promtool", debianPackage: "prometheus").run(["check", "rules", "queries.yaml"], directory: folder)
+        let check = try await ExternalTool("promtool", debianPackage: "prometheus").run(["check", "rules", "queries.yaml"], directory: folder)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 
     /// The units table's "since last success" is the time since a success, and nothing (shown "never") for a unit that
     /// has none, whose gauge is 0: not 57 years. Evaluated by `promtool test rules` on series given to it.
-    @Test func sinceLastSuccessIsNothingForAUnitThatNeverSucceeded() throws {
+    @Test func sinceLastSuccessIsNothingForAUnitThatNeverSucceeded() async throws {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.dashboard)) as? [String: Any]
         let panels = try #require(json?["panels"] as? [[String: Any]])
         let expressions = panels.flatMap { ($0["targets"] as? [[String: Any]] ?? []).compactMap { $0["expr"] as? String } }
@@ -110,7 +110,7 @@ struct DeployedMonitoringTests {
                       - labels: 'since_last_success{unit="daily"}'
                         value: 180
             """.write(to: folder.appendingPathComponent("since.test.yaml"), atomically: true, encoding: .utf8)
-        let test = try ExternalTool("promtool", debianPackage: "prometheus").run(["test", "rules", "since.test.yaml"], directory: folder)
+        let test = try await ExternalTool("promtool", debianPackage: "prometheus").run(["test", "rules", "since.test.yaml"], directory: folder)
         #expect(test.status == 0, "\(test.stdout)\(test.stderr)")
         #expect(since.contains("> 0"))
         #expect(String(data: try Data(contentsOf: Self.dashboard), encoding: .utf8)?.contains(#""text": "never""#) == true, "the empty cell reads never")

@@ -22,23 +22,27 @@ struct ExternalTool {
     }
 
     /// Runs the tool to completion with `input` on its standard input; killed after `timeout` seconds (the outcome
-    /// then says so), so a test fails instead of hanging.
-    func run(_ arguments: [String], input: Data = Data(), directory: URL? = nil, timeout: Double = 120) throws -> SchedulerProcess.Outcome {
+    /// then says so), so a test fails instead of hanging. Waits on a thread of its own (``onOwnThread(_:)``): a
+    /// browser may take seconds.
+    func run(_ arguments: [String], input: Data = Data(), directory: URL? = nil, timeout: Double = 120) async throws -> SchedulerProcess.Outcome {
         let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
         let process = try ChildProcess(
             url, arguments: arguments, directory: directory,
             standardInput: .pipe(stdin), standardOutput: .pipe(stdout), standardError: .pipe(stderr)
         )
         let output = Drain(stdout), errors = Drain(stderr)
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let timedOut = process.isRunning
-        if timedOut { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        let stderrText = errors.text(waitingAtMost: 10) + (timedOut ? "\n[killed after \(Int(timeout)) s]" : "")
-        return SchedulerProcess.Outcome(status: process.terminationStatus, stdout: output.text(waitingAtMost: 10), stderr: stderrText)
+        let writer = stdin.fileHandleForWriting
+        return try await onOwnThread {
+            writer.write(input)
+            try writer.close()
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            let timedOut = process.isRunning
+            if timedOut { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            let stderrText = errors.text(waitingAtMost: 10) + (timedOut ? "\n[killed after \(Int(timeout)) s]" : "")
+            return SchedulerProcess.Outcome(status: process.terminationStatus, stdout: output.text(waitingAtMost: 10), stderr: stderrText)
+        }
     }
 }
 

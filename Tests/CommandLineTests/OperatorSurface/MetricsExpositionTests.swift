@@ -7,8 +7,8 @@ import Testing
 @Suite("Metrics, judged by promtool")
 struct MetricsExpositionTests {
     /// `promtool check metrics` on `text`: its complaints, empty when it accepts the text.
-    static func promtoolComplaints(_ text: String) throws -> String {
-        let outcome = try ExternalTool("promtool", debianPackage: "prometheus").run(["check", "metrics"], input: Data(text.utf8))
+    static func promtoolComplaints(_ text: String) async throws -> String {
+        let outcome = try await ExternalTool("promtool", debianPackage: "prometheus").run(["check", "metrics"], input: Data(text.utf8))
         return outcome.status == 0 ? "" : "status \(outcome.status): " + outcome.stdout + outcome.stderr
     }
 
@@ -31,7 +31,7 @@ struct MetricsExpositionTests {
         ] {
             #expect(first.contains(zero + "\n") || first.contains(zero + ".0\n"), "no '\(zero)' in the first scrape:\n\(first)")
         }
-        #expect(try Self.promtoolComplaints(first) == "")
+        #expect(try await Self.promtoolComplaints(first) == "")
 
         try setup.workspace.write("release", "")
         #expect(try await eventually { try await service.request("/metrics").body.contains(#"scheduler_runs_total{source="docs",result="reindexed",mode="full"} 1"#) })
@@ -41,7 +41,7 @@ struct MetricsExpositionTests {
         let nextDue = try #require(Self.value(of: #"scheduler_next_due_timestamp_seconds{unit="docs"}"#, in: after))
         #expect(nextDue > Date().addingTimeInterval(25 * 86_400).timeIntervalSince1970, "a monthly unit that just succeeded is due in a month")
         #expect(try #require(Self.value(of: "scheduler_last_pass_timestamp_seconds", in: after)) > 0)
-        #expect(try Self.promtoolComplaints(after) == "")
+        #expect(try await Self.promtoolComplaints(after) == "")
         #expect(await service.terminate() == 0, "\(service.log)")
     }
 

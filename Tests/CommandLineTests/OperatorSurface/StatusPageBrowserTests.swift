@@ -35,7 +35,7 @@ struct StatusPageBrowserTests {
     }
 
     /// Chromium's DOM of `url` once its scripts ran (fetches included), and a screenshot of it at `width`.
-    static func load(_ url: URL, screenshot name: String, width: Int) throws -> String {
+    static func load(_ url: URL, screenshot name: String, width: Int) async throws -> String {
         let chromium = try ExternalTool("chromium", debianPackage: "chromium")
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
@@ -43,12 +43,12 @@ struct StatusPageBrowserTests {
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--hide-scrollbars",
             "--user-data-dir=\(profile.path)", "--virtual-time-budget=10000",
         ]
-        let dom = try chromium.run(common + ["--dump-dom", url.absoluteString])
+        let dom = try await chromium.run(common + ["--dump-dom", url.absoluteString])
         #expect(dom.status == 0, "\(dom.stderr)")
         let screenshots = repositoryRoot.appendingPathComponent(".build/screenshots")
         try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
         let file = screenshots.appendingPathComponent(name)
-        let shot = try chromium.run(common + ["--window-size=\(width),1400", "--screenshot=\(file.path)", url.absoluteString])
+        let shot = try await chromium.run(common + ["--window-size=\(width),1400", "--screenshot=\(file.path)", url.absoluteString])
         #expect(shot.status == 0 && FileManager.default.fileExists(atPath: file.path), "\(shot.stderr)")
         return dom.stdout
     }
@@ -62,7 +62,7 @@ struct StatusPageBrowserTests {
         })
         // `?q=` fills the search box and fires the same input event a keystroke does.
         let page = try #require(URL(string: "/?q=harb", relativeTo: service.base)?.absoluteURL)
-        let dom = try Self.load(page, screenshot: "status-page.png", width: 1280)
+        let dom = try await Self.load(page, screenshot: "status-page.png", width: 1280)
 
         #expect(dom.contains(#"<tr data-unit="docs" class="">"#), "\(dom)")
         #expect(dom.contains(#"<tr data-unit="broken" class="failing">"#))
@@ -78,7 +78,7 @@ struct StatusPageBrowserTests {
         #expect(dom.components(separatedBy: "<script").count == 2, "the page's own script only")
 
         // Another prefix: the plain item, linked through /open, which redirects to its https URL.
-        let lighthouse = try Self.load(try #require(URL(string: "/?q=lamp", relativeTo: service.base)?.absoluteURL), screenshot: "status-page-phone.png", width: 390)
+        let lighthouse = try await Self.load(try #require(URL(string: "/?q=lamp", relativeTo: service.base)?.absoluteURL), screenshot: "status-page-phone.png", width: 390)
         #expect(lighthouse.contains(#"<a class="title" href="/open/lighthouse?q=lamp" rel="noopener noreferrer">Lighthouse keeping</a>"#), "\(lighthouse)")
         let port = try #require(service.base.port)
         for (path, status, location) in [
