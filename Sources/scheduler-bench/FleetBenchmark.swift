@@ -176,8 +176,9 @@ enum FleetBenchmark {
     private static func writeConfig(_ settings: Settings, location: PostgresLocation, folder: String) throws {
         let width = String(settings.units - 1).count
         let partitions = (0..<settings.units).map { "p" + String(repeating: "0", count: width - String($0).count) + String($0) }
+        // The history keeps every line of the run (the default keeps the last 1,000): the counts are read from it.
         try """
-            store: { postgres: { url: "\(location)", tls: disable, leaseTTL: \(leaseTTL)s } }
+            store: { postgres: { url: "\(location)", tls: disable, leaseTTL: \(leaseTTL)s }, history: \(min(1_000_000, settings.units * 50)) }
             service: { tick: 1s, listen: 127.0.0.1:0, concurrency: \(settings.concurrency) }
             sources:
               fleet:
