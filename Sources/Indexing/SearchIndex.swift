@@ -32,9 +32,15 @@ public protocol SearchIndex: SearchUsage {
     /// How many items of `domain` (and the domains under it) were last written by commit `number` or earlier.
     func itemCount(inDomain domain: String, committedThrough number: Int64) async throws -> Int
 
-    /// Deletes every item whose expiration date has passed; returns how many.
+    /// Deletes every item whose expiration date has passed; returns how many. A sweep that deleted any counts as a
+    /// change from outside the runs.
     @discardableResult
     func sweepExpired() async throws -> Int
+
+    /// How many times the index was changed other than by a unit's run or purge: a ``commit(_:)`` (`scheduler index
+    /// import`, `delete`, `clear`, the items API) or a sweep that deleted items. Such a change may empty a domain a
+    /// unit succeeded in, so a pass that sees this number move decides every unit again (``Store/PassSettlement``).
+    func outsideChangeCount() async throws -> Int64
 
     /// The stored item with this identifier, expired or not (a purged one is gone).
     func item(withIdentifier identifier: String) async throws -> SearchableItem?

@@ -14,7 +14,7 @@ public struct MemorySearchIndex: SearchIndex {
 
     @discardableResult
     public func commit(_ batch: IndexBatch) async throws -> BatchOutcome {
-        try commit(batch) { _, _ in }
+        try commit(batch) { tables, _ in tables.outsideChanges += 1 }
     }
 
     /// Commits `batch` and runs `alongside` after it in the same change, with its outcome, as the store's operations
@@ -43,6 +43,10 @@ public struct MemorySearchIndex: SearchIndex {
         tables.read(\.lastCommitNumber)
     }
 
+    public func outsideChangeCount() async throws -> Int64 {
+        tables.read(\.outsideChanges)
+    }
+
     public func itemCount(inDomain domain: String) async throws -> Int {
         tables.read { $0.liveRows(within: domain).count }
     }
@@ -60,6 +64,7 @@ public struct MemorySearchIndex: SearchIndex {
         let now = clock.now()
         return tables.change { tables in
             let expired = Set(tables.rows.values.filter { $0.item.expirationDate! <= now && tables.isLive($0) }.map(\.id))
+            if !expired.isEmpty { tables.outsideChanges += 1 }
             return tables.deleteRows { expired.contains($0.id) }
         }
     }

@@ -70,6 +70,7 @@ extension MemoryTables {
         state.source = unit.source
         state.domain = unit.domain
         change(&state)
+        state.settledUntil = nil
         units[unit.unit] = state
     }
 }

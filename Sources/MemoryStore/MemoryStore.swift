@@ -48,6 +48,29 @@ public struct MemoryStore: SchedulerStore {
         database.read(\.units)
     }
 
+    public func unitsToDecide(at now: Date, settledUnder signature: String) async throws -> [String: UnitState] {
+        database.read { tables in
+            tables.units.filter { _, state in state.settledUnder != signature || (state.settledUntil.map { $0 <= now } ?? true) }
+        }
+    }
+
+    public func settle(_ units: [UnitSettlement], under signature: String, completing: PassSettlement?) async throws {
+        database.change { tables in
+            for settled in units {
+                guard var state = tables.units[settled.unit], state.lastAttemptAt == settled.lastAttemptAt, state.lastResult == settled.lastResult
+                else { continue }
+                state.settledUntil = settled.until
+                state.settledUnder = signature
+                tables.units[settled.unit] = state
+            }
+            if let completing { tables.passSettlement = completing }
+        }
+    }
+
+    public func passSettlement() async throws -> PassSettlement? {
+        database.read(\.passSettlement)
+    }
+
     public func unit(_ key: String) async throws -> UnitState? {
         database.read { $0.units[key] }
     }
@@ -159,6 +182,7 @@ public struct MemoryStore: SchedulerStore {
                 state.syncStateAt = nil
                 tables.syncStates[key] = nil
                 state.settle(.purged)
+                state.settledUntil = nil
                 tables.units[key] = state
             }
         }.deleted
@@ -174,6 +198,7 @@ public struct MemoryStore: SchedulerStore {
                 state.lastResult = .interrupted
                 state.lastError = UnitState.interruptedError
                 state.runner = nil
+                state.settledUntil = nil
                 tables.units[key] = state
             }
             return interrupted

@@ -29,6 +29,10 @@ struct MemoryTables: Sendable {
     /// composed and decomposed spellings of "café", which are two identifiers to SQLite and PostgreSQL).
     var rows: [ExactText: Row] = [:]
     var lastCommitNumber: Int64 = 0
+    /// Changes of the index from outside the runs (``Indexing/SearchIndex/outsideChangeCount()``).
+    var outsideChanges: Int64 = 0
+    /// What the last whole pass settled (``Store/PassSettlement``).
+    var passSettlement: PassSettlement?
     var clientStates: [String: Data] = [:]
     var tombstones: [String: Tombstone] = [:]
     var units: [String: UnitState] = [:]

@@ -78,6 +78,60 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return states
     }
 
+    public func unitsToDecide(at now: Date, settledUnder signature: String) async throws -> [String: UnitState] {
+        var states: [String: UnitState] = [:]
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: UnitStateColumns.list) FROM unit_state
+            WHERE settled_under IS DISTINCT FROM \(signature) OR settled_until IS NULL OR settled_until <= \(now.timeIntervalSince1970)
+            """,
+            logger: logger
+        )
+        for try await row in rows {
+            let state = try UnitStateColumns.state(from: row)
+            states[state.unit] = state
+        }
+        return states
+    }
+
+    public func settle(_ units: [UnitSettlement], under signature: String, completing: PassSettlement?) async throws {
+        // One statement for every unit, its values in arrays (a missing date as NaN, a missing result as ''); a unit
+        // whose state changed since it was read stays unsettled.
+        let names = units.map(\.unit), until = units.map { $0.until?.timeIntervalSince1970 ?? .nan }
+        let attempts = units.map { $0.lastAttemptAt?.timeIntervalSince1970 ?? .nan }, results = units.map { $0.lastResult?.rawValue ?? "" }
+        try await client.transaction(logger: logger) { connection in
+            if !units.isEmpty {
+                try await connection.checkedQuery(
+                    """
+                    UPDATE unit_state SET settled_until = nullif(s.until, 'NaN'), settled_under = \(signature)
+                    FROM unnest(\(names)::text[], \(until)::float8[], \(attempts)::float8[], \(results)::text[]) AS s(unit, until, attempt, result)
+                    WHERE unit_state.unit = s.unit AND unit_state.last_attempt_at IS NOT DISTINCT FROM nullif(s.attempt, 'NaN')
+                        AND unit_state.last_result IS NOT DISTINCT FROM nullif(s.result, '')
+                    """,
+                    logger: logger
+                )
+            }
+            if let completing {
+                try await connection.checkedQuery(
+                    """
+                    INSERT INTO pass_settlement (id, signature, outside_changes) VALUES (1, \(completing.signature), \(completing.outsideChanges))
+                    ON CONFLICT (id) DO UPDATE SET signature = EXCLUDED.signature, outside_changes = EXCLUDED.outside_changes
+                    """,
+                    logger: logger
+                )
+            }
+        }
+    }
+
+    public func passSettlement() async throws -> PassSettlement? {
+        for try await (signature, changes) in try await client.query("SELECT signature, outside_changes FROM pass_settlement", logger: logger)
+            .decode((String, Int64).self)
+        {
+            return PassSettlement(signature: signature, outsideChanges: changes)
+        }
+        return nil
+    }
+
     public func unit(_ key: String) async throws -> UnitState? {
         for try await row in try await client.query("SELECT \(unescaped: UnitStateColumns.list) FROM unit_state WHERE unit = \(key)", logger: logger) {
             return try UnitStateColumns.state(from: row)
@@ -93,7 +147,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
                 """
                 UPDATE unit_state SET last_attempt_at = \(date.timeIntervalSince1970), last_result = \(UnitResult.running.rawValue),
                     last_error = NULL, runner = \(RunnerIdentity.current), forced_run = \(forced), run_mode = \(mode.rawValue),
-                    cancel_requested_by = NULL
+                    cancel_requested_by = NULL, settled_until = NULL
                 WHERE unit = \(unit.unit)
                 """,
                 logger: logger
@@ -148,14 +202,14 @@ public final class PostgresSchedulerStore: SchedulerStore {
                     UPDATE unit_state SET last_incremental_at = \(finished), sync_state = coalesce(\(state)::bytea, sync_state),
                         sync_state_at = coalesce(\(stateAt)::float8, sync_state_at), item_count = \(success.itemCount), last_attempt_at = \(finished),
                         last_result = \(UnitResult.succeeded.rawValue), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL,
-                        forced_run = FALSE, run_mode = NULL
+                        forced_run = FALSE, run_mode = NULL, settled_until = NULL
                     WHERE unit = \(success.unit.unit)
                     """
                 : """
                     UPDATE unit_state SET last_success_at = \(finished), fingerprint = \(success.fingerprint), sync_state = \(state),
                         sync_state_at = \(stateAt), item_count = \(success.itemCount), last_attempt_at = \(finished),
                         last_result = \(UnitResult.succeeded.rawValue), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL,
-                        forced_run = FALSE, run_mode = NULL
+                        forced_run = FALSE, run_mode = NULL, settled_until = NULL
                     WHERE unit = \(success.unit.unit)
                     """
             try await connection.checkedQuery(settled, logger: logger)
@@ -178,7 +232,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
             try await connection.checkedQuery(
                 """
                 UPDATE unit_state SET last_result = \(result.rawValue), last_error = \(error), failures = \(failures),
-                    retry_at = \(retryAt.timeIntervalSince1970), runner = NULL, forced_run = FALSE, run_mode = NULL, cancel_requested_by = NULL
+                    retry_at = \(retryAt.timeIntervalSince1970), runner = NULL, forced_run = FALSE, run_mode = NULL, cancel_requested_by = NULL,
+                    settled_until = NULL
                 WHERE unit = \(unit.unit)
                 """,
                 logger: logger
@@ -213,7 +268,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
             try await Self.check(fence, connection, logger: logger)
             var sql = SQLBuilder("UPDATE unit_state SET last_success_at = NULL, fingerprint = NULL, item_count = NULL, last_result = ")
             sql.append("\(sql.bind(UnitResult.purged.rawValue)), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL, forced_run = FALSE, ")
-            sql.append("run_mode = NULL, last_incremental_at = NULL, sync_state = NULL, sync_state_at = NULL WHERE ")
+            sql.append("run_mode = NULL, last_incremental_at = NULL, sync_state = NULL, sync_state_at = NULL, settled_until = NULL WHERE ")
             sql.appendDomainRange(domain, column: "domain")
             try await connection.checkedQuery(sql.query, logger: logger)
         }.deleted
@@ -224,7 +279,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
             var interrupted: [UnitState] = []
             let rows = try await connection.checkedQuery(
                 """
-                UPDATE unit_state SET last_result = \(UnitResult.interrupted.rawValue), last_error = \(UnitState.interruptedError), runner = NULL
+                UPDATE unit_state SET last_result = \(UnitResult.interrupted.rawValue), last_error = \(UnitState.interruptedError), runner = NULL,
+                    settled_until = NULL
                 WHERE last_result = \(UnitResult.running.rawValue) AND NOT EXISTS (
                     SELECT 1 FROM lease WHERE lease.name = 'unit/' || unit_state.unit AND lease.expires_at > \(unescaped: PostgresSchema.databaseNow))
                 RETURNING \(unescaped: UnitStateColumns.list)
@@ -358,12 +414,14 @@ public final class PostgresSchedulerStore: SchedulerStore {
 enum UnitStateColumns {
     static let list = """
         unit, source, domain, last_success_at, fingerprint, item_count, last_attempt_at, last_result, last_error, failures,
-        retry_at, runner, forced_run, run_mode, last_incremental_at, sync_state_at
+        retry_at, runner, forced_run, run_mode, last_incremental_at, sync_state_at, settled_until, settled_under
         """
 
     static func state(from row: PostgresRow) throws -> UnitState {
-        let (unit, source, domain, lastSuccess, fingerprint, itemCount, lastAttempt, lastResult, lastError, failures, retryAt, runner, forced, mode, incremental, stateAt) =
-            try row.decode((String, String, String, Double?, String?, Int?, Double?, String?, String?, Int, Double?, String?, Bool, String?, Double?, Double?).self)
+        let (unit, source, domain, lastSuccess, fingerprint, itemCount, lastAttempt, lastResult, lastError, failures, retryAt, runner, forced, mode, incremental, stateAt, settledUntil, settledUnder) =
+            try row.decode(
+                (String, String, String, Double?, String?, Int?, Double?, String?, String?, Int, Double?, String?, Bool, String?, Double?, Double?, Double?, String?).self
+            )
         var state = UnitState(unit: unit, source: source, domain: domain)
         state.lastSuccessAt = lastSuccess.map(Date.init(timeIntervalSince1970:))
         state.fingerprint = fingerprint
@@ -378,6 +436,8 @@ enum UnitStateColumns {
         state.runMode = mode.flatMap(SyncMode.init(rawValue:))
         state.lastIncrementalAt = incremental.map(Date.init(timeIntervalSince1970:))
         state.syncStateAt = stateAt.map(Date.init(timeIntervalSince1970:))
+        state.settledUntil = settledUntil.map(Date.init(timeIntervalSince1970:))
+        state.settledUnder = settledUnder
         return state
     }
 }

@@ -148,6 +148,17 @@ enum PostgresSchema {
             "CREATE TABLE source_pause (source TEXT PRIMARY KEY, paused_at DOUBLE PRECISION NOT NULL, paused_by TEXT NOT NULL)",
         ]),
         .statements("v12-cancel-requests", ["ALTER TABLE unit_state ADD COLUMN cancel_requested_by TEXT"]),
+        // Rows from before are unsettled: the first pass decides every unit, as before, and settles them.
+        .statements("v13-due-index", [
+            "ALTER TABLE unit_state ADD COLUMN settled_until DOUBLE PRECISION",
+            "ALTER TABLE unit_state ADD COLUMN settled_under TEXT",
+            "ALTER TABLE index_commit ADD COLUMN outside_changes BIGINT NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE pass_settlement (
+                id INTEGER PRIMARY KEY CHECK (id = 1), signature TEXT NOT NULL, outside_changes BIGINT NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

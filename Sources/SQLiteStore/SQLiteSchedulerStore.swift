@@ -45,6 +45,50 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }
     }
 
+    public func unitsToDecide(at now: Date, settledUnder signature: String) async throws -> [String: UnitState] {
+        try await database.read { db in
+            var states: [String: UnitState] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT \(UnitStateRow.columns) FROM unit_state WHERE settledUnder IS NOT ? OR settledUntil IS NULL OR settledUntil <= ?",
+                arguments: [signature, now.timeIntervalSince1970]
+            )
+            while let row = try rows.next() {
+                let state = UnitStateRow.state(from: row)
+                states[state.unit] = state
+            }
+            return states
+        }
+    }
+
+    public func settle(_ units: [UnitSettlement], under signature: String, completing: PassSettlement?) async throws {
+        try await sqliteIndex.write { db in
+            // One prepared statement a unit, its dates bound exactly: a unit whose state changed since it was read stays unsettled.
+            let statement = try db.cachedStatement(sql: """
+                UPDATE unit_state SET settledUntil = ?, settledUnder = ? WHERE unit = ? AND lastAttemptAt IS ? AND lastResult IS ?
+                """)
+            for unit in units {
+                try statement.execute(arguments: [
+                    unit.until?.timeIntervalSince1970, signature, unit.unit, unit.lastAttemptAt?.timeIntervalSince1970, unit.lastResult?.rawValue,
+                ])
+            }
+            if let completing {
+                try db.execute(
+                    sql: """
+                        INSERT INTO pass_settlement (id, signature, outsideChanges) VALUES (1, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET signature = excluded.signature, outsideChanges = excluded.outsideChanges
+                        """,
+                    arguments: [completing.signature, completing.outsideChanges]
+                )
+            }
+        }
+    }
+
+    public func passSettlement() async throws -> PassSettlement? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT signature, outsideChanges FROM pass_settlement").map { PassSettlement(signature: $0[0], outsideChanges: $0[1]) }
+        }
+    }
+
     public func unit(_ key: String) async throws -> UnitState? {
         try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT \(UnitStateRow.columns) FROM unit_state WHERE unit = ?", arguments: [key]).map(UnitStateRow.state(from:))
@@ -56,7 +100,8 @@ public final class SQLiteSchedulerStore: SchedulerStore {
             try UnitStateRow.ensure(db, unit)
             try db.execute(
                 sql: """
-                    UPDATE unit_state SET lastAttemptAt = ?, lastResult = ?, lastError = NULL, runner = ?, forcedRun = ?, runMode = ?, cancelRequestedBy = NULL
+                    UPDATE unit_state SET lastAttemptAt = ?, lastResult = ?, lastError = NULL, runner = ?, forcedRun = ?, runMode = ?, cancelRequestedBy = NULL,
+                        settledUntil = NULL
                     WHERE unit = ?
                     """,
                 arguments: [date.timeIntervalSince1970, UnitResult.running.rawValue, RunnerIdentity.current, forced, mode.rawValue, unit.unit]
@@ -97,7 +142,7 @@ public final class SQLiteSchedulerStore: SchedulerStore {
             try db.execute(
                 sql: """
                     UPDATE unit_state SET lastResult = ?, lastError = ?, failures = ?, retryAt = ?, runner = NULL, forcedRun = 0, runMode = NULL,
-                        cancelRequestedBy = NULL
+                        cancelRequestedBy = NULL, settledUntil = NULL
                     WHERE unit = ?
                     """,
                 arguments: [result.rawValue, error, failures, retryAt.timeIntervalSince1970, unit.unit]
@@ -130,7 +175,7 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         try await sqliteIndex.write { db in
             let rows = try Row.fetchAll(db, sql: "SELECT \(UnitStateRow.columns) FROM unit_state WHERE lastResult = ?", arguments: [UnitResult.running.rawValue])
             try db.execute(
-                sql: "UPDATE unit_state SET lastResult = ?, lastError = ?, runner = NULL WHERE lastResult = ?",
+                sql: "UPDATE unit_state SET lastResult = ?, lastError = ?, runner = NULL, settledUntil = NULL WHERE lastResult = ?",
                 arguments: [UnitResult.interrupted.rawValue, UnitState.interruptedError, UnitResult.running.rawValue]
             )
             return rows.map(UnitStateRow.state(from:))

@@ -158,6 +158,15 @@ enum SQLiteSchema {
         migrator.registerMigration("v11-cancel-requests") { db in
             try db.execute(sql: "ALTER TABLE unit_state ADD COLUMN cancelRequestedBy TEXT")
         }
+        migrator.registerMigration("v12-due-index") { db in
+            // Rows from before are unsettled: the first pass decides every unit, as before, and settles them.
+            try db.execute(sql: """
+                ALTER TABLE unit_state ADD COLUMN settledUntil REAL;
+                ALTER TABLE unit_state ADD COLUMN settledUnder TEXT;
+                ALTER TABLE index_commit ADD COLUMN outsideChanges INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE pass_settlement (id INTEGER PRIMARY KEY CHECK (id = 1), signature TEXT NOT NULL, outsideChanges INTEGER NOT NULL);
+                """)
+        }
         return migrator
     }
 

@@ -8,7 +8,7 @@ enum UnitStateRow {
     /// The columns ``state(from:)`` reads: every one but the sync state's bytes (read apart, by the run that needs them).
     static let columns = """
         unit, source, domain, lastSuccessAt, fingerprint, itemCount, lastAttemptAt, lastResult, lastError, failures, retryAt, runner,
-        forcedRun, runMode, lastIncrementalAt, syncStateAt
+        forcedRun, runMode, lastIncrementalAt, syncStateAt, settledUntil, settledUnder
         """
 
     /// Inserts the unit's row if missing, and keeps its source and domain current.
@@ -24,7 +24,7 @@ enum UnitStateRow {
     static func recordSuccess(_ db: Database, _ success: UnitSuccess) throws {
         try ensure(db, success.unit)
         let finished = success.finishedAt.timeIntervalSince1970
-        let settled = "itemCount = ?, lastAttemptAt = ?, lastResult = ?, lastError = NULL, failures = 0, retryAt = NULL, runner = NULL, forcedRun = 0, runMode = NULL"
+        let settled = "itemCount = ?, lastAttemptAt = ?, lastResult = ?, lastError = NULL, failures = 0, retryAt = NULL, runner = NULL, forcedRun = 0, runMode = NULL, settledUntil = NULL"
         let state = success.state.map { (Optional($0.json), Optional(finished)) } ?? (nil, nil)
         if success.mode == .incremental {
             try db.execute(
@@ -49,7 +49,7 @@ enum UnitStateRow {
             sql: """
                 UPDATE unit_state SET lastSuccessAt = NULL, fingerprint = NULL, itemCount = NULL, lastResult = ?, lastError = NULL,
                     failures = 0, retryAt = NULL, runner = NULL, forcedRun = 0, runMode = NULL, lastIncrementalAt = NULL,
-                    syncState = NULL, syncStateAt = NULL
+                    syncState = NULL, syncStateAt = NULL, settledUntil = NULL
                 WHERE domain = ? OR (domain >= ? AND domain < ?)
                 """,
             arguments: [UnitResult.purged.rawValue, domain, domain + ".", domain + "/"]
@@ -74,6 +74,8 @@ enum UnitStateRow {
         state.runMode = (row[13] as String?).flatMap(SyncMode.init(rawValue:))
         state.lastIncrementalAt = date(14)
         state.syncStateAt = date(15)
+        state.settledUntil = date(16)
+        state.settledUnder = row[17]
         return state
     }
 

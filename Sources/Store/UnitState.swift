@@ -29,6 +29,12 @@ public struct UnitState: Sendable, Hashable, Codable {
     public var lastIncrementalAt: Date?
     /// When the state handed to the next incremental run was committed (its age); `nil` when there is none.
     public var syncStateAt: Date?
+    /// Until when this unit needs no decision, as the pass that last settled it found (its next due instant), under
+    /// the configuration whose signature is `settledUnder` (``PassSettlement``); `nil`: the next pass decides it.
+    /// Every change of the state but a pass's settling clears it.
+    public var settledUntil: Date?
+    /// The signature of the configuration `settledUntil` was found under.
+    public var settledUnder: String?
 
     public init(unit: String, source: String, domain: String) {
         self.unit = unit

@@ -14,7 +14,8 @@ import SQLiteStore
 ///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
 ///        scheduler-bench --decode N [--work DIR] (reading N item lines: the line decoder against JSONDecoder)
-///        scheduler-bench --ticks N [--work DIR] (a pass with nothing due over 1,000 units, then with N more items)
+///        scheduler-bench --ticks [N …] [--postgres URL] (a tick with nothing due over N units, each --ticks one N;
+///                                               1,000, 10,000 and 100,000 by default: see ``TickBenchmark``)
 ///        scheduler-bench --fleet URL [--replicas N] [--units N] [--kills N] [--concurrency N] [--cut-connections N]
 ///                                [--skew SECONDS] [--limit SECONDS] [--json]
 ///                                               (replicas on one PostgreSQL under chaos: see ``FleetBenchmark``)
@@ -29,7 +30,7 @@ struct Benchmark {
         var arguments = CommandLine.arguments.dropFirst()
         var passSizes: [Int] = []
         var postgres: String?
-        var tickBackground: Int?
+        var tickUnits: [Int]?
         var fleetServer: String?
         var fleet = FleetBenchmark.Settings()
         var json = false
@@ -59,11 +60,15 @@ struct Benchmark {
                 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
                 return try DecodeBenchmark.run(n: n, work: work)
             case "--ticks":
-                guard let n = arguments.popFirst().flatMap(Int.init), n >= 0 else {
-                    print("usage: scheduler-bench --ticks N")
-                    exit(2)
+                tickUnits = tickUnits ?? []
+                if let n = arguments.first.flatMap(Int.init) {
+                    guard (1...1_000_000).contains(n) else {
+                        print("usage: scheduler-bench --ticks N (1–1000000)")
+                        exit(2)
+                    }
+                    tickUnits?.append(n)
+                    arguments.removeFirst()
                 }
-                tickBackground = n
             case "--fleet": fleetServer = arguments.popFirst()
             case "--replicas": fleet.replicas = count(argument, 1...64)
             case "--units": fleet.units = count(argument, 1...1_000_000)
@@ -95,7 +100,7 @@ struct Benchmark {
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --pass N | --decode N | --ticks N | --http DATABASE | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --pass N | --decode N | --ticks [N] … | --http DATABASE | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
                     exit(2)
                 }
                 sizes.append(n)
@@ -108,8 +113,8 @@ struct Benchmark {
         }
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
             + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; \(Date())")
-        if let tickBackground {
-            return try TickBenchmark.run(background: tickBackground, work: work, scheduler: scheduler)
+        if let tickUnits {
+            return try await TickBenchmark.run(units: tickUnits, postgres: postgres, work: work)
         }
         guard passSizes.isEmpty else {
             return try passSizes.forEach { try PassBenchmark.run(n: $0, work: work, scheduler: scheduler) }

@@ -150,6 +150,12 @@ final class EngineFixture: @unchecked Sendable {
     /// batch boundary by a graceful shutdown of the service group it runs in (if any).
     @discardableResult
     func pass(at date: Date, _ options: ReconcilePass.Options = .init(), random: Double = 0.5) async throws -> [UnitOutcome] {
+        try await execute(at: date, options, random: random).outcomes
+    }
+
+    /// One pass as ``pass(at:_:random:)`` runs it, with how many units it left settled.
+    @discardableResult
+    func execute(at date: Date, _ options: ReconcilePass.Options = .init(), random: Double = 0.5) async throws -> PassResult {
         let configuration = try load()
         let processes = ProcessLedger(path: url.appendingPathComponent("index.sqlite.plugins").path)
         return try await withStore(at: date) { store in
@@ -157,7 +163,7 @@ final class EngineFixture: @unchecked Sendable {
                 configuration: configuration, store: store, processes: processes,
                 clock: FixedWallClock(date), logger: Logger.quiet, random: { random }
             )
-            return try await cancelWhenGracefulShutdown { try await pass.run(options) }
+            return try await cancelWhenGracefulShutdown { try await pass.execute(options) }
         }
     }
 
@@ -194,13 +200,6 @@ struct WorkService: Service {
     let work: @Sendable () async throws -> Void
     init(_ work: @escaping @Sendable () async throws -> Void) { self.work = work }
     func run() async throws { try await work() }
-}
-
-/// A clock a test sets by hand: the memory twin's, which lives across passes dated differently.
-final class SettableClock: WallClock {
-    private let current = Mutex(Date(timeIntervalSince1970: 0))
-    func set(_ date: Date) { current.withLock { $0 = date } }
-    func now() -> Date { current.withLock { $0 } }
 }
 
 /// A plugin for the tests of incremental and resumed runs, reading its feed file as ``LinesTestPlugin`` does, plus:
@@ -249,4 +248,14 @@ func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
         try await Task.sleep(for: .milliseconds(25))
     }
     return false
+}
+
+extension EngineFixture {
+    /// One pass as the service's tick runs it: units settled under the same configuration are not decided again.
+    func tick(at date: Date, _ tweak: (inout ReconcilePass.Options) -> Void = { _ in }) async throws -> PassResult {
+        var options = ReconcilePass.Options()
+        options.skipsSettledUnits = true
+        tweak(&options)
+        return try await execute(at: date, options)
+    }
 }

@@ -110,6 +110,19 @@ struct EvaluationTests {
         #expect(abs(Double(on) / 20_000 - 0.25) < 0.015)
     }
 
+    /// Fingerprints are stored with every success: one computed differently after an upgrade would reindex every
+    /// unit. This pins the digest of the documented text, lines joined by newlines.
+    @Test func theFingerprintIsTheDigestOfTheDocumentedLines() throws {
+        let plans = try ConfigFolder(experiments: nil).load().plans(at: now)
+        for (plan, partition) in zip(plans, ["us", "fr"]) {
+            let text = [
+                "plugin=test-feed", "domain=com.shop.categories.\(partition)", "expiration=\(45 * 86_400)", "deepLink=shop://category/{id}",
+                #"options={"feed":"https://api.example.com/{partition}/categories.json"}"#,
+            ].joined(separator: "\n")
+            #expect(plan.fingerprint == ContentDigest.of(text))
+        }
+    }
+
     @Test func theFingerprintFollowsWhatShapesTheItems() throws {
         let folder = try ConfigFolder(experiments: nil)
         let base = try folder.load().plans(at: now)[0].fingerprint

@@ -78,7 +78,7 @@ struct LeasedWork {
                 let attempt = current
                 let left = duration - (asked - heldSince)
                 guard let renewed = try await StoreDeadline(limit: left).run({ try await leases.renew(attempt, for: duration) }) else {
-                    logger.warning("lost the lease \(lease.name) to another replica; the work under it stops")
+                    logger.warning("the lease \(lease.name) was lost to another replica; the work under it stops")
                     throw LeaseLost(lease: current, currentHolder: nil, currentToken: nil)
                 }
                 current = renewed

@@ -31,6 +31,11 @@ public struct ReconcilePass: Sendable {
         /// How many units run at once (`service.concurrency`, `run-once --concurrency`), each under its own lease and
         /// writing its own batches; one by default.
         public var concurrency = 1
+        /// Decide only the units the store's due index names (``SchedulerStore/unitsToDecide(at:settledUnder:)``) when
+        /// the last whole pass settled this configuration and the index was not changed from outside since
+        /// (``PassSettlement``): the service's ticks. Otherwise, and by default (`run-once` reports every unit), every
+        /// unit is decided; either way, a pass that may settle units does.
+        public var skipsSettledUnits = false
 
         /// Items per batch unless chosen otherwise: 2,000 wrote a first pass 15–20 % faster than 500, and 5,000
         /// no faster (BENCHMARKS.md); a run stops at a batch boundary on shutdown and resumes from the last one.
@@ -72,9 +77,16 @@ public struct ReconcilePass: Sendable {
     }
 
     /// Runs the pass; a cancelled task starts no new unit and stops the running ones at their next batch boundary.
+    /// Returns the outcome of every unit it decided, in config order.
     public func run(_ options: Options) async throws -> [UnitOutcome] {
+        try await execute(options).outcomes
+    }
+
+    /// Runs the pass, as ``run(_:)`` does, and tells how many units it left undecided as settled.
+    public func execute(_ options: Options) async throws -> PassResult {
         let now = clock.now()
-        let plans = configuration.plans(at: now).filter { options.sources?.contains($0.unit.source) ?? true }
+        let everyPlan = configuration.plans(at: now)
+        let plans = options.sources.map { sources in everyPlan.filter { sources.contains($0.unit.source) } } ?? everyPlan
         if !options.dryRun {
             for pid in processes.stopLeftovers() {
                 logger.warning("stopped a plugin's process group left running by a scheduler that was killed", metadata: ["pid": "\(pid)"])
@@ -85,10 +97,18 @@ public struct ReconcilePass: Sendable {
         }
         // The state table and the domains read once each, whatever the number of units: most units on most ticks
         // have nothing to do, and deciding that must cost next to nothing. Every unit is decided first, then done.
-        let states = try await store.units()
-        let holdingItems = try await store.index.domainsHoldingItems(among: plans.map(\.unit.domain))
+        // A pass over the whole configuration, unforced, settles the units it leaves alone; a tick after a whole pass
+        // that settled the same configuration reads and decides only the units the due index names.
         let pauses = try await store.pausedSources()
-        let needs = plans.map { plan in
+        let settling = !options.dryRun && options.force == nil && options.sources == nil
+        let signature = settling ? PassSignature.of(plans, pauses: pauses) : ""
+        let outsideChanges = settling ? try await store.index.outsideChangeCount() : 0
+        let settled = settling && options.skipsSettledUnits ? try await store.passSettlement() : nil
+        let skipping = settled == PassSettlement(signature: signature, outsideChanges: outsideChanges)
+        let states = skipping ? try await store.unitsToDecide(at: now, settledUnder: signature) : try await store.units()
+        let deciding = !skipping ? plans : states.isEmpty ? [] : plans.filter { states[$0.unit.key] != nil }
+        let holdingItems = try await store.index.domainsHoldingItems(among: deciding.map(\.unit.domain))
+        let needs = deciding.map { plan in
             UnitNeed.decide(
                 plan: plan, state: states[plan.unit.key], domainHasItems: holdingItems.contains(plan.unit.domain), now: now, force: options.force,
                 paused: pauses[plan.unit.source]
@@ -127,8 +147,28 @@ public struct ReconcilePass: Sendable {
                 startNext()
             }
         }
+        if settling, !Task.isCancelled {
+            // A unit it had to run but left to a later pass (another replica held it, or the start limit held it back)
+            // keeps a whole pass from settling: the next one decides every unit again.
+            let leftSomeToLater = acting.contains { outcomes[$0]?.decision == .skipped }
+            try await settle(needs, signature: signature, whole: skipping || leftSomeToLater ? nil : outsideChanges)
+        }
+        let decided = outcomes.compactMap { $0 }
         if !options.dryRun, !Task.isCancelled { try await sweep(options) }
-        return outcomes.compactMap { $0 }
+        return PassResult(outcomes: decided, decidedPlans: deciding, settledUnits: plans.count - deciding.count)
+    }
+
+    /// Settles every unit of `needs` with nothing to do whose settlement changed, under `signature`; for a pass that
+    /// decided and carried out every unit (`whole`: the index's outside changes it began at), records the pass's
+    /// settlement.
+    private func settle(_ needs: [UnitNeed], signature: String, whole outsideChanges: Int64?) async throws {
+        let settlements = needs.compactMap { need -> UnitSettlement? in
+            guard !need.changesSomething, let state = need.state, state.settledUntil != need.settledUntil || state.settledUnder != signature else { return nil }
+            return UnitSettlement(state, until: need.settledUntil)
+        }
+        let completing = outsideChanges.map { PassSettlement(signature: signature, outsideChanges: $0) }
+        guard !settlements.isEmpty || completing != nil else { return }
+        try await store.settle(settlements, under: signature, completing: completing)
     }
 
     /// Logs `outcome`, and returns it. A unit with nothing to do (most units on most ticks) logs at debug: a fleet's

@@ -77,6 +77,15 @@ public struct UnitNeed: Sendable {
     /// Whether carrying it out writes anything.
     public var changesSomething: Bool { action != .nothing }
 
+    /// Until when the unit needs no decision if neither the pass's signature (``PassSignature``) nor its state
+    /// changes: its next due instant while its gate is on; never by time while its gate is off or its source paused (a
+    /// change of either changes the signature); `nil`, the next pass, for a held unit or one with something to do.
+    public var settledUntil: Date? {
+        guard action == .nothing else { return nil }
+        if isPaused || plan.gateDecision.state == .off { return .distantFuture }
+        return plan.gateDecision.state == .on ? nextDue : nil
+    }
+
     /// The outcome as decided, before anything is done: what a dry run reports, and where a run's outcome starts.
     public func outcome(dryRun: Bool) -> UnitOutcome {
         let decision: RunDecision = switch action {

@@ -67,7 +67,12 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     @discardableResult
     public func commit(_ batch: IndexBatch) async throws -> BatchOutcome {
-        try await commit(batch, alongside: { _, _ in }).outcome
+        try await commit(batch, alongside: { db, _ in try Self.countOutsideChange(db) }).outcome
+    }
+
+    /// Counts a change of the index from outside the runs (``outsideChangeCount()``), inside its transaction.
+    static func countOutsideChange(_ db: Database) throws {
+        try db.execute(sql: "UPDATE index_commit SET outsideChanges = outsideChanges + 1")
     }
 
     /// Commits `batch` and runs `alongside` after it in the same transaction, with its outcome: the scheduler
@@ -144,6 +149,10 @@ public final class SQLiteSearchIndex: SearchIndex {
         try await database.read { db in try Int64.fetchOne(db, sql: "SELECT lastNumber FROM index_commit") ?? 0 }
     }
 
+    public func outsideChangeCount() async throws -> Int64 {
+        try await database.read { db in try Int64.fetchOne(db, sql: "SELECT outsideChanges FROM index_commit") ?? 0 }
+    }
+
     public func itemCount(inDomain domain: String) async throws -> Int {
         let range = DomainRange(domain: domain)
         return try await database.read { db in
@@ -202,7 +211,9 @@ public final class SQLiteSearchIndex: SearchIndex {
     public func sweepExpired() async throws -> Int {
         let now = clock.now().timeIntervalSince1970
         let swept = try await write { db in
-            try ItemRows(db: db).delete(where: "expirationDate <= ? AND \(PurgedDomains.liveCondition())", arguments: [now])
+            let swept = try ItemRows(db: db).delete(where: "expirationDate <= ? AND \(PurgedDomains.liveCondition())", arguments: [now])
+            if swept > 0 { try Self.countOutsideChange(db) }
+            return swept
         }
         if swept > 0 { logger.info("swept expired items", metadata: ["items": "\(swept)"]) }
         return swept

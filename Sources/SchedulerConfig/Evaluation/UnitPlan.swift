@@ -1,4 +1,5 @@
 public import Foundation
+import PluginAPI
 import YAML
 
 /// What the configuration says about one unit at one instant: its gate, its variant, its effective settings
@@ -45,14 +46,14 @@ extension SchedulerConfiguration {
         var plans: [UnitPlan] = []
         plans.reserveCapacity(scheduler.sources.reduce(0) { $0 + $1.units.count })
         for source in scheduler.sources {
-            // The options' canonical text, by variant: the same for every unit of the source that has it.
-            var renderedOptions: [String?: String] = [:]
-            for unit in source.units { plans.append(plan(for: unit, of: source, at: date, renderedOptions: &renderedOptions)) }
+            // What the fingerprint hashes around each unit's domain, by variant: the same for every unit of the source that has it.
+            var shapes: [String?: FingerprintShape] = [:]
+            for unit in source.units { plans.append(plan(for: unit, of: source, at: date, shapes: &shapes)) }
         }
         return plans
     }
 
-    func plan(for unit: Unit, of source: Source, at date: Date, renderedOptions: inout [String?: String]) -> UnitPlan {
+    func plan(for unit: Unit, of source: Source, at date: Date, shapes: inout [String?: FingerprintShape]) -> UnitPlan {
         var decision = gates[source.gate]!.evaluate(unit: unit, environment: scheduler.environment, at: date)
         let experiment = experiment(forSource: source.name)
         var assignment: VariantAssignment?
@@ -68,14 +69,19 @@ extension SchedulerConfiguration {
             settings = variant.overrides.applied(to: settings)
             if let maker = variant.makers[source.name] { settings.maker = maker }
         }
-        let expiration = settings.expiration ?? scheduler.defaultExpiration
-        let shape = [
-            "plugin=\(source.plugin)", "domain=\(unit.domain)", "expiration=\(expiration.components.seconds)",
-            "deepLink=\(settings.deepLink ?? "")", "options=\(rendered(settings.options, variant: assignment?.variant, in: &renderedOptions))",
-        ].joined(separator: "\n")
+        let variant = assignment?.variant
+        let shape = shapes[variant] ?? {
+            let expiration = settings.expiration ?? scheduler.defaultExpiration
+            let made = FingerprintShape(
+                before: "plugin=\(source.plugin)\ndomain=",
+                after: "\nexpiration=\(expiration.components.seconds)\ndeepLink=\(settings.deepLink ?? "")\noptions=\(CanonicalYAML.render(settings.options))"
+            )
+            shapes[variant] = made
+            return made
+        }()
         var plan = UnitPlan(
             unit: unit, plugin: source.plugin, gate: source.gate, gateDecision: decision, variant: assignment,
-            settings: settings, fingerprint: Bucketing.digest(shape)
+            settings: settings, fingerprint: shape.fingerprint(domain: unit.domain)
         )
         if let jitter = settings.jitter {
             plan.jitter = .milliseconds(Int64(jitter.seconds * 1000) * Int64(Bucketing.jitterBucket(unit: unit.key)) / Int64(Bucketing.bucketCount))
@@ -84,12 +90,20 @@ extension SchedulerConfiguration {
     }
 }
 
-/// `options` in canonical text, rendered once for each variant of a source (`nil`: none).
-private func rendered(_ options: YAMLNode, variant: String?, in cache: inout [String?: String]) -> String {
-    if let known = cache[variant] { return known }
-    let text = CanonicalYAML.render(options)
-    cache[variant] = text
-    return text
+/// What a unit's fingerprint digests, around its domain: the lines `plugin`, `domain`, `expiration`, `deepLink` and
+/// `options` (in canonical text) joined by newlines. Made once for each variant of a source, and digested piece by
+/// piece for each unit, with the same digest as the joined text.
+struct FingerprintShape {
+    var before: String
+    var after: String
+
+    func fingerprint(domain: String) -> String {
+        var digest = ContentDigest.Accumulator()
+        digest.add(before)
+        digest.add(domain)
+        digest.add(after)
+        return digest.text
+    }
 }
 
 /// A YAML node rendered with mapping keys sorted, so equal options give equal text whatever their order.

@@ -160,12 +160,14 @@ public struct ReconcileLoop: Service {
         if case .forced(let sources, let kind) = scope {
             options.force = kind
             options.sources = sources
+        } else {
+            options.skipsSettledUnits = true
         }
         let pass = ReconcilePass(configuration: configuration, store: store, processes: processes, clock: clock, logger: logger)
         do {
-            let outcomes = try await pass.run(options)
-            metrics.record(outcomes)
-            try await metrics.passFinished(outcomes, store: store, configuration: configuration, at: clock.now(), watchingSince: health.startedAt)
+            let result = try await pass.execute(options)
+            metrics.record(result.outcomes)
+            try await metrics.passFinished(result, store: store, configuration: configuration, at: clock.now(), watchingSince: health.startedAt)
             await health.passFinished(at: clock.now())
             return nil
         } catch is CancellationError {

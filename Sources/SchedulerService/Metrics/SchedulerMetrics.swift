@@ -69,26 +69,40 @@ public final class SchedulerMetrics: Sendable {
         }
     }
 
-    /// Records a pass that finished without failing as a whole, and the unit levels after it. Domains are counted
-    /// again only when the pass wrote or deleted items: counting is a range scan, and most passes change nothing.
+    /// Records a pass that finished without failing as a whole, and the unit levels after it: of every unit after a
+    /// pass that decided each, of the units it decided after a pass that left the others settled (their levels did
+    /// not change). Domains are counted again only when the pass wrote or deleted items: counting is a range scan, and
+    /// most passes change nothing.
     func passFinished(
-        _ outcomes: [UnitOutcome], store: any SchedulerStore, configuration: SchedulerConfiguration, at now: Date, watchingSince: Date
+        _ result: PassResult, store: any SchedulerStore, configuration: SchedulerConfiguration, at now: Date, watchingSince: Date
     ) async throws {
-        let changed = outcomes.contains { $0.indexed + $0.deleted > 0 || $0.decision == .purged }
-        try await recordLevels(store: store, configuration: configuration, now: now, watchingSince: watchingSince, recountingItems: changed)
+        let changed = result.outcomes.contains { $0.indexed + $0.deleted > 0 || $0.decision == .purged }
+        try await recordLevels(
+            store: store, configuration: configuration, now: now, watchingSince: watchingSince, recountingItems: changed,
+            only: result.settledUnits == 0 ? nil : result.decidedPlans
+        )
         Gauge(label: MetricFamily.lastPass.name).record(now.timeIntervalSince1970)
     }
 
     /// Sets the gauges that describe the units now: items per domain (counted when `recountingItems`, or when a
-    /// domain has no gauge yet), last success, next due, failures in a row, overdue, held.
+    /// domain has no gauge yet), last success, next due, failures in a row, overdue, held. With `only`, of the units
+    /// of those plans alone, each state read by itself; the others keep their gauges.
     func recordLevels(
-        store: any SchedulerStore, configuration: SchedulerConfiguration, now: Date, watchingSince: Date, recountingItems: Bool = true
+        store: any SchedulerStore, configuration: SchedulerConfiguration, now: Date, watchingSince: Date, recountingItems: Bool = true,
+        only: [UnitPlan]? = nil
     ) async throws {
+        if only?.isEmpty == true { return }
         let counted = published.withLock { $0.domains }
-        let states = try await store.units()
+        let plans = only ?? configuration.plans(at: now)
+        var states: [String: UnitState] = [:]
+        if only == nil {
+            states = try await store.units()
+        } else {
+            for plan in plans { states[plan.unit.key] = try await store.unit(plan.unit.key) }
+        }
         let pauses = try await store.pausedSources()
         var units: Set<String> = [], domains: Set<String> = [], dueAt: [String: Date] = [:]
-        for plan in configuration.plans(at: now) {
+        for plan in plans {
             let key = plan.unit.key, unit = [("unit", key)]
             let state = states[key]
             units.insert(key)
@@ -116,6 +130,13 @@ public final class SchedulerMetrics: Sendable {
         }
         let grace = configuration.scheduler.overdueGrace
         let (goneUnits, goneDomains) = published.withLock { published in
+            guard only == nil else {
+                // Of some units: the others' levels stand.
+                published.units.formUnion(units)
+                published.domains.formUnion(domains)
+                for key in units { published.dueAt[key] = dueAt[key] }
+                return (Set<String>(), Set<String>())
+            }
             defer {
                 published = Published(units: units, domains: domains, dueAt: dueAt, grace: grace.seconds)
             }
