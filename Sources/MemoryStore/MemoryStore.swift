@@ -174,6 +174,8 @@ public struct MemoryStore: SchedulerStore {
     public func purge(domain: String) async throws -> Int {
         try memoryIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { tables, _ in
             try tables.check(fence)
+            // Counted: the purged domain may lie under a unit's, which holds fewer items, or none, while its state stands.
+            tables.outsideChanges += 1
             for (key, var state) in tables.units where DomainIdentifier.isWithin(state.domain, domain) {
                 state.lastSuccessAt = nil
                 state.fingerprint = nil

@@ -266,6 +266,8 @@ public final class PostgresSchedulerStore: SchedulerStore {
         let logger = logger, fence = fence
         return try await postgresIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { connection, _ in
             try await Self.check(fence, connection, logger: logger)
+            // Counted: the purged domain may lie under a unit's, which holds fewer items, or none, while its state stands.
+            try await connection.checkedQuery("UPDATE index_commit SET outside_changes = outside_changes + 1", logger: logger)
             var sql = SQLBuilder("UPDATE unit_state SET last_success_at = NULL, fingerprint = NULL, item_count = NULL, last_result = ")
             sql.append("\(sql.bind(UnitResult.purged.rawValue)), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL, forced_run = FALSE, ")
             sql.append("run_mode = NULL, last_incremental_at = NULL, sync_state = NULL, sync_state_at = NULL, settled_until = NULL WHERE ")

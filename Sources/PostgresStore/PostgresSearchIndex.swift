@@ -261,13 +261,20 @@ public final class PostgresSearchIndex: SearchIndex {
     @discardableResult
     public func sweepExpired() async throws -> Int {
         let now = clock.now().timeIntervalSince1970
-        let swept = try await count(
-            """
-            WITH gone AS (DELETE FROM item WHERE expiration_date <= \(now) AND \(unescaped: PostgresPurgedDomains.liveCondition) RETURNING 1),
-                counted AS (UPDATE index_commit SET outside_changes = outside_changes + 1 WHERE EXISTS (SELECT 1 FROM gone))
-            SELECT count(*) FROM gone
-            """
-        )
+        let logger = logger
+        // The counter's row is locked first, as every commit locks it before its items: taken after the items, a sweep
+        // and a commit writing an expired item would each wait for the other.
+        let swept = try await client.transaction(logger: logger) { connection in
+            try await connection.checkedQuery("SELECT 1 FROM index_commit FOR UPDATE", logger: logger)
+            return try await Self.count(
+                connection, logger: logger,
+                """
+                WITH gone AS (DELETE FROM item WHERE expiration_date <= \(now) AND \(unescaped: PostgresPurgedDomains.liveCondition) RETURNING 1),
+                    counted AS (UPDATE index_commit SET outside_changes = outside_changes + 1 WHERE EXISTS (SELECT 1 FROM gone))
+                SELECT count(*) FROM gone
+                """
+            )
+        }
         if swept > 0 { logger.info("swept expired items", metadata: ["items": "\(swept)"]) }
         return swept
     }

@@ -167,6 +167,8 @@ public final class SQLiteSchedulerStore: SchedulerStore {
 
     public func purge(domain: String) async throws -> Int {
         try await sqliteIndex.commit(IndexBatch(operations: [.deleteDomains([domain])]), alongside: { db, _ in
+            // Counted: the purged domain may lie under a unit's, which holds fewer items, or none, while its state stands.
+            try SQLiteSearchIndex.countOutsideChange(db)
             try UnitStateRow.forgetSuccesses(db, within: domain)
         }).outcome.deleted
     }

@@ -117,6 +117,31 @@ struct SettledUnitsTests {
         #expect(try await fixture.identifiers() == ["a1", "b1", "c1"])
     }
 
+    /// An operator's purge of a domain under a unit's may empty the unit's domain while its state stands: it counts
+    /// as a change from outside, and the next tick fills the domain again.
+    @Test(arguments: StoreBackend.allCases)
+    func aPurgeUnderAUnitsDomainRunsTheUnitAgain(backend: StoreBackend) async throws {
+        let fixture = try await Self.settledFixture(backend)
+        try fixture.setFeed(["sub:b1"], partition: "b")
+        #expect(try await fixture.execute(at: EngineFixture.start.plus(days: 1), .init(force: .full, sources: ["articles"])).outcomes.count == 3)
+        _ = try await fixture.tick(at: EngineFixture.start.plus(days: 1))
+        #expect(try await fixture.tick(at: EngineFixture.start.plus(days: 2)).outcomes.isEmpty)
+        try await fixture.withStore { store in _ = try await store.purge(domain: "com.example.articles.b.sub") }
+        let tick = try await fixture.tick(at: EngineFixture.start.plus(days: 3))
+        #expect(tick.outcomes.map(\.decision) == [.notDue, .reindexed, .notDue])
+    }
+
+    /// The state of a unit the configuration no longer declares is settled too: ticks do not read it again.
+    @Test(arguments: StoreBackend.allCases)
+    func theStateOfARemovedPartitionIsNotReadAgain(backend: StoreBackend) async throws {
+        let fixture = try await Self.settledFixture(backend)
+        fixture.partitions = "[a, b]"
+        try fixture.writeScheduler()
+        #expect(try await fixture.tick(at: EngineFixture.start.plus(days: 1)).outcomes.count == 2)
+        #expect(try await fixture.unitState("articles/c")?.settledUntil == .distantFuture)
+        #expect(try await fixture.tick(at: EngineFixture.start.plus(days: 2)).outcomes.isEmpty)
+    }
+
     /// A whole pass that left units to a later one (the start limit held them back) settles nothing for good: the next
     /// tick decides every unit again, and the units never run are not forgotten.
     @Test(arguments: StoreBackend.allCases)

@@ -14,7 +14,8 @@ import Synchronization
 
 /// A plugin for engine tests that reads its items from a text file the test rewrites between passes: one
 /// identifier per line; a line `FAIL` makes it fail there, `HANG` makes it wait until cancelled, `WAIT` until a file
-/// `release` is beside the feed; `outside:ID` produces an item in a domain outside the unit's.
+/// `release` is beside the feed; `outside:ID` produces an item in a domain outside the unit's, `sub:ID` one in the
+/// domain `sub` under the unit's.
 struct LinesTestPlugin: SourcePlugin {
     struct Options: Decodable, Sendable { var feed: String }
     struct FeedFailure: Error, CustomStringConvertible { var description: String { "the feed said FAIL" } }
@@ -41,6 +42,9 @@ struct LinesTestPlugin: SourcePlugin {
             case "WAIT":
                 let release = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("release").path
                 while !FileManager.default.fileExists(atPath: release) { try await Task.sleep(for: .milliseconds(5)) }
+            case let line where line.hasPrefix("sub:"):
+                let id = String(line.dropFirst(4))
+                try await sink.send(SearchableItem(uniqueIdentifier: id, domainIdentifier: context.domain + ".sub", title: "Article \(id)"))
             default:
                 let outside = line.hasPrefix("outside:")
                 let id = outside ? String(line.dropFirst(8)) : line

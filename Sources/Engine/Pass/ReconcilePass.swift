@@ -148,23 +148,34 @@ public struct ReconcilePass: Sendable {
             }
         }
         if settling, !Task.isCancelled {
-            // A unit it had to run but left to a later pass (another replica held it, or the start limit held it back)
-            // keeps a whole pass from settling: the next one decides every unit again.
-            let leftSomeToLater = acting.contains { outcomes[$0]?.decision == .skipped }
-            try await settle(needs, signature: signature, whole: skipping || leftSomeToLater ? nil : outsideChanges)
+            // A unit it had to act on but whose state it did not write (another replica held it, the start limit held it
+            // back, a pause came first) keeps a whole pass from settling: the next one decides every unit again.
+            let wroteEveryState = acting.allSatisfy { outcomes[$0].map { Self.writesTheState.contains($0.decision) } ?? false }
+            try await settle(needs, unplanned: states, plans: plans, signature: signature, whole: skipping || !wroteEveryState ? nil : outsideChanges)
         }
         let decided = outcomes.compactMap { $0 }
         if !options.dryRun, !Task.isCancelled { try await sweep(options) }
         return PassResult(outcomes: decided, decidedPlans: deciding, settledUnits: plans.count - deciding.count)
     }
 
-    /// Settles every unit of `needs` with nothing to do whose settlement changed, under `signature`; for a pass that
+    /// The decisions of a unit acted on that record its state (and so clear its settlement).
+    private static let writesTheState: Set<RunDecision> = [.reindexed, .purged, .failed, .cancelled, .missed]
+
+    /// Settles every unit of `needs` with nothing to do whose settlement changed, and every state read whose unit the
+    /// configuration no longer declares (until a configuration declares it again), under `signature`; for a pass that
     /// decided and carried out every unit (`whole`: the index's outside changes it began at), records the pass's
     /// settlement.
-    private func settle(_ needs: [UnitNeed], signature: String, whole outsideChanges: Int64?) async throws {
-        let settlements = needs.compactMap { need -> UnitSettlement? in
-            guard !need.changesSomething, let state = need.state, state.settledUntil != need.settledUntil || state.settledUnder != signature else { return nil }
+    private func settle(
+        _ needs: [UnitNeed], unplanned states: [String: UnitState], plans: [UnitPlan], signature: String, whole outsideChanges: Int64?
+    ) async throws {
+        func changed(_ state: UnitState, _ until: Date?) -> Bool { state.settledUntil != until || state.settledUnder != signature }
+        var settlements = needs.compactMap { need -> UnitSettlement? in
+            guard !need.changesSomething, let state = need.state, changed(state, need.settledUntil) else { return nil }
             return UnitSettlement(state, until: need.settledUntil)
+        }
+        if states.count > needs.lazy.filter({ $0.state != nil }).count {
+            let planned = Set(plans.lazy.map(\.unit.key))
+            settlements += states.values.filter { !planned.contains($0.unit) && changed($0, .distantFuture) }.map { UnitSettlement($0, until: .distantFuture) }
         }
         let completing = outsideChanges.map { PassSettlement(signature: signature, outsideChanges: $0) }
         guard !settlements.isEmpty || completing != nil else { return }
