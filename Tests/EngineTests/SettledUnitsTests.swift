@@ -13,12 +13,18 @@ import Testing
 struct SettledUnitsTests {
     static let partitions = ["a", "b", "c"]
 
-    /// A fixture with three partitions, each with one item, run once and settled by the tick after.
-    static func settledFixture(_ backend: StoreBackend) async throws -> EngineFixture {
+    /// A fixture with three partitions, each with one item in its feed, not yet run.
+    static func threePartitions(_ backend: StoreBackend) async throws -> EngineFixture {
         let fixture = try await EngineFixture(backend)
         fixture.partitions = "[" + partitions.joined(separator: ", ") + "]"
         try fixture.writeScheduler()
         for partition in partitions { try fixture.setFeed(["\(partition)1"], partition: partition) }
+        return fixture
+    }
+
+    /// A fixture with three partitions, each with one item, run once and settled by the tick after.
+    static func settledFixture(_ backend: StoreBackend) async throws -> EngineFixture {
+        let fixture = try await threePartitions(backend)
         let first = try await fixture.tick(at: EngineFixture.start)
         #expect(first.outcomes.map(\.decision) == [.reindexed, .reindexed, .reindexed] && first.settledUnits == 0)
         let second = try await fixture.tick(at: EngineFixture.start.plus(seconds: 60))
@@ -39,10 +45,7 @@ struct SettledUnitsTests {
     /// settled all the same, and the gate turned on runs them at once.
     @Test(arguments: StoreBackend.allCases)
     func unitsGatedOffFromTheStartAreSettledAndRunWhenTheGateTurnsOn(backend: StoreBackend) async throws {
-        let fixture = try await EngineFixture(backend)
-        fixture.partitions = "[" + Self.partitions.joined(separator: ", ") + "]"
-        try fixture.writeScheduler()
-        for partition in Self.partitions { try fixture.setFeed(["\(partition)1"], partition: partition) }
+        let fixture = try await Self.threePartitions(backend)
         try fixture.setGate(on: false)
         #expect(try await fixture.tick(at: EngineFixture.start).outcomes.map(\.decision) == [.skipped, .skipped, .skipped])
         let idle = try await fixture.tick(at: EngineFixture.start.plus(seconds: 60))
@@ -146,10 +149,7 @@ struct SettledUnitsTests {
     /// tick decides every unit again, and the units never run are not forgotten.
     @Test(arguments: StoreBackend.allCases)
     func unitsHeldBackByTheStartLimitAreNotForgotten(backend: StoreBackend) async throws {
-        let fixture = try await EngineFixture(backend)
-        fixture.partitions = "[" + Self.partitions.joined(separator: ", ") + "]"
-        try fixture.writeScheduler()
-        for partition in Self.partitions { try fixture.setFeed(["\(partition)1"], partition: partition) }
+        let fixture = try await Self.threePartitions(backend)
         let clock = SettableClock(EngineFixture.start)
         let limiter = StartLimiter(clock: clock)
         let first = try await fixture.tick(at: EngineFixture.start) { $0.starts = (limiter, 1) }
