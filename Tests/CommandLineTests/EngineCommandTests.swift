@@ -177,7 +177,7 @@ struct EngineCommandTests {
     @Test func aPauseMadeDuringAPassHoldsTheUnitsItHasNotStarted() async throws {
         let setup = try SourceWorkspace(extraLines: "    partitions: [a, b]")
         try setup.editConfig(
-            replacing: "timeout: 2m }", with: "timeout: 2m, env: { BIN: \"\(SchedulerProcess.executable.path)\", CONFIG: \"\(setup.workspace.url.path)\" } }"
+            replacing: "timeout: 30m }", with: "timeout: 30m, env: { BIN: \"\(SchedulerProcess.executable.path)\", CONFIG: \"\(setup.workspace.url.path)\" } }"
         )
         try setup.writeScript("""
             #!/bin/sh

@@ -55,7 +55,7 @@ struct FuzzTests {
         #expect(seeds.count > 10)
         let setup = try SourceWorkspace()
         try setup.editConfig(replacing: "plugin: command", with: "plugin: posts")
-        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: posts, flavor: hugo }")
+        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 30m }", with: "options: { directory: posts, flavor: hugo }")
         var mutator = Mutator(seed: 43)
         for round in 0..<12 {
             try? FileManager.default.removeItem(atPath: setup.workspace.path("posts"))

@@ -128,7 +128,7 @@ struct HostileConfigTests {
         let setup = try SourceWorkspace(extraLines: extraLines)
         try FileManager.default.createDirectory(atPath: setup.workspace.path("posts/en"), withIntermediateDirectories: true)
         try setup.editConfig(replacing: "plugin: command", with: "plugin: posts")
-        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: \"\(directory)\" }")
+        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 30m }", with: "options: { directory: \"\(directory)\" }")
         for command in ["validate", "run-once"] {
             let outcome = try await setup.run([command])
             #expect(outcome.status == 2, "\(command): \(outcome.stderr)")
@@ -139,7 +139,7 @@ struct HostileConfigTests {
         try FileManager.default.createDirectory(atPath: valid.workspace.path("posts/fr"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: valid.workspace.path("posts/en"), withIntermediateDirectories: true)
         try valid.editConfig(replacing: "plugin: command", with: "plugin: posts")
-        try valid.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { directory: \"posts/{partition}\" }")
+        try valid.editConfig(replacing: "options: { command: [./feed.sh], timeout: 30m }", with: "options: { directory: \"posts/{partition}\" }")
         #expect(try await valid.run(["validate"]).status == 0, "folders that exist validate")
     }
 }

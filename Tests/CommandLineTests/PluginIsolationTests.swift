@@ -9,8 +9,8 @@ struct PluginIsolationTests {
     @Test func aCommandPluginGetsAMinimalEnvironmentAndOnlyTheSecretsItsSourceNames() async throws {
         let setup = try SourceWorkspace(extraLines: "")
         try setup.editConfig(
-            replacing: "options: { command: [./feed.sh], timeout: 2m }",
-            with: "options: { command: [./feed.sh], timeout: 2m, env: { API_URL: \"https://help.example\", API_TOKEN: { fromEnvironment: HELP_API_TOKEN } } }"
+            replacing: "options: { command: [./feed.sh], timeout: 30m }",
+            with: "options: { command: [./feed.sh], timeout: 30m, env: { API_URL: \"https://help.example\", API_TOKEN: { fromEnvironment: HELP_API_TOKEN } } }"
         )
         try setup.writeScript("""
             #!/bin/sh
@@ -49,7 +49,7 @@ struct PluginIsolationTests {
     ])
     func anEnvOptionThatWouldLeakOrClashIsRefused(env: String, message: String) async throws {
         let setup = try SourceWorkspace()
-        try setup.editConfig(replacing: "timeout: 2m }", with: "timeout: 2m, env: \(env) }")
+        try setup.editConfig(replacing: "timeout: 30m }", with: "timeout: 30m, env: \(env) }")
         let outcome = try await setup.run(["validate"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("option 'env'") && outcome.stderr.contains(message), "\(outcome.stderr)")
@@ -57,7 +57,7 @@ struct PluginIsolationTests {
 
     @Test func aVariableTheSourceNamesButTheHostLacksFailsTheRun() async throws {
         let setup = try SourceWorkspace()
-        try setup.editConfig(replacing: "timeout: 2m }", with: "timeout: 2m, env: { TOKEN: { fromEnvironment: NOT_SET_ANYWHERE } } }")
+        try setup.editConfig(replacing: "timeout: 30m }", with: "timeout: 30m, env: { TOKEN: { fromEnvironment: NOT_SET_ANYWHERE } } }")
         try setup.setFeed("a")
         let outcome = try await setup.run(["run-once", "--json"])
         #expect(outcome.status == 1)
@@ -108,7 +108,7 @@ struct ParentProcessSecretTests {
     @Test func aPluginRunAsAnotherAccount() async throws {
         let setup = try SourceWorkspace()
         try Self.prying(setup)
-        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 2m }", with: "options: { command: [./feed.sh], timeout: 2m, runAs: nobody }")
+        try setup.editConfig(replacing: "options: { command: [./feed.sh], timeout: 30m }", with: "options: { command: [./feed.sh], timeout: 30m, runAs: nobody }")
         let outcome = try await setup.run(["run-once"], environment: Self.secrets)
         guard getuid() == 0 else {
             #expect(outcome.status == 1)
@@ -124,7 +124,7 @@ struct ParentProcessSecretTests {
 
     @Test func anUnknownAccountIsRefusedByValidate() async throws {
         let setup = try SourceWorkspace()
-        try setup.editConfig(replacing: "timeout: 2m }", with: "timeout: 2m, runAs: no-such-account-here }")
+        try setup.editConfig(replacing: "timeout: 30m }", with: "timeout: 30m, runAs: no-such-account-here }")
         let outcome = try await setup.run(["validate"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("'no-such-account-here' is not an account of this machine"), "\(outcome.stderr)")

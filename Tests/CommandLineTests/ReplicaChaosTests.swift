@@ -25,7 +25,7 @@ struct ReplicaChaosTests {
                 gate: docs_gate
                 schedule: monthly
                 partitions: [\(partitions.joined(separator: ", "))]
-                options: { command: [./feed.sh], timeout: 2m }
+                options: { command: [./feed.sh], timeout: 30m }
             """)
         try workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: true }\n")
         try workspace.write("feed.sh", """

@@ -49,11 +49,13 @@ final class RunningService {
         var description: String { "the service did not start: \(output)" }
     }
 
+    /// A test that failed before ``terminate()`` leaves the service interrupted and reaped on a thread of its own:
+    /// a blocked wait here would hold one of the few threads every test runs on.
     deinit {
-        if process.isRunning {
-            process.interrupt()
-            process.waitUntilExit()
-        }
+        let process = process
+        guard process.isRunning else { return }
+        process.interrupt()
+        Thread.detachNewThread { process.waitUntilExit() }
     }
 
     /// Sends SIGTERM and waits for the exit status; a service still running a minute later is killed (its status

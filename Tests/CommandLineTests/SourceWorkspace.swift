@@ -8,6 +8,8 @@ final class SourceWorkspace {
     var config: [String] { ["--config", workspace.url.path] }
 
     /// `schedule` and `expiration` are the source's; `extraLines` end scheduler.yaml (indented by four spaces, they are keys of the source).
+    /// The plugin's timeout is long: a feed that waits for the test's `release` must outlast the test process's
+    /// pauses on a loaded 2-core machine (CI once saw one past 2 minutes), and no test here is about timeouts.
     init(gate: Bool = true, schedule: String = "monthly", expiration: String = "30d", extraLines: String = "") throws {
         workspace = try Workspace()
         try workspace.write("scheduler.yaml", """
@@ -19,7 +21,7 @@ final class SourceWorkspace {
                 domain: com.test.docs
                 gate: docs_gate
                 schedule: \(schedule)
-                options: { command: [./feed.sh], timeout: 2m }
+                options: { command: [./feed.sh], timeout: 30m }
                 expiration: \(expiration)
             \(extraLines)
             """)
