@@ -219,7 +219,7 @@ let package = Package(
         .target(
             name: "StoreSupport",
             dependencies: [
-                "HostSupport", "PluginAPI", "SchedulerConfig", "SchedulerService", "Store", "PostgresStore", "MemoryStore",
+                "HostSupport", "PluginAPI", "Indexing", "SchedulerConfig", "SchedulerService", "Store", "PostgresStore", "SQLiteStore", "MemoryStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/StoreSupport",
@@ -229,7 +229,7 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "HostSupport", "StoreSupport", "Store", "Indexing", "PluginAPI", "SchedulerConfig", "SchedulerService", "PostgresStore",
-                "ProcessSupport",
+                "SQLiteStore", "ProcessSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

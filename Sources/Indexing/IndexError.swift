@@ -9,6 +9,8 @@ public enum IndexError: Error, Sendable, CustomStringConvertible {
     /// The database file was removed or replaced after this process opened it: writing on would go to a file
     /// no one will read again.
     case fileReplaced(path: String)
+    /// The database lacks what its own schema promises (a row every migration writes): changed by hand or damaged.
+    case damaged(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,8 @@ public enum IndexError: Error, Sendable, CustomStringConvertible {
         case .fileReplaced(let path):
             "the database file \(path) was removed or replaced after this process opened it; nothing more is written "
                 + "to the old file: restart the service to open the current one"
+        case .damaged(let what):
+            "the index's database is damaged: \(what); restore it from a backup"
         }
     }
 }

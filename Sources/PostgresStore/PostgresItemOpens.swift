@@ -32,7 +32,13 @@ enum PostgresItemOpens {
         guard !ordered.isEmpty else { return }
         let identifiers = ordered.map(\.key.identifier), queries = ordered.map { $0.key.query ?? "" }
         let days = ordered.map(\.key.day), opens = ordered.map(\.opens)
-        try await client.query(
+        try await client.transaction(logger: logger) { connection in
+            // Numbered under the counter's row lock, so that writes of counts become visible in number order.
+            var number: Int64 = 0
+            for try await taken in try await connection.checkedQuery(
+                "UPDATE open_commit SET last_number = last_number + 1 RETURNING last_number", logger: logger
+            ).decode(Int64.self) { number = taken }
+            try await connection.checkedQuery(
             """
             WITH live AS (
                 SELECT unique_identifier, domain_identifier FROM item
@@ -47,17 +53,18 @@ enum PostgresItemOpens {
             ), ranked AS (
                 SELECT t.*, row_number() OVER (PARTITION BY t.identifier, t.day, t.query = '' OR t.known ORDER BY t.position) AS rank FROM t
             )
-            INSERT INTO item_open (unique_identifier, query, day, domain_identifier, opens)
-            SELECT live.unique_identifier, ranked.query, ranked.day, live.domain_identifier, ranked.opens
+            INSERT INTO item_open (unique_identifier, query, day, domain_identifier, opens, written_in)
+            SELECT live.unique_identifier, ranked.query, ranked.day, live.domain_identifier, ranked.opens, \(number)
             FROM ranked JOIN live ON live.unique_identifier = ranked.identifier
             WHERE ranked.query = '' OR ranked.known
                 OR (SELECT count(*) FROM item_open o WHERE o.unique_identifier = ranked.identifier AND o.day = ranked.day AND o.query <> '')
                     + ranked.rank <= \(unescaped: String(OpenTally.maxQueriesPerItemAndDay))
             ORDER BY ranked.position
-            ON CONFLICT (unique_identifier, query, day) DO UPDATE SET opens = item_open.opens + EXCLUDED.opens
+            ON CONFLICT (unique_identifier, query, day) DO UPDATE SET opens = item_open.opens + EXCLUDED.opens, written_in = EXCLUDED.written_in
             """,
             logger: logger
-        )
+            )
+        }
     }
 
     /// Moves the opens of `identifiers` to the domain their item is in now, in the upsert's transaction: a purge of

@@ -30,6 +30,7 @@ enum PostgresPurgedDomains {
         written.append(" AND commit_number = \(written.bind(number)) RETURNING 1) SELECT count(*) FROM gone")
         let deleted = try await PostgresSearchIndex.count(connection, logger: logger, written.query)
         try await PostgresItemOpens.deleteOpens(inDomain: domain, connection, logger: logger)
+        try await PostgresItemRemovals.logRemoval(ofDomain: domain, commitNumber: number, now: now, connection, logger: logger)
         var live = SQLBuilder("SELECT count(*) FROM item WHERE ")
         live.appendDomainRange(domain)
         live.append(" AND \(liveCondition)")

@@ -33,17 +33,18 @@ public final class PostgresSchedulerStore: SchedulerStore {
     public var connectionPool: any Service { client }
 
     /// The store at `location`, the password read from `environment` when the location names a variable; throws
-    /// ``PostgresLocation/MissingPassword`` when that variable is not set.
+    /// ``PostgresLocation/MissingPassword`` when that variable is not set. Searches go to `searchCopy` while it can
+    /// answer them (see ``PostgresSearchIndex/search(_:)``).
     public init(
         location: PostgresLocation, environment: [String: String] = ProcessInfo.processInfo.environment,
         timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
-        clock: any WallClock = SystemWallClock(), logger: Logger
+        clock: any WallClock = SystemWallClock(), searchCopy: (any SearchCopy)? = nil, logger: Logger
     ) throws {
         client = PostgresClient(configuration: try location.clientConfiguration(environment: environment), backgroundLogger: logger)
         probeConfiguration = try location.connectionConfiguration(environment: environment)
         self.location = location.description
         postgresLocation = location
-        postgresIndex = PostgresSearchIndex(client: client, timeToLive: timeToLive, clock: clock, logger: logger)
+        postgresIndex = PostgresSearchIndex(client: client, timeToLive: timeToLive, clock: clock, searchCopy: searchCopy, logger: logger)
         self.historyLength = historyLength
         fence = nil
         self.logger = logger
@@ -176,7 +177,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
                     let written = try await self.postgresIndex.upsert(items, expiration: changes.defaultExpiration, commitNumber: number, connection: connection)
                     upserted += written.upserted
                     unchanged += written.unchanged
-                case .deleteIdentifiers(let identifiers): deleted += try await self.postgresIndex.delete(identifiers: identifiers, connection: connection)
+                case .deleteIdentifiers(let identifiers): deleted += try await self.postgresIndex.delete(identifiers: identifiers, commitNumber: number, connection: connection)
                 default: break
                 }
             }

@@ -159,6 +159,23 @@ enum PostgresSchema {
             )
             """,
         ]),
+        // What a copy of the index on each replica follows (``PostgresSearchIndex`` as an ``IndexChangeFeed``).
+        // Existing opens count as written before the first opens write: a copy made afterwards reads them all.
+        .statements("v14-change-feed", [
+            "ALTER TABLE index_commit ADD COLUMN identity TEXT NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text)",
+            "ALTER TABLE index_commit ADD COLUMN removals_forgotten_through BIGINT NOT NULL DEFAULT 0",
+            "CREATE INDEX item_commit ON item (commit_number, id)",
+            PostgresItemRemovals.createTable,
+            PostgresItemRemovals.createIndex,
+            """
+            CREATE TABLE open_commit (
+                id INTEGER PRIMARY KEY CHECK (id = 1), last_number BIGINT NOT NULL, usage_deleted_before INTEGER NOT NULL
+            )
+            """,
+            "INSERT INTO open_commit (id, last_number, usage_deleted_before) VALUES (1, 0, 0)",
+            "ALTER TABLE item_open ADD COLUMN written_in BIGINT NOT NULL DEFAULT 0",
+            "CREATE INDEX item_open_written ON item_open (written_in)",
+        ]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -11,8 +11,19 @@ import PostgresNIO
 /// corrections (``TypoCorrector``) are read from `search_term`, the vocabulary, when the words as typed match too few.
 /// Taking the best-field and name matches whenever the first scan overflows gives the same candidates as SQLite's
 /// stepwise scans: name matches are best-field matches, and both are matches.
+///
+/// With a ``SearchCopy`` (the service's copy of the index on this machine), the copy answers whenever it holds every
+/// commit, catching up on the spot when it is a few behind; the scans below run only while it is made or far behind,
+/// and when the copy's own file fails (said in the log); an error of the database itself is thrown as without a copy.
 extension PostgresSearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {
+        if let searchCopy {
+            do {
+                if let results = try await searchCopy.search(query, following: self) { return results }
+            } catch let failure as SearchCopyFailure {
+                logger.warning("\(failure); PostgreSQL answers")
+            }
+        }
         let typed = query.terms
         guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
         let ranking = CandidateRanking(query: query, terms: typed)

@@ -47,7 +47,11 @@ extension PostgresSearchIndex {
     @discardableResult
     public func deleteUsage(before day: Int) async throws -> Int {
         try await client.transaction(logger: logger) { connection in
-            try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item_open WHERE day < \(day) RETURNING 1) SELECT count(*) FROM gone")
+            // A write of counts for the copies that follow them (``IndexChangeFeed``), numbered as every other.
+            try await connection.checkedQuery(
+                "UPDATE open_commit SET last_number = last_number + 1, usage_deleted_before = greatest(usage_deleted_before, \(day))", logger: logger
+            )
+            return try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item_open WHERE day < \(day) RETURNING 1) SELECT count(*) FROM gone")
                 + Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM search_query WHERE day < \(day) RETURNING 1) SELECT count(*) FROM gone")
         }
     }

@@ -16,12 +16,15 @@ public final class PostgresSearchIndex: SearchIndex {
     /// How long an item without an expiration date lives after it is indexed.
     public let timeToLive: Duration
     let clock: any WallClock
+    /// The copy on this machine that answers searches while it can.
+    let searchCopy: (any SearchCopy)?
     let logger: Logger
 
-    init(client: PostgresClient, timeToLive: Duration, clock: any WallClock, logger: Logger) {
+    init(client: PostgresClient, timeToLive: Duration, clock: any WallClock, searchCopy: (any SearchCopy)?, logger: Logger) {
         self.client = client
         self.timeToLive = timeToLive
         self.clock = clock
+        self.searchCopy = searchCopy
         self.logger = logger
     }
 
@@ -52,7 +55,7 @@ public final class PostgresSearchIndex: SearchIndex {
                     outcome.upserted += written.upserted
                     outcome.unchanged += written.unchanged
                 case .deleteIdentifiers(let identifiers):
-                    outcome.deleted += try await delete(identifiers: identifiers, connection: connection)
+                    outcome.deleted += try await delete(identifiers: identifiers, commitNumber: number, connection: connection)
                 case .deleteDomains(let domains):
                     for domain in domains {
                         outcome.deleted += try await PostgresPurgedDomains.purge(connection, domain: domain, commitNumber: number, now: now, logger: logger)
@@ -61,10 +64,12 @@ public final class PostgresSearchIndex: SearchIndex {
                     // Rows a purge hid are not stale items of this run: the reclaimer deletes them.
                     var sql = SQLBuilder("WITH gone AS (DELETE FROM item WHERE ")
                     sql.appendDomainRange(domain)
-                    sql.append(" AND commit_number <= \(sql.bind(through)) AND \(PostgresPurgedDomains.liveCondition) RETURNING 1) SELECT count(*) FROM gone")
+                    sql.append(" AND commit_number <= \(sql.bind(through)) AND \(PostgresPurgedDomains.liveCondition)")
+                    PostgresItemRemovals.appendLoggedDeletion(commitNumber: number, now: now, to: &sql)
                     outcome.deleted += try await Self.count(connection, logger: logger, sql.query)
                 case .deleteAll:
                     outcome.deleted += try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item RETURNING 1) SELECT count(*) FROM gone")
+                    try await PostgresItemRemovals.logRemoval(ofDomain: nil, commitNumber: number, now: now, connection, logger: logger)
                     try await connection.checkedQuery("DELETE FROM batch_client_state", logger: logger)
                     try await connection.checkedQuery("DELETE FROM purged_domain", logger: logger)
                     try await connection.checkedQuery("DELETE FROM search_term", logger: logger)
@@ -95,10 +100,14 @@ public final class PostgresSearchIndex: SearchIndex {
         return (items.count, unchanged)
     }
 
-    /// Deletes the items with `identifiers` inside a transaction of ``commit(_:alongside:)``; returns how many.
-    func delete(identifiers: [String], connection: PostgresConnection) async throws -> Int {
+    /// Deletes the items with `identifiers` inside the transaction of commit `number` (``commit(_:alongside:)``);
+    /// returns how many.
+    func delete(identifiers: [String], commitNumber number: Int64, connection: PostgresConnection) async throws -> Int {
         guard !identifiers.isEmpty else { return 0 }
-        return try await Self.count(connection, logger: logger, "WITH gone AS (DELETE FROM item WHERE unique_identifier = ANY(\(identifiers)) RETURNING 1) SELECT count(*) FROM gone")
+        var sql = SQLBuilder("WITH gone AS (DELETE FROM item WHERE unique_identifier = ANY(")
+        sql.append("\(sql.bind(identifiers)))")
+        PostgresItemRemovals.appendLoggedDeletion(commitNumber: number, now: clock.now(), to: &sql)
+        return try await Self.count(connection, logger: logger, sql.query)
     }
 
     /// Takes the next commit number, holding the counter's row lock until the transaction ends.

@@ -16,6 +16,7 @@ extension IndexError: StartupFailure {
         switch self {
         case .fullTextSearchUnavailable, .cannotOpen: false
         case .invalidBatch, .fileReplaced: true
+        case .damaged: false
         }
     }
 }

@@ -40,6 +40,9 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// How long a unit's lease lasts unless renewed (`leaseTTL:`, ``StoreDefaults/leaseDuration`` unless set): a replica killed mid-run
     /// holds its unit that long before another one redoes it.
     public var leaseTTL: Duration = StoreDefaults.leaseDuration
+    /// Whether `scheduler run` keeps a copy of the index on this machine that answers searches (`searchCopy:`, on
+    /// unless set to `false`): searches in the embedded index's time, spread over the replicas.
+    public var searchCopy = true
     public var tls: TLSMode
 
     public init(

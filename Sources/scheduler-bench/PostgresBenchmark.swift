@@ -1,5 +1,6 @@
 import Foundation
 import Indexing
+import SQLiteStore
 import Logging
 import PostgresStore
 import SchedulerConfig
@@ -23,16 +24,49 @@ enum PostgresBenchmark {
         if let secret = location.password { setenv("SCHEDULER_BENCH_PASSWORD", secret, 1) }
         try "store: { postgres: { url: \"\(location)\", tls: disable\(password) } }\n"
             .write(toFile: "\(folder)/scheduler.yaml", atomically: true, encoding: .utf8)
-        let imported = try ChildProcess.measure([scheduler, "index", "import", ndjson, "--config", folder])
-        guard imported.status == 0 else { throw BenchmarkError("scheduler index import (PostgreSQL) exited \(imported.status)") }
-        print(String(format: "PostgreSQL: scheduler index import: %.1f s, %.0f items/s, peak memory %.0f MB",
-            imported.seconds, Double(n) / imported.seconds, Double(imported.peakMemoryBytes) / 1e6))
+
+        // A replica's search copy follows the import as the service's follower does (every second); the figures
+        // after the import are those a user searching right then sees.
+        let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+        let following = SQLiteSearchCopy(path: "\(work)/postgres-copy-\(n).sqlite", searchCacheEntries: 0, logger: quiet)
+        try await StoreOpener.withStore(.postgres(location), searchCopy: following, logger: quiet) { store in
+            guard let feed = store.index as? any IndexChangeFeed else { throw BenchmarkError("the PostgreSQL index is no feed") }
+            try await following.follow(feed)
+            let imported = try await withThrowingTaskGroup(of: ChildProcess.Measurement?.self) { group in
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await following.follow(feed)
+                        try? await Task.sleep(for: .seconds(1))
+                    }
+                    return nil
+                }
+                // Waits on this task's thread; the follower has the other.
+                let imported = try ChildProcess.measure([scheduler, "index", "import", ndjson, "--config", folder])
+                group.cancelAll()
+                while let next = try await group.next() { _ = next }
+                return imported
+            }
+            guard imported.status == 0 else { throw BenchmarkError("scheduler index import (PostgreSQL) exited \(imported.status)") }
+            print(String(format: "PostgreSQL: scheduler index import: %.1f s, %.0f items/s, peak memory %.0f MB (a search copy following it)",
+                imported.seconds, Double(n) / imported.seconds, Double(imported.peakMemoryBytes) / 1e6))
+            let catchUp = ContinuousClock.now
+            try await following.follow(feed)
+            print(String(format: "PostgreSQL: the search copy reached the head %.2f s after the import ended", catchUp.duration(to: .now).seconds))
+            try await Benchmark.measureSearch(store.index, label: "PostgreSQL, through its search copy, right after the import: ")
+        }
 
         // What autovacuum does within a minute of a large import (its analyze threshold is 10 % of the rows changed):
         // the planner then knows which prefixes are common. Measured right away, searches pay for stale statistics.
         try await location.execute(statementWrittenByThisProgram: "ANALYZE item")
         try await StoreOpener.withStore(.postgres(location), logger: Logger(label: "bench")) { store in
             print(String(format: "PostgreSQL: database size: %.0f MB", Double(try await store.storageBytes()) / 1e6))
+            let fresh = SQLiteSearchCopy(path: "\(work)/postgres-fresh-copy-\(n).sqlite", searchCacheEntries: 0, logger: quiet)
+            let making = ContinuousClock.now
+            guard let feed = store.index as? any IndexChangeFeed else { throw BenchmarkError("the PostgreSQL index is no feed") }
+            try await fresh.follow(feed)
+            let made = making.duration(to: .now)
+            print(String(format: "PostgreSQL: a new replica's search copy made in %.1f s (%.0f items/s), %.0f MB",
+                made.seconds, Double(n) / made.seconds, Double((try FileManager.default.attributesOfItem(atPath: fresh.path)[.size] as? Int) ?? 0) / 1e6))
             try await Benchmark.measureSearch(store.index, label: "PostgreSQL: ")
             try await PurgeBenchmark.measure(store.index, label: "PostgreSQL: ")
         }

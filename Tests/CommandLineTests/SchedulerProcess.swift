@@ -89,6 +89,8 @@ final class Drain: @unchecked Sendable {
     /// test fails, it never hangs. With 0 seconds, what was written so far.
     func text(waitingAtMost seconds: Double = 120) -> String {
         let complete = done.wait(timeout: .now() + seconds) == .success
+        // Signalled once at the end: given back, so that every later call returns at once too.
+        if complete { done.signal() }
         let text = lock.withLock { String(decoding: data, as: UTF8.self) }
         return complete || seconds == 0 ? text : text + "\n[the pipe was still open after \(Int(seconds)) s: held by \(holders())]"
     }

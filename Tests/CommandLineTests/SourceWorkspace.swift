@@ -1,4 +1,5 @@
 import Foundation
+import StoreSupport
 import Testing
 
 /// A workspace whose one source runs `feed.sh`, which records each start in `starts.txt` and prints an item for
@@ -81,5 +82,20 @@ final class SourceWorkspace {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         return ((report?["units"] as? [[String: Any]])?.first) ?? [:]
+    }
+}
+
+extension SourceWorkspace {
+    /// A workspace on a new PostgreSQL database, reached through `port` (the server's own when `nil`), with
+    /// `settings` added to the store's mapping; and the server's port.
+    static func onPostgres(port: Int? = nil, settings: String = "") async throws -> (SourceWorkspace, serverPort: Int) {
+        let setup = try SourceWorkspace()
+        guard case .postgres(var location) = try await StoreBackend.postgres.freshLocation(in: setup.workspace.url) else {
+            throw CocoaError(.featureUnsupported)
+        }
+        let serverPort = location.port
+        if let port { location.port = port }
+        try setup.editConfig(replacing: "store: { sqlite: { path: index.sqlite } }", with: "store: { postgres: { url: \"\(location)\", tls: disable\(settings) } }")
+        return (setup, serverPort)
     }
 }

@@ -11,17 +11,8 @@ import FoundationNetworking
 /// that say whether a restart may help, and answers within seconds that say what is wrong.
 @Suite("Starting, and losing the database")
 struct StartupAndOutageTests {
-    /// A workspace on a new PostgreSQL database, reached through `port` (the server's own when `nil`), with
-    /// `settings` added to the store's mapping.
     func postgresWorkspace(port: Int? = nil, settings: String = "") async throws -> (SourceWorkspace, serverPort: Int) {
-        let setup = try SourceWorkspace()
-        guard case .postgres(var location) = try await StoreBackend.postgres.freshLocation(in: setup.workspace.url) else {
-            throw CocoaError(.featureUnsupported)
-        }
-        let serverPort = location.port
-        if let port { location.port = port }
-        try setup.editConfig(replacing: "store: { sqlite: { path: index.sqlite } }", with: "store: { postgres: { url: \"\(location)\", tls: disable\(settings) } }")
-        return (setup, serverPort)
+        try await SourceWorkspace.onPostgres(port: port, settings: settings)
     }
 
     @Test func aStoppedPostgreSQLGets503sWithASentenceWithinSeconds() async throws {

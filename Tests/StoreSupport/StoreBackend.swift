@@ -1,4 +1,7 @@
 public import Foundation
+import Indexing
+import SQLiteStore
+import Synchronization
 public import HostSupport
 import Logging
 import MemoryStore
@@ -12,7 +15,14 @@ public import Store
 /// the memory twin (held to the same suite, never instead of the real ones).
 public enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite, postgres, memory
+    /// PostgreSQL whose searches a copy of its index on this machine answers (``SQLiteSearchCopy``), as the service
+    /// runs it: every search must come from the copy, or the test fails.
+    case postgresSearchCopy = "postgres+copy"
 
+    /// Every store: what every store and engine test runs against.
+    public static let allCases: [StoreBackend] = [.sqlite, .postgres, .memory]
+    /// Every store, and PostgreSQL searched through a copy: what tests of search run against.
+    public static let searching: [StoreBackend] = allCases + [.postgresSearchCopy]
     /// The backends that keep a store across processes: what tests of reopening, files and servers run against.
     public static let real: [StoreBackend] = [.sqlite, .postgres]
 
@@ -46,7 +56,7 @@ public enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertibl
             throw NoLocation()
         case .sqlite:
             return .sqlite(path: folder.appendingPathComponent("index.sqlite").path)
-        case .postgres:
+        case .postgres, .postgresSearchCopy:
             var server = try Self.postgresServer()
             let name = "scheduler_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             try await server.execute(statementWrittenByThisProgram: "CREATE DATABASE \(name)")
@@ -69,6 +79,54 @@ extension StoreBackend {
         defer { try? FileManager.default.removeItem(at: folder) }
         let location = try await freshLocation(in: folder)
         let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        return try await StoreOpener.withStore(location, historyLength: historyLength, clock: clock, logger: quiet, body)
+        guard self == .postgresSearchCopy else {
+            return try await StoreOpener.withStore(location, historyLength: historyLength, clock: clock, logger: quiet, body)
+        }
+        let copy = AnsweringSearchCopy(SQLiteSearchCopy(path: folder.appendingPathComponent("copy.sqlite").path, commitsCaughtUpBySearch: .max, clock: clock, logger: quiet))
+        let result = try await StoreOpener.withStore(location, historyLength: historyLength, clock: clock, searchCopy: copy, logger: quiet) { store in
+            guard let feed = store.index as? any IndexChangeFeed else { throw AnsweringSearchCopy.DidNotAnswer(description: "the store's index is no feed") }
+            try await copy.follow(feed)
+            return try await body(store)
+        }
+        try copy.check()
+        return result
+    }
+}
+
+/// A search copy that must answer every search: a test on ``StoreBackend/postgresSearchCopy`` fails when the store
+/// had to answer a search itself, however right its answer.
+final class AnsweringSearchCopy: SearchCopy {
+    let copy: SQLiteSearchCopy
+    private let failures = Mutex<[String]>([])
+
+    init(_ copy: SQLiteSearchCopy) {
+        self.copy = copy
+    }
+
+    struct DidNotAnswer: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func search(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults? {
+        do {
+            guard let results = try await copy.search(query, following: feed) else {
+                failures.withLock { $0.append("'\(query.text)': the copy could not answer") }
+                return nil
+            }
+            return results
+        } catch {
+            failures.withLock { $0.append("'\(query.text)': \(error)") }
+            throw error
+        }
+    }
+
+    func follow(_ feed: any IndexChangeFeed) async throws {
+        try await copy.follow(feed)
+    }
+
+    /// Throws when a search was not answered by the copy.
+    func check() throws {
+        let failures = failures.withLock { $0 }
+        if !failures.isEmpty { throw DidNotAnswer(description: "the search copy did not answer: " + failures.joined(separator: "; ")) }
     }
 }

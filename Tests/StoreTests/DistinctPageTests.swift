@@ -37,7 +37,7 @@ struct DistinctPageTests {
         try await store.index.search(SearchQuery(text: text, limit: limit, offset: offset, sort: sort, distinct: .page))
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func eachPageIsShownOnceByItsBestHitAndPagesAreCounted(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert(Self.docs)
@@ -54,7 +54,7 @@ struct DistinctPageTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func newestFirstOrdersPagesByTheirDate(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert(Self.docs)

@@ -22,7 +22,7 @@ struct DroppedWordsTests {
         try await store.index.search(SearchQuery(text: text)).hits.map(\.uniqueIdentifier)
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func theLastWordsAreDroppedOnlyWhenNothingMatchesThemAll(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert(Self.items)
@@ -35,7 +35,7 @@ struct DroppedWordsTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func theTotalFacetsAndHighlightsAreThoseOfTheWordsKept(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert(Self.items)

@@ -13,7 +13,7 @@ import Testing
 struct InstantPurgeTests {
     typealias Conformance = StoreConformanceTests
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aPurgedDomainIsGoneFromEveryReadBeforeItsRowsAreReclaimed(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Conformance.clock) { store in
             try await store.index.upsert((1...5).map { Conformance.item("a\($0)", "com.shop.help.fr") } + [Conformance.item("b", "com.shop.blog")])
@@ -45,7 +45,7 @@ struct InstantPurgeTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aRunAfterAPurgeDoesNotCountTheHiddenRowsAsStale(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Conformance.clock) { store in
             try await store.index.upsert((1...4).map { Conformance.item("old\($0)") })
@@ -62,7 +62,7 @@ struct InstantPurgeTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aPurgeAndAnUpsertInOneBatchKeepWhatCameAfterThePurge(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Conformance.clock) { store in
             try await store.index.upsert([Conformance.item("before")])

@@ -30,7 +30,7 @@ struct PopularityTests {
         SearchableItem(uniqueIdentifier: "wine", domainIdentifier: "com.shop.help", title: "Wine list", contentDescription: "Pairs with cheese."),
     ]
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aFloodLiftsAnItemWithinItsTierOnly(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Conformance.clock) { store in
             try await store.index.upsert(Self.corpus)
@@ -44,7 +44,7 @@ struct PopularityTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aQuerysOwnOpensWeighMoreAndOpensFade(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Conformance.clock) { store in
             try await store.index.upsert(Array(Self.corpus.prefix(2)))

@@ -25,7 +25,7 @@ struct StoreConformanceTests {
         IndexBatch.ClientState(batchName: "run/help", data: Data(text.utf8))
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func anUpsertReplacesTheItemWithTheSameIdentifierWholly(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             var first = Self.item("a", description: "old text")
@@ -41,7 +41,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aDomainHoldsItemsWhenItOrADomainUnderItDoes(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([Self.item("a", "com.shop.help.fr"), Self.item("b", "com.shopping")])
@@ -56,7 +56,7 @@ struct StoreConformanceTests {
 
     /// Identifiers are compared byte for byte: the composed and decomposed spellings of "café" are two items, as
     /// two apps that spell them differently mean two things.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func identifiersThatDifferOnlyInUnicodeNormalizationAreTwoItems(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
@@ -69,7 +69,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func anIdentifierSentTwiceInOneBatchKeepsItsLastItem(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             let outcome = try await store.index.upsert([Self.item("a", title: "First"), Self.item("b"), Self.item("a", title: "Second")])
@@ -79,7 +79,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func fieldsRoundTripExactlyWhateverTheyHold(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             var hostile = Self.item("a'); DROP TABLE item; --", title: "Robert'); DROP TABLE item;-- \\ \" ' ${x} $1 :* & | !")
@@ -98,7 +98,7 @@ struct StoreConformanceTests {
 
     /// The largest item a plugin may send (every field at its limit, a description of distinct words) is stored and
     /// found: a source cannot make a backend refuse a valid item.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func anItemAtEveryLimitIsStoredAndFound(backend: StoreBackend) async throws {
         let limits = ItemLimits.standard
         var words: [String] = []
@@ -122,7 +122,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aDomainIsDeletedWithTheDomainsUnderItButNotItsNeighbours(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([
@@ -136,7 +136,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func anInvalidItemRefusesTheWholeBatchAndItsClientState(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             let bad = SearchableItem(uniqueIdentifier: "", domainIdentifier: "com.shop.help", title: "No id")
@@ -152,7 +152,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func expiredItemsAreNotFoundAndAreSwept(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             var old = Self.item("old", title: "Cheese old")
@@ -166,7 +166,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func searchMatchesPrefixesWithoutAccentsAndRanksTitlesFirst(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([
@@ -187,7 +187,7 @@ struct StoreConformanceTests {
     /// and kana with dakuten are letters of their own, found as typed in any case (a Greek letter keeps its
     /// breathing, a final `ς` is a `σ`); a Devanagari word, which the tokenizer splits at its vowel signs, is found
     /// whole; Latin accents fold away.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func wordsAreFoundAsTypedInEveryScript(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([
@@ -208,7 +208,7 @@ struct StoreConformanceTests {
 
     /// Highlights are UTF-16 ranges of the whole words that start with a query word, folded as the index folds
     /// them; the snippet is a window of the description around its best match. Every store answers alike.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func hitsSayWhereTheyMatchedInUTF16Ranges(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             var item = Self.item("a", title: "Éclair 😀 café · Café crème", description: "Un café noir, s'il vous plaît.")
@@ -236,7 +236,7 @@ struct StoreConformanceTests {
     }
 
     /// Facets count every match (not just the page) per exact domain, per domain with those under it, and per type.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func facetsCountEveryMatchPerDomainAndType(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             var article = Self.item("fr-1", "com.shop.help.fr", title: "Delivery times")
@@ -260,7 +260,7 @@ struct StoreConformanceTests {
     }
 
     /// Past ``SearchFacet/countedMatches`` the counts are of the first matches and say so.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func facetsStopCountingAtTheLimitAndSaySo(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             let items = (0...SearchFacet.countedMatches).map { Self.item("i\($0)", $0 % 2 == 0 ? "com.a" : "com.b", title: "Widget \($0)") }
@@ -273,7 +273,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aTitleMatchBehindManyDescriptionMatchesRanksFirstAndTheTotalIsALowerBound(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             var items = (0..<150).map { Self.item("item-\($0)", description: "a zebra in the text") }
@@ -287,7 +287,7 @@ struct StoreConformanceTests {
 
     /// Held identifiers are compared by bytes: the composed "café" another domain holds does not keep out the
     /// decomposed one, which is another identifier to the index.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aRunBatchLeavesOutOnlyTheExactIdentifiersAnotherDomainHolds(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
@@ -302,7 +302,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aRunBatchLeavesOutIdentifiersAnotherDomainHolds(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([Self.item("taken", "com.shop.blog")])
@@ -314,7 +314,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func finishingARunDeletesWhatItDidNotWriteAndRecordsTheSuccessTogether(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([Self.item("stale"), Self.item("kept")])
@@ -347,7 +347,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func anAttemptsEndIsRecordedWithItsLineInTheHistory(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.recordAttemptStart(Self.unit(), at: Self.now, forced: false)
@@ -361,7 +361,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aPurgeDeletesTheDomainAndForgetsTheSuccessesUnderIt(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([Self.item("a"), Self.item("b", "com.shop.help.fr"), Self.item("c", "com.shop.blog")])
@@ -377,7 +377,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func failuresAndInterruptionsAreRemembered(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.recordAttemptStart(Self.unit(), at: Self.now, forced: true)
@@ -394,7 +394,7 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func theHistoryKeepsTheLastRunsNewestFirstAndKnowsThePeak(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock, historyLength: 3) { store in
             for (day, indexed) in [10, 40, 30, 20].enumerated() {

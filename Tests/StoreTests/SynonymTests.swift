@@ -25,7 +25,7 @@ struct SynonymTests {
         try await store.index.search(SearchQuery(text: text, synonyms: synonyms)).hits.map(\.uniqueIdentifier)
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aWordFindsItsSynonymsBelowWhatWasTyped(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert(Self.items)
@@ -44,7 +44,7 @@ struct SynonymTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func withoutSynonymsOnlyWhatWasTypedIsFound(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert(Self.items)
@@ -55,7 +55,7 @@ struct SynonymTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func theSynonymsWordsAreHighlighted(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert(Self.items)
@@ -67,7 +67,7 @@ struct SynonymTests {
 
     /// Sixteen typed words, each a phrase of a group of sixteen phrases of eight words: the query stays one
     /// bounded expression every store accepts.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func theLargestSynonymQueryIsAccepted(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert(Self.items)

@@ -20,7 +20,7 @@ struct TypoToleranceTests {
         try await store.index.search(SearchQuery(text: text, limit: limit, typos: typos)).hits.map(\.uniqueIdentifier)
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aWordWithATypoFindsTheWordMeant(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([
@@ -38,7 +38,7 @@ struct TypoToleranceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func exactMatchesRankFirstThenFewerTypos(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([
@@ -58,7 +58,7 @@ struct TypoToleranceTests {
 
     /// An item that holds the word as typed anywhere ranks above items matched through a typo, whatever their
     /// scores: here the typo'd word is in its description, a correction in its title.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func anItemHoldingTheWordAsTypedAnywhereRanksAboveTypoMatches(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([
@@ -70,7 +70,7 @@ struct TypoToleranceTests {
     }
 
     /// With 20 matches as typed or more, no typo is looked for, on any page.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func enoughMatchesAsTypedLookForNoTypo(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert((1...CandidateRanking.fewMatches).map { Self.item("t\($0)", "Chocolatte \($0)") } + [Self.item("cake", "Chocolate cake")])
@@ -83,7 +83,7 @@ struct TypoToleranceTests {
 
     /// A letter followed by a thousand marks the tokenizer keeps is one word, cut to 64 characters like any other:
     /// stored, searched and corrected alike by every store, without error.
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aWordOfALetterAndAThousandMarksIsCutLikeAnyOther(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             let marks = String(repeating: "\u{1AB0}", count: 1_300)  // 3,900 bytes: past PostgreSQL's 2,046-byte word limit
@@ -94,7 +94,7 @@ struct TypoToleranceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func typosCanBeTurnedOffOrRefusedForSomeWords(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([Self.item("delivery", "Délais de livraison"), Self.item("cake", "Chocolate cake")])
@@ -107,7 +107,7 @@ struct TypoToleranceTests {
         }
     }
 
-    @Test(arguments: StoreBackend.allCases)
+    @Test(arguments: StoreBackend.searching)
     func aCorrectedWordIsHighlightedAndFoundInDescriptions(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Self.clock) { store in
             try await store.index.upsert([

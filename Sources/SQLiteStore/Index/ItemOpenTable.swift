@@ -34,6 +34,19 @@ enum ItemOpenTable {
         }
     }
 
+    /// Sets the counts of `tallies` to their values (a copy following another index's counts, ``SQLiteSearchCopy``),
+    /// for the items that are live here; the others are dropped.
+    static func replace(_ tallies: [OpenTally], _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO item_open (uniqueIdentifier, query, day, domainIdentifier, opens)
+            SELECT uniqueIdentifier, :query, :day, domainIdentifier, :opens FROM item WHERE uniqueIdentifier = :identifier AND \(PurgedDomains.liveCondition())
+            ON CONFLICT (uniqueIdentifier, query, day) DO UPDATE SET opens = excluded.opens
+            """)
+        for tally in tallies {
+            try statement.execute(arguments: ["query": tally.key.query ?? "", "day": tally.key.day, "opens": tally.opens, "identifier": tally.key.identifier])
+        }
+    }
+
     /// The lift of each candidate row `ids` from its opens (``Popularity``): one read, nothing when `popularity` is
     /// `nil` or no item was ever opened.
     static func lifts(of ids: [Int64], popularity: Popularity?, _ db: Database) throws -> [Int64: Double] {

@@ -189,9 +189,16 @@ public final class SQLiteSearchIndex: SearchIndex {
     }
 
     public func lastClientState(batchName: String) async throws -> Data? {
-        try await database.read { db in
-            try Data.fetchOne(db, sql: "SELECT state FROM batch_client_state WHERE batchName = ?", arguments: [batchName])
-        }
+        try await database.read { db in try Self.clientState(batchName: batchName, db) }
+    }
+
+    /// ``lastClientState(batchName:)``, read on the calling thread (when a copy is opened).
+    func lastClientStateReadingNow(batchName: String) throws -> Data? {
+        try database.read { db in try Self.clientState(batchName: batchName, db) }
+    }
+
+    private static func clientState(batchName: String, _ db: Database) throws -> Data? {
+        try Data.fetchOne(db, sql: "SELECT state FROM batch_client_state WHERE batchName = ?", arguments: [batchName])
     }
 
     public func itemCountsByDomain() async throws -> [String: Int] {

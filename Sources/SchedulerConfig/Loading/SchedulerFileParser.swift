@@ -173,7 +173,7 @@ struct SchedulerFileParser {
     }
 
     private static func postgresLocation(_ node: YAMLNode, reader: NodeReader) -> StoreLocation? {
-        guard let fields = reader.mapping(node, "store.postgres", known: ["url", "passwordFromEnvironment", "pool", "tls", "leaseTTL"]) else { return nil }
+        guard let fields = reader.mapping(node, "store.postgres", known: ["url", "passwordFromEnvironment", "pool", "tls", "leaseTTL", "searchCopy"]) else { return nil }
         func value(_ key: String) -> YAMLNode? { fields.first { $0.key == key }?.value }
         guard let urlNode = value("url") else {
             reader.problem(node, "store.postgres.url is required, such as postgres://scheduler@db.internal:5432/search")
@@ -204,6 +204,9 @@ struct SchedulerFileParser {
         }
         if let node = value("leaseTTL") {
             if let ttl = reader.duration(node, "store.postgres.leaseTTL", minimum: .seconds(3)) { location.leaseTTL = ttl } else { valid = false }
+        }
+        if let node = value("searchCopy") {
+            if let copy = reader.bool(node, "store.postgres.searchCopy") { location.searchCopy = copy } else { valid = false }
         }
         if let node = value("tls") {
             if let text = reader.string(node, "store.postgres.tls"), let mode = PostgresLocation.TLSMode(rawValue: text) {

@@ -76,6 +76,13 @@ public struct SchedulerSettings: Sendable {
         return localFilesPath + "-" + safe
     }
 
+    /// The file of the copy of a shared store's index that the service keeps on this machine (``PostgresLocation/searchCopy``);
+    /// `nil` for SQLite, or when turned off.
+    public func searchCopyPath(replicaID: String?) -> String? {
+        guard case .postgres(let location) = store, location.searchCopy else { return nil }
+        return localFilesPath(replicaID: replicaID) + ".search.sqlite"
+    }
+
     /// How long a unit's lease lasts on a shared store (`store.postgres.leaseTTL`); the default otherwise, unused.
     public var leaseDuration: Duration {
         if case .postgres(let location) = store { location.leaseTTL } else { StoreDefaults.leaseDuration }

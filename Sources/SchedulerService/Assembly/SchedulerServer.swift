@@ -7,6 +7,9 @@ public import PluginAPI
 public import Prometheus
 public import SchedulerConfig
 import ServiceLifecycle
+import SQLiteStore
+import Indexing
+import Store
 
 /// `scheduler run` assembled: the reconcile loop, the config watcher and the HTTP API over one store, run in one
 /// `ServiceGroup` until SIGTERM or SIGINT. The executable parses flags, takes the locks and bootstraps logging
@@ -50,7 +53,8 @@ public struct SchedulerServer: Sendable {
         let settings = configuration.scheduler
         // The signals reach the store's group, which passes the shutdown on to this one, then stops the store's pool.
         let clock = clock
-        try await StoreOpener.withStore(settings, clock: clock, shutdownSignals: [.sigterm, .sigint], logger: logger) { store in
+        let searchCopy = settings.searchCopyPath(replicaID: replica.given).map { SQLiteSearchCopy(path: $0, clock: clock, logger: logger) }
+        try await StoreOpener.withStore(settings, clock: clock, shutdownSignals: [.sigterm, .sigint], searchCopy: searchCopy, logger: logger) { store in
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
             let opens = OpenCounter(), searches = SearchCounter(), sessions = MemoryPersistDriver()
@@ -70,11 +74,19 @@ public struct SchedulerServer: Sendable {
                     .init(service: UsageWriter(
                         counter: opens, searches: searches, index: store.index, retention: { await active.current.scheduler.search.analyticsRetention }, logger: logger
                     ))]
-                    + servers.map { .init(service: $0) },
+                    + servers.map { .init(service: $0) }
+                    + Self.searchCopyFollowers(searchCopy, store: store, logger: logger).map { .init(service: $0) },
                 logger: logger
             )
             group.maximumGracefulShutdownDuration = StoreOpener.maximumGracefulShutdown
             try await ServiceGroup(configuration: group).run()
         }
+    }
+
+    /// The service keeping `copy` up to date with the index of `store`, when there is a copy and the index can be
+    /// followed (PostgreSQL's).
+    static func searchCopyFollowers(_ copy: (any SearchCopy)?, store: any SchedulerStore, logger: Logger) -> [SearchCopyFollower] {
+        guard let copy, let feed = store.index as? any IndexChangeFeed else { return [] }
+        return [SearchCopyFollower(copy: copy, feed: feed, logger: logger)]
     }
 }

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+public import Indexing
 public import HostSupport
 public import Logging
 public import PluginAPI
@@ -29,10 +30,13 @@ public enum StoreOpener {
     /// `ServiceGroup`), then the store's services stop. With `reclaimingPurges`, the rows of the domains purged
     /// (by `body` or before) are reclaimed after `body`, before the store closes; a shutdown stops that between two
     /// steps, and the next start resumes it.
+    ///
+    /// A PostgreSQL store hands its searches to `searchCopy` while it can answer them; whoever keeps the copy up to
+    /// date runs a ``SearchCopyFollower`` (the service does).
     public static func withStore<Result: Sendable>(
         _ location: StoreLocation, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
-        clock: any WallClock = SystemWallClock(), shutdownSignals: [UnixSignal] = [], reclaimingPurges: Bool = false, logger: Logger,
-        _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
+        clock: any WallClock = SystemWallClock(), shutdownSignals: [UnixSignal] = [], reclaimingPurges: Bool = false,
+        searchCopy: (any SearchCopy)? = nil, logger: Logger, _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
         let (store, services, prepare): (any SchedulerStore, [any Service], @Sendable () async throws -> Void)
         switch location {
@@ -41,7 +45,7 @@ public enum StoreOpener {
             (services, prepare) = ([], {})
         case .postgres(let postgres):
             let shared = try PostgresSchedulerStore(
-                location: postgres, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger
+                location: postgres, timeToLive: timeToLive, historyLength: historyLength, clock: clock, searchCopy: searchCopy, logger: logger
             )
             (store, services, prepare) = (shared, [shared.connectionPool], shared.prepare)
         }
@@ -72,11 +76,11 @@ public enum StoreOpener {
     /// Opens the store of `settings`, with its default expiration as the index's time to live and its history length.
     public static func withStore<Result: Sendable>(
         _ settings: SchedulerSettings, clock: any WallClock, shutdownSignals: [UnixSignal] = [], reclaimingPurges: Bool = false,
-        logger: Logger, _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
+        searchCopy: (any SearchCopy)? = nil, logger: Logger, _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
         try await withStore(
             settings.store, timeToLive: settings.defaultExpiration, historyLength: settings.historyLength, clock: clock,
-            shutdownSignals: shutdownSignals, reclaimingPurges: reclaimingPurges, logger: logger, body
+            shutdownSignals: shutdownSignals, reclaimingPurges: reclaimingPurges, searchCopy: searchCopy, logger: logger, body
         )
     }
 

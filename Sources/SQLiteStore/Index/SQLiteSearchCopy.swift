@@ -1,0 +1,219 @@
+public import Foundation
+public import HostSupport
+public import Indexing
+public import Logging
+
+/// A copy of another index (the PostgreSQL store's) in an SQLite file on this machine, kept in step with it by
+/// commit number, that answers its searches at the embedded index's speed (``SearchCopy``).
+///
+/// ``follow(_:)``, called by the service every second or so, makes the copy when there is none (or the one there
+/// follows another database, or stood still longer than the feed keeps removals) and otherwise applies what changed:
+/// the removals of the new commits, then the items they wrote, then the open counts, then the position, in that
+/// order, so that a copy stopped anywhere in between is made right by applying again from its position. A search
+/// reads the feed's head (one short read), catches up when the copy is at most ``commitsCaughtUpBySearch`` behind,
+/// and answers from the file: what a replica committed is found on every replica. Farther behind, or while the copy
+/// is being made, it answers `nil` and the caller searches itself.
+///
+/// The file is the copy's alone: it is made again whenever it cannot be followed, never repaired.
+public actor SQLiteSearchCopy: SearchCopy {
+    /// Where the copy stands in its feed, stored with each application as the file's client state.
+    struct Position: Codable, Hashable {
+        var identity: String
+        var commitNumber: Int64
+        var opensNumber: Int64
+        var opensDeletedBeforeDay: Int
+
+        /// The copy holds everything `head` does.
+        func reaches(_ head: IndexFeedHead) -> Bool {
+            identity == head.identity && commitNumber >= head.commitNumber && opensNumber >= head.opensNumber
+        }
+
+        /// Applying the changes after this position brings the copy to `head`: same database, nothing rolled back,
+        /// no removal forgotten that the copy has not applied.
+        func canFollow(_ head: IndexFeedHead) -> Bool {
+            identity == head.identity && commitNumber <= head.commitNumber && opensNumber <= head.opensNumber
+                && head.removalsForgottenThrough <= commitNumber
+        }
+    }
+
+    /// A search waits for the copy to apply this many commits at most unless told otherwise; farther behind, the feed
+    /// answers it.
+    public static let defaultCommitsCaughtUpBySearch: Int64 = 3
+    /// Items read from the feed and written to the copy at a time.
+    static let pageSize = 2_000
+    /// The client state the position is kept under.
+    static let positionBatchName = "search-copy-position"
+    /// How often the copy sweeps its expired items (searches leave them out meanwhile).
+    static let sweepInterval: TimeInterval = 60
+
+    public nonisolated let path: String
+    /// How many commits behind a search still waits for the copy to catch up.
+    public let commitsCaughtUpBySearch: Int64
+    /// Search results the copy keeps (``SQLiteSearchIndex/defaultSearchCacheEntries`` unless told otherwise).
+    private let searchCacheEntries: Int
+    private let clock: any WallClock
+    private let logger: Logger
+    private var index: SQLiteSearchIndex?
+    /// `nil` while no complete copy is open.
+    private var position: Position?
+    private var lastSweep = Date.distantPast
+    private var applying = false
+    private var waitingToApply: [CheckedContinuation<Void, Never>] = []
+
+    /// The copy in the file at `path`, opened when it is a complete copy; otherwise the first ``follow(_:)`` makes it.
+    public init(
+        path: String, commitsCaughtUpBySearch: Int64 = SQLiteSearchCopy.defaultCommitsCaughtUpBySearch,
+        searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries, clock: any WallClock = SystemWallClock(), logger: Logger
+    ) {
+        self.path = path
+        self.commitsCaughtUpBySearch = commitsCaughtUpBySearch
+        self.searchCacheEntries = searchCacheEntries
+        self.clock = clock
+        self.logger = logger
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: searchCacheEntries, logger: logger)
+            self.index = index
+            position = try Self.storedPosition(of: index)
+        } catch {
+            logger.warning("the search copy at \(path) cannot be opened; it will be made again: \(error)")
+        }
+    }
+
+    /// Whether a complete copy is open (it may be behind).
+    public var isMade: Bool { position != nil }
+
+    public func search(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults? {
+        guard let index, position != nil else { return nil }
+        let head = try await feed.feedHead()
+        if let position, !position.reaches(head) {
+            guard position.canFollow(head), head.commitNumber - position.commitNumber <= commitsCaughtUpBySearch else { return nil }
+            try await oneAtATime { try await self.apply(feed, through: head) }
+        }
+        guard let position, position.reaches(head) else { return nil }
+        return try await locally { try await index.search(query) }
+    }
+
+    /// Brings the copy up to the feed's head: makes it when there is none or it cannot follow, else applies what
+    /// changed since its position; sweeps its expired items now and then and reclaims the domains it purged.
+    public func follow(_ feed: any IndexChangeFeed) async throws {
+        try await oneAtATime {
+            let head = try await feed.feedHead()
+            if let position = self.position, position.canFollow(head) {
+                try await self.apply(feed, through: head)
+            } else {
+                try await self.make(from: feed, head: head)
+            }
+            guard let index = self.index else { return }
+            let now = self.clock.now(), sweeping = now.timeIntervalSince(self.lastSweep) >= Self.sweepInterval
+            try await self.locally {
+                while try await index.reclaimPurgedItems(limit: Self.pageSize) != nil {}
+                if sweeping { try await index.sweepExpired() }
+            }
+            if sweeping { self.lastSweep = now }
+        }
+    }
+
+    /// Makes the copy anew: the old file removed, every live item and every open count read from `feed` through
+    /// `head`. The position is written last: a copy interrupted before is made again.
+    private func make(from feed: any IndexChangeFeed, head: IndexFeedHead) async throws {
+        let started = ContinuousClock.now
+        if position != nil { logger.notice("the search copy at \(path) no longer follows the store; making it again") }
+        index = nil
+        position = nil
+        let (path, clock, logger, entries) = (path, clock, logger, searchCacheEntries)
+        let index = try await locally {
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.removeItem(atPath: path + suffix)
+            }
+            return try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, logger: logger)
+        }
+        self.index = index
+        let empty = Position(identity: head.identity, commitNumber: 0, opensNumber: -1, opensDeletedBeforeDay: 0)
+        let items = try await apply(feed, from: empty, through: head, to: index, removing: false)
+        position = try await locally { try Self.storedPosition(of: index) }
+        logger.notice("made the search copy at \(path)", metadata: ["items": "\(items)", "seconds": "\(ContinuousClock.now - started)"])
+    }
+
+    /// Applies the changes from the copy's position through `head`, when it does not reach it yet.
+    private func apply(_ feed: any IndexChangeFeed, through head: IndexFeedHead) async throws {
+        guard let index, let position, !position.reaches(head), position.canFollow(head) else { return }
+        _ = try await apply(feed, from: position, through: head, to: index, removing: true)
+        self.position = try await locally { try Self.storedPosition(of: index) }
+    }
+
+    /// Applies to `index` the removals (unless the copy is new), then the items, then the open counts of `feed`
+    /// after `position` through `head`, then records `head` as the position; returns how many items it wrote.
+    private func apply(
+        _ feed: any IndexChangeFeed, from position: Position, through head: IndexFeedHead, to index: SQLiteSearchIndex, removing: Bool
+    ) async throws -> Int {
+        var cursor = IndexFeedCursor(commitNumber: position.commitNumber)
+        while removing {
+            let removals = try await feed.removals(after: cursor, through: head.commitNumber, limit: Self.pageSize)
+            guard let last = removals.last else { break }
+            // Deletions commute: one operation of each kind does what the commits did one by one.
+            var identifiers: [String] = [], domains: [String] = [], everything = false
+            for (_, removal) in removals {
+                switch removal {
+                case .item(let identifier): identifiers.append(identifier)
+                case .domain(let domain): domains.append(domain)
+                case .all: everything = true
+                }
+            }
+            let operations: [IndexBatch.Operation] = (everything ? [.deleteAll] : []) + [.deleteDomains(domains), .deleteIdentifiers(identifiers)]
+            _ = try await locally { try await index.commit(IndexBatch(operations: operations), validated: true, alongside: { _, _ in }) }
+            cursor = last.0
+        }
+        cursor = IndexFeedCursor(commitNumber: position.commitNumber)
+        var written = 0
+        while true {
+            let items = try await feed.changedItems(after: cursor, through: head.commitNumber, limit: Self.pageSize)
+            guard let last = items.last else { break }
+            _ = try await locally { try await index.commit(IndexBatch(operations: [.upsert(items.map(\.1))]), validated: true, alongside: { _, _ in }) }
+            written += items.count
+            cursor = last.0
+        }
+        if head.opensDeletedBeforeDay > position.opensDeletedBeforeDay {
+            let day = head.opensDeletedBeforeDay
+            try await locally { try await index.write { db in try db.execute(sql: "DELETE FROM item_open WHERE day < ?", arguments: [day]) } }
+        }
+        if head.opensNumber > position.opensNumber {
+            let tallies = try await feed.changedOpens(after: position.opensNumber, through: head.opensNumber)
+            try await locally { try await index.write { db in try ItemOpenTable.replace(tallies, db) } }
+            index.resultCache.removeAll()
+        }
+        let reached = Position(
+            identity: head.identity, commitNumber: head.commitNumber, opensNumber: head.opensNumber, opensDeletedBeforeDay: head.opensDeletedBeforeDay
+        )
+        let state = IndexBatch.ClientState(batchName: Self.positionBatchName, data: try JSONEncoder().encode(reached))
+        _ = try await locally { try await index.commit(IndexBatch(clientState: state), validated: true, alongside: { _, _ in }) }
+        return written
+    }
+
+    /// Runs `body`, work on the copy's own file: what it throws is a ``SearchCopyFailure``, which the store answers
+    /// itself, while an error of the feed reaches the caller as it is.
+    private func locally<T: Sendable>(_ body: () async throws -> T) async throws(SearchCopyFailure) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw SearchCopyFailure(path: path, underlying: error)
+        }
+    }
+
+    /// The position stored in `index`, `nil` when it holds none (a copy never completed).
+    private static func storedPosition(of index: SQLiteSearchIndex) throws -> Position? {
+        guard let data = try index.lastClientStateReadingNow(batchName: positionBatchName) else { return nil }
+        return try JSONDecoder().decode(Position.self, from: data)
+    }
+
+    /// Runs `body` when no other application runs: searches and the follower wait for each other's, never mix them.
+    private func oneAtATime(_ body: () async throws -> Void) async throws {
+        while applying { await withCheckedContinuation { waitingToApply.append($0) } }
+        applying = true
+        defer {
+            applying = false
+            if !waitingToApply.isEmpty { waitingToApply.removeFirst().resume() }
+        }
+        try await body()
+    }
+}
