@@ -20,7 +20,9 @@ enum PostgresItemRemovals {
             removed_at DOUBLE PRECISION NOT NULL
         )
         """
-    static let createIndex = "CREATE INDEX item_removal_commit ON item_removal (commit_number, row)"
+    static let createIndexes = [
+        "CREATE INDEX item_removal_commit ON item_removal (commit_number, row)", "CREATE INDEX item_removal_age ON item_removal (removed_at)",
+    ]
 
     /// Ends a `WITH gone AS (DELETE FROM item WHERE …` statement: the deleted items are logged as removed by commit
     /// `number`, and the statement returns how many.
@@ -41,24 +43,21 @@ enum PostgresItemRemovals {
         )
     }
 
-    /// Forgets the removals older than ``retention``, recording the last commit forgotten; returns how many.
+    /// Forgets the removals older than ``retention``, recording the last commit forgotten; returns how many. Part of
+    /// the expiry sweep, whether any replica keeps a copy or not. Old rows only: a commit logging new ones never waits
+    /// on it, and it takes the counter's row only when it forgot something, for the moment of one update.
     static func forgetOld(_ client: PostgresClient, now: Date, logger: Logger) async throws -> Int {
         let cutoff = now.timeIntervalSince1970 - retention.seconds
-        var forgotten = 0
-        // The counter's row is locked first, as every commit locks it before it logs: no cycle with a commit.
-        try await client.transaction(logger: logger) { connection in
-            try await connection.checkedQuery("SELECT 1 FROM index_commit FOR UPDATE", logger: logger)
-            let rows = try await connection.checkedQuery(
-                """
-                WITH gone AS (DELETE FROM item_removal WHERE removed_at < \(cutoff) RETURNING commit_number),
-                    noted AS (UPDATE index_commit SET removals_forgotten_through = greatest(removals_forgotten_through, (SELECT max(commit_number) FROM gone))
-                        WHERE EXISTS (SELECT 1 FROM gone))
-                SELECT count(*) FROM gone
-                """,
-                logger: logger
-            )
-            for try await count in rows.decode(Int64.self) { forgotten = Int(count) }
-        }
-        return forgotten
+        let rows = try await client.query(
+            """
+            WITH gone AS (DELETE FROM item_removal WHERE removed_at < \(cutoff) RETURNING commit_number),
+                noted AS (UPDATE index_commit SET removals_forgotten_through = greatest(removals_forgotten_through, (SELECT max(commit_number) FROM gone))
+                    WHERE EXISTS (SELECT 1 FROM gone))
+            SELECT count(*) FROM gone
+            """,
+            logger: logger
+        )
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
     }
 }

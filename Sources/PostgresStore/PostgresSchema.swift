@@ -161,12 +161,12 @@ enum PostgresSchema {
         ]),
         // What a copy of the index on each replica follows (``PostgresSearchIndex`` as an ``IndexChangeFeed``).
         // Existing opens count as written before the first opens write: a copy made afterwards reads them all.
+        // The index on `item` is built first: the counter's row, which every commit and tick reads, is altered last,
+        // so it is locked only for the moment of the ALTERs.
         .statements("v14-change-feed", [
-            "ALTER TABLE index_commit ADD COLUMN identity TEXT NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text)",
-            "ALTER TABLE index_commit ADD COLUMN removals_forgotten_through BIGINT NOT NULL DEFAULT 0",
             "CREATE INDEX item_commit ON item (commit_number, id)",
             PostgresItemRemovals.createTable,
-            PostgresItemRemovals.createIndex,
+        ] + PostgresItemRemovals.createIndexes + [
             """
             CREATE TABLE open_commit (
                 id INTEGER PRIMARY KEY CHECK (id = 1), last_number BIGINT NOT NULL, usage_deleted_before INTEGER NOT NULL
@@ -175,6 +175,8 @@ enum PostgresSchema {
             "INSERT INTO open_commit (id, last_number, usage_deleted_before) VALUES (1, 0, 0)",
             "ALTER TABLE item_open ADD COLUMN written_in BIGINT NOT NULL DEFAULT 0",
             "CREATE INDEX item_open_written ON item_open (written_in)",
+            "ALTER TABLE index_commit ADD COLUMN identity TEXT NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text)",
+            "ALTER TABLE index_commit ADD COLUMN removals_forgotten_through BIGINT NOT NULL DEFAULT 0",
         ]),
     ]
 

@@ -5,7 +5,9 @@ import PostgresNIO
 
 /// The index as a feed that copies on each replica follow (``SearchCopy``). Commits take their numbers under the
 /// `index_commit` row lock and writes of open counts under `open_commit`'s, so a snapshot that sees number N sees
-/// every change numbered N or lower: reading "after the copy's number, through the head" misses nothing.
+/// every change numbered N or lower: reading "after the copy's number, through the head" misses no numbered change.
+/// Not numbered: the expiry sweep (a copy sweeps its own) and the reclaim of purged rows (already removed by their
+/// purge).
 extension PostgresSearchIndex: IndexChangeFeed {
     public func feedHead() async throws -> IndexFeedHead {
         let rows = try await client.query(
@@ -46,23 +48,23 @@ extension PostgresSearchIndex: IndexChangeFeed {
         return removals
     }
 
-    public func changedItems(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, SearchableItem)] {
+    public func changedItems(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, IndexFeedItem)] {
+        // Rows a purge hid are sent too, as identifiers: a copy may hold the item under the domain it had before.
         let rows = try await client.query(
             """
-            SELECT \(unescaped: Self.itemColumns(withThumbnailData: false)), commit_number FROM item
+            SELECT \(unescaped: Self.itemColumns(withThumbnailData: false)), commit_number, \(unescaped: PostgresPurgedDomains.liveCondition) FROM item
             WHERE (commit_number, id) > (\(cursor.commitNumber), \(cursor.row)) AND commit_number <= \(head)
-                AND \(unescaped: PostgresPurgedDomains.liveCondition)
             ORDER BY commit_number, id LIMIT \(limit)
             """,
             logger: logger
         )
-        var items: [(IndexFeedCursor, SearchableItem)] = []
+        var items: [(IndexFeedCursor, IndexFeedItem)] = []
         for try await row in rows {
-            // The item's columns come first (``item(from:)`` reads those), the commit number last.
+            // The item's columns come first (``item(from:)`` reads those), then the commit number and whether it is live.
             let (id, item) = try Self.item(from: row)
             let cells = row.makeRandomAccess()
-            let number = try cells[cells.count - 1].decode(Int64.self)
-            items.append((IndexFeedCursor(commitNumber: number, row: id), item))
+            let number = try cells[cells.count - 2].decode(Int64.self), live = try cells[cells.count - 1].decode(Bool.self)
+            items.append((IndexFeedCursor(commitNumber: number, row: id), live ? .live(item, priority: id) : .hidden(identifier: item.uniqueIdentifier)))
         }
         return items
     }
@@ -76,9 +78,5 @@ extension PostgresSearchIndex: IndexChangeFeed {
             tallies.append(OpenTally(key: OpenTally.Key(day: day, identifier: identifier, query: query), opens: opens))
         }
         return tallies
-    }
-
-    public func forgetOldRemovals() async throws -> Int {
-        try await PostgresItemRemovals.forgetOld(client, now: clock.now(), logger: logger)
     }
 }

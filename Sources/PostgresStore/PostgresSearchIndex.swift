@@ -120,7 +120,7 @@ public final class PostgresSearchIndex: SearchIndex {
     /// Writes `items` in a few statements whatever their number; returns how many were stored with the same content.
     ///
     /// The stored digests and expiration dates are read first (one query): an item of the same content only gets the
-    /// commit number (one `UPDATE` for all, which PostgreSQL can make in place, no indexed column changing), those due
+    /// commit number (one `UPDATE` for all), those due
     /// for a renewed expiration date a second one; the others are inserted or replaced in one statement, their rows
     /// travelling as one JSON parameter read back by `jsonb_to_recordset`. An identifier sent twice keeps its last
     /// item, as one upsert after another would.
@@ -285,6 +285,7 @@ public final class PostgresSearchIndex: SearchIndex {
             )
         }
         if swept > 0 { logger.info("swept expired items", metadata: ["items": "\(swept)"]) }
+        _ = try await PostgresItemRemovals.forgetOld(client, now: clock.now(), logger: logger)
         return swept
     }
 

@@ -35,7 +35,11 @@ enum PostgresBenchmark {
             let imported = try await withThrowingTaskGroup(of: ChildProcess.Measurement?.self) { group in
                 group.addTask {
                     while !Task.isCancelled {
-                        try await following.follow(feed)
+                        do {
+                            try await following.follow(feed)
+                        } catch is CancellationError {
+                            break
+                        }
                         try? await Task.sleep(for: .seconds(1))
                     }
                     return nil

@@ -139,7 +139,7 @@ struct SearchCopyTests {
             return try await feed.removals(after: cursor, through: head, limit: min(limit, 1))
         }
 
-        func changedItems(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, SearchableItem)] {
+        func changedItems(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, IndexFeedItem)] {
             try count()
             return try await feed.changedItems(after: cursor, through: head, limit: min(limit, 2))
         }
@@ -147,11 +147,6 @@ struct SearchCopyTests {
         func changedOpens(after: Int64, through head: Int64) async throws -> [OpenTally] {
             try count()
             return try await feed.changedOpens(after: after, through: head)
-        }
-
-        func forgetOldRemovals() async throws -> Int {
-            try count()
-            return try await feed.forgetOldRemovals()
         }
     }
 
@@ -207,7 +202,7 @@ struct SearchCopyTests {
             // Stopped for eight days while an item was deleted: the removal is forgotten, the copy is made again.
             try await store.index.delete(identifiers: ["a"])
             clock.set(clock.now().addingTimeInterval(8 * 86_400))
-            #expect(try await feed.forgetOldRemovals() == 1)
+            try await store.index.sweepExpired()
             try await copy.follow(feed)
             #expect(try await Self.sqlite3(path, "SELECT count(*) FROM sqlite_master WHERE name = 'marker'") == "0", "made again")
             let answers = try await Self.answers(of: copy, store, feed)
@@ -223,6 +218,56 @@ struct SearchCopyTests {
                 #expect(answers.copy == answers.store)
                 #expect(answers.copy.first == "cheese: 1 [\"z\"]")
             }
+        }
+    }
+
+    /// The store keeps an item rewritten with the same hint in its place in priority order; a copy made afterwards
+    /// receives it last, and must still put it first: past the candidate cut (100 per scan), the hits depend on it.
+    @Test func aCopyKeepsTheStoresOrderPastTheCandidateCut() async throws {
+        try await Self.withStoreAndCopyPath { store, feed, path in
+            try await store.index.upsert((0..<150).map { Self.item(String(format: "i%03d", $0), "com.s.x", String(format: "Cheese %03d", $0)) })
+            try await store.index.upsert([SearchableItem(uniqueIdentifier: "i000", domainIdentifier: "com.s.x", title: "Cheese 000", contentDescription: "rewritten")])
+            let copy = SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            try await copy.follow(feed)
+            let query = try SearchQuery(text: "cheese", limit: 20)
+            let copied = try #require(try await copy.search(query, following: feed))
+            let own = try await store.index.search(query)
+            #expect(copied.hits.map(\.uniqueIdentifier) == own.hits.map(\.uniqueIdentifier))
+            #expect(copied.hits.first?.uniqueIdentifier == "i000")
+        }
+    }
+
+    /// An item moved to another domain, then that domain purged, both before the copy follows: the copy, which holds
+    /// the item under its first domain, deletes it.
+    @Test func anItemMovedThenPurgedInOneFollowIsGone() async throws {
+        try await Self.withStoreAndCopyPath { store, feed, path in
+            try await store.index.upsert([Self.item("x", "com.s.a", "Cheese boards"), Self.item("y", "com.s.a", "Cheese plates")])
+            let copy = SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            try await copy.follow(feed)
+            try await store.index.upsert([Self.item("x", "com.s.b", "Cheese boards")])
+            try await store.index.delete(domains: ["com.s.b"])
+            try await copy.follow(feed)
+            let answers = try await Self.answers(of: copy, store, feed)
+            #expect(answers.copy == answers.store)
+            #expect(answers.copy.first == "cheese: 1 [\"y\"]")
+        }
+    }
+
+    /// A commit that cleared the index and wrote items, then opens: the next commits are applied without clearing the
+    /// copy again, so the opens stay.
+    @Test func opensAfterAClearingCommitStayThroughTheNextOnes() async throws {
+        try await Self.withStoreAndCopyPath { store, feed, path in
+            let copy = SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            try await copy.follow(feed)
+            try await store.index.commit(IndexBatch(operations: [.deleteAll, .upsert([Self.item("b", "com.s.x", "Cheese plates"), Self.item("f", "com.s.x", "Cheese knives")])]))
+            try await copy.follow(feed)
+            try await store.index.recordOpens([OpenTally(key: .init(day: UsageDay.of(StoreConformanceTests.clock.now()), identifier: "f", query: nil), opens: 5_000)])
+            try await copy.follow(feed)
+            try await store.index.upsert([Self.item("c", "com.s.y", "Wine")])
+            try await copy.follow(feed)
+            let answers = try await Self.answers(of: copy, store, feed)
+            #expect(answers.copy == answers.store)
+            #expect(answers.copy.first == "cheese: 2 [\"f\", \"b\"]", "f's opens are still counted")
         }
     }
 

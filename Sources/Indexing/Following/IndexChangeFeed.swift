@@ -4,8 +4,9 @@ public import PluginAPI
 /// commit wrote, what it removed, and the open counts, each numbered so that a copy knows where it stands.
 ///
 /// A copy that holds every change through ``IndexFeedHead/commitNumber`` and opens through
-/// ``IndexFeedHead/opensNumber`` answers searches as the index itself would. Expired items need no removal: every
-/// search leaves them out by their date, and a copy sweeps its own.
+/// ``IndexFeedHead/opensNumber`` holds the index's live items, in its priority order. Expired items need no removal:
+/// every search leaves them out by their date, and a copy sweeps its own. Not followed: the typo vocabulary (a copy
+/// makes its own from the items it holds) and the counts of expired items a sweep deleted.
 public protocol IndexChangeFeed: Sendable {
     /// Where the index stands now: one short read.
     func feedHead() async throws -> IndexFeedHead
@@ -13,17 +14,22 @@ public protocol IndexChangeFeed: Sendable {
     /// Up to `limit` removals of the commits after `cursor`, through commit `head`, in commit order.
     func removals(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, IndexRemoval)]
 
-    /// Up to `limit` live items last written by a commit after `cursor`, through commit `head`, in commit order; an
-    /// item written again later is found at its last commit only.
-    func changedItems(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, SearchableItem)]
+    /// Up to `limit` items last written by a commit after `cursor`, through commit `head`, in commit order (an item
+    /// written again later is found at its last commit only), each with its place in priority order, or only its
+    /// identifier when a purge since hid it (a copy deletes it: it may hold it under another domain).
+    func changedItems(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, IndexFeedItem)]
 
     /// The open counts (whole, not increments) changed by the opens writes after number `after`, through `head`.
     func changedOpens(after: Int64, through head: Int64) async throws -> [OpenTally]
 
-    /// Forgets the removals older than the feed keeps them (a week), and records how far
-    /// (``IndexFeedHead/removalsForgottenThrough``); returns how many it forgot.
-    @discardableResult
-    func forgetOldRemovals() async throws -> Int
+}
+
+/// An item as a feed sends it: its content and its place in priority order, or, hidden by a purge since, its identifier.
+public enum IndexFeedItem: Sendable {
+    /// `priority` is its row identifier in the feed's index (``ItemPriority``): a copy keeps it, so that both walk
+    /// matches in the same order.
+    case live(SearchableItem, priority: Int64)
+    case hidden(identifier: String)
 }
 
 /// Where an index stands, as a copy following it reads it.
@@ -48,14 +54,20 @@ public struct IndexFeedHead: Sendable, Hashable {
     }
 }
 
-/// A position in a feed's commit order: the commit, and a row number inside it.
+/// A position in a feed's commit order: the commit, and a row number inside it (the item's or the removal's).
+/// ``after(commit:)`` is past everything of a commit.
 public struct IndexFeedCursor: Sendable, Hashable, Comparable {
     public var commitNumber: Int64
     public var row: Int64
 
-    public init(commitNumber: Int64, row: Int64 = 0) {
+    public init(commitNumber: Int64, row: Int64) {
         self.commitNumber = commitNumber
         self.row = row
+    }
+
+    /// Past every row of commit `number`: where a copy standing at that commit reads on from.
+    public static func after(commit number: Int64) -> Self {
+        Self(commitNumber: number, row: .max)
     }
 
     public static func < (left: Self, right: Self) -> Bool {

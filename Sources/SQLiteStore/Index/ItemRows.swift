@@ -28,9 +28,11 @@ struct ItemRows {
     /// sent by the commit (``ItemMarkTable``), its row untouched, unless its expiration date is due for renewal: the
     /// full-text index, costly to rewrite, already holds its words. What is stored is read for the whole batch in
     /// one statement, and the marks written in one. An item rewritten with the same ranking hint keeps its place in
-    /// priority order (its id), as on every store.
+    /// priority order (its id), as on every store; with `priorities` (one per item: a copy's, ``SQLiteSearchCopy``)
+    /// an item written takes the id given, its place in the followed index.
     func upsert(
-        _ items: [SearchableItem], expiration: DefaultExpiration, now: Date, commitNumber: Int64, taken: inout HeldIdentifiers
+        _ items: [SearchableItem], priorities: [Int64]? = nil, expiration: DefaultExpiration, now: Date, commitNumber: Int64,
+        taken: inout HeldIdentifiers
     ) throws -> Upserted {
         let stored = try storedItems(items.map(\.uniqueIdentifier))
         /// What this batch wrote, for an identifier it sends again (by its bytes, as SQLite compares them: the two
@@ -63,7 +65,7 @@ struct ItemRows {
                     keptID = try replace(by: item)
                 }
             }
-            let id = try insert(item, id: keptID, digest: digest, expiration: expiration, now: now, commitNumber: commitNumber)
+            let id = try insert(item, id: priorities?[position] ?? keptID, digest: digest, expiration: expiration, now: now, commitNumber: commitNumber)
             written[key()] = (id, StoredItem(digest: digest, expiration: expiration.expiration(of: item)))
             SearchVocabulary.insertWords(of: item, into: &outcome.words)
         }

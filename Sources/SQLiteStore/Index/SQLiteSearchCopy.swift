@@ -2,6 +2,7 @@ public import Foundation
 public import HostSupport
 public import Indexing
 public import Logging
+import PluginAPI
 
 /// A copy of another index (the PostgreSQL store's) in an SQLite file on this machine, kept in step with it by
 /// commit number, that answers its searches at the embedded index's speed (``SearchCopy``).
@@ -39,8 +40,9 @@ public actor SQLiteSearchCopy: SearchCopy {
     /// A search waits for the copy to apply this many commits at most unless told otherwise; farther behind, the feed
     /// answers it.
     public static let defaultCommitsCaughtUpBySearch: Int64 = 3
-    /// Items read from the feed and written to the copy at a time.
-    static let pageSize = 2_000
+    /// Items read from the feed and written to the copy at a time: at most about 55 MB of them, however long their
+    /// fields (a plugin's items may reach their limits).
+    static let pageSize = 500
     /// The client state the position is kept under.
     static let positionBatchName = "search-copy-position"
     /// How often the copy sweeps its expired items (searches leave them out meanwhile).
@@ -84,34 +86,48 @@ public actor SQLiteSearchCopy: SearchCopy {
     public var isMade: Bool { position != nil }
 
     public func search(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults? {
-        guard let index, position != nil else { return nil }
+        guard position != nil else { return nil }
         let head = try await feed.feedHead()
-        if let position, !position.reaches(head) {
-            guard position.canFollow(head), head.commitNumber - position.commitNumber <= commitsCaughtUpBySearch else { return nil }
-            try await oneAtATime { try await self.apply(feed, through: head) }
+        // An application under way (the follower's, or another search's) may be one this search must see, or half done:
+        // the search waits for it, then catches up itself if it must.
+        try await oneAtATime {
+            guard let position = self.position, !position.reaches(head), position.canFollow(head),
+                head.commitNumber - position.commitNumber <= self.commitsCaughtUpBySearch
+            else { return }
+            try await self.apply(feed, through: head)
         }
-        guard let position, position.reaches(head) else { return nil }
+        // Read after the wait: a copy made again meanwhile is another file.
+        guard let index, let position, position.reaches(head) else { return nil }
         return try await locally { try await index.search(query) }
     }
 
     /// Brings the copy up to the feed's head: makes it when there is none or it cannot follow, else applies what
-    /// changed since its position; sweeps its expired items now and then and reclaims the domains it purged.
+    /// changed since its position. Then, outside the gate searches wait at (the rows are invisible already), reclaims
+    /// a page of the domains it purged and, now and then, sweeps its expired items.
+    ///
+    /// A failure of the copy's own file while it applies makes the next follow make the copy again: a file that
+    /// cannot take a change (damaged, or an item it refuses) is never retried forever.
     public func follow(_ feed: any IndexChangeFeed) async throws {
         try await oneAtATime {
             let head = try await feed.feedHead()
             if let position = self.position, position.canFollow(head) {
-                try await self.apply(feed, through: head)
+                do {
+                    try await self.apply(feed, through: head)
+                } catch let failure as SearchCopyFailure {
+                    self.position = nil
+                    throw failure
+                }
             } else {
                 try await self.make(from: feed, head: head)
             }
-            guard let index = self.index else { return }
-            let now = self.clock.now(), sweeping = now.timeIntervalSince(self.lastSweep) >= Self.sweepInterval
-            try await self.locally {
-                while try await index.reclaimPurgedItems(limit: Self.pageSize) != nil {}
-                if sweeping { try await index.sweepExpired() }
-            }
-            if sweeping { self.lastSweep = now }
         }
+        guard let index, position != nil else { return }
+        let now = clock.now(), sweeping = now.timeIntervalSince(lastSweep) >= Self.sweepInterval
+        try await locally {
+            _ = try await index.reclaimPurgedItems(limit: Self.pageSize)
+            if sweeping { try await index.sweepExpired() }
+        }
+        if sweeping { lastSweep = now }
     }
 
     /// Makes the copy anew: the old file removed, every live item and every open count read from `feed` through
@@ -123,7 +139,8 @@ public actor SQLiteSearchCopy: SearchCopy {
         position = nil
         let (path, clock, logger, entries) = (path, clock, logger, searchCacheEntries)
         let index = try await locally {
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            // The write-ahead log first: left beside a new file, it would be replayed into it.
+            for suffix in ["-wal", "-shm", ""] where FileManager.default.fileExists(atPath: path + suffix) {
                 try FileManager.default.removeItem(atPath: path + suffix)
             }
             return try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, logger: logger)
@@ -147,7 +164,7 @@ public actor SQLiteSearchCopy: SearchCopy {
     private func apply(
         _ feed: any IndexChangeFeed, from position: Position, through head: IndexFeedHead, to index: SQLiteSearchIndex, removing: Bool
     ) async throws -> Int {
-        var cursor = IndexFeedCursor(commitNumber: position.commitNumber)
+        var cursor = IndexFeedCursor.after(commit: position.commitNumber)
         while removing {
             let removals = try await feed.removals(after: cursor, through: head.commitNumber, limit: Self.pageSize)
             guard let last = removals.last else { break }
@@ -164,12 +181,22 @@ public actor SQLiteSearchCopy: SearchCopy {
             _ = try await locally { try await index.commit(IndexBatch(operations: operations), validated: true, alongside: { _, _ in }) }
             cursor = last.0
         }
-        cursor = IndexFeedCursor(commitNumber: position.commitNumber)
+        cursor = IndexFeedCursor.after(commit: position.commitNumber)
         var written = 0
         while true {
-            let items = try await feed.changedItems(after: cursor, through: head.commitNumber, limit: Self.pageSize)
-            guard let last = items.last else { break }
-            _ = try await locally { try await index.commit(IndexBatch(operations: [.upsert(items.map(\.1))]), validated: true, alongside: { _, _ in }) }
+            let page = try await feed.changedItems(after: cursor, through: head.commitNumber, limit: Self.pageSize)
+            guard let last = page.last else { break }
+            var items: [SearchableItem] = [], priorities: [Int64] = [], hidden: [String] = []
+            for (_, change) in page {
+                switch change {
+                case .live(let item, let priority):
+                    items.append(item)
+                    priorities.append(priority)
+                case .hidden(let identifier): hidden.append(identifier)
+                }
+            }
+            let batch = IndexBatch(operations: [.deleteIdentifiers(hidden), .upsert(items)])
+            _ = try await locally { try await index.commit(batch, validated: true, priorities: priorities, alongside: { _, _ in }) }
             written += items.count
             cursor = last.0
         }
@@ -191,10 +218,12 @@ public actor SQLiteSearchCopy: SearchCopy {
     }
 
     /// Runs `body`, work on the copy's own file: what it throws is a ``SearchCopyFailure``, which the store answers
-    /// itself, while an error of the feed reaches the caller as it is.
-    private func locally<T: Sendable>(_ body: () async throws -> T) async throws(SearchCopyFailure) -> T {
+    /// itself, while an error of the feed reaches the caller as it is, and a cancellation stays one.
+    private func locally<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
+        } catch let cancellation as CancellationError {
+            throw cancellation
         } catch {
             throw SearchCopyFailure(path: path, underlying: error)
         }

@@ -79,8 +79,11 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// records a unit's success there, so the success and the index change it describes are one commit. A batch
     /// confined to domain `owner` neither writes nor deletes an identifier a live item outside it holds: those are
     /// returned. A batch whose items were `validated` already (a run's, admitted one by one) is not checked again.
+    ///
+    /// `priorities`, one per item of the batch's upserts in order, are the ids the items written take (a copy keeps
+    /// the order of the index it follows).
     func commit(
-        _ batch: IndexBatch, confinedTo owner: String? = nil, validated: Bool = false,
+        _ batch: IndexBatch, confinedTo owner: String? = nil, validated: Bool = false, priorities: [Int64]? = nil,
         alongside: @escaping @Sendable (Database, BatchOutcome) throws -> Void
     ) async throws -> (outcome: BatchOutcome, taken: [HeldIdentifier]) {
         if !validated { try batch.validate() }
@@ -95,7 +98,7 @@ public final class SQLiteSearchIndex: SearchIndex {
             for operation in batch.operations {
                 switch operation {
                 case .upsert(let items):
-                    let upserted = try rows.upsert(items, expiration: expiration, now: now, commitNumber: number, taken: &taken)
+                    let upserted = try rows.upsert(items, priorities: priorities, expiration: expiration, now: now, commitNumber: number, taken: &taken)
                     try SearchTermTable.insert(upserted.words, db)
                     outcome.unchanged += upserted.unchanged
                     outcome.upserted += upserted.written

@@ -3,14 +3,15 @@ public import Logging
 public import ServiceLifecycle
 
 /// Keeps this replica's copy of a shared index (``SearchCopy``) up to date: follows the feed every `interval`, so
-/// that searches find the copy at the head or a commit behind, and has the feed forget its old removals now and then.
+/// that searches find the copy at the head or a commit behind; after a failure, waits twice as long each time (up to
+/// a minute) before trying again.
 public struct SearchCopyFollower: Service {
     let copy: any SearchCopy
     let feed: any IndexChangeFeed
     let interval: Duration
     let logger: Logger
-    /// How often the feed's old removals are forgotten.
-    static let forgetInterval: Duration = .seconds(3_600)
+    /// The longest wait after failures in a row.
+    static let longestWait: Duration = .seconds(60)
 
     public init(copy: any SearchCopy, feed: any IndexChangeFeed, interval: Duration = .seconds(1), logger: Logger) {
         self.copy = copy
@@ -28,23 +29,18 @@ public struct SearchCopyFollower: Service {
     }
 
     private func followForever() async throws {
-        var failing = false
-        var lastForget = ContinuousClock.now - Self.forgetInterval
+        var wait = interval
         while true {
             do {
                 try await copy.follow(feed)
-                if ContinuousClock.now - lastForget >= Self.forgetInterval {
-                    try await feed.forgetOldRemovals()
-                    lastForget = .now
-                }
-                if failing { logger.notice("the search copy follows the store again") }
-                failing = false
+                if wait > interval { logger.notice("the search copy follows the store again") }
+                wait = interval
             } catch let error where !(error is CancellationError) {
                 // Said once per outage: the store's own errors are reported by the pass and the health check.
-                if !failing { logger.warning("the search copy could not follow the store; searches go to the store meanwhile: \(error)") }
-                failing = true
+                if wait == interval { logger.warning("the search copy could not follow the store; searches go to the store meanwhile: \(error)") }
+                wait = min(wait * 2, Self.longestWait)
             }
-            try await Task.sleep(for: interval)
+            try await Task.sleep(for: wait)
         }
     }
 }
