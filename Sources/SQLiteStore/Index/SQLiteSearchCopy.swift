@@ -86,10 +86,15 @@ public actor SQLiteSearchCopy: SearchCopy {
     public var isMade: Bool { position != nil }
 
     public func search(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults? {
-        guard position != nil else { return nil }
+        guard let before = position else { return nil }
         let head = try await feed.feedHead()
+        // Far behind (a replica started after a long stop, a large import): the store answers while the follower
+        // catches up, instead of this search waiting for it.
+        guard before.reaches(head) || (before.canFollow(head) && head.commitNumber - before.commitNumber <= commitsCaughtUpBySearch) else {
+            return nil
+        }
         // An application under way (the follower's, or another search's) may be one this search must see, or half done:
-        // the search waits for it, then catches up itself if it must.
+        // the search waits for it (a few commits at most), then catches up itself if it must.
         try await oneAtATime {
             guard let position = self.position, !position.reaches(head), position.canFollow(head),
                 head.commitNumber - position.commitNumber <= self.commitsCaughtUpBySearch
