@@ -209,7 +209,7 @@ let package = Package(
         .executableTarget(
             name: "scheduler-bench",
             dependencies: [
-                "PluginAPI", "Indexing", "Engine", "SchedulerConfig", "SchedulerService", "Store", "SQLiteStore", "PostgresStore",
+                "CSystemCalls", "PluginAPI", "Indexing", "Engine", "SchedulerConfig", "SchedulerService", "Store", "SQLiteStore", "PostgresStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,6 +2,7 @@
 #include "CSystemCalls.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <string.h>
@@ -93,4 +94,8 @@ int csystem_peer_uid(int socket, unsigned int *uid) {
     if (getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
     *uid = credentials.uid;
     return 0;
+}
+
+void csystem_line_buffer_standard_output(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
 }

@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 import Indexing
 import Logging
@@ -23,6 +24,8 @@ import SQLiteStore
 @main
 struct Benchmark {
     static func main() async throws {
+        // Each figure reaches the file or pipe as soon as it is printed: a run stopped or crashed keeps what it measured.
+        csystem_line_buffer_standard_output()
         var sizes: [Int] = []
         var work = FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-bench").path
         var scheduler = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -31,4 +31,8 @@ int csystem_set_not_dumpable(void);
 /// which is what /proc/PID/environ shows: getenv keeps working, the block reads as zeros.
 void csystem_scrub_environment_block(void);
 
+/// Makes standard output line-buffered (C's `stdout`, which Swift 6 cannot name safely): each line printed reaches a
+/// file or pipe at once, so a program stopped or crashed keeps what it printed.
+void csystem_line_buffer_standard_output(void);
+
 #endif
