@@ -304,6 +304,7 @@ let package = Package(
             name: "SchedulerServiceTests",
             dependencies: [
                 "HostSupport", "SchedulerService", "SchedulerConfig", "Engine", "Store", "StoreSupport", "Indexing", "PluginAPI", "CommandPlugin",
+                "FuzzSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

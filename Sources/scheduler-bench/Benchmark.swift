@@ -8,6 +8,8 @@ import SQLiteStore
 /// Measures the index at several sizes and prints the figures recorded in BENCHMARKS.md.
 ///
 /// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL]
+///        scheduler-bench --goals N [--postgres URL] [--work DIR]  (every figure issue 25 sets a goal for, as one table:
+///                                               see ``GoalsBenchmark``)
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
 ///        scheduler-bench --search DATABASE|URL  (search latency only, on an existing SQLite index or PostgreSQL store;
 ///                                               BENCH_SLOWEST=1 lists the slowest)
@@ -37,6 +39,7 @@ struct Benchmark {
         var fleetServer: String?
         var fleet = FleetBenchmark.Settings()
         var json = false
+        var goals: Int?
         func count(_ option: String, _ range: ClosedRange<Int>) -> Int {
             guard let n = arguments.popFirst().flatMap(Int.init), range.contains(n) else {
                 print("usage: scheduler-bench \(option) N (\(range.lowerBound)–\(range.upperBound))")
@@ -81,6 +84,8 @@ struct Benchmark {
             case "--cut-connections": fleet.connectionCuts = count(argument, 0...100)
             case "--skew": fleet.skew = count(argument, 0...86_400)
             case "--json": json = true
+            case "--goals":
+                goals = count(argument, 1...100_000_000)
             case "--http":
                 let database = arguments.popFirst() ?? ""
                 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -103,7 +108,7 @@ struct Benchmark {
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --pass N | --decode N | --ticks [N] … | --http DATABASE | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --pass N | --decode N | --ticks [N] … | --http DATABASE | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
                     exit(2)
                 }
                 sizes.append(n)
@@ -116,6 +121,9 @@ struct Benchmark {
         }
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
             + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; \(Date())")
+        if let goals {
+            return try await GoalsBenchmark.run(n: goals, postgres: postgres, work: work, scheduler: scheduler)
+        }
         if let tickUnits {
             return try await TickBenchmark.run(units: tickUnits, postgres: postgres, work: work)
         }
@@ -137,8 +145,7 @@ struct Benchmark {
         for file in [ours, raw, minimal] { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
         try generate(n: n, ndjson: ndjson, csv: csv)
 
-        let imported = try ChildProcess.measure([scheduler, "index", "import", ndjson, "--database", ours])
-        guard imported.status == 0 else { throw BenchmarkError("scheduler index import exited \(imported.status)") }
+        let imported = try importIndex(ndjson: ndjson, database: ours, scheduler: scheduler)
         print(String(format: "scheduler index import: %.1f s, %.0f items/s, peak memory %.0f MB",
             imported.seconds, Double(n) / imported.seconds, Double(imported.peakMemoryBytes) / 1e6))
 
@@ -164,7 +171,30 @@ struct Benchmark {
         print(String(format: "raw sqlite3 CSV load:    %.1f s, %.0f items/s (ours is %.2f× raw)",
             baseline.seconds, Double(n) / baseline.seconds, baseline.seconds / imported.seconds))
 
-        // The least work that makes the text prefix-searchable: one plain table and one FTS5 table (issue 16's yardstick).
+        let (least, leastSize) = try minimalLoad(csv: csv, database: minimal, work: work)
+        print(String(format: "minimal raw load (one table + one FTS5 table, prefix='2 3'): %.1f s, %.0f items/s (ours is %.2f× it), %.0f MB",
+            least.seconds, Double(n) / least.seconds, least.seconds / imported.seconds, leastSize / 1e6))
+
+        let index = try SQLiteSearchIndex(path: ours, searchCacheEntries: 0, logger: Logger(label: "bench"))
+        print(String(format: "database size: %.0f MB (%.2f× the minimal raw load)", Double(index.storageSize()) / 1e6,
+            Double(index.storageSize()) / max(leastSize, 1)))
+        try await measureSearch(index)
+
+        try await PurgeBenchmark.measure(index)
+    }
+
+    /// `scheduler index import` of `ndjson` into the SQLite index at `database` (a new one: the caller removed any).
+    static func importIndex(ndjson: String, database: String, scheduler: String) throws -> ChildProcess.Measurement {
+        let imported = try ChildProcess.measure([scheduler, "index", "import", ndjson, "--database", database])
+        guard imported.status == 0 else { throw BenchmarkError("scheduler index import exited \(imported.status)") }
+        return imported
+    }
+
+    /// The least work that makes the text prefix-searchable (issue 16's yardstick): `csv` loaded by `sqlite3` into one
+    /// plain table and one FTS5 table with 2- and 3-letter prefix indexes, in one transaction, into a new file at
+    /// `database`; with the file's size in bytes.
+    static func minimalLoad(csv: String, database: String, work: String) throws -> (ChildProcess.Measurement, bytes: Double) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
         let minimalScript = "\(work)/load-minimal.sql"
         try """
             PRAGMA journal_mode=WAL;
@@ -180,18 +210,9 @@ struct Benchmark {
             COMMIT;
             PRAGMA wal_checkpoint(TRUNCATE);
             """.write(toFile: minimalScript, atomically: true, encoding: .utf8)
-        let least = try ChildProcess.measure(["sqlite3", minimal], stdinPath: minimalScript)
+        let least = try ChildProcess.measure(["sqlite3", database], stdinPath: minimalScript)
         guard least.status == 0 else { throw BenchmarkError("sqlite3 exited \(least.status) on the minimal load") }
-        let leastSize = (try? FileManager.default.attributesOfItem(atPath: minimal)[.size] as? NSNumber)?.doubleValue ?? 0
-        print(String(format: "minimal raw load (one table + one FTS5 table, prefix='2 3'): %.1f s, %.0f items/s (ours is %.2f× it), %.0f MB",
-            least.seconds, Double(n) / least.seconds, least.seconds / imported.seconds, leastSize / 1e6))
-
-        let index = try SQLiteSearchIndex(path: ours, searchCacheEntries: 0, logger: Logger(label: "bench"))
-        print(String(format: "database size: %.0f MB (%.2f× the minimal raw load)", Double(index.storageSize()) / 1e6,
-            Double(index.storageSize()) / max(leastSize, 1)))
-        try await measureSearch(index)
-
-        try await PurgeBenchmark.measure(index)
+        return (least, (try? FileManager.default.attributesOfItem(atPath: database)[.size] as? NSNumber)?.doubleValue ?? 0)
     }
 
     /// 1–3 word prefix queries of 2–6 letters, as a user types them: the same 400 queries twice, first on
@@ -331,6 +352,13 @@ struct Benchmark {
         }
     }
 
+    /// Up to `count` distinct queries shaped as ``typedQueries(_:seed:)`` (short ones repeat there: each is kept once),
+    /// in the order first drawn.
+    static func distinctTypedQueries(_ count: Int, seed: UInt64) -> [String] {
+        var seen: Set<String> = []
+        return typedQueries(count * 2, seed: seed).filter { seen.insert($0).inserted }.prefix(count).map { $0 }
+    }
+
     /// What a search box sends while `queries` are typed: every keystroke's text, `j`, `je`, `jek`, … `jekyll re`,
     /// in order (a space alone, or a text already sent, is not sent again: a box sends on change).
     static func keystrokes(of queries: [String]) -> [String] {
@@ -343,10 +371,13 @@ struct Benchmark {
     /// `p50 …, p99 …, max …` of `latencies`, in milliseconds.
     static func percentiles(_ latencies: [Duration]) -> String {
         let sorted = latencies.sorted()
-        func percentile(_ p: Double) -> String {
-            String(format: "%.1f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))].seconds * 1000)
-        }
+        func percentile(_ p: Double) -> String { String(format: "%.1f ms", milliseconds(at: p, ofSorted: sorted)) }
         return "p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))"
+    }
+
+    /// The latency at `p` (0.5 for the median, 1 for the slowest) of `sorted` latencies, in milliseconds.
+    static func milliseconds(at p: Double, ofSorted sorted: [Duration]) -> Double {
+        sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))].seconds * 1000
     }
 
     static func generate(n: Int, ndjson: String, csv: String) throws {

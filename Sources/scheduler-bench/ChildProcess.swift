@@ -38,3 +38,19 @@ enum ChildProcess {
         )
     }
 }
+
+extension ChildProcess {
+    /// What `arguments` print on standard output, or `nil` when the program fails.
+    static func output(_ arguments: [String]) throws -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? text : nil
+    }
+}

@@ -11,19 +11,10 @@ import Store
 /// URL names a server and a user allowed to create databases. Each size gets a fresh database `scheduler_bench_N`.
 enum PostgresBenchmark {
     static func run(n: Int, ndjson: String, work: String, scheduler: String, server url: String) async throws {
-        var location = try serverLocation(url)
-        let database = "scheduler_bench_\(n)"
-        try await location.execute(statementWrittenByThisProgram: "DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
-        try await location.execute(statementWrittenByThisProgram: "CREATE DATABASE \(database)")
-        location.database = database
-
+        let (location, store) = try await freshDatabase("scheduler_bench_\(n)", server: url)
         let folder = "\(work)/postgres-config-\(n)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        // The password, if the URL holds one, reaches the child through its environment, not the file.
-        let password = location.password.map { _ in ", passwordFromEnvironment: SCHEDULER_BENCH_PASSWORD" } ?? ""
-        if let secret = location.password { setenv("SCHEDULER_BENCH_PASSWORD", secret, 1) }
-        try "store: { postgres: { url: \"\(location)\", tls: disable\(password) } }\n"
-            .write(toFile: "\(folder)/scheduler.yaml", atomically: true, encoding: .utf8)
+        try "store: \(store)\n".write(toFile: "\(folder)/scheduler.yaml", atomically: true, encoding: .utf8)
 
         // A replica's search copy follows the import as the service's follower does (every second); the figures
         // after the import are those a user searching right then sees.
@@ -76,6 +67,47 @@ enum PostgresBenchmark {
         }
     }
 
+    /// What a replica's users see right after a large import: `scheduler run` serving a new database `scheduler_goals_N`
+    /// on the server `url` names (its search copy on, as by default) while `scheduler index import` writes N items into
+    /// it from another process; once the replica's copy holds the import, its search is measured over HTTP.
+    static func serviceAfterImport(
+        n: Int, ndjson: String, work: String, scheduler: String, server url: String
+    ) async throws -> (imported: ChildProcess.Measurement, catchUp: Duration, http: HTTPBenchmark.Figures) {
+        let (location, store) = try await freshDatabase("scheduler_goals_\(n)", server: url)
+        let folder = "\(work)/postgres-service-\(n)"
+        try ServiceProcess.writeServingConfig(store: store, to: folder)
+        let copy = StoreLocation.postgres(location).localFilesPath(configDirectory: URL(fileURLWithPath: folder)) + ".search.sqlite"
+
+        let service = try ServiceProcess(scheduler: scheduler, config: folder)
+        defer { service.stop() }
+        let imported = try ChildProcess.measure([scheduler, "index", "import", ndjson, "--config", folder])
+        guard imported.status == 0 else { throw BenchmarkError("scheduler index import (PostgreSQL) exited \(imported.status)") }
+        print(String(format: "PostgreSQL, a replica serving: scheduler index import: %.1f s, %.0f items/s", imported.seconds, Double(n) / imported.seconds))
+        let importEnded = ContinuousClock.now
+        let head = try await StoreOpener.withStore(.postgres(location), logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }) { store in
+            guard let feed = store.index as? any IndexChangeFeed else { throw BenchmarkError("the PostgreSQL index is no feed") }
+            return try await feed.feedHead().commitNumber
+        }
+        while try copiedCommit(copy) ?? -1 < head {
+            guard importEnded.duration(to: .now) < .seconds(1800) else { throw BenchmarkError("the replica's search copy did not reach commit \(head) in 30 minutes") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let catchUp = importEnded.duration(to: .now)
+        print(String(format: "PostgreSQL, a replica serving: its search copy held the import %.1f s after the import ended", catchUp.seconds))
+        let http = try await HTTPBenchmark.measure(base: service.base, work: work, label: "PostgreSQL replica (search copy): ")
+        return (imported, catchUp, http)
+    }
+
+    /// The store's commit the search copy at `path` holds, read by `sqlite3` beside the service that writes it; `nil`
+    /// before the copy is made.
+    private static func copiedCommit(_ path: String) throws -> Int64? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        struct Position: Decodable { var commitNumber: Int64 }
+        let sql = "SELECT CAST(state AS TEXT) FROM batch_client_state WHERE batchName = '\(SQLiteSearchCopy.positionBatchName)'"
+        guard let text = try ChildProcess.output(["/usr/bin/sqlite3", "-readonly", path, sql]), !text.isEmpty else { return nil }
+        return try? JSONDecoder().decode(Position.self, from: Data(text.utf8)).commitNumber
+    }
+
     /// Search latency alone on the store an earlier run left at `url` (`scheduler-bench --search URL`).
     static func measureSearch(url: String) async throws {
         try await withStore(url: url) { index in try await Benchmark.measureSearch(index, label: "PostgreSQL: ") }
@@ -84,6 +116,19 @@ enum PostgresBenchmark {
     /// Runs `body` with the index of the store an earlier run left at `url`.
     static func withStore(url: String, _ body: @escaping @Sendable (any SearchIndex) async throws -> Void) async throws {
         try await StoreOpener.withStore(.postgres(try serverLocation(url)), logger: Logger(label: "bench")) { store in try await body(store.index) }
+    }
+
+    /// A new, empty database `name` on the server `url` names (one left by an earlier run is dropped), and the value of
+    /// a config's `store:` that reaches it. The password, if the URL holds one, reaches the scheduler through its
+    /// environment, not the file.
+    private static func freshDatabase(_ name: String, server url: String) async throws -> (PostgresLocation, store: String) {
+        var location = try serverLocation(url)
+        try await location.execute(statementWrittenByThisProgram: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        try await location.execute(statementWrittenByThisProgram: "CREATE DATABASE \(name)")
+        location.database = name
+        let password = location.password.map { _ in ", passwordFromEnvironment: SCHEDULER_BENCH_PASSWORD" } ?? ""
+        if let secret = location.password { setenv("SCHEDULER_BENCH_PASSWORD", secret, 1) }
+        return (location, "{ postgres: { url: \"\(location)\", tls: disable\(password) } }")
     }
 
     /// The server `url` names, reached without TLS (the bench's servers are local and throwaway).

@@ -69,4 +69,44 @@ struct SearchResultCacheTests {
         #expect(cache.results(for: try key("a"), commitNumber: 2, now: now) == nil, "another commit")
         #expect(SearchResultCache(maxEntries: 0).results(for: try key("a"), commitNumber: 1, now: now) == nil)
     }
+
+    /// Random stores, lookups, lookups at another commit and clearings against a plain model of a least-recently-used
+    /// cache of 5 entries: the cache answers exactly when the model holds the key.
+    @Test func evictionFollowsAModelOfLeastRecentlyUsed() throws {
+        let cache = SearchResultCache(maxEntries: 5)
+        let results = SearchResults(total: 0, totalIsExact: true, hits: [])
+        let now = Date(timeIntervalSince1970: 0)
+        let keys = try (0..<12).map { SearchResultCache.Key(query: try SearchQuery(text: "k\($0)"), terms: SearchTerms("k\($0)"), now: now) }
+        var model: [Int] = []  // least recently used first
+        var seed: UInt64 = 2_025
+        func draw(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<5_000 {
+            let k = draw(keys.count)
+            switch draw(10) {
+            case 0..<4:
+                cache.store(results, for: keys[k], commitNumber: 1, validUntil: .distantFuture, generation: cache.generation)
+                model.removeAll { $0 == k }
+                if model.count == 5 { model.removeFirst() }
+                model.append(k)
+            case 4..<8:
+                let found = cache.results(for: keys[k], commitNumber: 1, now: now) != nil
+                #expect(found == model.contains(k))
+                if found {
+                    model.removeAll { $0 == k }
+                    model.append(k)
+                }
+            case 8:
+                #expect(cache.results(for: keys[k], commitNumber: 2, now: now) == nil)
+                model.removeAll { $0 == k }
+            default:
+                if draw(10) == 0 {
+                    cache.removeAll()
+                    model.removeAll()
+                }
+            }
+        }
+    }
 }

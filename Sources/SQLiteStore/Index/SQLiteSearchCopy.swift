@@ -43,8 +43,8 @@ public actor SQLiteSearchCopy: SearchCopy {
     /// Items read from the feed and written to the copy at a time: at most about 55 MB of them, however long their
     /// fields (a plugin's items may reach their limits).
     static let pageSize = 500
-    /// The client state the position is kept under.
-    static let positionBatchName = "search-copy-position"
+    /// The client state the position is kept under (JSON, its `commitNumber` the store's commit the copy reached).
+    public static let positionBatchName = "search-copy-position"
     /// How often the copy sweeps its expired items (searches leave them out meanwhile).
     static let sweepInterval: TimeInterval = 60
 

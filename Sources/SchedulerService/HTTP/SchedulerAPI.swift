@@ -253,7 +253,7 @@ public struct SchedulerAPI: Sendable {
                 metrics.recordSearch(found: results.total > 0)
                 await searches.record(text, found: results.total > 0, client: client)
             }
-            return JSONResponse.make(results)
+            return JSONResponse.search(results)
         } catch {
             throw await unavailable(error)
         }
