@@ -109,14 +109,14 @@ enum HTTPBenchmark {
         try load.run()
         let text = String(decoding: report.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         load.waitUntilExit()
-        let wanted = text.split(separator: "\n").filter { line in
-            ["Requests/sec", "50%", "99%", "Non-2xx", "Socket errors"].contains { line.contains($0) }
+        // The lines that start so (a thread's "Req/Sec … 70.50%" holds "50%" too).
+        let wanted = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
+            ["Requests/sec", "50%", "99%", "Non-2xx", "Socket errors"].contains { line.hasPrefix($0) }
         }
-        let summary = wanted.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+        let summary = wanted.joined(separator: "; ")
         print("wrk -t2 -c16 -d20s, \(label): " + summary)
         func value(after prefix: String) -> String? {
-            wanted.lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix(prefix) }
-                .map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
+            wanted.first { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
         }
         guard let rate = value(after: "Requests/sec:").flatMap(Double.init), let p50 = value(after: "50%"), let p99 = value(after: "99%") else {
             throw BenchmarkError("wrk printed no throughput or latency: \(text)")

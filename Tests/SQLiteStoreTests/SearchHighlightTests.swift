@@ -17,10 +17,33 @@ struct SearchHighlightTests {
     static func words(of text: String) -> [(range: Range<Int>, folded: String)] {
         var words: [(Range<Int>, String)] = []
         TextFolding.forEachWordRange(in: text) { range, folded in
-            words.append((range, folded))
+            words.append((range, String(decoding: folded, as: UTF8.self)))
             return true
         }
         return words
+    }
+
+    /// ASCII text takes a path of its own: the same words and ranges as the general path, whatever the byte limit.
+    /// (Text that ends in a non-ASCII word takes the general path; the words before it are the same.)
+    @Test func asciiTextGivesTheWordsOfTheGeneralPath() {
+        var generator = SeededGenerator(seed: 2_511)
+        let pieces = ["ab", "Cd", "x", "9", "Z9z", " ", "  ", "-", ".", "\t", "\u{1}", "\u{7F}", "_", "'", "ALLCAPS", "under_score"]
+        func words(_ text: String, maxBytes: Int) -> [String] {
+            var found: [String] = []
+            TextFolding.forEachWordRange(in: text, maxBytes: maxBytes) { range, folded in
+                found.append("\(range):\(String(decoding: folded, as: UTF8.self))")
+                return true
+            }
+            return found
+        }
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let maxBytes = Bool.random(using: &generator) ? Int.max : Int.random(in: 0...(text.utf8.count + 1), using: &generator)
+            let ascii = words(text, maxBytes: maxBytes)
+            // A limit that reaches the end of the text reads all of it; the general path then also reads the final "e".
+            let general = maxBytes >= text.utf8.count ? Array(words(text + " é", maxBytes: .max).dropLast()) : words(text + " é", maxBytes: maxBytes)
+            #expect(ascii == general, "\(text.debugDescription), limit \(maxBytes)")
+        }
     }
 
     /// Checks `ranges` against `text` and the query `terms`.

@@ -29,8 +29,8 @@ package struct SearchHighlighter: Sendable {
     private func words(of text: String, maxBytes: Int = .max) -> [Word] {
         var words: [Word] = []
         TextFolding.forEachWordRange(in: text, maxBytes: maxBytes) { range, folded in
-            let word = Array(folded.utf8)
-            words.append((range, terms.firstIndex { word.starts(with: $0) } ?? wholeWords[word]))
+            let term = terms.firstIndex { folded.starts(with: $0) } ?? (wholeWords.isEmpty ? nil : wholeWords[Array(folded)])
+            words.append((range, term))
             return true
         }
         return words

@@ -28,16 +28,26 @@ package enum TextFolding {
         _ = emit()
     }
 
-    /// Calls `body` with each word of `text` as the index folds it and where it is in `text`, in UTF-16 code units,
-    /// until it returns `false`; words past the first `maxBytes` of UTF-8 are not read, nor the word they cut. A
-    /// word's range runs from its first word character to its last, those folded to nothing included.
-    package static func forEachWordRange(in text: String, maxBytes: Int = .max, _ body: (_ range: Range<Int>, _ folded: String) -> Bool) {
-        var folded = String.UnicodeScalarView()
+    /// Calls `body` with each word of `text` as the index folds it (UTF-8 bytes, valid only during the call) and where
+    /// it is in `text`, in UTF-16 code units, until it returns `false`; words past the first `maxBytes` of UTF-8 are not
+    /// read, nor the word they cut. A word's range runs from its first word character to its last, those folded to
+    /// nothing included.
+    package static func forEachWordRange(
+        in text: String, maxBytes: Int = .max, _ body: (_ range: Range<Int>, _ folded: UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
+        // ASCII (most text): a UTF-8 byte is a UTF-16 unit, folding is lowercasing; no string is built per word.
+        let wasASCII = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard isASCII(bytes) else { return false }
+            forEachASCIIWordRange(in: bytes, maxBytes: maxBytes, body)
+            return true
+        }
+        if wasASCII == true { return }
+        var folded: [UInt8] = []
         var isInWord = false
         var offset = 0, start = 0, bytes = 0
         func emit() -> Bool {
-            defer { folded = String.UnicodeScalarView(); isInWord = false }
-            return !isInWord || folded.isEmpty || body(start..<offset, String(folded))
+            defer { folded.removeAll(keepingCapacity: true); isInWord = false }
+            return !isInWord || folded.isEmpty || folded.withUnsafeBufferPointer { body(start..<offset, $0) }
         }
         for scalar in text.unicodeScalars {
             bytes += UTF8.width(scalar)
@@ -45,13 +55,36 @@ package enum TextFolding {
             switch TokenizerFolding.fold(scalar) {
             case .word(let character):
                 if !isInWord { start = offset; isInWord = true }
-                if let character { folded.append(character) }
+                if let character { folded.append(contentsOf: UTF8.encode(character)!) }
             case .separator:
                 if !emit() { return }
             }
             offset += UTF16.width(scalar)
         }
         _ = emit()
+    }
+
+    /// ``forEachWordRange(in:maxBytes:_:)`` for ASCII `bytes`: the same words and ranges.
+    private static func forEachASCIIWordRange(
+        in bytes: UnsafeBufferPointer<UInt8>, maxBytes: Int, _ body: (Range<Int>, UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count)) { scratch in
+            let base = UnsafePointer(scratch.baseAddress!)
+            var length = 0, start = 0
+            for (offset, byte) in bytes.enumerated() {
+                // As the general path: a byte past the limit ends the walk, and the word it would cut is not read.
+                if offset >= maxBytes { return }
+                if isASCIIWordByte(byte) {
+                    if length == 0 { start = offset }
+                    scratch[length] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    length += 1
+                } else if length > 0 {
+                    guard body(start..<offset, UnsafeBufferPointer(start: base, count: length)) else { return }
+                    length = 0
+                }
+            }
+            if length > 0 { _ = body(start..<(start + length), UnsafeBufferPointer(start: base, count: length)) }
+        }
     }
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -244,27 +244,31 @@ struct ItemRows {
         """
     }
 
-    /// The item a row of ``itemColumns(withThumbnailData:)`` holds.
+    /// The item a row of ``itemColumns(withThumbnailData:)`` holds, in its first columns (read by position: a name is
+    /// looked up among every column of the row, and a search reads a page of hits this way).
     static func item(from row: Row) -> SearchableItem {
         SearchableItem(
-            uniqueIdentifier: row["uniqueIdentifier"],
-            domainIdentifier: row["domainIdentifier"],
-            contentType: row["contentType"],
-            title: row["title"],
-            displayName: row["displayName"],
-            contentDescription: row["contentDescription"],
-            keywords: KeywordList.decode(row["keywords"]),
-            authorNames: KeywordList.decode(row["authorNames"]),
-            contentCreationDate: (row["contentCreationDate"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            contentModificationDate: (row["contentModificationDate"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            thumbnailURL: row["thumbnailURL"],
-            thumbnailData: row["thumbnailData"],
-            contentURL: row["contentURL"],
-            relatedUniqueIdentifier: row["relatedUniqueIdentifier"],
-            rankingHint: row["rankingHint"],
-            expirationDate: Date(timeIntervalSince1970: row["expirationDate"])
+            uniqueIdentifier: row[0],
+            domainIdentifier: row[1],
+            contentType: row[2],
+            title: row[3],
+            displayName: row[4],
+            contentDescription: row[5],
+            keywords: KeywordList.decode(row[6]),
+            authorNames: KeywordList.decode(row[7]),
+            contentCreationDate: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)),
+            contentModificationDate: (row[9] as Double?).map(Date.init(timeIntervalSince1970:)),
+            thumbnailURL: row[10],
+            thumbnailData: row[11],
+            contentURL: row[12],
+            relatedUniqueIdentifier: row[13],
+            rankingHint: row[14],
+            expirationDate: Date(timeIntervalSince1970: row[15])
         )
     }
+
+    /// How many columns ``itemColumns(withThumbnailData:)`` names.
+    static let itemColumnCount = 16
 
     /// Deletes every row; returns how many.
     func deleteAll() throws -> Int {

@@ -141,10 +141,10 @@ extension SQLiteSearchIndex {
     private static func hits(_ db: Database, for page: [(id: Int64, score: Double)]) throws -> [SearchHit] {
         let rows = try Row.fetchAll(
             db,
-            sql: "SELECT id, \(ItemRows.itemColumns(withThumbnailData: false)) FROM item WHERE id IN (SELECT value FROM json_each(?))",
+            sql: "SELECT \(ItemRows.itemColumns(withThumbnailData: false)), id FROM item WHERE id IN (SELECT value FROM json_each(?))",
             arguments: [RowIDList.json(page.map(\.id))]
         )
-        let rowsByID = Dictionary(uniqueKeysWithValues: rows.map { row -> (Int64, Row) in (row["id"], row) })
+        let rowsByID = Dictionary(uniqueKeysWithValues: rows.map { row -> (Int64, Row) in (row[ItemRows.itemColumnCount], row) })
         return page.compactMap { id, score in rowsByID[id].map { SearchHit(ItemRows.item(from: $0), score: score) } }
     }
 }
