@@ -22,6 +22,11 @@ struct SearchCopyTests {
         SearchableItem(uniqueIdentifier: id, domainIdentifier: domain, title: title, contentDescription: "about \(title.lowercased())", rankingHint: hint)
     }
 
+    /// A copy at `path`, on the conformance suite's clock, quiet.
+    static func copy(at path: String) -> SQLiteSearchCopy {
+        SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+    }
+
     /// A fresh PostgreSQL store and a copy file beside it; `body` gets the store (searching PostgreSQL itself), its
     /// feed and the copy's path.
     static func withStoreAndCopyPath<Result: Sendable>(
@@ -91,7 +96,7 @@ struct SearchCopyTests {
 
     @Test func aSearchCatchesUpAFewCommitsAndLeavesMoreToTheStore() async throws {
         try await Self.withStoreAndCopyPath { store, feed, path in
-            let copy = SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            let copy = Self.copy(at: path)
             #expect(try await copy.search(SearchQuery(text: "cheese"), following: feed) == nil, "not made yet")
             try await copy.follow(feed)
             for number in 0..<SQLiteSearchCopy.defaultCommitsCaughtUpBySearch {
@@ -171,7 +176,7 @@ struct SearchCopyTests {
                 #expect(answers.copy == answers.store, "made after a cut at read \(failingCall)")
             }
 
-            let copy = SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            let copy = Self.copy(at: path)
             try await copy.follow(feed)
             try await store.index.delete(identifiers: ["a", "c"])
             try await store.index.delete(domains: ["com.s.w"])
@@ -181,7 +186,7 @@ struct SearchCopyTests {
             for failingCall in 1...8 {
                 await #expect(throws: FailingFeed.Cut.self) { try await copy.follow(FailingFeed(feed, failingCall: failingCall)) }
             }
-            let reopened = SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            let reopened = Self.copy(at: path)
             #expect(await reopened.isMade, "a copy cut while it applies changes stays a copy")
             try await reopened.follow(feed)
             let answers = try await Self.answers(of: reopened, store, feed)
@@ -227,7 +232,7 @@ struct SearchCopyTests {
         try await Self.withStoreAndCopyPath { store, feed, path in
             try await store.index.upsert((0..<150).map { Self.item(String(format: "i%03d", $0), "com.s.x", String(format: "Cheese %03d", $0)) })
             try await store.index.upsert([SearchableItem(uniqueIdentifier: "i000", domainIdentifier: "com.s.x", title: "Cheese 000", contentDescription: "rewritten")])
-            let copy = SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            let copy = Self.copy(at: path)
             try await copy.follow(feed)
             let query = try SearchQuery(text: "cheese", limit: 20)
             let copied = try #require(try await copy.search(query, following: feed))
@@ -242,7 +247,7 @@ struct SearchCopyTests {
     @Test func anItemMovedThenPurgedInOneFollowIsGone() async throws {
         try await Self.withStoreAndCopyPath { store, feed, path in
             try await store.index.upsert([Self.item("x", "com.s.a", "Cheese boards"), Self.item("y", "com.s.a", "Cheese plates")])
-            let copy = SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            let copy = Self.copy(at: path)
             try await copy.follow(feed)
             try await store.index.upsert([Self.item("x", "com.s.b", "Cheese boards")])
             try await store.index.delete(domains: ["com.s.b"])
@@ -257,7 +262,7 @@ struct SearchCopyTests {
     /// copy again, so the opens stay.
     @Test func opensAfterAClearingCommitStayThroughTheNextOnes() async throws {
         try await Self.withStoreAndCopyPath { store, feed, path in
-            let copy = SQLiteSearchCopy(path: path, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            let copy = Self.copy(at: path)
             try await copy.follow(feed)
             try await store.index.commit(IndexBatch(operations: [.deleteAll, .upsert([Self.item("b", "com.s.x", "Cheese plates"), Self.item("f", "com.s.x", "Cheese knives")])]))
             try await copy.follow(feed)
