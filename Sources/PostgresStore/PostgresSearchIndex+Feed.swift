@@ -1,5 +1,6 @@
 public import Indexing
 import Foundation
+import Logging
 public import PluginAPI
 import PostgresNIO
 
@@ -9,7 +10,13 @@ import PostgresNIO
 /// Not numbered: the expiry sweep (a copy sweeps its own) and the reclaim of purged rows (already removed by their
 /// purge).
 extension PostgresSearchIndex: IndexChangeFeed {
+    /// Read after the call began, and shared with the calls made at the same moment (``JoinedRead``): the copy reads
+    /// it for every search.
     public func feedHead() async throws -> IndexFeedHead {
+        try await headReads.value()
+    }
+
+    static func readFeedHead(_ client: PostgresClient, logger: Logger) async throws -> IndexFeedHead {
         let rows = try await client.query(
             """
             SELECT c.identity, c.last_number, c.removals_forgotten_through, o.last_number, o.usage_deleted_before

@@ -18,6 +18,9 @@ public final class PostgresSearchIndex: SearchIndex {
     let clock: any WallClock
     /// The copy on this machine that answers searches while it can.
     let searchCopy: (any SearchCopy)?
+    /// Reads of the feed's head, shared by the searches that ask at the same moment (each sees the commits made
+    /// before it asked).
+    let headReads: JoinedRead<IndexFeedHead>
     let logger: Logger
 
     init(client: PostgresClient, timeToLive: Duration, clock: any WallClock, searchCopy: (any SearchCopy)?, logger: Logger) {
@@ -25,6 +28,7 @@ public final class PostgresSearchIndex: SearchIndex {
         self.timeToLive = timeToLive
         self.clock = clock
         self.searchCopy = searchCopy
+        self.headReads = JoinedRead { try await Self.readFeedHead(client, logger: logger) }
         self.logger = logger
     }
 
