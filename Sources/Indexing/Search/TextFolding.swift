@@ -29,8 +29,8 @@ package enum TextFolding {
     }
 
     /// Calls `body` with each word of `text` as the index folds it (UTF-8 bytes, valid only during the call) and where
-    /// it is in `text`, in UTF-16 code units, until it returns `false`; words past the first `maxBytes` of UTF-8 are not
-    /// read, nor the word they cut. A word's range runs from its first word character to its last, those folded to
+    /// it is in `text`, in UTF-16 code units, until it returns `false`; only the words that end within the first `maxBytes`
+    /// of UTF-8 are read (not one the limit cuts). A word's range runs from its first word character to its last, those folded to
     /// nothing included.
     package static func forEachWordRange(
         in text: String, maxBytes: Int = .max, _ body: (_ range: Range<Int>, _ folded: UnsafeBufferPointer<UInt8>) -> Bool
@@ -51,8 +51,13 @@ package enum TextFolding {
         }
         for scalar in text.unicodeScalars {
             bytes += UTF8.width(scalar)
-            if bytes > maxBytes { return }
-            switch TokenizerFolding.fold(scalar) {
+            let folding = TokenizerFolding.fold(scalar)
+            if bytes > maxBytes {
+                // A separator past the limit ends a word that ends at it: that word is read, not cut.
+                if case .separator = folding { _ = emit() }
+                return
+            }
+            switch folding {
             case .word(let character):
                 if !isInWord { start = offset; isInWord = true }
                 if let character { folded.append(contentsOf: UTF8.encode(character)!) }
@@ -72,8 +77,12 @@ package enum TextFolding {
             let base = UnsafePointer(scratch.baseAddress!)
             var length = 0, start = 0
             for (offset, byte) in bytes.enumerated() {
-                // As the general path: a byte past the limit ends the walk, and the word it would cut is not read.
-                if offset >= maxBytes { return }
+                // As the general path: a byte past the limit ends the walk; the word it would cut is not read, one it
+                // ends is.
+                if offset >= maxBytes {
+                    if length > 0, !isASCIIWordByte(byte) { _ = body(start..<offset, UnsafeBufferPointer(start: base, count: length)) }
+                    return
+                }
                 if isASCIIWordByte(byte) {
                     if length == 0 { start = offset }
                     scratch[length] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
