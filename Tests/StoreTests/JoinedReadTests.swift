@@ -33,65 +33,55 @@ struct JoinedReadTests {
         while await joined.waitingCallers < callers { await Task.yield() }
     }
 
+    /// Read 1 runs for a first caller while two more ask, in this order; read 1 ends; returns the two, once the first
+    /// of them runs read 2 for both.
+    static func twoCallersSharingTheSecondRead(_ joined: JoinedRead<Int>, _ reads: GatedReads) async throws -> (reader: Task<Int, any Error>, sharer: Task<Int, any Error>) {
+        let first = Task { try await joined.value() }
+        await untilRunning(1, reads)
+        let reader = Task { try await joined.value() }
+        await untilWaiting(1, joined)
+        let sharer = Task { try await joined.value() }
+        await untilWaiting(2, joined)
+        await reads.end(1, with: .success(1))
+        #expect(try await first.value == 1)
+        await untilRunning(2, reads)
+        return (reader, sharer)
+    }
+
+    /// With no read under way, a caller runs read `number` at once.
+    static func aCallerReadsAtOnce(_ number: Int, _ joined: JoinedRead<Int>, _ reads: GatedReads) async throws {
+        let caller = Task { try await joined.value() }
+        await untilRunning(number, reads)
+        await reads.end(number, with: .success(number))
+        #expect(try await caller.value == number)
+    }
+
     @Test func callersWhoAskDuringAReadShareTheNextOne() async throws {
         let reads = GatedReads()
         let joined = JoinedRead { try await reads.read() }
-        let first = Task { try await joined.value() }
-        await Self.untilRunning(1, reads)
-        let second = Task { try await joined.value() }
-        let third = Task { try await joined.value() }
-        await Self.untilWaiting(2, joined)
-
-        await reads.end(1, with: .success(1))
-        #expect(try await first.value == 1)
-        await Self.untilRunning(2, reads)
+        let (second, third) = try await Self.twoCallersSharingTheSecondRead(joined, reads)
         await reads.end(2, with: .success(2))
         #expect(try await second.value == 2)
         #expect(try await third.value == 2)
         #expect(await reads.started == 2)
-
-        // Nothing runs now: the next caller reads at once.
-        let fourth = Task { try await joined.value() }
-        await Self.untilRunning(3, reads)
-        await reads.end(3, with: .success(3))
-        #expect(try await fourth.value == 3)
+        try await Self.aCallerReadsAtOnce(3, joined, reads)
     }
 
     @Test func aFailedReadFailsTheCallersSharingItAndTheNextCallerReadsAgain() async throws {
         let reads = GatedReads()
         let joined = JoinedRead { try await reads.read() }
-        let first = Task { try await joined.value() }
-        await Self.untilRunning(1, reads)
-        let second = Task { try await joined.value() }
-        let third = Task { try await joined.value() }
-        await Self.untilWaiting(2, joined)
-        await reads.end(1, with: .success(1))
-        _ = try await first.value
-        await Self.untilRunning(2, reads)
+        let (second, third) = try await Self.twoCallersSharingTheSecondRead(joined, reads)
         await reads.end(2, with: .failure(Refused()))
         await #expect(throws: Refused.self) { try await second.value }
         await #expect(throws: Refused.self) { try await third.value }
-
-        let fourth = Task { try await joined.value() }
-        await Self.untilRunning(3, reads)
-        await reads.end(3, with: .success(3))
-        #expect(try await fourth.value == 3)
+        try await Self.aCallerReadsAtOnce(3, joined, reads)
     }
 
     @Test func aReaderCancelledHandsItsReadToACallerSharingIt() async throws {
         let reads = GatedReads()
         let joined = JoinedRead { try await reads.read() }
-        let first = Task { try await joined.value() }
-        await Self.untilRunning(1, reads)
-        let reader = Task { try await joined.value() }
-        await Self.untilWaiting(1, joined)
-        let sharer = Task { try await joined.value() }
-        await Self.untilWaiting(2, joined)
-        await reads.end(1, with: .success(1))
-        _ = try await first.value
-
-        // The first waiting caller runs read 2; it is cancelled and its read fails for that.
-        await Self.untilRunning(2, reads)
+        let (reader, sharer) = try await Self.twoCallersSharingTheSecondRead(joined, reads)
+        // Read 2's reader is cancelled and its read fails for that: the caller sharing it runs read 3.
         reader.cancel()
         await reads.end(2, with: .failure(CancellationError()))
         await #expect(throws: CancellationError.self) { try await reader.value }
