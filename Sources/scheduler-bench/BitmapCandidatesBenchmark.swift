@@ -4,10 +4,9 @@ import Indexing
 /// Issue 25's candidate structure, measured before it is built: `scheduler-bench --bitmaps DATABASE` reads an
 /// existing SQLite index's items, keeps a ``PostingBitmap`` per word and per prefix of 1–6 letters (or fewer with
 /// `--prefix-letters N`) of their best fields and of their names (longer prefixes: the union of the words that start
-/// with them), then takes the first
-/// candidates of never-repeated queries from the bitmaps and from the index's FTS5 tables (`sqlite3`, the
-/// same scans a search runs, without the join), side by side: time per query, memory, build time, and whether both
-/// found the same rows.
+/// with them), then takes the first candidates of never-repeated queries from the bitmaps and from the index's FTS5
+/// tables (`sqlite3` and its timer: the same scans a search runs, without the join), side by side: time per query (CPU
+/// for `sqlite3`), memory, build time, and whether both found the same rows.
 enum BitmapCandidatesBenchmark {
     /// The distinct queries of the `wrk` load that repeats none (``HTTPBenchmark``).
     static let queryCount = 300
@@ -98,35 +97,54 @@ enum BitmapCandidatesBenchmark {
         print(String(format: "built the bitmaps of %d items, prefixes of 1–%d letters, in %.1f s", items, prefixLetters, (ContinuousClock.now - buildStart).seconds))
 
         for scope in scopes {
-            // FTS5: one sqlite3 run over every query, its CPU time; then the rows it found, to compare.
+            // FTS5: `sqlite3` with its timer, 3 runs; a query's time is its least CPU time (user + system) of the 3.
             let script = "\(work)/bitmaps-\(scope.table).sql"
             let statements = queries.map { query in
                 let match = SearchTerms(query).matchExpression!.replacingOccurrences(of: "'", with: "''")
-                return "SELECT rowid FROM \(scope.table) WHERE \(scope.table) MATCH '\(match)' ORDER BY rowid LIMIT \(limit);\nSELECT '-';"
+                return "SELECT rowid FROM \(scope.table) WHERE \(scope.table) MATCH '\(match)' ORDER BY rowid LIMIT \(limit);"
             }
-            try statements.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
-            var ftsCPU: [Double] = []
-            for _ in 0..<3 { ftsCPU.append(try ChildProcess.measure([sqlite3, "-readonly", database], stdinPath: script).cpuSeconds) }
-            let found = try ChildProcess.output([sqlite3, "-readonly", "-cmd", ".read \(script)", database]) ?? ""
-            let ftsRows = found.split(separator: "-\n", omittingEmptySubsequences: false).map { $0.split(separator: "\n").compactMap { Int64($0) } }
+            try (".timer on\n" + statements.joined(separator: "\n")).write(toFile: script, atomically: true, encoding: .utf8)
+            var ftsTimes = Array(repeating: Double.infinity, count: queries.count)
+            var ftsRows: [[Int64]] = []
+            for _ in 0..<3 {
+                let output = try ChildProcess.output([sqlite3, "-readonly", "-cmd", ".read \(script)", database]) ?? ""
+                ftsRows = []
+                var rows: [Int64] = []
+                for line in output.split(separator: "\n") {
+                    if let id = Int64(line) {
+                        rows.append(id)
+                    } else if line.hasPrefix("Run Time:") {
+                        // "Run Time: real 0.003 user 0.002784 sys 0.000000"
+                        let parts = line.split(separator: " ")
+                        let cpu = (Double(parts[5]) ?? .infinity) + (Double(parts[7]) ?? .infinity)
+                        ftsTimes[ftsRows.count] = min(ftsTimes[ftsRows.count], cpu)
+                        ftsRows.append(rows)
+                        rows = []
+                    }
+                }
+                guard ftsRows.count == queries.count else { throw BenchmarkError("sqlite3 answered \(ftsRows.count) of \(queries.count) queries") }
+            }
 
-            var bitmapTimes: [Duration] = []
+            // Bitmaps: 3 rounds; a query's time is its least of the 3, as for FTS5.
+            var bitmapTimes = Array(repeating: Double.infinity, count: queries.count)
             var same = 0
             for round in 0..<3 {
                 for (index, query) in queries.enumerated() {
                     let start = ContinuousClock.now
                     let rows = scope.firstMatches(query)
-                    bitmapTimes.append(ContinuousClock.now - start)
-                    if round == 0, index < ftsRows.count, ftsRows[index] == rows { same += 1 }
+                    bitmapTimes[index] = min(bitmapTimes[index], (ContinuousClock.now - start).seconds)
+                    if round == 0, ftsRows[index] == rows { same += 1 }
                 }
             }
-            let sorted = bitmapTimes.sorted()
-            let bitmapTotal = bitmapTimes.reduce(Duration.zero, +).seconds / 3
-            print(String(format: "%@: FTS5 %.2f ms a query (CPU of sqlite3 over %d queries, best of 3: %.3f s); bitmaps %.3f ms a query "
-                + "(p50 %.3f, p99 %.3f ms), FTS5's time %.1f× theirs; %.0f MB of bitmaps; the same first %d rows for %d of %d queries",
-                scope.table, ftsCPU.min()! * 1000 / Double(queries.count), queries.count, ftsCPU.min()!, bitmapTotal * 1000 / Double(queries.count),
-                Benchmark.milliseconds(at: 0.5, ofSorted: sorted), Benchmark.milliseconds(at: 0.99, ofSorted: sorted),
-                ftsCPU.min()! / max(bitmapTotal, 1e-9), Double(scope.bytes) / 1e6, limit, same, queries.count))
+            func figures(_ times: [Double]) -> String {
+                let sorted = times.sorted()
+                return String(format: "mean %.3f, p50 %.3f, p99 %.3f, max %.3f ms", sorted.reduce(0, +) * 1000 / Double(sorted.count),
+                    sorted[sorted.count / 2] * 1000, sorted[sorted.count * 99 / 100] * 1000, sorted.last! * 1000)
+            }
+            let slowest = ftsTimes.indices.max { ftsTimes[$0] < ftsTimes[$1] }!
+            print("\(scope.table), a query's first \(limit) rows: FTS5 \(figures(ftsTimes)); bitmaps \(figures(bitmapTimes)); "
+                + String(format: "%.0f MB of bitmaps; the same rows for %d of %d queries; slowest for FTS5: '%@', %.1f ms against %.3f ms",
+                    Double(scope.bytes) / 1e6, same, queries.count, queries[slowest], ftsTimes[slowest] * 1000, bitmapTimes[slowest] * 1000))
             try? FileManager.default.removeItem(atPath: script)
         }
     }
