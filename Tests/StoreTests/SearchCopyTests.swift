@@ -226,6 +226,52 @@ struct SearchCopyTests {
         }
     }
 
+    /// A copy about a week behind reads the removals of the commits it missed as the store's sweep forgets them: it
+    /// must not take the few it read for all of them. It answers nothing until it is made again, then as the store.
+    @Test func removalsForgottenWhileTheCopyReadsThemMakeItAgain() async throws {
+        let clock = SettableClock(StoreConformanceTests.clock.now())
+        try await Self.withStoreAndCopyPath(clock: clock) { store, feed, path in
+            try await store.index.upsert([Self.item("a", "com.s.x", "Cheese boards"), Self.item("b", "com.s.x", "Cheese plates")])
+            let copy = SQLiteSearchCopy(path: path, clock: clock, logger: PostgresOpeningTests.quiet)
+            try await copy.follow(feed)
+
+            try await store.index.delete(identifiers: ["a"])
+            clock.set(clock.now().addingTimeInterval(8 * 86_400))
+            try await copy.follow(ForgettingWhileRead(feed, sweeping: store.index))
+            #expect(try await copy.search(SearchQuery(text: "cheese"), following: feed) == nil, "the copy answered without the removal of a")
+
+            try await copy.follow(feed)
+            let answers = try await Self.answers(of: copy, store, feed)
+            #expect(answers.copy == answers.store)
+        }
+    }
+
+    /// A feed whose store's sweep runs (and forgets old removals) just before the removals are read.
+    struct ForgettingWhileRead: IndexChangeFeed {
+        let feed: any IndexChangeFeed
+        let index: any SearchIndex
+
+        init(_ feed: any IndexChangeFeed, sweeping index: any SearchIndex) {
+            self.feed = feed
+            self.index = index
+        }
+
+        func feedHead() async throws -> IndexFeedHead { try await feed.feedHead() }
+
+        func removals(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, IndexRemoval)] {
+            _ = try await index.sweepExpired()
+            return try await feed.removals(after: cursor, through: head, limit: limit)
+        }
+
+        func changedItems(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, IndexFeedItem)] {
+            try await feed.changedItems(after: cursor, through: head, limit: limit)
+        }
+
+        func changedOpens(after: Int64, through head: Int64) async throws -> [OpenTally] {
+            try await feed.changedOpens(after: after, through: head)
+        }
+    }
+
     /// The store keeps an item rewritten with the same hint in its place in priority order; a copy made afterwards
     /// receives it last, and must still put it first: past the candidate cut (100 per scan), the hits depend on it.
     @Test func aCopyKeepsTheStoresOrderPastTheCandidateCut() async throws {

@@ -157,12 +157,23 @@ public actor SQLiteSearchCopy: SearchCopy {
         logger.notice("made the search copy at \(path)", metadata: ["items": "\(items)", "seconds": "\(ContinuousClock.now - started)"])
     }
 
-    /// Applies the changes from the copy's position through `head`, when it does not reach it yet.
+    /// Applies the changes from the copy's position through `head`, when it does not reach it yet. When the store forgot
+    /// removals while they were read, the copy is left unmade (searches go to the store) and the next follow makes it
+    /// again.
     private func apply(_ feed: any IndexChangeFeed, through head: IndexFeedHead) async throws {
         guard let index, let position, !position.reaches(head), position.canFollow(head) else { return }
-        _ = try await apply(feed, from: position, through: head, to: index, removing: true)
+        do {
+            _ = try await apply(feed, from: position, through: head, to: index, removing: true)
+        } catch is RemovalsForgotten {
+            logger.notice("the store forgot removals the search copy at \(path) was reading; it will be made again")
+            self.position = nil
+            return
+        }
         self.position = try await locally { try Self.storedPosition(of: index) }
     }
+
+    /// The store forgot removals after `head` said it kept them, while the copy read them: what it read may lack some.
+    private struct RemovalsForgotten: Error {}
 
     /// Applies to `index` the removals (unless the copy is new), then the items, then the open counts of `feed`
     /// after `position` through `head`, then records `head` as the position; returns how many items it wrote.
@@ -186,6 +197,9 @@ public actor SQLiteSearchCopy: SearchCopy {
             _ = try await locally { try await index.commit(IndexBatch(operations: operations), validated: true, alongside: { _, _ in }) }
             cursor = last.0
         }
+        // A copy about as far behind as the store keeps removals (a week) may read them as the store forgets them: a head
+        // read after the last page says whether any after the position went first (forgetting only moves forward).
+        if removing, try await feed.feedHead().removalsForgottenThrough > position.commitNumber { throw RemovalsForgotten() }
         cursor = IndexFeedCursor.after(commit: position.commitNumber)
         var written = 0
         while true {
