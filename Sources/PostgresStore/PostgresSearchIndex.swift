@@ -4,6 +4,7 @@ public import Indexing
 import Logging
 public import PluginAPI
 import PostgresNIO
+import Store
 
 /// The index in PostgreSQL, with the SQLite index's semantics: items upserted by unique identifier, hierarchical
 /// domains, expiry, atomic batches with client state, prefix search ranked by the same scorer.
@@ -28,7 +29,7 @@ public final class PostgresSearchIndex: SearchIndex {
         self.timeToLive = timeToLive
         self.clock = clock
         self.searchCopy = searchCopy
-        self.headReads = JoinedRead { try await Self.readFeedHead(client, logger: logger) }
+        self.headReads = JoinedRead { try await StoreDeadline.sharedRead.run { try await Self.readFeedHead(client, logger: logger) } }
         self.logger = logger
     }
 

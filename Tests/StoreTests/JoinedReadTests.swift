@@ -71,23 +71,51 @@ struct JoinedReadTests {
         let reads = GatedReads()
         let joined = JoinedRead { try await reads.read() }
         let (second, third) = try await Self.twoCallersSharingTheSecondRead(joined, reads)
+        // A caller that asks while read 2 runs is not failed with it: it reads again.
+        let fourth = Task { try await joined.value() }
+        await Self.untilWaiting(1, joined)
         await reads.end(2, with: .failure(Refused()))
         await #expect(throws: Refused.self) { try await second.value }
         await #expect(throws: Refused.self) { try await third.value }
-        try await Self.aCallerReadsAtOnce(3, joined, reads)
+        await Self.untilRunning(3, reads)
+        await reads.end(3, with: .success(3))
+        #expect(try await fourth.value == 3)
+        try await Self.aCallerReadsAtOnce(4, joined, reads)
     }
 
     @Test func aReaderCancelledHandsItsReadToACallerSharingIt() async throws {
         let reads = GatedReads()
         let joined = JoinedRead { try await reads.read() }
         let (reader, sharer) = try await Self.twoCallersSharingTheSecondRead(joined, reads)
-        // Read 2's reader is cancelled and its read fails for that: the caller sharing it runs read 3.
+        let later = Task { try await joined.value() }
+        await Self.untilWaiting(1, joined)
+        // Read 2's reader is cancelled and its read fails for that: the caller sharing it runs read 3; the one that
+        // asked during read 2 waits for read 3 to end, and runs read 4.
         reader.cancel()
         await reads.end(2, with: .failure(CancellationError()))
         await #expect(throws: CancellationError.self) { try await reader.value }
         await Self.untilRunning(3, reads)
         await reads.end(3, with: .success(3))
         #expect(try await sharer.value == 3)
+        await Self.untilRunning(4, reads)
+        await reads.end(4, with: .success(4))
+        #expect(try await later.value == 4)
+    }
+
+    /// Every caller sharing a read is cancelled in turn as it runs it: the last one's failure is its own, and the
+    /// next caller reads at once.
+    @Test func callersCancelledOneAfterAnotherLeaveNoneWaiting() async throws {
+        let reads = GatedReads()
+        let joined = JoinedRead { try await reads.read() }
+        let (reader, sharer) = try await Self.twoCallersSharingTheSecondRead(joined, reads)
+        reader.cancel()
+        await reads.end(2, with: .failure(CancellationError()))
+        await Self.untilRunning(3, reads)
+        sharer.cancel()
+        await reads.end(3, with: .failure(CancellationError()))
+        await #expect(throws: CancellationError.self) { try await reader.value }
+        await #expect(throws: CancellationError.self) { try await sharer.value }
+        try await Self.aCallerReadsAtOnce(4, joined, reads)
     }
 
     /// A counter of commits, read as a store's head is.
