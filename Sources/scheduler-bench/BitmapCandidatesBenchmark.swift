@@ -6,7 +6,7 @@ import Indexing
 /// `--prefix-letters N`) of their best fields and of their names (longer prefixes: the union of the words that start
 /// with them), then takes the first candidates of never-repeated queries from the bitmaps and from the index's FTS5
 /// tables (`sqlite3` and its timer: the same scans a search runs, without the join), side by side: time per query (CPU
-/// for `sqlite3`), memory, build time, and whether both found the same rows.
+/// for `sqlite3`), memory, build time, and whether both found the same rows. `--all-fields` adds the all-fields table.
 enum BitmapCandidatesBenchmark {
     /// The distinct queries of the `wrk` load that repeats none (``HTTPBenchmark``).
     static let queryCount = 300
@@ -16,6 +16,8 @@ enum BitmapCandidatesBenchmark {
     /// The bitmaps of one FTS5 table's fields.
     struct Scope {
         var table: String
+        /// The fields it indexes, as positions among ``fields`` (the columns read).
+        var fields: [Int]
         /// Prefixes up to this many letters have bitmaps of their own; longer ones are the union of their words'.
         var prefixLetters: Int
         var words: [String: PostingBitmap] = [:]
@@ -68,16 +70,23 @@ enum BitmapCandidatesBenchmark {
         }
     }
 
-    static func run(database: String, prefixLetters: Int, work: String) throws {
+    /// The columns read, in ``Scope/fields`` order.
+    static let fields = ["coalesce(title, '')", "coalesce(displayName, '')", "keywords", "authorNames", "coalesce(contentDescription, '')"]
+
+    /// `allFields`: the all-fields table's bitmaps too (several times the memory and the build time).
+    static func run(database: String, prefixLetters: Int, allFields: Bool, work: String) throws {
         let sqlite3 = "/usr/bin/sqlite3"
         let queries = Benchmark.distinctTypedQueries(queryCount, seed: 777)
         // The best fields (title, display name, keywords) and the names (title, display name), as the two tables index them.
-        var scopes = [Scope(table: "item_fts_best", prefixLetters: prefixLetters), Scope(table: "item_fts_names", prefixLetters: prefixLetters)]
+        var scopes = [
+            Scope(table: "item_fts_best", fields: [0, 1, 2], prefixLetters: prefixLetters), Scope(table: "item_fts_names", fields: [0, 1], prefixLetters: prefixLetters),
+        ]
+        if allFields { scopes.append(Scope(table: "item_fts", fields: [0, 1, 2, 3, 4], prefixLetters: prefixLetters)) }
         let dump = "\(work)/bitmaps-rows.txt"
         let readStart = ContinuousClock.now
         let rows = try ChildProcess.measure(
             [sqlite3, "-readonly", "-cmd", ".mode ascii", "-cmd", ".output \(dump)", database,
-             "SELECT id, coalesce(title, ''), coalesce(displayName, ''), keywords FROM item ORDER BY id"]
+             "SELECT id, \(fields.joined(separator: ", ")) FROM item ORDER BY id"]
         )
         guard rows.status == 0 else { throw BenchmarkError("sqlite3 could not read the items of \(database)") }
         let text = try String(contentsOfFile: dump, encoding: .utf8)
@@ -87,10 +96,9 @@ enum BitmapCandidatesBenchmark {
         let buildStart = ContinuousClock.now
         var items = 0
         for record in text.split(separator: "\u{1E}") {
-            let fields = record.split(separator: "\u{1F}", omittingEmptySubsequences: false)
-            guard fields.count == 4, let id = Int64(fields[0]) else { continue }
-            scopes[0].add(id, [fields[1], fields[2], fields[3]])
-            scopes[1].add(id, [fields[1], fields[2]])
+            let columns = record.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            guard columns.count == fields.count + 1, let id = Int64(columns[0]) else { continue }
+            for index in scopes.indices { scopes[index].add(id, scopes[index].fields.map { columns[$0 + 1] }) }
             items += 1
         }
         for index in scopes.indices { scopes[index].vocabulary = scopes[index].words.keys.sorted() }
