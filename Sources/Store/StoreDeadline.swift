@@ -16,9 +16,9 @@ public struct StoreDeadline: Sendable {
     public static let request = StoreDeadline(limit: .seconds(3))
     /// The wait for a cleanup on the way out (a lease released at shutdown).
     public static let cleanup = StoreDeadline(limit: .seconds(5))
-    /// The wait for a read that many requests share (the feed's head, shared by the searches that ask at once): shorter than theirs, so that a
-    /// read stuck on a dead connection fails the requests sharing it, and the next ones read again, before they all
-    /// miss their own.
+    /// The wait for a read that many requests share (the feed's head, shared by the searches that ask at once):
+    /// shorter than theirs, so that a read stuck on a dead connection fails the requests sharing it, and the next ones
+    /// read again, before they all miss their own.
     public static let sharedRead = StoreDeadline(limit: .seconds(2))
 
     public var limit: Duration

@@ -9,13 +9,6 @@ struct PostingBitmap {
 
         static let arrayLimit = 4_096
 
-        var count: Int {
-            switch self {
-            case .array(let values): values.count
-            case .bits(let words): words.reduce(0) { $0 + $1.nonzeroBitCount }
-            }
-        }
-
         var bytes: Int {
             switch self {
             case .array(let values): values.count * 2

@@ -29,9 +29,9 @@ package enum TextFolding {
     }
 
     /// Calls `body` with each word of `text` as the index folds it (UTF-8 bytes, valid only during the call) and where
-    /// it is in `text`, in UTF-16 code units, until it returns `false`; only the words that end within the first `maxBytes`
-    /// of UTF-8 are read (not one the limit cuts). A word's range runs from its first word character to its last, those folded to
-    /// nothing included.
+    /// it is in `text`, in UTF-16 code units, until it returns `false`; only the words that end within the first
+    /// `maxBytes` of UTF-8 are read (not one the limit cuts). A word's range runs from its first word character to its
+    /// last, those folded to nothing included.
     package static func forEachWordRange(
         in text: String, maxBytes: Int = .max, _ body: (_ range: Range<Int>, _ folded: UnsafeBufferPointer<UInt8>) -> Bool
     ) {
