@@ -45,7 +45,7 @@ let package = Package(
         // flagd / OpenFeature flag definition files: read strictly (JSON or YAML, with positions), targeting rules
         // checked at load, evaluated as flagd evaluates them (MurmurHash3 `fractional` bucketing).
         .target(name: "Flagd", dependencies: ["YAML"], swiftSettings: strictSettings),
-        // What the host's modules share and plugins never see: the wall clock they compare dates by.
+        // What the host's modules share and plugins never see: the wall clock they compare dates by, a read-write lock.
         .target(name: "HostSupport", swiftSettings: strictSettings),
         // The plugin API: the item model and the errors plugins see. Depends on nothing heavy.
         .target(

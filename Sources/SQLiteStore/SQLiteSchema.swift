@@ -167,6 +167,10 @@ enum SQLiteSchema {
                 CREATE TABLE pass_settlement (id INTEGER PRIMARY KEY CHECK (id = 1), signature TEXT NOT NULL, outsideChanges INTEGER NOT NULL);
                 """)
         }
+        migrator.registerMigration("v13-item-commit-index") { db in
+            // The rows each commit wrote: what brings the search postings (kept in memory) up to a later commit.
+            try db.execute(sql: "CREATE INDEX item_commit ON item(commitNumber)")
+        }
         return migrator
     }
 

@@ -13,7 +13,7 @@ import SQLiteStore
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
 ///        scheduler-bench --search DATABASE|URL  (search latency only, on an existing SQLite index or PostgreSQL store;
 ///                                               BENCH_SLOWEST=1 lists the slowest)
-///        scheduler-bench --bitmaps DATABASE [--prefix-letters N] [--all-fields] (candidates from Roaring-style bitmaps against the FTS5 scans)
+///        scheduler-bench --bitmaps DATABASE [--all-fields] (candidates from Roaring-style bitmaps against the FTS5 scans)
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
 ///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
@@ -93,13 +93,10 @@ struct Benchmark {
                 return try await HTTPBenchmark.run(database: database, work: work, scheduler: scheduler)
             case "--bitmaps":
                 let database = arguments.popFirst() ?? ""
-                var prefixLetters = 6, allFields = false
-                while let option = arguments.first, ["--prefix-letters", "--all-fields"].contains(option) {
-                    arguments.removeFirst()
-                    if option == "--all-fields" { allFields = true } else { prefixLetters = count(option, 1...6) }
-                }
+                let allFields = arguments.first == "--all-fields"
+                if allFields { arguments.removeFirst() }
                 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-                return try BitmapCandidatesBenchmark.run(database: database, prefixLetters: prefixLetters, allFields: allFields, work: work)
+                return try BitmapCandidatesBenchmark.run(database: database, allFields: allFields, work: work)
             case "--purge":
                 let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
                 return try await PurgeBenchmark.measure(index)
@@ -118,7 +115,7 @@ struct Benchmark {
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --pass N | --decode N | --ticks [N] … | --http DATABASE | --bitmaps DATABASE [--prefix-letters N] [--all-fields] | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --pass N | --decode N | --ticks [N] … | --http DATABASE | --bitmaps DATABASE [--all-fields] | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
                     exit(2)
                 }
                 sizes.append(n)

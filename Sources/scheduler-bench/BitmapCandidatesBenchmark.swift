@@ -1,10 +1,8 @@
 import Foundation
 import Indexing
 
-/// Issue 25's candidate structure, measured before it is built: `scheduler-bench --bitmaps DATABASE` reads an
-/// existing SQLite index's items, keeps a ``PostingBitmap`` per word and per prefix of 1–6 letters (or fewer with
-/// `--prefix-letters N`) of their best fields and of their names (longer prefixes: the union of the words that start
-/// with them), then takes the first candidates of never-repeated queries from the bitmaps and from the index's FTS5
+/// The search postings (``WordPostings``) against the FTS5 scans they replace: `scheduler-bench --bitmaps DATABASE`
+/// reads an existing SQLite index's items, keeps the postings of their best fields and of their names, then takes the first candidates of never-repeated queries from the bitmaps and from the index's FTS5
 /// tables (`sqlite3` and its timer: the same scans a search runs, without the join), side by side: time per query (CPU
 /// for `sqlite3`), memory, build time, and whether both found the same rows. `--all-fields` adds the all-fields table.
 enum BitmapCandidatesBenchmark {
@@ -18,55 +16,11 @@ enum BitmapCandidatesBenchmark {
         var table: String
         /// The fields it indexes, as positions among ``fields`` (the columns read).
         var fields: [Int]
-        /// Prefixes up to this many letters have bitmaps of their own; longer ones are the union of their words'.
-        var prefixLetters: Int
-        var words: [String: PostingBitmap] = [:]
-        var prefixes: [String: PostingBitmap] = [:]
-        /// ``words``' keys in byte order, for the words that start with a longer prefix.
-        var vocabulary: [String] = []
-
-        /// Adds the row `id` (greater than every row before) holding `text`'s words.
-        mutating func add(_ id: Int64, _ texts: [Substring]) {
-            var seen: Set<String> = []
-            var prefixesSeen: Set<String> = []
-            for text in texts {
-                TextFolding.forEachWord(in: text) { bytes in
-                    let word = String(decoding: bytes, as: UTF8.self)
-                    guard seen.insert(word).inserted else { return true }
-                    words[word, default: PostingBitmap()].append(id)
-                    let scalars = word.unicodeScalars
-                    for length in 1...min(prefixLetters, scalars.count) {
-                        let prefix = String(String.UnicodeScalarView(scalars.prefix(length)))
-                        if prefixesSeen.insert(prefix).inserted { prefixes[prefix, default: PostingBitmap()].append(id) }
-                    }
-                    return true
-                }
-            }
-        }
-
-        /// The rows holding a word that starts with `prefix`.
-        func matches(_ prefix: String) -> PostingBitmap {
-            if prefix.unicodeScalars.count <= prefixLetters { return prefixes[prefix] ?? PostingBitmap() }
-            var low = 0, high = vocabulary.count
-            while low < high {
-                let middle = (low + high) / 2
-                if vocabulary[middle] < prefix { low = middle + 1 } else { high = middle }
-            }
-            var found: [PostingBitmap] = []
-            while low < vocabulary.count, vocabulary[low].hasPrefix(prefix) {
-                found.append(words[vocabulary[low]]!)
-                low += 1
-            }
-            return found.count == 1 ? found[0] : PostingBitmap.union(found)
-        }
+        var postings = WordPostings()
 
         /// The first ``limit`` rows holding every word of `query` as a prefix.
         func firstMatches(_ query: String) -> [Int64] {
-            PostingBitmap.firstMembers(ofIntersection: SearchTerms(query).words.map(matches), limit: BitmapCandidatesBenchmark.limit)
-        }
-
-        var bytes: Int {
-            (words.values.reduce(0) { $0 + $1.bytes } + prefixes.values.reduce(0) { $0 + $1.bytes }) + vocabulary.reduce(0) { $0 + $1.utf8.count + 16 }
+            postings.firstMembers(matching: SearchTerms(query).match!, limit: BitmapCandidatesBenchmark.limit)
         }
     }
 
@@ -74,14 +28,12 @@ enum BitmapCandidatesBenchmark {
     static let fields = ["coalesce(title, '')", "coalesce(displayName, '')", "keywords", "authorNames", "coalesce(contentDescription, '')"]
 
     /// `allFields`: the all-fields table's bitmaps too (several times the memory and the build time).
-    static func run(database: String, prefixLetters: Int, allFields: Bool, work: String) throws {
+    static func run(database: String, allFields: Bool, work: String) throws {
         let sqlite3 = "/usr/bin/sqlite3"
         let queries = Benchmark.distinctTypedQueries(queryCount, seed: 777)
         // The best fields (title, display name, keywords) and the names (title, display name), as the two tables index them.
-        var scopes = [
-            Scope(table: "item_fts_best", fields: [0, 1, 2], prefixLetters: prefixLetters), Scope(table: "item_fts_names", fields: [0, 1], prefixLetters: prefixLetters),
-        ]
-        if allFields { scopes.append(Scope(table: "item_fts", fields: [0, 1, 2, 3, 4], prefixLetters: prefixLetters)) }
+        var scopes = [Scope(table: "item_fts_best", fields: [0, 1, 2, 3]), Scope(table: "item_fts_names", fields: [0, 1])]
+        if allFields { scopes.append(Scope(table: "item_fts", fields: [0, 1, 2, 3, 4])) }
         let dump = "\(work)/bitmaps-rows.txt"
         let readStart = ContinuousClock.now
         let rows = try ChildProcess.measure(
@@ -98,11 +50,11 @@ enum BitmapCandidatesBenchmark {
         for record in text.split(separator: "\u{1E}") {
             let columns = record.split(separator: "\u{1F}", omittingEmptySubsequences: false)
             guard columns.count == fields.count + 1, let id = Int64(columns[0]) else { continue }
-            for index in scopes.indices { scopes[index].add(id, scopes[index].fields.map { columns[$0 + 1] }) }
+            for index in scopes.indices { scopes[index].postings.add(id, wordsOf: scopes[index].fields.map { String(columns[$0 + 1]) }) }
             items += 1
         }
-        for index in scopes.indices { scopes[index].vocabulary = scopes[index].words.keys.sorted() }
-        print(String(format: "built the bitmaps of %d items, prefixes of 1–%d letters, in %.1f s", items, prefixLetters, (ContinuousClock.now - buildStart).seconds))
+        for index in scopes.indices { scopes[index].postings.sortNewWords() }
+        print(String(format: "built the bitmaps of %d items, prefixes of 1–%d letters, in %.1f s", items, WordPostings.prefixLetters, (ContinuousClock.now - buildStart).seconds))
 
         for scope in scopes {
             // FTS5: `sqlite3` with its timer, 3 runs; a query's time is its least CPU time (user + system) of the 3.
@@ -152,7 +104,7 @@ enum BitmapCandidatesBenchmark {
             let slowest = ftsTimes.indices.max { ftsTimes[$0] < ftsTimes[$1] }!
             print("\(scope.table), a query's first \(limit) rows: FTS5 \(figures(ftsTimes)); bitmaps \(figures(bitmapTimes)); "
                 + String(format: "%.0f MB of bitmaps; the same rows for %d of %d queries; slowest for FTS5: '%@', %.1f ms against %.3f ms",
-                    Double(scope.bytes) / 1e6, same, queries.count, queries[slowest], ftsTimes[slowest] * 1000, bitmapTimes[slowest] * 1000))
+                    Double(scope.postings.bytes) / 1e6, same, queries.count, queries[slowest], ftsTimes[slowest] * 1000, bitmapTimes[slowest] * 1000))
             try? FileManager.default.removeItem(atPath: script)
         }
     }

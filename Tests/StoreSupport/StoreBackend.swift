@@ -80,7 +80,12 @@ extension StoreBackend {
         let location = try await freshLocation(in: folder)
         let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         guard self == .postgresSearchCopy else {
-            return try await StoreOpener.withStore(location, historyLength: historyLength, clock: clock, logger: quiet, body)
+            return try await StoreOpener.withStore(location, historyLength: historyLength, clock: clock, logger: quiet) { store in
+                // As the service keeps them: every search after this catches the postings up itself (the commits of
+                // a test are small), so the scans of the best fields and names read them.
+                if let index = store.index as? SQLiteSearchIndex { try await index.buildSearchPostings() }
+                return try await body(store)
+            }
         }
         let copy = AnsweringSearchCopy(SQLiteSearchCopy(path: folder.appendingPathComponent("copy.sqlite").path, commitsCaughtUpBySearch: .max, clock: clock, logger: quiet))
         let result = try await StoreOpener.withStore(location, historyLength: historyLength, clock: clock, searchCopy: copy, logger: quiet) { store in

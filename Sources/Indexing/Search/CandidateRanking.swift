@@ -34,6 +34,17 @@ package struct CandidateRanking {
             self.contentDescription = contentDescription
             self.rankingHint = rankingHint
         }
+
+        /// The stored text of `column`.
+        package func text(_ column: SearchColumn) -> String? {
+            switch column {
+            case .title: title
+            case .displayName: displayName
+            case .keywords: keywords
+            case .authorNames: authorNames
+            case .contentDescription: contentDescription
+            }
+        }
     }
 
     let query: SearchQuery

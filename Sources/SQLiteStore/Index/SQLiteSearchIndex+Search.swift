@@ -49,27 +49,69 @@ extension SQLiteSearchIndex {
         let cacheKey = SearchResultCache.Key(query: query, terms: typed, now: now)
         let cache = resultCache
         let generation = cache.generation
+        let postings = postings
 
         return try await database.read { db in
-            let commitNumber = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastNumber FROM index_commit")) ?? 0
+            let commitNumber = try Self.lastCommitNumber(db)
             if let cached = cache.results(for: cacheKey, commitNumber: commitNumber, now: now) { return cached }
             /// The earliest expiration among the rows read: the results hold until then (or the next commit).
             var validUntil = Date.distantFuture
-            /// The first `limit` matches in `table`, in priority order, with the fields they are scored on. Each row
-            /// is read once, for the filter and the scoring alike.
-            func scan(_ table: FullTextTable, matching match: String, limit: Int) throws -> [CandidateRanking.Candidate] {
+            /// The first `limit` matches of `terms` in `scope`, in priority order, with the fields they are scored on:
+            /// from the postings when they hold this read's commit, else from the scope's FTS5 table. Each row is read
+            /// once, for the filter and the scoring alike.
+            func scan(_ terms: SearchTerms, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate] {
+                if scope != .all, try postingsHoldThisCommit(), let found = try scanPostings(terms.match!, scope, limit: limit) { return found }
+                let table = FullTextTable.scanning(scope).name
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
                         SELECT item.expirationDate, \(Self.candidateColumns)
-                        FROM \(table.name) JOIN item ON item.id = \(table.name).rowid
-                        WHERE \(table.name) MATCH ? AND \(filter) ORDER BY \(table.name).rowid LIMIT ?
+                        FROM \(table) JOIN item ON item.id = \(table).rowid
+                        WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
                         """),
-                    arguments: [match] + filterArguments + [limit]
+                    arguments: [terms.matchExpression!] + filterArguments + [limit]
                 )
                 var found: [CandidateRanking.Candidate] = []
                 while let row = try rows.next() {
                     validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
                     found.append(Self.candidate(row))
+                }
+                return found
+            }
+            /// Whether the postings hold this read's commit, once caught up to it when few rows are new.
+            var postingsChecked: Bool?
+            func postingsHoldThisCommit() throws -> Bool {
+                if let postingsChecked { return postingsChecked }
+                let held = try postings.catchUp(db, to: commitNumber, maxRows: postings.caughtUpBySearch, waiting: false)
+                postingsChecked = held
+                return held
+            }
+            /// ``scan(_:_:limit:)`` from the postings: their members in priority order, batch after batch, each row read
+            /// with the filter, and checked on its text when it was rewritten; `nil` when the postings moved on.
+            func scanPostings(_ match: WordMatch, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate]? {
+                var found: [CandidateRanking.Candidate] = []
+                var after: Int64?
+                var batch = limit
+                while found.count < limit {
+                    guard let (ids, toCheck) = postings.firstMembers(scope, matching: match, at: commitNumber, after: after, limit: batch) else {
+                        return nil
+                    }
+                    let rows = try Row.fetchCursor(
+                        db.cachedStatement(sql: """
+                            SELECT item.expirationDate, \(Self.candidateColumns) FROM item
+                            WHERE item.id IN (SELECT value FROM json_each(?)) AND \(filter) ORDER BY item.id
+                            """),
+                        arguments: [RowIDList.json(ids)] + filterArguments
+                    )
+                    while found.count < limit, let row = try rows.next() {
+                        let candidate = Self.candidate(row)
+                        if toCheck.contains(candidate.id), !match.isSatisfied(byWordsOf: scope.columns.map(candidate.text)) { continue }
+                        validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
+                        found.append(candidate)
+                    }
+                    guard ids.count == batch, let last = ids.last else { break }
+                    after = last
+                    // A filter that passes few rows (a small domain) reads bigger batches.
+                    batch = min(batch * 2, 8_192)
                 }
                 return found
             }
@@ -94,7 +136,7 @@ extension SQLiteSearchIndex {
             }
             let gathered = try ranking.gatherLevels(
                 terms: typed, correct: { corrector in corrector.corrected(typed, vocabulary: try SearchTermTable.words(for: corrector.lookups, db)) },
-                scan: { terms, scope, limit in try scan(.scanning(scope), matching: terms.matchExpression!, limit: limit) }, id: \.id
+                scan: { terms, scope, limit in try scan(terms, scope, limit: limit) }, id: \.id
             )
             let popularity = Popularity(query: query, now: now)
             let walked = WalkedMatch.isNeeded(by: query) ? try walk(gathered.matched) : []

@@ -24,17 +24,26 @@ public final class SQLiteSearchIndex: SearchIndex {
     let resultCache: SearchResultCache
     /// Search results kept unless a caller chooses otherwise.
     public static let defaultSearchCacheEntries = 2048
+    /// The best fields' and names' words in memory, when whoever runs the index keeps them
+    /// (``keepSearchStructures()``, the service): the scans of those two scopes read them instead of FTS5.
+    let postings: SearchPostings
+    /// New rows a search reads itself to bring the postings to its commit unless a caller chooses otherwise: a commit
+    /// of a few hundred items, read in milliseconds; with more, it scans FTS5 until the keeper catches them up.
+    public static let defaultPostingsCaughtUpBySearch = 1_000
 
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
-    /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``).
+    /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``); a search brings the
+    /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new.
     public init(
         path: String,
         timeToLive: Duration = StoreDefaults.timeToLive,
         clock: any WallClock = SystemWallClock(),
         searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries,
+        postingsCaughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch,
         logger: Logger
     ) throws {
         self.path = path
+        postings = SearchPostings(caughtUpBySearch: postingsCaughtUpBySearch)
         resultCache = SearchResultCache(maxEntries: searchCacheEntries)
         self.timeToLive = timeToLive
         self.clock = clock
@@ -91,7 +100,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         let expiration = batch.defaultExpiration ?? DefaultExpiration(lifetime: timeToLive.seconds, from: now)
         return try await write { db in
             try db.execute(sql: "UPDATE index_commit SET lastNumber = lastNumber + 1")
-            let number = try Int64.fetchOne(db, sql: "SELECT lastNumber FROM index_commit") ?? 0
+            let number = try Self.lastCommitNumber(db)
             let rows = ItemRows(db: db, owner: owner)
             var outcome = BatchOutcome(commitNumber: number)
             var taken = HeldIdentifiers()
@@ -149,7 +158,12 @@ public final class SQLiteSearchIndex: SearchIndex {
     }
 
     public func lastCommitNumber() async throws -> Int64 {
-        try await database.read { db in try Int64.fetchOne(db, sql: "SELECT lastNumber FROM index_commit") ?? 0 }
+        try await database.read(Self.lastCommitNumber)
+    }
+
+    /// The number of the last commit `db` reads.
+    static func lastCommitNumber(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastNumber FROM index_commit")) ?? 0
     }
 
     public func outsideChangeCount() async throws -> Int64 {

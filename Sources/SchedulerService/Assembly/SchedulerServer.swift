@@ -75,12 +75,19 @@ public struct SchedulerServer: Sendable {
                         counter: opens, searches: searches, index: store.index, retention: { await active.current.scheduler.search.analyticsRetention }, logger: logger
                     ))]
                     + servers.map { .init(service: $0) }
-                    + Self.searchCopyFollowers(searchCopy, store: store, logger: logger).map { .init(service: $0) },
+                    + Self.searchCopyFollowers(searchCopy, store: store, logger: logger).map { .init(service: $0) }
+                    + Self.searchStructureKeepers(store: store, logger: logger).map { .init(service: $0) },
                 logger: logger
             )
             group.maximumGracefulShutdownDuration = StoreOpener.maximumGracefulShutdown
             try await ServiceGroup(configuration: group).run()
         }
+    }
+
+    /// The service keeping the search structures of the index of `store` up to date, when it keeps any (SQLite's).
+    static func searchStructureKeepers(store: any SchedulerStore, logger: Logger) -> [SearchStructureKeeper] {
+        guard let index = store.index as? any SearchStructureKeeping else { return [] }
+        return [SearchStructureKeeper(index: index, logger: logger)]
     }
 
     /// The service keeping `copy` up to date with the index of `store`, when there is a copy and the index can be

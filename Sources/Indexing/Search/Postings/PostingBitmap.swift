@@ -1,0 +1,252 @@
+/// A set of item row identifiers kept as Roaring bitmaps keep them (without run containers): the identifiers split by
+/// their high bits into chunks of 65,536, each chunk a sorted array of low halves while it holds at most 4,096, else
+/// 1,024 words of bits. What ``WordPostings`` keeps per word and prefix: the first members of an intersection come
+/// chunk by chunk, so a search that wants the first `k` matches in priority order stops after the first chunks,
+/// however many items hold each word.
+package struct PostingBitmap: Sendable {
+    /// A chunk's members: their low 16 bits.
+    enum Container: Sendable {
+        case array([UInt16])
+        case bits([UInt64])
+
+        static let arrayLimit = 4_096
+        static let bitWordCount = 1_024
+
+        var bytes: Int {
+            switch self {
+            case .array(let values): values.capacity * 2
+            case .bits: Self.bitWordCount * 8
+            }
+        }
+
+        func contains(_ low: UInt16) -> Bool {
+            switch self {
+            case .array(let values): values.sortedIndex(of: low).found
+            case .bits(let words): words[Int(low >> 6)] & (1 << UInt64(low & 63)) != 0
+            }
+        }
+
+        /// The members of both, or `nil` when none.
+        func intersection(_ other: Container) -> Container? {
+            switch (self, other) {
+            case (.bits(let left), .bits(let right)):
+                var any: UInt64 = 0
+                let words = [UInt64](unsafeUninitializedCapacity: Self.bitWordCount) { words, count in
+                    for index in 0..<Self.bitWordCount {
+                        words[index] = left[index] & right[index]
+                        any |= words[index]
+                    }
+                    count = Self.bitWordCount
+                }
+                return any == 0 ? nil : .bits(words)
+            case (.array(let values), .bits(let words)), (.bits(let words), .array(let values)):
+                let kept = values.filter { words[Int($0 >> 6)] & (1 << UInt64($0 & 63)) != 0 }
+                return kept.isEmpty ? nil : .array(kept)
+            case (.array(let left), .array(let right)):
+                var kept: [UInt16] = []
+                var i = 0, j = 0
+                while i < left.count, j < right.count {
+                    if left[i] < right[j] { i += 1 } else if left[i] > right[j] { j += 1 } else {
+                        kept.append(left[i])
+                        i += 1
+                        j += 1
+                    }
+                }
+                return kept.isEmpty ? nil : .array(kept)
+            }
+        }
+
+        var bitWords: [UInt64] {
+            switch self {
+            case .bits(let words): return words
+            case .array(let values):
+                var words = [UInt64](repeating: 0, count: Self.bitWordCount)
+                for value in values { words[Int(value >> 6)] |= 1 << UInt64(value & 63) }
+                return words
+            }
+        }
+
+        /// Bits while dense, an array while sparse.
+        static func fitted(_ words: [UInt64]) -> Container {
+            let count = words.reduce(0) { $0 + $1.nonzeroBitCount }
+            guard count <= arrayLimit else { return .bits(words) }
+            var values: [UInt16] = []
+            values.reserveCapacity(count)
+            for (index, word) in words.enumerated() where word != 0 {
+                var rest = word
+                while rest != 0 {
+                    values.append(UInt16(index << 6 | rest.trailingZeroBitCount))
+                    rest &= rest - 1
+                }
+            }
+            return .array(values)
+        }
+
+        /// Calls `body` with each member greater than `after` in order until it returns `false`; returns whether it was
+        /// never told to stop.
+        func forEach(after: UInt16?, _ body: (UInt16) -> Bool) -> Bool {
+            switch self {
+            case .array(let values):
+                let start = after.map { after in values.sortedIndex(of: after).index + (values.sortedIndex(of: after).found ? 1 : 0) } ?? 0
+                for value in values[start...] where !body(value) { return false }
+            case .bits(let words):
+                for index in (after.map { Int($0 >> 6) } ?? 0)..<Self.bitWordCount where words[index] != 0 {
+                    var rest = words[index]
+                    while rest != 0 {
+                        let value = UInt16(index << 6 | rest.trailingZeroBitCount)
+                        rest &= rest - 1
+                        if let after, value <= after { continue }
+                        guard body(value) else { return false }
+                    }
+                }
+            }
+            return true
+        }
+
+        /// This container with `low` added.
+        func inserting(_ low: UInt16) -> Container {
+            switch self {
+            case .array(var values):
+                let (index, found) = values.sortedIndex(of: low)
+                guard !found else { return self }
+                values.insert(low, at: index)
+                return values.count > Self.arrayLimit ? .bits(Container.array(values).bitWords) : .array(values)
+            case .bits(var words):
+                words[Int(low >> 6)] |= 1 << UInt64(low & 63)
+                return .bits(words)
+            }
+        }
+    }
+
+    /// The chunks' high bits (`id >> 16`), ascending, and their members.
+    private(set) var keys: [Int64] = []
+    private(set) var containers: [Container] = []
+
+    package init() {}
+
+    /// Whether no identifier is a member.
+    package var isEmpty: Bool { keys.isEmpty }
+
+    /// Adds `id`: at the end when it is greater than every member (a build walks rows in identifier order), else in
+    /// its place.
+    package mutating func insert(_ id: Int64) {
+        let key = id >> 16, low = UInt16(truncatingIfNeeded: id)
+        let chunk: Int
+        if let last = keys.last, last == key {
+            chunk = keys.count - 1
+        } else if keys.last.map({ $0 < key }) ?? true {
+            keys.append(key)
+            containers.append(.array([low]))
+            return
+        } else {
+            let (index, found) = keys.sortedIndex(of: key)
+            guard found else {
+                keys.insert(key, at: index)
+                containers.insert(.array([low]), at: index)
+                return
+            }
+            chunk = index
+        }
+        if case .array(let values) = containers[chunk], let last = values.last, last < low, values.count < Container.arrayLimit {
+            // The common case of a build, without copying the array: take it out, append, put it back.
+            var values = values
+            containers[chunk] = .array([])
+            values.append(low)
+            containers[chunk] = .array(values)
+            return
+        }
+        let container = containers[chunk]
+        containers[chunk] = .array([])
+        containers[chunk] = container.inserting(low)
+    }
+
+    /// Whether `id` is a member.
+    package func contains(_ id: Int64) -> Bool {
+        let (index, found) = keys.sortedIndex(of: id >> 16)
+        return found && containers[index].contains(UInt16(truncatingIfNeeded: id))
+    }
+
+    /// The bytes the members take (the arrays' capacity, not Swift's per-array headers).
+    package var bytes: Int { containers.reduce(keys.capacity * 8) { $0 + $1.bytes } }
+
+    /// The members of every bitmap of `union`.
+    package static func union(_ union: [PostingBitmap]) -> PostingBitmap {
+        if union.count == 1 { return union[0] }
+        var merged: [Int64: [UInt64]] = [:]
+        for bitmap in union {
+            for (key, container) in zip(bitmap.keys, bitmap.containers) {
+                merged[key, default: [UInt64](repeating: 0, count: Container.bitWordCount)].withUnsafeMutableBufferPointer { words in
+                    switch container {
+                    case .bits(let more): for index in 0..<Container.bitWordCount { words[index] |= more[index] }
+                    case .array(let values): for value in values { words[Int(value >> 6)] |= 1 << UInt64(value & 63) }
+                    }
+                }
+            }
+        }
+        var result = PostingBitmap()
+        for key in merged.keys.sorted() {
+            result.keys.append(key)
+            result.containers.append(.fitted(merged[key]!))
+        }
+        return result
+    }
+
+    /// The members of every bitmap of `intersection`.
+    package static func intersection(_ intersection: [PostingBitmap]) -> PostingBitmap {
+        if intersection.count == 1 { return intersection[0] }
+        var result = PostingBitmap()
+        forEachCommonChunk(of: intersection, after: nil) { key, common in
+            result.keys.append(key)
+            result.containers.append(common)
+            return true
+        }
+        return result
+    }
+
+    /// The first `limit` members of the intersection of `bitmaps` greater than `after`, in order: chunk by chunk, so
+    /// that a dense intersection stops after its first chunks.
+    package static func firstMembers(ofIntersection bitmaps: [PostingBitmap], after: Int64? = nil, limit: Int) -> [Int64] {
+        var found: [Int64] = []
+        guard limit > 0 else { return found }
+        forEachCommonChunk(of: bitmaps, after: after) { key, common in
+            let low = after.flatMap { $0 >> 16 == key ? UInt16(truncatingIfNeeded: $0) : nil }
+            return common.forEach(after: low) { value in
+                found.append(key << 16 | Int64(value))
+                return found.count < limit
+            }
+        }
+        return found
+    }
+
+    /// Calls `body` with each chunk the bitmaps share members in (from the chunk holding `after`), in order, until it
+    /// returns `false`.
+    private static func forEachCommonChunk(of bitmaps: [PostingBitmap], after: Int64?, _ body: (Int64, Container) -> Bool) {
+        guard let pivot = bitmaps.indices.min(by: { bitmaps[$0].keys.count < bitmaps[$1].keys.count }) else { return }
+        var positions = Array(repeating: 0, count: bitmaps.count)
+        let firstKey = after.map { $0 >> 16 } ?? .min
+        let pivotKeys = bitmaps[pivot].keys
+        chunks: for position in pivotKeys.sortedIndex(of: firstKey).index..<pivotKeys.count {
+            let key = pivotKeys[position]
+            var common = bitmaps[pivot].containers[position]
+            for (index, bitmap) in bitmaps.enumerated() where index != pivot {
+                while positions[index] < bitmap.keys.count, bitmap.keys[positions[index]] < key { positions[index] += 1 }
+                guard positions[index] < bitmap.keys.count, bitmap.keys[positions[index]] == key else { continue chunks }
+                guard let kept = common.intersection(bitmap.containers[positions[index]]) else { continue chunks }
+                common = kept
+            }
+            guard body(key, common) else { return }
+        }
+    }
+}
+
+extension Array where Element: Comparable {
+    /// Where `value` is in this sorted array, or where it would go.
+    func sortedIndex(of value: Element) -> (index: Int, found: Bool) {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < count && self[low] == value)
+    }
+}

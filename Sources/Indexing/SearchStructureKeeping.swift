@@ -1,0 +1,8 @@
+/// An index that keeps structures in memory that make its searches faster (the SQLite index's postings), built and
+/// kept up to date by one long-running task: the service runs it beside its other services; a one-shot command does
+/// without, and its searches are as right, only slower.
+public protocol SearchStructureKeeping: SearchIndex {
+    /// Builds the structures, then keeps them up to date with every commit, whichever process makes it, until the task
+    /// is cancelled (then it throws `CancellationError`).
+    func keepSearchStructures() async throws
+}

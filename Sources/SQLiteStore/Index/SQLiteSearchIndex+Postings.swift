@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+public import Indexing
+import Synchronization
+
+/// Keeping the search postings (``SearchPostings``): built once, then caught up with the commits a tenth of a second
+/// after they are made (a search catches them up itself when few rows are new), built again when a commit wrote too
+/// many rows to read one by one or stale words pile up.
+extension SQLiteSearchIndex: SearchStructureKeeping {
+    /// How long the keeper waits between two looks at the last commit.
+    static let postingsFollowInterval = Duration.milliseconds(100)
+
+    public func keepSearchStructures() async throws {
+        while true {
+            try await refreshSearchPostings()
+            try await Task.sleep(for: Self.postingsFollowInterval)
+        }
+    }
+
+    /// Builds the postings when there are none (or they hold too many stale words), else brings them to the last
+    /// commit, or builds them again when that commit wrote more rows than ``SearchPostings/caughtUpByKeeper``.
+    package func refreshSearchPostings() async throws {
+        if !postings.needsBuild {
+            let caughtUp = try await database.read { [postings] db in
+                try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: SearchPostings.caughtUpByKeeper, waiting: true)
+            }
+            if caughtUp { return }
+        }
+        try await buildSearchPostings()
+    }
+
+    /// Builds the postings from every row, in one read, and serves them from then on.
+    package func buildSearchPostings() async throws {
+        let start = ContinuousClock.now
+        let cancelled = Mutex(false)
+        let built = try await withTaskCancellationHandler {
+            try await database.read { db in try SearchPostings.build(db, isCancelled: { cancelled.withLock { $0 } }) }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+        postings.install(built)
+        if let summary = postings.summary {
+            logger.info("built the search postings", metadata: [
+                "commit": "\(summary.commitNumber)", "rows": "\(summary.rows)", "words": "\(summary.words)",
+                "megabytes": "\(summary.bytes / 1_000_000)", "seconds": "\((ContinuousClock.now - start).seconds)",
+            ])
+        }
+    }
+}

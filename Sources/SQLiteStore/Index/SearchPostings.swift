@@ -1,0 +1,153 @@
+import GRDB
+import HostSupport
+import Indexing
+import Synchronization
+
+/// The words of every item's best fields and names (``WordPostings``), kept in this process's memory beside the
+/// FTS5 tables: a search's scans of those two scopes (``CandidateRanking/Scope``) take their first matches from
+/// bitmaps, in time that does not grow with how many items hold a typed prefix (BENCHMARKS.md), while the all-fields
+/// scan, the counting and every write stay in SQLite.
+///
+/// They are built from every row in one read (``build(_:isCancelled:)``), then brought to each later commit by reading
+/// the rows it wrote (by `commitNumber`, which `item_commit` indexes), whichever process wrote them. Words are only
+/// added, so at commit `n` the postings hold every item that matches at `n`, and maybe more: a deleted row no longer
+/// joins `item`, and a row read more than once (rewritten) is checked on its text. A search uses them only when they
+/// are exactly at the commit its own read sees, and never waits for them: otherwise it scans FTS5, which is always
+/// right.
+final class SearchPostings: Sendable {
+    /// What is held at one commit.
+    struct Held: Sendable {
+        /// The commit whose rows the postings hold.
+        var commitNumber: Int64
+        var bestFields = WordPostings()
+        var names = WordPostings()
+        /// Every row id read, and those read more than once: a candidate among the latter is checked on its text.
+        var read = PostingBitmap()
+        var rewritten = PostingBitmap()
+        /// Rows read by the build, then by the catch-ups since: each may have left words its row no longer holds.
+        var rowsBuilt = 0
+        var rowsCaughtUp = 0
+
+        init(commitNumber: Int64) {
+            self.commitNumber = commitNumber
+        }
+
+        /// Adds a row of ``SearchPostings/rowColumns``.
+        mutating func add(_ row: Row, isCatchUp: Bool) {
+            let id: Int64 = row[0]
+            for column in 1...4 {
+                guard let text: String = row[column] else { continue }
+                let isName = column <= 2
+                TextFolding.forEachWord(in: text) { word in
+                    bestFields.add(id, word: word)
+                    if isName { names.add(id, word: word) }
+                    return true
+                }
+            }
+            if isCatchUp {
+                rowsCaughtUp += 1
+                if read.contains(id) { rewritten.insert(id) }
+            } else {
+                rowsBuilt += 1
+            }
+            read.insert(id)
+        }
+
+        mutating func sortNewWords() {
+            bestFields.sortNewWords()
+            names.sortNewWords()
+        }
+
+        func postings(_ scope: CandidateRanking.Scope) -> WordPostings? {
+            switch scope {
+            case .all: nil
+            case .bestFields: bestFields
+            case .names: names
+            }
+        }
+    }
+
+    /// The columns read per row: the id, then the best fields, the names first (as ``Held/add(_:isCatchUp:)`` reads them).
+    static let rowColumns = "id, title, displayName, keywords, authorNames"
+
+    private let held = ReadWriteLocked<Held?>(nil)
+    private let answered = Atomic<Int>(0)
+    /// How many times the postings answered a scan's batch (instead of FTS5): what tests and the benchmark check.
+    var batchesAnswered: Int { answered.load(ordering: .relaxed) }
+    /// New rows a search reads itself to bring the postings to its commit: with more, it scans FTS5, and whoever keeps
+    /// the postings (``SQLiteSearchIndex/keepSearchStructures()``) catches them up.
+    let caughtUpBySearch: Int
+    /// New rows the keeper reads to catch the postings up: with more, building them again is about as quick.
+    static let caughtUpByKeeper = 50_000
+
+    init(caughtUpBySearch: Int) {
+        self.caughtUpBySearch = caughtUpBySearch
+    }
+
+    /// The postings of every row `db` reads, at the commit it reads; throws `CancellationError` when `isCancelled`.
+    static func build(_ db: Database, isCancelled: () -> Bool) throws -> Held {
+        var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db))
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(rowColumns) FROM item ORDER BY id")
+        while let row = try rows.next() {
+            held.add(row, isCatchUp: false)
+            if held.rowsBuilt % 4096 == 0, isCancelled() { throw CancellationError() }
+        }
+        held.sortNewWords()
+        return held
+    }
+
+    /// Serves `built` from now on (searches catch it up from its commit).
+    func install(_ built: Held) {
+        held.write { $0 = built }
+    }
+
+    /// Whether there are none, or more rows were caught up than built (their stale words slow the scans) and than a
+    /// floor: the keeper builds them again. Each build reads at most as many rows as were caught up since the last, so
+    /// an index that grows from empty is built again a few times, in all about twice its size.
+    var needsBuild: Bool {
+        held.read { held in held.map { $0.rowsCaughtUp > max($0.rowsBuilt, 1_000) } ?? true }
+    }
+
+    /// Brings the postings to `commitNumber`, the commit `db` reads, when at most `maxRows` rows are newer than theirs;
+    /// returns whether they hold it (or a later one). With `waiting` false (a search), it gives up at once when another
+    /// thread holds them.
+    func catchUp(_ db: Database, to commitNumber: Int64, maxRows: Int, waiting: Bool) throws -> Bool {
+        guard let position = held.readIfAvailable({ $0?.commitNumber }) ?? nil else { return false }
+        guard position < commitNumber else { return true }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT \(Self.rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"),
+            arguments: [position, commitNumber, min(maxRows, Int.max - 1) + 1]
+        )
+        guard rows.count <= maxRows else { return false }
+        let apply = { (held: inout Held?) -> Bool in
+            // Another thread may have moved them meanwhile.
+            guard let at = held?.commitNumber, at == position else { return (held?.commitNumber ?? .min) >= commitNumber }
+            for row in rows { held!.add(row, isCatchUp: true) }
+            held!.commitNumber = commitNumber
+            held!.sortNewWords()
+            return true
+        }
+        return waiting ? held.write(apply) : held.writeIfAvailable(apply) ?? false
+    }
+
+    /// The first `limit` row ids greater than `after`, in order, whose words in `scope` satisfy `match` (or did), and
+    /// those among them to check on their text; `nil` when the postings do not hold exactly `commitNumber`, do not
+    /// keep `scope`, or are being changed.
+    func firstMembers(
+        _ scope: CandidateRanking.Scope, matching match: WordMatch, at commitNumber: Int64, after: Int64?, limit: Int
+    ) -> (ids: [Int64], toCheck: Set<Int64>)? {
+        held.readIfAvailable { held -> ([Int64], Set<Int64>)? in
+            guard let held, held.commitNumber == commitNumber, let postings = held.postings(scope) else { return nil }
+            let ids = postings.firstMembers(matching: match, after: after, limit: limit)
+            answered.add(1, ordering: .relaxed)
+            return (ids, held.rewritten.isEmpty ? [] : Set(ids.filter(held.rewritten.contains)))
+        } ?? nil
+    }
+
+    /// What the postings hold, for the log: the commit, rows and words, and their size in bytes.
+    var summary: (commitNumber: Int64, rows: Int, words: Int, bytes: Int)? {
+        held.read { held in
+            held.map { ($0.commitNumber, $0.rowsBuilt + $0.rowsCaughtUp, $0.bestFields.wordCount, $0.bestFields.bytes + $0.names.bytes) }
+        }
+    }
+}

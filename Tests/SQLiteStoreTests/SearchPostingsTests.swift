@@ -1,0 +1,144 @@
+import Foundation
+import FuzzSupport
+@testable import Indexing
+import Logging
+import PluginAPI
+@testable import SQLiteStore
+import Testing
+
+/// The search postings (``SearchPostings``) held to FTS5 as their oracle: two indexes open the same file, one keeps
+/// postings, the other never does, and every search must give both the same hits in the same order with the same
+/// total, through rewrites that drop words, deletions, items written by the other "process", and commits too big for
+/// a search to catch up.
+@Suite("Search postings against FTS5", .timeLimit(.minutes(5)))
+struct SearchPostingsTests {
+    /// The words items are made of: shared prefixes (`ca`, `cam`, `zé`), accents folded away, and scripts FTS5
+    /// splits by character class.
+    static let vocabulary = [
+        "cat", "camel", "camembert", "cambridge", "car", "carton", "zébu", "zèbre", "zenith", "zeta", "éclair", "eclat",
+        "straße", "strasse", "naïve", "日本語", "ab", "a", "b", "résumé", "resume", "x1", "x10", "x100", "ǅungla",
+    ]
+
+    /// Two indexes on one file: `keeping` with postings built, `plain` without, and the clock both read.
+    struct Pair {
+        let directory: TemporaryDirectory
+        let clock: ManualClock
+        let keeping: SQLiteSearchIndex
+        let plain: SQLiteSearchIndex
+
+        init(caughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch) throws {
+            directory = try TemporaryDirectory()
+            clock = ManualClock()
+            let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+            keeping = try SQLiteSearchIndex(
+                path: directory.path("index.sqlite"), clock: clock, searchCacheEntries: 0, postingsCaughtUpBySearch: caughtUpBySearch, logger: quiet
+            )
+            plain = try SQLiteSearchIndex(path: directory.path("index.sqlite"), clock: clock, searchCacheEntries: 0, logger: quiet)
+        }
+
+        /// Fails unless both indexes answer `query` alike; returns how many batches the postings answered for it.
+        @discardableResult
+        func expectSameResults(_ query: SearchQuery, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int {
+            let before = keeping.postings.batchesAnswered
+            let kept = try await keeping.search(query), fullText = try await plain.search(query)
+            #expect(kept.hits.map(\.uniqueIdentifier) == fullText.hits.map(\.uniqueIdentifier), "\(query.text)", sourceLocation: sourceLocation)
+            #expect(kept.total == fullText.total && kept.totalIsExact == fullText.totalIsExact, "\(query.text)", sourceLocation: sourceLocation)
+            return keeping.postings.batchesAnswered - before
+        }
+    }
+
+    static func randomText(_ random: inout SeededGenerator, words: ClosedRange<Int>) -> String {
+        (0..<Int.random(in: words, using: &random)).map { _ in vocabulary.randomElement(using: &random)! }.joined(separator: " ")
+    }
+
+    static func randomItem(_ id: String, _ random: inout SeededGenerator) -> SearchableItem {
+        var made = item(
+            id, domain: ["com.test.a", "com.test.b", "com.test.a.deep"].randomElement(using: &random)!,
+            title: Bool.random(using: &random) ? randomText(&random, words: 1...3) : nil, displayName: randomText(&random, words: 0...2),
+            description: randomText(&random, words: 0...8), keywords: (0..<Int.random(in: 0...2, using: &random)).map { _ in vocabulary.randomElement(using: &random)! },
+            rankingHint: [nil, 10, 50, 90].randomElement(using: &random)!
+        )
+        made.authorNames = Bool.random(using: &random) ? [randomText(&random, words: 1...2)] : []
+        return made
+    }
+
+    /// Queries of one to three typed words, each a prefix (often short, so that more than a scope's candidates
+    /// match and the best-field and name scans run), a whole word, or a typo; some in a domain, some with synonyms.
+    static func randomQuery(_ random: inout SeededGenerator) throws -> SearchQuery {
+        let words = (0..<Int.random(in: 1...3, using: &random)).map { _ -> String in
+            let word = vocabulary.randomElement(using: &random)!
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: return String(word.prefix(Int.random(in: 1...max(1, word.count), using: &random)))
+            case 1: return word
+            case 2: return String(word.prefix(1))
+            default: return String(word.shuffled(using: &random))
+            }
+        }
+        let synonyms = Bool.random(using: &random) ? Synonyms(groups: [["cat", "camel"], ["zebu", "car carton"]]) : .none
+        return try SearchQuery(
+            text: words.joined(separator: " "), domain: Int.random(in: 0..<5, using: &random) == 0 ? "com.test.a" : nil,
+            limit: [5, 20, 150].randomElement(using: &random)!, synonyms: synonyms
+        )
+    }
+
+    @Test func searchesAnswerAsFullTextThroughRewritesDeletionsAndOtherWriters() async throws {
+        let pair = try Pair()
+        var random = SeededGenerator(seed: 2511)
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<700).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.buildSearchPostings()
+        var answered = 0
+        for round in 0..<5 {
+            for _ in 0..<40 { answered += try await pair.expectSameResults(try Self.randomQuery(&random)) }
+            // The other index writes, as another process would: rewrites (words dropped, ranking hints changed, so ids
+            // taken again or moved), deletions, new items.
+            let rewritten = (0..<120).map { _ in Self.randomItem("i\(Int.random(in: 0..<(700 + round * 20), using: &random))", &random) }
+            let added = (0..<20).map { Self.randomItem("i\(700 + round * 20 + $0)", &random) }
+            let deleted = (0..<30).map { _ in "i\(Int.random(in: 0..<700, using: &random))" }
+            try await pair.plain.commit(IndexBatch(operations: [.upsert(rewritten + added), .deleteIdentifiers(deleted)]))
+        }
+        #expect(answered > 50, "the postings answered \(answered) batches: the scans of the best fields and names should read them")
+    }
+
+    @Test func aCommitTooBigForASearchIsScannedInFullTextUntilTheKeeperCatchesUp() async throws {
+        let pair = try Pair(caughtUpBySearch: 50)
+        var random = SeededGenerator(seed: 77)
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<300).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.buildSearchPostings()
+        let common = try SearchQuery(text: "c")
+        #expect(try await pair.expectSameResults(common) > 0)
+        try await pair.plain.commit(IndexBatch(operations: [.upsert((300..<500).map { Self.randomItem("i\($0)", &random) })]))
+        #expect(try await pair.expectSameResults(common) == 0, "200 new rows are more than a search catches up")
+        try await pair.keeping.refreshSearchPostings()
+        #expect(try await pair.expectSameResults(common) > 0)
+        for _ in 0..<50 { try await pair.expectSameResults(try Self.randomQuery(&random)) }
+    }
+
+    @Test func hostileQueriesAreAnsweredAsFullTextAnswersThem() async throws {
+        let pair = try Pair()
+        var random = SeededGenerator(seed: 5)
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<400).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.buildSearchPostings()
+        var mutator = Mutator(seed: 6)
+        for round in 0..<200 {
+            var text = mutator.mutate(Self.randomText(&random, words: 1...3), maxMutations: 4)
+            if round % 10 == 0 { text = String(repeating: Mutator.tokens.randomElement(using: &random)!, count: Int.random(in: 1...40, using: &random)) }
+            guard let query = try? SearchQuery(text: text, limit: 30) else { continue }
+            try await pair.expectSameResults(query)
+        }
+    }
+
+    @Test func theKeeperBuildsAgainWhenStaleRowsPileUp() async throws {
+        let pair = try Pair()
+        var random = SeededGenerator(seed: 9)
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.refreshSearchPostings()
+        #expect(!pair.keeping.postings.needsBuild)
+        // More rows rewritten than built, and than the floor (1,000): the stale words would slow every scan.
+        for _ in 0..<7 {
+            try await pair.plain.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
+            try await pair.keeping.refreshSearchPostings()
+        }
+        #expect(pair.keeping.postings.summary!.rows <= 200 + 1_200, "built again from the 200 rows, then caught up: not 200 + 7 × 200")
+        for _ in 0..<30 { try await pair.expectSameResults(try Self.randomQuery(&random)) }
+    }
+}
