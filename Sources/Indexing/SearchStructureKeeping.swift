@@ -5,4 +5,8 @@ public protocol SearchStructureKeeping: SearchIndex {
     /// Builds the structures, then keeps them up to date with every commit, whichever process makes it, until the task
     /// is cancelled (then it throws `CancellationError`).
     func keepSearchStructures() async throws
+
+    /// How many item rows the structures hold (rows rewritten counting again until they are built anew); 0 while none
+    /// are built, when searches do without them.
+    var searchStructureRows: Int { get }
 }

@@ -13,7 +13,7 @@ import SQLiteStore
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
 ///        scheduler-bench --search DATABASE|URL  (search latency only, on an existing SQLite index or PostgreSQL store;
 ///                                               BENCH_SLOWEST=1 lists the slowest)
-///        scheduler-bench --bitmaps DATABASE [--all-fields] (candidates from Roaring-style bitmaps against the FTS5 scans)
+///        scheduler-bench --postings DATABASE (searches with the search postings against FTS5 alone, alternated, same hits checked)
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
 ///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
@@ -91,12 +91,8 @@ struct Benchmark {
                 let database = arguments.popFirst() ?? ""
                 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
                 return try await HTTPBenchmark.run(database: database, work: work, scheduler: scheduler)
-            case "--bitmaps":
-                let database = arguments.popFirst() ?? ""
-                let allFields = arguments.first == "--all-fields"
-                if allFields { arguments.removeFirst() }
-                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-                return try BitmapCandidatesBenchmark.run(database: database, allFields: allFields, work: work)
+            case "--postings":
+                return try await PostingsBenchmark.run(database: arguments.popFirst() ?? "")
             case "--purge":
                 let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
                 return try await PurgeBenchmark.measure(index)
@@ -115,7 +111,7 @@ struct Benchmark {
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --pass N | --decode N | --ticks [N] … | --http DATABASE | --bitmaps DATABASE [--all-fields] | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
                     exit(2)
                 }
                 sizes.append(n)

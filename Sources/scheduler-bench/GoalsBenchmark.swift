@@ -25,6 +25,7 @@ enum GoalsBenchmark {
         let service = try ServiceProcess(scheduler: scheduler, config: config)
         let sqlite: HTTPBenchmark.Figures
         do {
+            print(String(format: "SQLite: the service built its search postings in %.1f s", try await service.waitForSearchPostings().seconds))
             sqlite = try await HTTPBenchmark.measure(base: service.base, work: work, label: "SQLite: ")
             service.stop()
         } catch {

@@ -35,6 +35,7 @@ enum HTTPBenchmark {
         try ServiceProcess.writeServingConfig(store: "{ sqlite: { path: \(path) } }", to: config)
         let service = try ServiceProcess(scheduler: scheduler, config: config)
         defer { service.stop() }
+        print(String(format: "the service built its search postings in %.1f s", try await service.waitForSearchPostings().seconds))
         _ = try await measure(base: service.base, work: work)
     }
 

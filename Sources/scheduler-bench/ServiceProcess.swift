@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 
 /// A `scheduler run` the bench starts on a config folder and stops when done, with the address it listens on.
@@ -21,6 +22,22 @@ struct ServiceProcess {
             throw BenchmarkError("the service did not say where it listens: \(line)")
         }
         base = line[start.lowerBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until the service's search postings hold rows (`scheduler_search_postings_rows` above 0: an SQLite store
+    /// with items), so that what is measured next is searches that read them; returns how long that took.
+    func waitForSearchPostings() async throws -> Duration {
+        let start = ContinuousClock.now
+        while start.duration(to: .now) < .seconds(1800) {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(30))
+            let text = String(buffer: try await response.body.collect(upTo: 16 << 20))
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("scheduler_search_postings_rows ") }),
+               let rows = Double(line.split(separator: " ").last ?? ""), rows > 0 {
+                return start.duration(to: .now)
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw BenchmarkError("the service's search postings were not built within 30 minutes")
     }
 
     /// Stops the service (SIGTERM) and waits for it to end.

@@ -34,8 +34,9 @@ package struct RelevanceScore {
     static let scoredBytesPerField = 4096
 
     private let terms: [[UInt8]]
-    /// The corrections of each term, by word: the typos it stands for.
-    private let corrections: [[[UInt8]: Int]]
+    /// The corrections of each term: the word, and the typos it stands for (a few per term, compared byte by byte
+    /// without building an array per word read).
+    private let corrections: [[(word: [UInt8], typos: Int)]]
     private let sequences: [[[UInt8]]]
     /// The longest sequence's words.
     private let longestSequence: Int
@@ -45,7 +46,7 @@ package struct RelevanceScore {
     package init(terms: SearchTerms) {
         self.terms = terms.words.map { Array($0.utf8) }
         corrections = terms.corrections.map { corrections in
-            Dictionary(corrections.map { (Array($0.word.utf8), $0.typos) }, uniquingKeysWith: min)
+            Dictionary(corrections.map { (Array($0.word.utf8), $0.typos) }, uniquingKeysWith: min).map { (word: $0.key, typos: $0.value) }
         }
         sequences = terms.sequences.map { $0.map { Array($0.utf8) } }
         longestSequence = sequences.map(\.count).max() ?? 0
@@ -57,7 +58,7 @@ package struct RelevanceScore {
         var best = [Double](repeating: SearchColumn.contentDescription.weight * 0.5, count: terms.count)
         var matches = [Double](repeating: 0, count: terms.count)
         // A term not found in the scored text (the index matched it further on) counts its fewest typos.
-        var typos = corrections.map { $0.isEmpty ? 0 : $0.values.min()! }
+        var typos = corrections.map { $0.map(\.typos).min() ?? 0 }
         var typosSeen = [Bool](repeating: false, count: terms.count)
         var sequenceFound = [Bool](repeating: false, count: sequences.count)
         var titleIsExact = false
@@ -101,7 +102,7 @@ package struct RelevanceScore {
                     if Self.word(word, startsWith: term) {
                         matches[index] = word.count == term.count ? 1 : 0.8
                         (typos[index], typosSeen[index]) = (0, true)
-                    } else if !corrections[index].isEmpty, let corrected = corrections[index][Array(word)] {
+                    } else if let corrected = corrections[index].first(where: { word.elementsEqual($0.word) })?.typos {
                         matches[index] = max(matches[index], 0.8)
                         typos[index] = typosSeen[index] ? min(typos[index], corrected) : corrected
                         typosSeen[index] = true

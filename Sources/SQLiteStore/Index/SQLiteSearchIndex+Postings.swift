@@ -10,6 +10,8 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// How long the keeper waits between two looks at the last commit.
     static let postingsFollowInterval = Duration.milliseconds(100)
 
+    public var searchStructureRows: Int { postings.summary?.rows ?? 0 }
+
     public func keepSearchStructures() async throws {
         while true {
             try await refreshSearchPostings()

@@ -26,7 +26,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     public static let defaultSearchCacheEntries = 2048
     /// The best fields' and names' words in memory, when whoever runs the index keeps them
     /// (``keepSearchStructures()``, the service): the scans of those two scopes read them instead of FTS5.
-    let postings: SearchPostings
+    package let postings: SearchPostings
     /// New rows a search reads itself to bring the postings to its commit unless a caller chooses otherwise: a commit
     /// of a few hundred items, read in milliseconds; with more, it scans FTS5 until the keeper catches them up.
     public static let defaultPostingsCaughtUpBySearch = 1_000

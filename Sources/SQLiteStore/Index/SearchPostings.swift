@@ -14,7 +14,7 @@ import Synchronization
 /// joins `item`, and a row read more than once (rewritten) is checked on its text. A search uses them only when they
 /// are exactly at the commit its own read sees, and never waits for them: otherwise it scans FTS5, which is always
 /// right.
-final class SearchPostings: Sendable {
+package final class SearchPostings: Sendable {
     /// What is held at one commit.
     struct Held: Sendable {
         /// The commit whose rows the postings hold.
@@ -73,7 +73,7 @@ final class SearchPostings: Sendable {
     private let held = ReadWriteLocked<Held?>(nil)
     private let answered = Atomic<Int>(0)
     /// How many times the postings answered a scan's batch (instead of FTS5): what tests and the benchmark check.
-    var batchesAnswered: Int { answered.load(ordering: .relaxed) }
+    package var batchesAnswered: Int { answered.load(ordering: .relaxed) }
     /// New rows a search reads itself to bring the postings to its commit: with more, it scans FTS5, and whoever keeps
     /// the postings (``SQLiteSearchIndex/keepSearchStructures()``) catches them up.
     let caughtUpBySearch: Int
@@ -145,7 +145,7 @@ final class SearchPostings: Sendable {
     }
 
     /// What the postings hold, for the log: the commit, rows and words, and their size in bytes.
-    var summary: (commitNumber: Int64, rows: Int, words: Int, bytes: Int)? {
+    package var summary: (commitNumber: Int64, rows: Int, words: Int, bytes: Int)? {
         held.read { held in
             held.map { ($0.commitNumber, $0.rowsBuilt + $0.rowsCaughtUp, $0.bestFields.wordCount, $0.bestFields.bytes + $0.names.bytes) }
         }

@@ -151,6 +151,7 @@ public struct SchedulerAPI: Sendable {
     func exposition() async -> Response {
         metrics.recordDatabaseHealth((try? await databaseHealth()) != nil)
         metrics.refreshOverdue(now: Date())
+        metrics.recordSearchPostings(rows: (store.index as? any SearchStructureKeeping)?.searchStructureRows ?? 0)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metricsRegistry.emitToBuffer()))

@@ -22,6 +22,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case searches = "scheduler_searches_total"
     case opens = "scheduler_opens_total"
     case stateCommitted = "scheduler_unit_state_timestamp_seconds"
+    case searchPostingsRows = "scheduler_search_postings_rows"
 
     /// The Prometheus metric type.
     public enum Kind: String, Sendable {
@@ -35,7 +36,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .runs, .itemsIndexed, .itemsUnchanged, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures, .searches, .opens: .counter
         case .runDuration: .histogram
         case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held,
-             .paused, .stateCommitted: .gauge
+             .paused, .stateCommitted, .searchPostingsRows: .gauge
         }
     }
 
@@ -47,7 +48,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .domainItems: ["domain"]
         case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .paused, .stateCommitted: ["unit"]
         case .searches: ["result"]
-        case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy, .opens: []
+        case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy, .opens, .searchPostingsRows: []
         }
     }
 
@@ -74,6 +75,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .opens: "Opens of results counted by /open: one per client, item and hour, within service.openRateLimit."
         case .stateCommitted: "When the state handed to the unit's next incremental run was committed, in Unix seconds; 0 while it has none."
         case .paused: "1 while the unit's source is paused (scheduler pause): no run starts, nothing is purged unless its gate turns off; else 0."
+        case .searchPostingsRows: "Item rows the search postings in memory hold (SQLite store); 0 while they are built, when searches scan FTS5 alone, and on PostgreSQL."
         case .held: "1 while a flagd flag that decides the unit's gate or variant does not resolve: the unit neither runs nor is purged; else 0."
         }
     }

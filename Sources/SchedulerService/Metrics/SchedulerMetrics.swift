@@ -166,6 +166,11 @@ public final class SchedulerMetrics: Sendable {
         Gauge(label: MetricFamily.databaseHealthy.name).record(healthy ? 1 : 0)
     }
 
+    /// Records how many rows the index's search structures hold, just before a scrape.
+    func recordSearchPostings(rows: Int) {
+        Gauge(label: MetricFamily.searchPostingsRows.name).record(rows)
+    }
+
     /// Counts a search answered, by whether it found anything.
     func recordSearch(found: Bool) {
         Counter(label: MetricFamily.searches.name, dimensions: [("result", found ? "hits" : "none")]).increment()
