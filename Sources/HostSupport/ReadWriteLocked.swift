@@ -31,14 +31,14 @@ package final class ReadWriteLocked<Value>: @unchecked Sendable {
     }
 
     /// Reads the value, waiting while a writer holds it.
-    package func read<T>(_ body: (borrowing Value) throws -> T) rethrows -> T {
+    package func read<T>(_ body: (Value) throws -> T) rethrows -> T {
         precondition(pthread_rwlock_rdlock(lock) == 0, "pthread_rwlock_rdlock failed")
         defer { pthread_rwlock_unlock(lock) }
         return try body(value)
     }
 
     /// Reads the value, or returns `nil` at once when a writer holds it.
-    package func readIfAvailable<T>(_ body: (borrowing Value) throws -> T) rethrows -> T? {
+    package func readIfAvailable<T>(_ body: (Value) throws -> T) rethrows -> T? {
         guard pthread_rwlock_tryrdlock(lock) == 0 else { return nil }
         defer { pthread_rwlock_unlock(lock) }
         return try body(value)

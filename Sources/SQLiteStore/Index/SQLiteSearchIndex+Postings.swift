@@ -10,7 +10,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// How long the keeper waits between two looks at the last commit.
     static let postingsFollowInterval = Duration.milliseconds(100)
 
-    public var searchStructureRows: Int { postings.summary?.rows ?? 0 }
+    public var searchStructureRows: Int { postings.rows }
 
     public func keepSearchStructures() async throws {
         while true {
@@ -26,7 +26,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             let caughtUp = try await database.read { [postings] db in
                 try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: SearchPostings.caughtUpByKeeper, waiting: true)
             }
-            if caughtUp { return }
+            guard caughtUp == .tooManyRows else { return }
         }
         try await buildSearchPostings()
     }

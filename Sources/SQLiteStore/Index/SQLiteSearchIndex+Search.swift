@@ -81,7 +81,7 @@ extension SQLiteSearchIndex {
             var postingsChecked: Bool?
             func postingsHoldThisCommit() throws -> Bool {
                 if let postingsChecked { return postingsChecked }
-                let held = try postings.catchUp(db, to: commitNumber, maxRows: postings.caughtUpBySearch, waiting: false)
+                let held = try postings.catchUp(db, to: commitNumber, maxRows: postings.caughtUpBySearch, waiting: false) == .holding
                 postingsChecked = held
                 return held
             }

@@ -108,26 +108,43 @@ package final class SearchPostings: Sendable {
         held.read { held in held.map { $0.rowsCaughtUp > max($0.rowsBuilt, 1_000) } ?? true }
     }
 
-    /// Brings the postings to `commitNumber`, the commit `db` reads, when at most `maxRows` rows are newer than theirs;
-    /// returns whether they hold it (or a later one). With `waiting` false (a search), it gives up at once when another
-    /// thread holds them.
-    func catchUp(_ db: Database, to commitNumber: Int64, maxRows: Int, waiting: Bool) throws -> Bool {
-        guard let position = held.readIfAvailable({ $0?.commitNumber }) ?? nil else { return false }
-        guard position < commitNumber else { return true }
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT \(Self.rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"),
-            arguments: [position, commitNumber, min(maxRows, Int.max - 1) + 1]
-        )
-        guard rows.count <= maxRows else { return false }
-        let apply = { (held: inout Held?) -> Bool in
-            // Another thread may have moved them meanwhile.
-            guard let at = held?.commitNumber, at == position else { return (held?.commitNumber ?? .min) >= commitNumber }
-            for row in rows { held!.add(row, isCatchUp: true) }
-            held!.commitNumber = commitNumber
-            held!.sortNewWords()
-            return true
+    /// What ``catchUp(_:to:maxRows:waiting:)`` found.
+    enum CatchUp {
+        /// The postings hold the commit asked for, or a later one.
+        case holding
+        /// More rows are new than the caller reads: the keeper builds the postings again.
+        case tooManyRows
+        /// There are none, or another thread holds them (a search does not wait): nothing was done.
+        case unavailable
+    }
+
+    /// Brings the postings to `commitNumber`, the commit `db` reads, when at most `maxRows` rows are newer than theirs.
+    /// With `waiting` false (a search), it gives up at once when another thread holds them.
+    func catchUp(_ db: Database, to commitNumber: Int64, maxRows: Int, waiting: Bool) throws -> CatchUp {
+        while true {
+            let read = { (held: Held?) in held?.commitNumber }
+            guard let position = waiting ? held.read(read) : held.readIfAvailable(read) ?? nil else { return .unavailable }
+            guard position < commitNumber else { return .holding }
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT \(Self.rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"),
+                arguments: [position, commitNumber, min(maxRows, Int.max - 1) + 1]
+            )
+            guard rows.count <= maxRows else { return .tooManyRows }
+            let apply = { (held: inout Held?) -> Bool in
+                // Another thread may have moved them meanwhile: then the rows read are not the ones they lack.
+                guard held?.commitNumber == position else { return false }
+                for row in rows { held!.add(row, isCatchUp: true) }
+                held!.commitNumber = commitNumber
+                held!.sortNewWords()
+                return true
+            }
+            if waiting {
+                // Moved by a search meanwhile: read what they lack from where they are now.
+                if held.write(apply) { return .holding }
+            } else {
+                return held.writeIfAvailable(apply) == true ? .holding : .unavailable
+            }
         }
-        return waiting ? held.write(apply) : held.writeIfAvailable(apply) ?? false
     }
 
     /// The first `limit` row ids greater than `after`, in order, whose words in `scope` satisfy `match` (or did), and
@@ -144,7 +161,13 @@ package final class SearchPostings: Sendable {
         } ?? nil
     }
 
-    /// What the postings hold, for the log: the commit, rows and words, and their size in bytes.
+    /// The rows the postings hold (rewritten ones counting again), 0 while there are none: cheap, for each scrape.
+    var rows: Int {
+        held.read { held in held.map { $0.rowsBuilt + $0.rowsCaughtUp } ?? 0 }
+    }
+
+    /// What the postings hold, for the log and the benchmark: the commit, rows and words, and their size in bytes
+    /// (which walks every bitmap).
     package var summary: (commitNumber: Int64, rows: Int, words: Int, bytes: Int)? {
         held.read { held in
             held.map { ($0.commitNumber, $0.rowsBuilt + $0.rowsCaughtUp, $0.bestFields.wordCount, $0.bestFields.bytes + $0.names.bytes) }

@@ -103,17 +103,23 @@ package struct PostingBitmap: Sendable {
             return true
         }
 
-        /// This container with `low` added.
-        func inserting(_ low: UInt16) -> Container {
+        /// Adds `low`, in place: the payload is taken out first, so that it is the only reference and changes
+        /// without a copy.
+        mutating func insert(_ low: UInt16) {
             switch self {
             case .array(var values):
-                let (index, found) = values.sortedIndex(of: low)
-                guard !found else { return self }
-                values.insert(low, at: index)
-                return values.count > Self.arrayLimit ? .bits(Container.array(values).bitWords) : .array(values)
+                self = .array([])
+                if let last = values.last, last < low {
+                    values.append(low)
+                } else {
+                    let (index, found) = values.sortedIndex(of: low)
+                    if !found { values.insert(low, at: index) }
+                }
+                self = values.count > Self.arrayLimit ? .bits(Container.array(values).bitWords) : .array(values)
             case .bits(var words):
+                self = .array([])
                 words[Int(low >> 6)] |= 1 << UInt64(low & 63)
-                return .bits(words)
+                self = .bits(words)
             }
         }
     }
@@ -131,33 +137,20 @@ package struct PostingBitmap: Sendable {
     /// its place.
     package mutating func insert(_ id: Int64) {
         let key = id >> 16, low = UInt16(truncatingIfNeeded: id)
-        let chunk: Int
         if let last = keys.last, last == key {
-            chunk = keys.count - 1
+            containers[containers.count - 1].insert(low)
         } else if keys.last.map({ $0 < key }) ?? true {
             keys.append(key)
             containers.append(.array([low]))
-            return
         } else {
             let (index, found) = keys.sortedIndex(of: key)
-            guard found else {
+            if found {
+                containers[index].insert(low)
+            } else {
                 keys.insert(key, at: index)
                 containers.insert(.array([low]), at: index)
-                return
             }
-            chunk = index
         }
-        if case .array(let values) = containers[chunk], let last = values.last, last < low, values.count < Container.arrayLimit {
-            // The common case of a build, without copying the array: take it out, append, put it back.
-            var values = values
-            containers[chunk] = .array([])
-            values.append(low)
-            containers[chunk] = .array(values)
-            return
-        }
-        let container = containers[chunk]
-        containers[chunk] = .array([])
-        containers[chunk] = container.inserting(low)
     }
 
     /// Whether `id` is a member.

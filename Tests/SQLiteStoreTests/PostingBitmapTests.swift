@@ -1,0 +1,90 @@
+import FuzzSupport
+@testable import Indexing
+import Testing
+
+/// ``PostingBitmap`` and ``WordPostings`` held to a plain model (sets of ids, words compared byte by byte): sparse
+/// chunks (arrays) and dense ones (bits, past 4,096 members), members added in order and out of it, first members
+/// after a given one, intersections, unions and prefixes longer than the ones kept.
+@Suite("Posting bitmaps against a model")
+struct PostingBitmapTests {
+    /// Ids as item rows take them: a band (`(100 - hint) << 40`), then a sequence.
+    static func randomIDs(_ random: inout SeededGenerator) -> Set<Int64> {
+        var ids = Set<Int64>()
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+            let band = Int64.random(in: 0...100, using: &random) << 40
+            let start = band + Int64.random(in: 0...200_000, using: &random)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: for _ in 0..<Int.random(in: 0...300, using: &random) { ids.insert(start + Int64.random(in: 0..<200_000, using: &random)) }
+            case 1: for id in start..<(start + Int64.random(in: 4_000...20_000, using: &random)) where Int.random(in: 0..<4, using: &random) > 0 { ids.insert(id) }
+            default: for id in start..<(start + 70_000) where Int.random(in: 0..<20, using: &random) == 0 { ids.insert(id) }
+            }
+        }
+        return ids
+    }
+
+    static func bitmap(_ ids: Set<Int64>, _ random: inout SeededGenerator) -> PostingBitmap {
+        var bitmap = PostingBitmap()
+        let order = Bool.random(using: &random) ? ids.sorted() : ids.shuffled(using: &random)
+        for id in order { bitmap.insert(id) }
+        // Some twice: a member added again changes nothing.
+        for id in order.prefix(50) { bitmap.insert(id) }
+        return bitmap
+    }
+
+    static func members(_ bitmap: PostingBitmap) -> [Int64] {
+        PostingBitmap.firstMembers(ofIntersection: [bitmap], limit: .max)
+    }
+
+    @Test func bitmapsHoldWhatTheModelHolds() {
+        var random = SeededGenerator(seed: 4096)
+        for _ in 0..<30 {
+            let models = (0..<Int.random(in: 1...3, using: &random)).map { _ in Self.randomIDs(&random) }
+            // Intersections need shared members: the later sets share part of the first.
+            let sets = models.enumerated().map { index, set in index == 0 ? set : set.union(models[0].filter { _ in Int.random(in: 0..<3, using: &random) > 0 }) }
+            let bitmaps = sets.map { Self.bitmap($0, &random) }
+            for (set, bitmap) in zip(sets, bitmaps) {
+                #expect(Self.members(bitmap) == set.sorted())
+                for probe in set.prefix(20) { #expect(bitmap.contains(probe)) }
+                for probe in set.prefix(20).map({ $0 + 1 }) where !set.contains(probe) { #expect(!bitmap.contains(probe)) }
+            }
+            let common = sets.dropFirst().reduce(sets[0]) { $0.intersection($1) }.sorted()
+            #expect(Self.members(PostingBitmap.intersection(bitmaps)) == common)
+            #expect(Self.members(PostingBitmap.union(bitmaps)) == sets.reduce(Set()) { $0.union($1) }.sorted())
+            for _ in 0..<10 {
+                let after = Bool.random(using: &random) ? common.randomElement(using: &random) ?? sets[0].randomElement(using: &random) : nil
+                let limit = [1, 20, 101, 5_000].randomElement(using: &random)!
+                let expected = Array(common.filter { after == nil || $0 > after! }.prefix(limit))
+                #expect(PostingBitmap.firstMembers(ofIntersection: bitmaps, after: after, limit: limit) == expected)
+            }
+        }
+    }
+
+    @Test func wordPostingsFindWhatAByteComparisonOfTheFoldedWordsFinds() {
+        let words = ["camembert", "cambridge", "camel", "cat", "Ça", "çava", "éclair", "eclairage", "straße", "strasse", "日本語", "日本", "x1", "x10", "ǅungla", "naïveté"]
+        var random = SeededGenerator(seed: 66)
+        var postings = WordPostings()
+        var model: [Int64: [[UInt8]]] = [:]
+        for round in 0..<3 {
+            for id in Int64(round * 300)..<Int64(round * 300 + 300) {
+                let text = (0..<Int.random(in: 1...4, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+                postings.add(id, wordsOf: [text, nil])
+                TextFolding.forEachWord(in: text) { word in
+                    model[id, default: []].append(Array(word))
+                    return true
+                }
+            }
+            postings.sortNewWords()
+            for typed in words + ["c", "ca", "cam", "camemb", "camembe", "eclai", "eclaira", "日", "x", "x1", "straß", "dzungl", "naivete"] {
+                let term = SearchTerms(typed).words[0]
+                for match in [WordMatch.prefix(term), .whole(term)] {
+                    let expected = model.keys.sorted().filter { id in
+                        model[id]!.contains { word in
+                            if case .prefix = match { word.starts(with: term.utf8) } else { word.elementsEqual(term.utf8) }
+                        }
+                    }
+                    #expect(postings.firstMembers(matching: match, limit: .max) == expected, "\(match) after round \(round)")
+                }
+            }
+        }
+    }
+}
