@@ -26,12 +26,13 @@ struct SearchPostingsTests {
         let keeping: SQLiteSearchIndex
         let plain: SQLiteSearchIndex
 
-        init(caughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch) throws {
+        init(caughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch, maxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords) throws {
             directory = try TemporaryDirectory()
             clock = ManualClock()
             let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
             keeping = try SQLiteSearchIndex(
-                path: directory.path("index.sqlite"), clock: clock, searchCacheEntries: 0, postingsCaughtUpBySearch: caughtUpBySearch, logger: quiet
+                path: directory.path("index.sqlite"), clock: clock, searchCacheEntries: 0, postingsCaughtUpBySearch: caughtUpBySearch,
+                postingsMaxWords: maxWords, logger: quiet
             )
             plain = try SQLiteSearchIndex(path: directory.path("index.sqlite"), clock: clock, searchCacheEntries: 0, logger: quiet)
         }
@@ -140,5 +141,29 @@ struct SearchPostingsTests {
         }
         #expect(pair.keeping.postings.summary!.rows <= 200 + 1_200, "built again from the 200 rows, then caught up: not 200 + 7 × 200")
         for _ in 0..<30 { try await pair.expectSameResults(try Self.randomQuery(&random)) }
+    }
+
+    /// A source writing random words (each item a new one) must not grow the service's memory without bound.
+    @Test func tooManyDistinctWordsDropThePostingsAndSearchesStayRight() async throws {
+        let pair = try Pair(maxWords: 300)
+        var random = SeededGenerator(seed: 12)
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.refreshSearchPostings()
+        #expect(pair.keeping.searchStructureRows == 200)
+        #expect(try await pair.expectSameResults(try SearchQuery(text: "c")) > 0)
+        // New items whose titles are words nobody wrote before: past 300 distinct words, as a search catches them up.
+        try await pair.plain.commit(IndexBatch(operations: [.upsert((0..<400).map { n in
+            item("random\(n)", title: "w\(n)x\(Int.random(in: 0..<1_000_000, using: &random)) camel", description: "cat")
+        })]))
+        for _ in 0..<20 { try await pair.expectSameResults(try Self.randomQuery(&random)) }
+        #expect(pair.keeping.searchStructureRows == 0, "dropped")
+        try await pair.keeping.refreshSearchPostings()
+        #expect(pair.keeping.searchStructureRows == 0, "not built again: the build would give up again")
+        #expect(try await pair.expectSameResults(try SearchQuery(text: "c")) == 0)
+
+        // A build that meets as many words gives up the same way.
+        let fresh = try SQLiteSearchIndex(path: pair.directory.path("index.sqlite"), postingsMaxWords: 300, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        try await fresh.buildSearchPostings()
+        #expect(fresh.searchStructureRows == 0)
     }
 }

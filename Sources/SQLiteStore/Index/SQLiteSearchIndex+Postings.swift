@@ -22,6 +22,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Builds the postings when there are none (or they hold too many stale words), else brings them to the last
     /// commit, or builds them again when that commit wrote more rows than ``SearchPostings/caughtUpByKeeper``.
     package func refreshSearchPostings() async throws {
+        guard !postings.gaveUp else { return }
         if !postings.needsBuild {
             let caughtUp = try await database.read { [postings] db in
                 try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: SearchPostings.caughtUpByKeeper, waiting: true)
@@ -35,10 +36,16 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     package func buildSearchPostings() async throws {
         let start = ContinuousClock.now
         let cancelled = Mutex(false)
-        let built = try await withTaskCancellationHandler {
-            try await database.read { db in try SearchPostings.build(db, isCancelled: { cancelled.withLock { $0 } }) }
-        } onCancel: {
-            cancelled.withLock { $0 = true }
+        let built: SearchPostings.Held
+        do {
+            built = try await withTaskCancellationHandler {
+                try await database.read { [postings] db in try postings.build(db, isCancelled: { cancelled.withLock { $0 } }) }
+            } onCancel: {
+                cancelled.withLock { $0 = true }
+            }
+        } catch let error as SearchPostings.TooManyWords {
+            logger.warning("\(error)")
+            return
         }
         postings.install(built)
         if let summary = postings.summary {

@@ -30,20 +30,25 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// New rows a search reads itself to bring the postings to its commit unless a caller chooses otherwise: a commit
     /// of a few hundred items, read in milliseconds; with more, it scans FTS5 until the keeper catches them up.
     public static let defaultPostingsCaughtUpBySearch = 1_000
+    /// Distinct words of the best fields the postings hold unless a caller chooses otherwise (see
+    /// ``SearchPostings/maxWords``): about a gigabyte of memory at most.
+    public static let defaultPostingsMaxWords = 2_000_000
 
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
     /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``); a search brings the
-    /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new.
+    /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new;
+    /// past `postingsMaxWords` distinct words they are dropped.
     public init(
         path: String,
         timeToLive: Duration = StoreDefaults.timeToLive,
         clock: any WallClock = SystemWallClock(),
         searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries,
         postingsCaughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch,
+        postingsMaxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
         logger: Logger
     ) throws {
         self.path = path
-        postings = SearchPostings(caughtUpBySearch: postingsCaughtUpBySearch)
+        postings = SearchPostings(caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords)
         resultCache = SearchResultCache(maxEntries: searchCacheEntries)
         self.timeToLive = timeToLive
         self.clock = clock

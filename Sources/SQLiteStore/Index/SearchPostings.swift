@@ -80,20 +80,48 @@ package final class SearchPostings: Sendable {
     /// New rows the keeper reads to catch the postings up: with more, building them again is about as quick.
     static let caughtUpByKeeper = 50_000
 
-    init(caughtUpBySearch: Int) {
-        self.caughtUpBySearch = caughtUpBySearch
+    /// Distinct words of the best fields the postings hold at most: what sources write is not trusted, and a feed of
+    /// random words must not take the service's memory (each word costs a few hundred bytes with its prefixes). Past
+    /// it, the postings are dropped for the life of the process and searches scan FTS5 alone, as before them.
+    let maxWords: Int
+    private let gaveUpFlag = Atomic<Bool>(false)
+    /// Whether the postings were dropped for holding more than ``maxWords`` words: nobody builds them again.
+    var gaveUp: Bool { gaveUpFlag.load(ordering: .relaxed) }
+
+    /// The index's words hold more than ``SearchPostings/maxWords`` distinct words.
+    struct TooManyWords: Error, CustomStringConvertible {
+        let maxWords: Int
+        var description: String {
+            "the best fields of the index hold more than \(maxWords) distinct words: the search postings are dropped and searches scan FTS5 alone"
+        }
     }
 
-    /// The postings of every row `db` reads, at the commit it reads; throws `CancellationError` when `isCancelled`.
-    static func build(_ db: Database, isCancelled: () -> Bool) throws -> Held {
+    init(caughtUpBySearch: Int, maxWords: Int) {
+        self.caughtUpBySearch = caughtUpBySearch
+        self.maxWords = maxWords
+    }
+
+    /// The postings of every row `db` reads, at the commit it reads; throws `CancellationError` when `isCancelled`,
+    /// ``TooManyWords`` (and gives up for good) past ``maxWords``.
+    func build(_ db: Database, isCancelled: () -> Bool) throws -> Held {
         var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db))
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(rowColumns) FROM item ORDER BY id")
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.rowColumns) FROM item ORDER BY id")
         while let row = try rows.next() {
             held.add(row, isCatchUp: false)
-            if held.rowsBuilt % 4096 == 0, isCancelled() { throw CancellationError() }
+            if held.rowsBuilt % 4096 == 0 {
+                if isCancelled() { throw CancellationError() }
+                try checkWords(held)
+            }
         }
+        try checkWords(held)
         held.sortNewWords()
         return held
+    }
+
+    private func checkWords(_ held: Held) throws {
+        guard held.bestFields.wordCount > maxWords else { return }
+        gaveUpFlag.store(true, ordering: .relaxed)
+        throw TooManyWords(maxWords: maxWords)
     }
 
     /// Serves `built` from now on (searches catch it up from its commit).
@@ -105,7 +133,7 @@ package final class SearchPostings: Sendable {
     /// floor: the keeper builds them again. Each build reads at most as many rows as were caught up since the last, so
     /// an index that grows from empty is built again a few times, in all about twice its size.
     var needsBuild: Bool {
-        held.read { held in held.map { $0.rowsCaughtUp > max($0.rowsBuilt, 1_000) } ?? true }
+        !gaveUp && held.read { held in held.map { $0.rowsCaughtUp > max($0.rowsBuilt, 1_000) } ?? true }
     }
 
     /// What ``catchUp(_:to:maxRows:waiting:)`` found.
@@ -134,15 +162,20 @@ package final class SearchPostings: Sendable {
                 // Another thread may have moved them meanwhile: then the rows read are not the ones they lack.
                 guard held?.commitNumber == position else { return false }
                 for row in rows { held!.add(row, isCatchUp: true) }
+                if held!.bestFields.wordCount > self.maxWords {
+                    self.gaveUpFlag.store(true, ordering: .relaxed)
+                    held = nil
+                    return true
+                }
                 held!.commitNumber = commitNumber
                 held!.sortNewWords()
                 return true
             }
             if waiting {
                 // Moved by a search meanwhile: read what they lack from where they are now.
-                if held.write(apply) { return .holding }
+                if held.write(apply) { return gaveUp ? .unavailable : .holding }
             } else {
-                return held.writeIfAvailable(apply) == true ? .holding : .unavailable
+                return held.writeIfAvailable(apply) == true && !gaveUp ? .holding : .unavailable
             }
         }
     }
