@@ -23,12 +23,13 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     public var leases: (any LeaseStore)? { nil }
     var database: DatabasePool { sqliteIndex.database }
 
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date; `searchPostings` says which
+    /// fields' words its index keeps in memory when the service keeps them.
     public init(
         path: String, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
-        clock: any WallClock = SystemWallClock(), logger: Logger
+        clock: any WallClock = SystemWallClock(), searchPostings: SearchPostingsFields = .all, logger: Logger
     ) throws {
-        sqliteIndex = try SQLiteSearchIndex(path: path, timeToLive: timeToLive, clock: clock, logger: logger)
+        sqliteIndex = try SQLiteSearchIndex(path: path, timeToLive: timeToLive, clock: clock, postings: searchPostings, logger: logger)
         self.historyLength = historyLength
     }
 

@@ -92,7 +92,8 @@ struct Benchmark {
                 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
                 return try await HTTPBenchmark.run(database: database, work: work, scheduler: scheduler)
             case "--postings":
-                return try await PostingsBenchmark.run(database: arguments.popFirst() ?? "")
+                let database = arguments.popFirst() ?? ""
+                return try await PostingsBenchmark.run(database: database, allFields: arguments.first == "--all-fields")
             case "--purge":
                 let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
                 return try await PurgeBenchmark.measure(index)
@@ -111,7 +112,7 @@ struct Benchmark {
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE [--all-fields] | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
                     exit(2)
                 }
                 sizes.append(n)

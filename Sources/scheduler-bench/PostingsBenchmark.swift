@@ -4,14 +4,14 @@ import Logging
 import SQLiteStore
 
 /// The search postings against the FTS5 scans they replace, on an existing SQLite index: `scheduler-bench --postings
-/// DATABASE` opens it twice without result caches, builds one's postings (time and memory), then searches new queries
+/// DATABASE [--all-fields]` opens it twice without result caches, builds one's postings (time and memory), then searches new queries
 /// on both, alternated query by query (which goes first too), so the machine's drift favours neither: 400 typed
 /// queries, every keystroke of 50 more, and 1,000 of the never-repeated set. Every query must give both the same hits
-/// and total; the slowest of each side are printed.
+/// and total; the slowest of each side are printed. `--all-fields`: postings of every field (`search.postings: all`, the all-fields scan reads them too), else of the best fields.
 enum PostingsBenchmark {
-    static func run(database: String) async throws {
+    static func run(database: String, allFields: Bool) async throws {
         let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
-        let keeping = try SQLiteSearchIndex(path: database, searchCacheEntries: 0, logger: quiet)
+        let keeping = try SQLiteSearchIndex(path: database, searchCacheEntries: 0, postings: allFields ? .all : .best, logger: quiet)
         let plain = try SQLiteSearchIndex(path: database, searchCacheEntries: 0, logger: quiet)
         let start = ContinuousClock.now
         try await keeping.buildSearchPostings()

@@ -26,13 +26,16 @@ struct SearchPostingsTests {
         let keeping: SQLiteSearchIndex
         let plain: SQLiteSearchIndex
 
-        init(caughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch, maxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords) throws {
+        init(
+            caughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch, maxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
+            allFields: Bool = false
+        ) throws {
             directory = try TemporaryDirectory()
             clock = ManualClock()
             let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
             keeping = try SQLiteSearchIndex(
                 path: directory.path("index.sqlite"), clock: clock, searchCacheEntries: 0, postingsCaughtUpBySearch: caughtUpBySearch,
-                postingsMaxWords: maxWords, logger: quiet
+                postingsMaxWords: maxWords, postings: allFields ? .all : .best, logger: quiet
             )
             plain = try SQLiteSearchIndex(path: directory.path("index.sqlite"), clock: clock, searchCacheEntries: 0, logger: quiet)
         }
@@ -82,8 +85,9 @@ struct SearchPostingsTests {
         )
     }
 
-    @Test func searchesAnswerAsFullTextThroughRewritesDeletionsAndOtherWriters() async throws {
-        let pair = try Pair()
+    @Test(arguments: [false, true])
+    func searchesAnswerAsFullTextThroughRewritesDeletionsAndOtherWriters(allFields: Bool) async throws {
+        let pair = try Pair(allFields: allFields)
         var random = SeededGenerator(seed: 2511)
         try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<700).map { Self.randomItem("i\($0)", &random) })]))
         try await pair.keeping.buildSearchPostings()
@@ -115,7 +119,7 @@ struct SearchPostingsTests {
     }
 
     @Test func hostileQueriesAreAnsweredAsFullTextAnswersThem() async throws {
-        let pair = try Pair()
+        let pair = try Pair(allFields: true)
         var random = SeededGenerator(seed: 5)
         try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<400).map { Self.randomItem("i\($0)", &random) })]))
         try await pair.keeping.buildSearchPostings()

@@ -27,7 +27,16 @@ struct SearchSettingsTests {
         #expect(try ConfigLoader.searchSettings(directory: folder.url.path)?.synonyms.groups == [[["tee"], ["t", "shirt"]], [["nyc"], ["new", "york"]]])
     }
 
+    @Test func postingsKeepEveryFieldUnlessSet() throws {
+        #expect(try ConfigFolder().load().scheduler.search.postings == .all)
+        for fields in SearchPostingsFields.allCases {
+            #expect(try ConfigFolder(scheduler: Self.withSearch("search: { postings: \(fields.rawValue) }")).load().scheduler.search.postings == fields)
+        }
+    }
+
     static let broken: [(String, String, String)] = [
+        ("search: { postings: names }", "scheduler.yaml:6:21", "search.postings must be one of all, best, off"),
+        ("search: { postings: [all] }", "scheduler.yaml:6:21", "search.postings must be one of all, best, off"),
         ("search: { synonyms: [] }", "scheduler.yaml:6:21", "search.synonyms must be a non-empty list of groups"),
         ("search: { synonyms: tee }", "scheduler.yaml:6:21", "search.synonyms must be a non-empty list of groups"),
         ("search: { synonyms: [tee, shirt] }", "scheduler.yaml:6:22", "each group of search.synonyms must be a list"),

@@ -22,7 +22,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Builds the postings when there are none (or they hold too many stale words), else brings them to the last
     /// commit, or builds them again when that commit wrote more rows than ``SearchPostings/caughtUpByKeeper``.
     package func refreshSearchPostings() async throws {
-        guard !postings.gaveUp else { return }
+        guard postings.fields != .off, !postings.gaveUp else { return }
         if !postings.needsBuild {
             let caughtUp = try await database.read { [postings] db in
                 try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: SearchPostings.caughtUpByKeeper, waiting: true)

@@ -60,7 +60,7 @@ extension SQLiteSearchIndex {
             /// from the postings when they hold this read's commit, else from the scope's FTS5 table. Each row is read
             /// once, for the filter and the scoring alike.
             func scan(_ terms: SearchTerms, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate] {
-                if scope != .all, try postingsHoldThisCommit(), let found = try scanPostings(terms.match!, scope, limit: limit) { return found }
+                if scope != .all || postings.keepsAllFields, try postingsHoldThisCommit(), let found = try scanPostings(terms.match!, scope, limit: limit) { return found }
                 let table = FullTextTable.scanning(scope).name
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """

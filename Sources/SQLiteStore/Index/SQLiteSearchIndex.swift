@@ -37,7 +37,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
     /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``); a search brings the
     /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new;
-    /// past `postingsMaxWords` distinct words they are dropped.
+    /// past `postingsMaxWords` distinct words they are dropped; `postings` says which fields' words they keep (with
+    /// ``SearchPostingsFields/off`` nobody builds them).
     public init(
         path: String,
         timeToLive: Duration = StoreDefaults.timeToLive,
@@ -45,10 +46,11 @@ public final class SQLiteSearchIndex: SearchIndex {
         searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries,
         postingsCaughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch,
         postingsMaxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
+        postings fields: SearchPostingsFields = .all,
         logger: Logger
     ) throws {
         self.path = path
-        postings = SearchPostings(caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords)
+        postings = SearchPostings(caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords, fields: fields)
         resultCache = SearchResultCache(maxEntries: searchCacheEntries)
         self.timeToLive = timeToLive
         self.clock = clock

@@ -21,6 +21,8 @@ package final class SearchPostings: Sendable {
         var commitNumber: Int64
         var bestFields = WordPostings()
         var names = WordPostings()
+        /// Every searchable field's, when kept (``SearchPostings/keepsAllFields``).
+        var all: WordPostings?
         /// Every row id read, and those read more than once: a candidate among the latter is checked on its text.
         var read = PostingBitmap()
         var rewritten = PostingBitmap()
@@ -28,9 +30,13 @@ package final class SearchPostings: Sendable {
         var rowsBuilt = 0
         var rowsCaughtUp = 0
 
-        init(commitNumber: Int64) {
+        init(commitNumber: Int64, allFields: Bool) {
             self.commitNumber = commitNumber
+            all = allFields ? WordPostings() : nil
         }
+
+        /// The words of the widest scope kept: what ``SearchPostings/maxWords`` bounds.
+        var wordCount: Int { (all ?? bestFields).wordCount }
 
         /// Adds a row of ``SearchPostings/rowColumns``.
         mutating func add(_ row: Row, isCatchUp: Bool) {
@@ -41,6 +47,13 @@ package final class SearchPostings: Sendable {
                 TextFolding.forEachWord(in: text) { word in
                     bestFields.add(id, word: word)
                     if isName { names.add(id, word: word) }
+                    all?.add(id, word: word)
+                    return true
+                }
+            }
+            if all != nil, row.count > 5, let description: String = row[5] {
+                TextFolding.forEachWord(in: description) { word in
+                    all!.add(id, word: word)
                     return true
                 }
             }
@@ -56,19 +69,26 @@ package final class SearchPostings: Sendable {
         mutating func sortNewWords() {
             bestFields.sortNewWords()
             names.sortNewWords()
+            all?.sortNewWords()
         }
 
         func postings(_ scope: CandidateRanking.Scope) -> WordPostings? {
             switch scope {
-            case .all: nil
+            case .all: all
             case .bestFields: bestFields
             case .names: names
             }
         }
     }
 
-    /// The columns read per row: the id, then the best fields, the names first (as ``Held/add(_:isCatchUp:)`` reads them).
-    static let rowColumns = "id, title, displayName, keywords, authorNames"
+    /// The columns read per row: the id, then the best fields, the names first, then the description when every field
+    /// is kept (as ``Held/add(_:isCatchUp:)`` reads them).
+    var rowColumns: String { "id, title, displayName, keywords, authorNames" + (keepsAllFields ? ", contentDescription" : "") }
+    /// Which fields' words are kept; with ``SearchPostingsFields/off`` nobody builds them.
+    let fields: SearchPostingsFields
+    /// Whether every searchable field's words are kept, so that the all-fields scan reads them too: about two and a
+    /// half times the memory and build time of the best fields' (BENCHMARKS.md).
+    var keepsAllFields: Bool { fields == .all }
 
     private let held = ReadWriteLocked<Held?>(nil)
     private let answered = Atomic<Int>(0)
@@ -96,16 +116,17 @@ package final class SearchPostings: Sendable {
         }
     }
 
-    init(caughtUpBySearch: Int, maxWords: Int) {
+    init(caughtUpBySearch: Int, maxWords: Int, fields: SearchPostingsFields) {
         self.caughtUpBySearch = caughtUpBySearch
         self.maxWords = maxWords
+        self.fields = fields
     }
 
     /// The postings of every row `db` reads, at the commit it reads; throws `CancellationError` when `isCancelled`,
     /// ``TooManyWords`` (and gives up for good) past ``maxWords``.
     func build(_ db: Database, isCancelled: () -> Bool) throws -> Held {
-        var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db))
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.rowColumns) FROM item ORDER BY id")
+        var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: keepsAllFields)
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(rowColumns) FROM item ORDER BY id")
         while let row = try rows.next() {
             held.add(row, isCatchUp: false)
             if held.rowsBuilt % 4096 == 0 {
@@ -119,7 +140,7 @@ package final class SearchPostings: Sendable {
     }
 
     private func checkWords(_ held: Held) throws {
-        guard held.bestFields.wordCount > maxWords else { return }
+        guard held.wordCount > maxWords else { return }
         gaveUpFlag.store(true, ordering: .relaxed)
         throw TooManyWords(maxWords: maxWords)
     }
@@ -133,7 +154,7 @@ package final class SearchPostings: Sendable {
     /// floor: the keeper builds them again. Each build reads at most as many rows as were caught up since the last, so
     /// an index that grows from empty is built again a few times, in all about twice its size.
     var needsBuild: Bool {
-        !gaveUp && held.read { held in held.map { $0.rowsCaughtUp > max($0.rowsBuilt, 1_000) } ?? true }
+        fields != .off && !gaveUp && held.read { held in held.map { $0.rowsCaughtUp > max($0.rowsBuilt, 1_000) } ?? true }
     }
 
     /// What ``catchUp(_:to:maxRows:waiting:)`` found.
@@ -154,7 +175,7 @@ package final class SearchPostings: Sendable {
             guard let position = waiting ? held.read(read) : held.readIfAvailable(read) ?? nil else { return .unavailable }
             guard position < commitNumber else { return .holding }
             let rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT \(Self.rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"),
+                db.cachedStatement(sql: "SELECT \(rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"),
                 arguments: [position, commitNumber, min(maxRows, Int.max - 1) + 1]
             )
             guard rows.count <= maxRows else { return .tooManyRows }
@@ -162,7 +183,7 @@ package final class SearchPostings: Sendable {
                 // Another thread may have moved them meanwhile: then the rows read are not the ones they lack.
                 guard held?.commitNumber == position else { return false }
                 for row in rows { held!.add(row, isCatchUp: true) }
-                if held!.bestFields.wordCount > self.maxWords {
+                if held!.wordCount > self.maxWords {
                     self.gaveUpFlag.store(true, ordering: .relaxed)
                     held = nil
                     return true
@@ -203,7 +224,7 @@ package final class SearchPostings: Sendable {
     /// (which walks every bitmap).
     package var summary: (commitNumber: Int64, rows: Int, words: Int, bytes: Int)? {
         held.read { held in
-            held.map { ($0.commitNumber, $0.rowsBuilt + $0.rowsCaughtUp, $0.bestFields.wordCount, $0.bestFields.bytes + $0.names.bytes) }
+            held.map { ($0.commitNumber, $0.rowsBuilt + $0.rowsCaughtUp, $0.wordCount, $0.bestFields.bytes + $0.names.bytes + ($0.all?.bytes ?? 0)) }
         }
     }
 }

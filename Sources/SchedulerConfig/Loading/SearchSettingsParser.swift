@@ -10,6 +10,7 @@ import YAML
 ///   popularity: true            # what people open lifts results
 ///   popularityHalfLife: 14d
 ///   analyticsRetention: 90d     # open counts older than this are deleted
+///   postings: all               # which fields' words the SQLite service keeps in memory: all, best or off
 /// ```
 struct SearchSettingsParser {
     static let typoKeys = ["oneTypoFrom", "twoTyposFrom", "disabledOn"]
@@ -19,7 +20,7 @@ struct SearchSettingsParser {
     let reader: NodeReader
 
     func parse(_ node: YAMLNode) -> SearchSettings? {
-        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention"]) else { return nil }
+        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention", "postings"]) else { return nil }
         var settings = SearchSettings()
         var popularity = true
         for (key, _, value) in fields {
@@ -33,6 +34,12 @@ struct SearchSettingsParser {
             case "popularity":
                 guard let on = reader.bool(value, "search.popularity") else { return nil }
                 popularity = on
+            case "postings":
+                guard let text = reader.string(value, "search.postings"), let fields = SearchPostingsFields(rawValue: text) else {
+                    reader.problem(value, "search.postings must be one of \(SearchPostingsFields.allCases.map(\.rawValue).joined(separator: ", "))")
+                    return nil
+                }
+                settings.postings = fields
             case "analyticsRetention":
                 guard let retention = reader.duration(value, "search.analyticsRetention", minimum: .seconds(86_400)) else { return nil }
                 settings.analyticsRetention = retention

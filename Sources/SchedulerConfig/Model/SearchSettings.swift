@@ -11,6 +11,9 @@ public struct SearchSettings: Sendable, Hashable {
     public var popularityHalfLife: Duration? = Popularity.standardHalfLife
     /// How long open counts are kept (`search.analyticsRetention`, 90 days unless set): older days are deleted.
     public var analyticsRetention: Duration = .seconds(90 * 86_400)
+    /// Which fields' words the SQLite service keeps in memory for search (`search.postings`, `all` unless set); read
+    /// at start.
+    public var postings: SearchPostingsFields = .all
 
     public init() {}
 }

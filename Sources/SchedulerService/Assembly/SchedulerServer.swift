@@ -76,7 +76,7 @@ public struct SchedulerServer: Sendable {
                     ))]
                     + servers.map { .init(service: $0) }
                     + Self.searchCopyFollowers(searchCopy, store: store, logger: logger).map { .init(service: $0) }
-                    + Self.searchStructureKeepers(store: store, logger: logger).map { .init(service: $0) },
+                    + Self.searchStructureKeepers(store: store, postings: settings.search.postings, logger: logger).map { .init(service: $0) },
                 logger: logger
             )
             group.maximumGracefulShutdownDuration = StoreOpener.maximumGracefulShutdown
@@ -84,9 +84,10 @@ public struct SchedulerServer: Sendable {
         }
     }
 
-    /// The service keeping the search structures of the index of `store` up to date, when it keeps any (SQLite's).
-    static func searchStructureKeepers(store: any SchedulerStore, logger: Logger) -> [SearchStructureKeeper] {
-        guard let index = store.index as? any SearchStructureKeeping else { return [] }
+    /// The service keeping the search structures of the index of `store` up to date, when it keeps any (SQLite's) and
+    /// `search.postings` is not `off`.
+    static func searchStructureKeepers(store: any SchedulerStore, postings: SearchPostingsFields, logger: Logger) -> [SearchStructureKeeper] {
+        guard postings != .off, let index = store.index as? any SearchStructureKeeping else { return [] }
         return [SearchStructureKeeper(index: index, logger: logger)]
     }
 

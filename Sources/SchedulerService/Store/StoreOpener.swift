@@ -36,12 +36,15 @@ public enum StoreOpener {
     public static func withStore<Result: Sendable>(
         _ location: StoreLocation, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
         clock: any WallClock = SystemWallClock(), shutdownSignals: [UnixSignal] = [], reclaimingPurges: Bool = false,
-        searchCopy: (any SearchCopy)? = nil, logger: Logger, _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
+        searchCopy: (any SearchCopy)? = nil, searchPostings: SearchPostingsFields = .all, logger: Logger,
+        _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
         let (store, services, prepare): (any SchedulerStore, [any Service], @Sendable () async throws -> Void)
         switch location {
         case .sqlite(let path):
-            store = try SQLiteSchedulerStore(path: path, timeToLive: timeToLive, historyLength: historyLength, clock: clock, logger: logger)
+            store = try SQLiteSchedulerStore(
+                path: path, timeToLive: timeToLive, historyLength: historyLength, clock: clock, searchPostings: searchPostings, logger: logger
+            )
             (services, prepare) = ([], {})
         case .postgres(let postgres):
             let shared = try PostgresSchedulerStore(
@@ -80,7 +83,8 @@ public enum StoreOpener {
     ) async throws -> Result {
         try await withStore(
             settings.store, timeToLive: settings.defaultExpiration, historyLength: settings.historyLength, clock: clock,
-            shutdownSignals: shutdownSignals, reclaimingPurges: reclaimingPurges, searchCopy: searchCopy, logger: logger, body
+            shutdownSignals: shutdownSignals, reclaimingPurges: reclaimingPurges, searchCopy: searchCopy, searchPostings: settings.search.postings,
+            logger: logger, body
         )
     }
 
