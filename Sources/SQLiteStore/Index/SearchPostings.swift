@@ -91,6 +91,9 @@ package final class SearchPostings: Sendable {
     var keepsAllFields: Bool { fields == .all }
 
     private let held = ReadWriteLocked<Held?>(nil)
+    /// ``Held``'s row counts (`rowsBuilt` −1 while none are held), copied after every change under the write lock:
+    /// what scrapes and the keeper read without taking the lock, which a long catch-up may hold.
+    private let rowsBuilt = Atomic<Int>(-1), rowsCaughtUp = Atomic<Int>(0)
     private let answered = Atomic<Int>(0)
     /// How many times the postings answered a scan's batch (instead of FTS5): what tests and the benchmark check.
     package var batchesAnswered: Int { answered.load(ordering: .relaxed) }
@@ -147,14 +150,18 @@ package final class SearchPostings: Sendable {
 
     /// Serves `built` from now on (searches catch it up from its commit).
     func install(_ built: Held) {
-        held.write { $0 = built }
+        held.write { held in
+            held = built
+            publishCounts(held)
+        }
     }
 
     /// Whether there are none, or more rows were caught up than built (their stale words slow the scans) and than a
     /// floor: the keeper builds them again. Each build reads at most as many rows as were caught up since the last, so
     /// an index that grows from empty is built again a few times, in all about twice its size.
     var needsBuild: Bool {
-        fields != .off && !gaveUp && held.read { held in held.map { $0.rowsCaughtUp > max($0.rowsBuilt, 1_000) } ?? true }
+        let built = rowsBuilt.load(ordering: .acquiring)
+        return fields != .off && !gaveUp && (built < 0 || rowsCaughtUp.load(ordering: .acquiring) > max(built, 1_000))
     }
 
     /// What ``catchUp(_:to:maxRows:waiting:)`` found.
@@ -186,10 +193,12 @@ package final class SearchPostings: Sendable {
                 if held!.wordCount > self.maxWords {
                     self.gaveUpFlag.store(true, ordering: .relaxed)
                     held = nil
+                    self.publishCounts(held)
                     return true
                 }
                 held!.commitNumber = commitNumber
                 held!.sortNewWords()
+                self.publishCounts(held)
                 return true
             }
             if waiting {
@@ -215,9 +224,17 @@ package final class SearchPostings: Sendable {
         } ?? nil
     }
 
-    /// The rows the postings hold (rewritten ones counting again), 0 while there are none: cheap, for each scrape.
+    /// Copies the row counts of `held` where they are read without the lock; call under the write lock.
+    private func publishCounts(_ held: Held?) {
+        rowsCaughtUp.store(held?.rowsCaughtUp ?? 0, ordering: .releasing)
+        rowsBuilt.store(held?.rowsBuilt ?? -1, ordering: .releasing)
+    }
+
+    /// The rows the postings hold (rewritten ones counting again), 0 while there are none: without the lock, for each
+    /// scrape (a handler must never wait behind a long catch-up).
     var rows: Int {
-        held.read { held in held.map { $0.rowsBuilt + $0.rowsCaughtUp } ?? 0 }
+        let built = rowsBuilt.load(ordering: .acquiring)
+        return built < 0 ? 0 : built + rowsCaughtUp.load(ordering: .acquiring)
     }
 
     /// What the postings hold, for the log and the benchmark: the commit, rows and words, and their size in bytes
