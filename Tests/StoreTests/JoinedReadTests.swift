@@ -3,7 +3,7 @@ import Testing
 
 /// The shared read of the feed's head (``JoinedRead``): callers that ask while a read runs share the next one, never
 /// the one under way, so each sees what was committed before it asked.
-@Suite("A read shared by callers at the same moment", .timeLimit(.minutes(1)))
+@Suite("A read shared by callers at the same moment", .timeLimit(.minutes(5)))
 struct JoinedReadTests {
     /// Reads that end when the test says, each returning its number (1 for the first read, …).
     actor GatedReads {
