@@ -33,30 +33,52 @@ package enum KeywordList {
 
     /// The keywords of exactly what ``encode(_:)`` writes, or `nil`.
     private static func decodeEncoded(_ json: String) -> [String]? {
-        var scalars = json.unicodeScalars[...]
-        guard scalars.popFirst() == "[", scalars.popLast() == "]" else { return nil }
+        var json = json
+        return json.withUTF8(decodeEncoded)
+    }
+
+    /// ``decodeEncoded(_:)-(String)`` on its UTF-8 bytes: a keyword without escapes is one slice (`"` and `\\` are
+    /// never part of a longer UTF-8 sequence).
+    private static func decodeEncoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        let (open, close, comma, quote, backslash) = (UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "\\"))
+        guard bytes.count >= 2, bytes.first == open, bytes.last == close else { return nil }
+        let end = bytes.count - 1
         var keywords: [String] = []
-        while !scalars.isEmpty {
-            if !keywords.isEmpty, scalars.popFirst() != "," { return nil }
-            guard scalars.popFirst() == "\"" else { return nil }
-            var keyword = String.UnicodeScalarView()
+        var index = 1
+        while index < end {
+            if !keywords.isEmpty {
+                guard bytes[index] == comma else { return nil }
+                index += 1
+            }
+            guard index < end, bytes[index] == quote else { return nil }
+            index += 1
+            var start = index
+            /// The keyword's bytes before `start`, once it held an escape.
+            var unescaped: [UInt8]?
             while true {
-                guard let scalar = scalars.popFirst() else { return nil }
-                if scalar == "\"" { break }
-                guard scalar == "\\" else {
-                    keyword.append(scalar)
+                guard index < end else { return nil }
+                if bytes[index] == quote { break }
+                guard bytes[index] == backslash else {
+                    index += 1
                     continue
                 }
-                switch scalars.popFirst() {
-                case "\"": keyword.append("\"")
-                case "\\": keyword.append("\\")
-                case "n": keyword.append("\n")
-                case "r": keyword.append("\r")
-                case "t": keyword.append("\t")
+                guard index + 1 < end else { return nil }
+                let escaped: UInt8
+                switch bytes[index + 1] {
+                case quote: escaped = quote
+                case backslash: escaped = backslash
+                case UInt8(ascii: "n"): escaped = UInt8(ascii: "\n")
+                case UInt8(ascii: "r"): escaped = UInt8(ascii: "\r")
+                case UInt8(ascii: "t"): escaped = UInt8(ascii: "\t")
                 default: return nil
                 }
+                unescaped = (unescaped ?? []) + bytes[start..<index] + [escaped]
+                index += 2
+                start = index
             }
-            keywords.append(String(keyword))
+            let tail = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            keywords.append(unescaped.map { String(decoding: $0 + tail, as: UTF8.self) } ?? String(decoding: tail, as: UTF8.self))
+            index += 1
         }
         return keywords
     }

@@ -167,11 +167,7 @@ package struct CandidateRanking {
     /// `candidates` scored, with what the order of ``page(of:gathered:lifts:)`` compares.
     func ranked<Row>(_ candidates: [Candidate], gathered: GatheredCandidates<Row>, lifts: [Int64: Double]) -> [Ranked] {
         candidates.map { candidate -> Ranked in
-            let fields: [(SearchColumn, String?)] = [
-                (.title, candidate.title), (.displayName, candidate.displayName), (.keywords, candidate.keywords),
-                (.authorNames, candidate.authorNames), (.contentDescription, candidate.contentDescription),
-            ]
-            let result = scorer.score(fields: fields, rankingHint: candidate.rankingHint)
+            let result = scorer.score(rankingHint: candidate.rankingHint) { candidate.text($0) }
             return Ranked(
                 id: candidate.id, score: result.score * (lifts[candidate.id] ?? 1),
                 typos: (gathered.asTyped.contains(candidate.id) ? 0 : result.typos) + result.synonyms, sequences: result.sequences,

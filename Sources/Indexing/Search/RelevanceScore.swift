@@ -33,57 +33,119 @@ package struct RelevanceScore {
     /// Only this much of each field is read for scoring.
     static let scoredBytesPerField = 4096
 
-    private let terms: [[UInt8]]
-    /// The corrections of each term: the word, and the typos it stands for (a few per term, compared byte by byte
-    /// without building an array per word read).
-    private let corrections: [[(word: [UInt8], typos: Int)]]
+    /// The typed words, then every correction, as one run of bytes: scoring compares words byte by byte without
+    /// retaining an array per word.
+    private let bytes: [UInt8]
+    /// Where each typed word is in ``bytes``.
+    private let termSpans: [ByteSpan]
+    /// Where each correction is in ``bytes``, with the typos it stands for: a term's corrections one after another.
+    private let correctionSpans: [ByteSpan]
+    /// Each term's corrections in ``correctionSpans``.
+    private let correctionsOfTerm: [Range<Int>]
     private let sequences: [[[UInt8]]]
     /// The longest sequence's words.
     private let longestSequence: Int
     /// The synonym spans: the terms they cover, and the phrases that may stand for them.
     private let synonyms: [(terms: Range<Int>, alternatives: [[[UInt8]]])]
 
+    /// A word's bytes in ``bytes``.
+    private struct ByteSpan {
+        var start: Int
+        var count: Int
+        var typos: Int
+    }
+
+    /// What scoring knows of one term while it reads an item's fields.
+    private struct TermState {
+        /// The best weighted match so far; a term found nowhere counts as half a description match.
+        var best = SearchColumn.contentDescription.weight * 0.5
+        /// How the field being read matches it: 1 a whole word, 0.8 a prefix or a correction, 0 not at all.
+        var match = 0.0
+        /// The fewest typos it needed (a term not found in the scored text: its fewest correction's).
+        var typos: Int
+        /// Whether some field held it, or one of its corrections.
+        var seen = false
+        /// Whether its best match so far (of those found, whatever the floor of ``best``) is a whole word.
+        var whole = false
+        var matchedBest = 0.0
+    }
+
     package init(terms: SearchTerms) {
-        self.terms = terms.words.map { Array($0.utf8) }
-        corrections = terms.corrections.map { corrections in
-            Dictionary(corrections.map { (Array($0.word.utf8), $0.typos) }, uniquingKeysWith: min).map { (word: $0.key, typos: $0.value) }
+        var bytes: [UInt8] = []
+        func span(_ word: String, typos: Int) -> ByteSpan {
+            defer { bytes += word.utf8 }
+            return ByteSpan(start: bytes.count, count: word.utf8.count, typos: typos)
         }
+        termSpans = terms.words.map { span($0, typos: 0) }
+        var correctionSpans: [ByteSpan] = []
+        var correctionsOfTerm: [Range<Int>] = []
+        for corrections in terms.corrections {
+            let fewest = Dictionary(corrections.map { ($0.word, $0.typos) }, uniquingKeysWith: min)
+            let start = correctionSpans.count
+            correctionSpans += fewest.map { span($0.key, typos: $0.value) }
+            correctionsOfTerm.append(start..<correctionSpans.count)
+        }
+        self.bytes = bytes
+        self.correctionSpans = correctionSpans
+        self.correctionsOfTerm = correctionsOfTerm
         sequences = terms.sequences.map { $0.map { Array($0.utf8) } }
         longestSequence = sequences.map(\.count).max() ?? 0
         synonyms = terms.synonyms.map { span in (span.words, span.alternatives.map { $0.map { Array($0.utf8) } }) }
     }
 
-    /// The score of an item whose searchable fields are `fields`, the typos its match needed and the sequences it holds.
-    package func score(fields: [(SearchColumn, String?)], rankingHint: Int?) -> Result {
-        var best = [Double](repeating: SearchColumn.contentDescription.weight * 0.5, count: terms.count)
-        var matches = [Double](repeating: 0, count: terms.count)
-        // A term not found in the scored text (the index matched it further on) counts its fewest typos.
-        var typos = corrections.map { $0.map(\.typos).min() ?? 0 }
-        var typosSeen = [Bool](repeating: false, count: terms.count)
+    /// The score of an item whose searchable fields' stored text `text` gives, the typos its match needed and the
+    /// sequences it holds.
+    package func score(rankingHint: Int?, text: (SearchColumn) -> String?) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in
+            withUnsafeTemporaryAllocation(of: TermState.self, capacity: termSpans.count) { state in
+                for index in termSpans.indices {
+                    // A term not found in the scored text (the index matched it further on) counts its fewest typos.
+                    let fewest = correctionSpans[correctionsOfTerm[index]].lazy.map(\.typos).min() ?? 0
+                    (state.baseAddress! + index).initialize(to: TermState(typos: fewest))
+                }
+                defer { state.baseAddress!.deinitialize(count: termSpans.count) }
+                return score(rankingHint: rankingHint, text: text, bytes: bytes, state: state)
+            }
+        }
+    }
+
+    private func score(
+        rankingHint: Int?, text: (SearchColumn) -> String?, bytes: UnsafeBufferPointer<UInt8>, state: UnsafeMutableBufferPointer<TermState>
+    ) -> Result {
+        /// Whether `word` starts with the word at `span`.
+        // (Locals, so the closure that reads each word captures them, not a copy of `self`.)
+        let (termSpans, correctionSpans, correctionsOfTerm) = (termSpans, correctionSpans, correctionsOfTerm)
+        let (sequences, longestSequence, synonyms) = (sequences, longestSequence, synonyms)
+        func starts(_ word: UnsafeBufferPointer<UInt8>, with span: ByteSpan) -> Bool {
+            word.count >= span.count && (span.count == 0 || memcmp(word.baseAddress!, bytes.baseAddress! + span.start, span.count) == 0)
+        }
         var sequenceFound = [Bool](repeating: false, count: sequences.count)
         var titleIsExact = false
-        /// Whether each term's best match so far (of those found, whatever the floor of `best`) is a whole word.
-        var whole = [Bool](repeating: false, count: terms.count)
-        var matchedBest = [Double](repeating: 0, count: terms.count)
         /// For each word of each synonym phrase, the best weight of a field holding it (0: none), and whether the
         /// field being read does.
         var phraseWordBest = synonyms.map { $0.alternatives.map { [Double](repeating: 0, count: $0.count) } }
         var phraseWordInField = phraseWordBest.map { $0.map { $0.map { _ in false } } }
         /// Whether some synonym span's typed words are not all found yet.
-        func synonymPending() -> Bool { synonyms.contains { !$0.terms.allSatisfy { typosSeen[$0] } } }
-        for case let (column, text?) in fields
-        where best.contains(where: { $0 < column.weight }) || typos.contains(where: { $0 > 0 }) || sequenceFound.contains(false) || synonymPending() {
-            // (A field counts at most its weight for a term: once every term does as well, and no term is left with
-            // typos or sequence a later field could spare, it is not read.)
+        func synonymPending() -> Bool { synonyms.contains { !$0.terms.allSatisfy { state[$0].seen } } }
+        for column in SearchColumn.allCases {
+            guard let text = text(column) else { continue }
+            // A field counts at most its weight for a term: once every term does as well, and no term is left with
+            // typos or sequence a later field could spare, it is not read.
+            guard state.contains(where: { $0.best < column.weight || $0.typos > 0 }) || sequenceFound.contains(false) || synonymPending() else {
+                continue
+            }
             var wordCount = 0
-            for index in matches.indices { matches[index] = 0 }
+            for index in state.indices { state[index].match = 0 }
             /// The field's last words, as many as the longest sequence holds.
             var recent: [[UInt8]] = []
             /// Whether the title's words so far are the typed words, in order.
             var titleSoFar = column == .title
             TextFolding.forEachWord(in: text.utf8.count > Self.scoredBytesPerField ? Self.prefix(of: text) : text) { word in
                 wordCount += 1
-                if titleSoFar { titleSoFar = wordCount <= terms.count && word.elementsEqual(terms[wordCount - 1]) }
+                if titleSoFar {
+                    titleSoFar = wordCount <= termSpans.count && word.count == termSpans[wordCount - 1].count
+                        && starts(word, with: termSpans[wordCount - 1])
+                }
                 if longestSequence > 0 {
                     if recent.count == longestSequence { recent.removeFirst() }
                     recent.append(Array(word))
@@ -98,27 +160,29 @@ package struct RelevanceScore {
                         }
                     }
                 }
-                for (index, term) in terms.enumerated() where matches[index] < 1 {
-                    if Self.word(word, startsWith: term) {
-                        matches[index] = word.count == term.count ? 1 : 0.8
-                        (typos[index], typosSeen[index]) = (0, true)
-                    } else if let corrected = corrections[index].first(where: { word.elementsEqual($0.word) })?.typos {
-                        matches[index] = max(matches[index], 0.8)
-                        typos[index] = typosSeen[index] ? min(typos[index], corrected) : corrected
-                        typosSeen[index] = true
+                for index in state.indices where state[index].match < 1 {
+                    let term = termSpans[index]
+                    if starts(word, with: term) {
+                        state[index].match = word.count == term.count ? 1 : 0.8
+                        (state[index].typos, state[index].seen) = (0, true)
+                    } else if let corrected = correctionSpans[correctionsOfTerm[index]].first(where: { $0.count == word.count && starts(word, with: $0) }) {
+                        state[index].match = max(state[index].match, 0.8)
+                        state[index].typos = state[index].seen ? min(state[index].typos, corrected.typos) : corrected.typos
+                        state[index].seen = true
                     }
                 }
                 return true
             }
-            if column == .title { titleIsExact = titleSoFar && wordCount == terms.count }
+            if column == .title { titleIsExact = titleSoFar && wordCount == termSpans.count }
             let lengthFactor = 1 / (1 + 0.05 * Double(max(0, wordCount - 1)))
-            for index in terms.indices {
-                let scored = column.weight * matches[index] * lengthFactor
-                if matches[index] > 0, scored > matchedBest[index] || (scored == matchedBest[index] && matches[index] == 1) {
-                    whole[index] = matches[index] == 1
-                    matchedBest[index] = scored
+            for index in state.indices {
+                let match = state[index].match
+                let scored = column.weight * match * lengthFactor
+                if match > 0, scored > state[index].matchedBest || (scored == state[index].matchedBest && match == 1) {
+                    state[index].whole = match == 1
+                    state[index].matchedBest = scored
                 }
-                best[index] = max(best[index], scored)
+                state[index].best = max(state[index].best, scored)
             }
             for span in phraseWordInField.indices {
                 for phrase in phraseWordInField[span].indices {
@@ -132,19 +196,19 @@ package struct RelevanceScore {
         // A synonym span whose typed words were not all found, matched through a phrase: one typo, the phrase's
         // weakest field for each of its terms.
         var synonymsUsed = 0
-        for (span, synonym) in synonyms.enumerated() where !synonym.terms.allSatisfy({ typosSeen[$0] }) {
+        for (span, synonym) in synonyms.enumerated() where !synonym.terms.allSatisfy({ state[$0].seen }) {
             let weight = phraseWordBest[span].map { $0.min() ?? 0 }.max() ?? 0
             guard weight > 0 else { continue }
             synonymsUsed += 1
             for index in synonym.terms {
-                best[index] = max(best[index], weight * 0.8)
-                typos[index] = 0
+                state[index].best = max(state[index].best, weight * 0.8)
+                state[index].typos = 0
             }
         }
         return Result(
-            score: best.reduce(0, +) * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100), typos: typos.reduce(0, +), synonyms: synonymsUsed,
-            sequences: sequenceFound.count { $0 }, titleIsExact: titleIsExact,
-            wholeWords: whole.count { $0 }
+            score: state.reduce(0) { $0 + $1.best } * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100),
+            typos: state.reduce(0) { $0 + $1.typos }, synonyms: synonymsUsed, sequences: sequenceFound.count { $0 }, titleIsExact: titleIsExact,
+            wholeWords: state.count { $0.whole }
         )
     }
 
@@ -157,11 +221,6 @@ package struct RelevanceScore {
             if offset == sequence.count - 1 ? !candidate.starts(with: word) : candidate != word { return false }
         }
         return true
-    }
-
-    private static func word(_ word: UnsafeBufferPointer<UInt8>, startsWith term: [UInt8]) -> Bool {
-        guard word.count >= term.count else { return false }
-        return term.isEmpty || term.withUnsafeBufferPointer { term in memcmp(word.baseAddress!, term.baseAddress!, term.count) == 0 }
     }
 
     private static func prefix(of text: String) -> String {

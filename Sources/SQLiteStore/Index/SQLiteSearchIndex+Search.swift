@@ -85,8 +85,12 @@ extension SQLiteSearchIndex {
                 postingsChecked = held
                 return held
             }
+            /// The rows this search read from the postings' members, by id, with their expiration: `nil` for one the filter
+            /// left out. A later scan (another scope, another level) takes them from here instead of reading them again.
+            var rowsRead: [Int64: (candidate: CandidateRanking.Candidate, expiration: Double)?] = [:]
             /// ``scan(_:_:limit:)`` from the postings: their members in priority order, batch after batch, each row read
-            /// with the filter, and checked on its text when it was rewritten; `nil` when the postings moved on.
+            /// with the filter (once per search, ``rowsRead``), and checked on its text when it was rewritten; `nil` when
+            /// the postings moved on.
             func scanPostings(_ match: WordMatch, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate]? {
                 var found: [CandidateRanking.Candidate] = []
                 var after: Int64?
@@ -95,17 +99,29 @@ extension SQLiteSearchIndex {
                     guard let (ids, toCheck) = postings.firstMembers(scope, matching: match, at: commitNumber, after: after, limit: batch) else {
                         return nil
                     }
+                    let unread = ids.filter { rowsRead[$0] == nil }
                     let rows = try Row.fetchCursor(
                         db.cachedStatement(sql: """
                             SELECT item.expirationDate, \(Self.candidateColumns) FROM item
                             WHERE item.id IN (SELECT value FROM json_each(?)) AND \(filter) ORDER BY item.id
                             """),
-                        arguments: [RowIDList.json(ids)] + filterArguments
+                        arguments: [RowIDList.json(unread)] + filterArguments
                     )
-                    while found.count < limit, let row = try rows.next() {
-                        let candidate = Self.candidate(row)
-                        if toCheck.contains(candidate.id), !match.isSatisfied(byWordsOf: scope.columns.map(candidate.text)) { continue }
-                        validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
+                    /// The next row the filter let through, of the unread ids (in id order).
+                    var next = try rows.next().map { (Self.candidate($0), $0[0] as Double) }
+                    for id in ids {
+                        guard found.count < limit else { break }
+                        if rowsRead[id] == nil {
+                            if let read = next, read.0.id == id {
+                                rowsRead[id] = read
+                                next = try rows.next().map { (Self.candidate($0), $0[0] as Double) }
+                            } else {
+                                rowsRead[id] = .some(nil)
+                            }
+                        }
+                        guard case let (candidate, expiration)?? = rowsRead[id] else { continue }
+                        if toCheck.contains(id), !match.isSatisfied(byWordsOf: scope.columns.map(candidate.text)) { continue }
+                        validUntil = min(validUntil, Date(timeIntervalSince1970: expiration))
                         found.append(candidate)
                     }
                     guard ids.count == batch, let last = ids.last else { break }
@@ -179,11 +195,14 @@ extension SQLiteSearchIndex {
         )
     }
 
+    /// The items of a page of hits (the statement is prepared once per connection).
+    private static let hitsQuery =
+        "SELECT \(ItemRows.itemColumns(withThumbnailData: false)), id FROM item WHERE id IN (SELECT value FROM json_each(?))"
+
     /// The hits for a ranked page of item identifiers and scores, in the same order.
     private static func hits(_ db: Database, for page: [(id: Int64, score: Double)]) throws -> [SearchHit] {
         let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT \(ItemRows.itemColumns(withThumbnailData: false)), id FROM item WHERE id IN (SELECT value FROM json_each(?))",
+            db.cachedStatement(sql: hitsQuery),
             arguments: [RowIDList.json(page.map(\.id))]
         )
         let rowsByID = Dictionary(uniqueKeysWithValues: rows.map { row -> (Int64, Row) in (row[ItemRows.itemColumnCount], row) })

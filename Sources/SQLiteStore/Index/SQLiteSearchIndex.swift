@@ -33,6 +33,9 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Distinct words of the best fields the postings hold unless a caller chooses otherwise (see
     /// ``SearchPostings/maxWords``): about a gigabyte of memory at most.
     public static let defaultPostingsMaxWords = 2_000_000
+    /// Each connection's page cache (SQLite's default is 2 MB): a search reads a few hundred rows, mostly the first
+    /// items in priority order, which stay here instead of being copied from the file again (`pread`) by every search.
+    static let pageCacheKibibytes = 16_384
 
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
     /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``); a search brings the
@@ -68,6 +71,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA cache_size = \(-Self.pageCacheKibibytes)")
         }
         do {
             database = try SharedDatabaseFile.open(path: path, configuration: configuration)
