@@ -72,15 +72,17 @@ package struct RelevanceScore {
 
     package init(terms: SearchTerms) {
         var bytes: [UInt8] = []
-        func span(_ word: String, typos: Int) -> ByteSpan {
-            defer { bytes += word.utf8 }
-            return ByteSpan(start: bytes.count, count: word.utf8.count, typos: typos)
+        func span(_ word: some Collection<UInt8>, typos: Int) -> ByteSpan {
+            defer { bytes += word }
+            return ByteSpan(start: bytes.count, count: word.count, typos: typos)
         }
-        termSpans = terms.words.map { span($0, typos: 0) }
+        termSpans = terms.words.map { span($0.utf8, typos: 0) }
         var correctionSpans: [ByteSpan] = []
         var correctionsOfTerm: [Range<Int>] = []
         for corrections in terms.corrections {
-            let fewest = Dictionary(corrections.map { ($0.word, $0.typos) }, uniquingKeysWith: min)
+            // By their bytes, as the index compares words: two spellings `String` holds equal (a Hangul syllable and
+            // its jamo) are two words.
+            let fewest = Dictionary(corrections.map { (Array($0.word.utf8), $0.typos) }, uniquingKeysWith: min)
             let start = correctionSpans.count
             correctionSpans += fewest.map { span($0.key, typos: $0.value) }
             correctionsOfTerm.append(start..<correctionSpans.count)

@@ -87,6 +87,8 @@ extension SQLiteSearchIndex {
             }
             /// The rows this search read from the postings' members, by id, with their expiration: `nil` for one the filter
             /// left out. A later scan (another scope, another level) takes them from here instead of reading them again.
+            /// At most ``rowsRememberedPerSearch``: a narrow filter walking a common word's members reads past them
+            /// without keeping them.
             var rowsRead: [Int64: (candidate: CandidateRanking.Candidate, expiration: Double)?] = [:]
             /// ``scan(_:_:limit:)`` from the postings: their members in priority order, batch after batch, each row read
             /// with the filter (once per search, ``rowsRead``), and checked on its text when it was rewritten; `nil` when
@@ -111,15 +113,19 @@ extension SQLiteSearchIndex {
                     var next = try rows.next().map { (Self.candidate($0), $0[0] as Double) }
                     for id in ids {
                         guard found.count < limit else { break }
-                        if rowsRead[id] == nil {
+                        let row: (candidate: CandidateRanking.Candidate, expiration: Double)?
+                        if let remembered = rowsRead[id] {
+                            row = remembered
+                        } else {
                             if let read = next, read.0.id == id {
-                                rowsRead[id] = read
+                                row = read
                                 next = try rows.next().map { (Self.candidate($0), $0[0] as Double) }
                             } else {
-                                rowsRead[id] = .some(nil)
+                                row = nil
                             }
+                            if rowsRead.count < Self.rowsRememberedPerSearch { rowsRead[id] = .some(row) }
                         }
-                        guard case let (candidate, expiration)?? = rowsRead[id] else { continue }
+                        guard let (candidate, expiration) = row else { continue }
                         if toCheck.contains(id), !match.isSatisfied(byWordsOf: scope.columns.map(candidate.text)) { continue }
                         validUntil = min(validUntil, Date(timeIntervalSince1970: expiration))
                         found.append(candidate)
@@ -179,6 +185,9 @@ extension SQLiteSearchIndex {
             return results
         }
     }
+
+    /// Rows a search keeps once read, for its later scans (a few hundred is the usual search's need).
+    static let rowsRememberedPerSearch = 4_096
 
     /// The page an item belongs to (``SearchDistinct/page``).
     private static let pageColumn = "coalesce(item.relatedUniqueIdentifier, item.uniqueIdentifier)"
