@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PluginAPI
 public import Indexing
 
 /// Search without scoring every match: FTS5 walks matches in row-identifier order, which is
@@ -210,11 +211,10 @@ extension SQLiteSearchIndex {
 
     /// The hits for a ranked page of item identifiers and scores, in the same order.
     private static func hits(_ db: Database, for page: [(id: Int64, score: Double)]) throws -> [SearchHit] {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: hitsQuery),
-            arguments: [RowIDList.json(page.map(\.id))]
-        )
-        let rowsByID = Dictionary(uniqueKeysWithValues: rows.map { row -> (Int64, Row) in (row[ItemRows.itemColumnCount], row) })
-        return page.compactMap { id, score in rowsByID[id].map { SearchHit(ItemRows.item(from: $0), score: score) } }
+        // Each item is decoded from the statement's row as it is stepped (a fetched array would copy every value first).
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: hitsQuery), arguments: [RowIDList.json(page.map(\.id))])
+        var itemsByID: [Int64: SearchableItem] = [:]
+        while let row = try rows.next() { itemsByID[row[ItemRows.itemColumnCount]] = ItemRows.item(from: row) }
+        return page.compactMap { id, score in itemsByID[id].map { SearchHit($0, score: score) } }
     }
 }
