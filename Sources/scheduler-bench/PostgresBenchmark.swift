@@ -94,6 +94,8 @@ enum PostgresBenchmark {
         }
         let catchUp = importEnded.duration(to: .now)
         print(String(format: "PostgreSQL, a replica serving: its search copy held the import %.1f s after the import ended", catchUp.seconds))
+        let postings = try await service.waitForSearchPostings(rows: n)
+        print(String(format: "PostgreSQL, a replica serving: its search copy's postings held every item %.1f s later", postings.seconds))
         let http = try await HTTPBenchmark.measure(base: service.base, work: work, label: "PostgreSQL replica (search copy): ")
         return (imported, catchUp, http)
     }

@@ -24,15 +24,16 @@ struct ServiceProcess {
         base = line[start.lowerBound...].trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Waits until the service's search postings hold rows (`scheduler_search_postings_rows` above 0: an SQLite store
-    /// with items), so that what is measured next is searches that read them; returns how long that took.
-    func waitForSearchPostings() async throws -> Duration {
+    /// Waits until the service's search postings hold at least `rows` rows (`scheduler_search_postings_rows`: an
+    /// SQLite store's are built from every row at once; a search copy's grow as it applies commits), so that what is
+    /// measured next is searches that read them; returns how long that took.
+    func waitForSearchPostings(rows wanted: Int = 1) async throws -> Duration {
         let start = ContinuousClock.now
         while start.duration(to: .now) < .seconds(1800) {
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(30))
             let text = String(buffer: try await response.body.collect(upTo: 16 << 20))
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("scheduler_search_postings_rows ") }),
-               let rows = Double(line.split(separator: " ").last ?? ""), rows > 0 {
+               let rows = Double(line.split(separator: " ").last ?? ""), rows >= Double(wanted) {
                 return start.duration(to: .now)
             }
             try await Task.sleep(for: .milliseconds(200))

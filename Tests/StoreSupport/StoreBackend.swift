@@ -87,7 +87,9 @@ extension StoreBackend {
                 return try await body(store)
             }
         }
-        let copy = AnsweringSearchCopy(SQLiteSearchCopy(path: folder.appendingPathComponent("copy.sqlite").path, commitsCaughtUpBySearch: .max, clock: clock, logger: quiet))
+        let copy = AnsweringSearchCopy(SQLiteSearchCopy(
+            path: folder.appendingPathComponent("copy.sqlite").path, commitsCaughtUpBySearch: .max, postings: .all, clock: clock, logger: quiet
+        ))
         let result = try await StoreOpener.withStore(location, historyLength: historyLength, clock: clock, searchCopy: copy, logger: quiet) { store in
             guard let feed = store.index as? any IndexChangeFeed else { throw AnsweringSearchCopy.DidNotAnswer(description: "the store's index is no feed") }
             try await copy.follow(feed)

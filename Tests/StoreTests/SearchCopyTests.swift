@@ -94,6 +94,42 @@ struct SearchCopyTests {
         }
     }
 
+    /// With `search.postings`, a copy's searches read postings that follow its file: built while it is made, caught up
+    /// by its searches as it applies commits, and built by the keeper for a copy opened from its file.
+    @Test func aCopyKeepsSearchPostingsThatAnswerAsTheStoreDoes() async throws {
+        try await Self.withStoreAndCopyPath { store, feed, path in
+            let copy = SQLiteSearchCopy(path: path, postings: .all, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            try await store.index.upsert((0..<30).map { Self.item("i\($0)", "com.s.x", ["Cheese boards", "Cheese plates", "Wine", "Gift"][$0 % 4]) })
+            try await copy.follow(feed)
+            var answers = try await Self.answers(of: copy, store, feed)
+            #expect(answers.copy == answers.store)
+            #expect(await copy.searchStructureRows == 30, "its searches caught the postings up to the 30 items")
+
+            try await store.index.upsert([Self.item("i1", "com.s.x", "Chocolate"), Self.item("n", "com.s.x", "Cheese knives")])
+            try await store.index.delete(identifiers: ["i0"])
+            try await copy.follow(feed)
+            answers = try await Self.answers(of: copy, store, feed)
+            #expect(answers.copy == answers.store)
+            #expect(await copy.searchStructureRows == 32, "two rows more, rewritten or new")
+
+            // Opened from its file (a restart): no postings until the keeper builds them, searches as right meanwhile.
+            let reopened = SQLiteSearchCopy(path: path, postings: .all, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
+            #expect(await reopened.searchStructureRows == 0)
+            answers = try await Self.answers(of: reopened, store, feed)
+            #expect(answers.copy == answers.store)
+            let keeper = Task { try await reopened.keepSearchStructures() }
+            defer { keeper.cancel() }
+            var built = false
+            for _ in 0..<600 where !built {
+                built = await reopened.searchStructureRows == 30
+                if !built { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(built, "the keeper built the postings of the 30 live items")
+            answers = try await Self.answers(of: reopened, store, feed)
+            #expect(answers.copy == answers.store)
+        }
+    }
+
     @Test func aSearchCatchesUpAFewCommitsAndLeavesMoreToTheStore() async throws {
         try await Self.withStoreAndCopyPath { store, feed, path in
             let copy = Self.copy(at: path)

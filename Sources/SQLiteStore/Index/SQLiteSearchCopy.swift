@@ -53,6 +53,9 @@ public actor SQLiteSearchCopy: SearchCopy {
     public let commitsCaughtUpBySearch: Int64
     /// Search results the copy keeps (``SQLiteSearchIndex/defaultSearchCacheEntries`` unless told otherwise).
     private let searchCacheEntries: Int
+    /// The fields whose words the copy keeps as search postings (``SearchPostingsFields/off`` unless told otherwise):
+    /// built empty when it is made and caught up as it applies commits, else built by ``keepSearchStructures()``.
+    private let postings: SearchPostingsFields
     private let clock: any WallClock
     private let logger: Logger
     private var index: SQLiteSearchIndex?
@@ -65,16 +68,18 @@ public actor SQLiteSearchCopy: SearchCopy {
     /// The copy in the file at `path`, opened when it is a complete copy; otherwise the first ``follow(_:)`` makes it.
     public init(
         path: String, commitsCaughtUpBySearch: Int64 = SQLiteSearchCopy.defaultCommitsCaughtUpBySearch,
-        searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries, clock: any WallClock = SystemWallClock(), logger: Logger
+        searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries, postings: SearchPostingsFields = .off, clock: any WallClock = SystemWallClock(),
+        logger: Logger
     ) {
         self.path = path
         self.commitsCaughtUpBySearch = commitsCaughtUpBySearch
         self.searchCacheEntries = searchCacheEntries
+        self.postings = postings
         self.clock = clock
         self.logger = logger
         guard FileManager.default.fileExists(atPath: path) else { return }
         do {
-            let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: searchCacheEntries, logger: logger)
+            let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: searchCacheEntries, postings: postings, logger: logger)
             self.index = index
             position = try Self.storedPosition(of: index)
         } catch {
@@ -142,13 +147,16 @@ public actor SQLiteSearchCopy: SearchCopy {
         if position != nil { logger.notice("the search copy at \(path) no longer follows the store; making it again") }
         index = nil
         position = nil
-        let (path, clock, logger, entries) = (path, clock, logger, searchCacheEntries)
+        let (path, clock, logger, entries, postings) = (path, clock, logger, searchCacheEntries, postings)
         let index = try await locally {
             // The write-ahead log first: left beside a new file, it would be replayed into it.
             for suffix in ["-wal", "-shm", ""] where FileManager.default.fileExists(atPath: path + suffix) {
                 try FileManager.default.removeItem(atPath: path + suffix)
             }
-            return try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, logger: logger)
+            let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, postings: postings, logger: logger)
+            // Built while the file is empty, they follow its commits from the first (rebuilt as it grows).
+            if postings != .off { try await index.buildSearchPostings() }
+            return index
         }
         self.index = index
         let empty = Position(identity: head.identity, commitNumber: 0, opensNumber: -1, opensDeletedBeforeDay: 0)
@@ -263,5 +271,18 @@ public actor SQLiteSearchCopy: SearchCopy {
             if !waitingToApply.isEmpty { waitingToApply.removeFirst().resume() }
         }
         try await body()
+    }
+}
+
+/// A copy keeps search postings as the SQLite index does (``SQLiteSearchIndex/keepSearchStructures()``), those of
+/// whichever file it holds: a copy made again starts new ones.
+extension SQLiteSearchCopy: SearchStructureKeeping {
+    public var searchStructureRows: Int { index?.searchStructureRows ?? 0 }
+
+    public func keepSearchStructures() async throws {
+        while true {
+            if let index { try await index.refreshSearchPostings() }
+            try await Task.sleep(for: SQLiteSearchIndex.postingsFollowInterval)
+        }
     }
 }

@@ -53,7 +53,9 @@ public struct SchedulerServer: Sendable {
         let settings = configuration.scheduler
         // The signals reach the store's group, which passes the shutdown on to this one, then stops the store's pool.
         let clock = clock
-        let searchCopy = settings.searchCopyPath(replicaID: replica.given).map { SQLiteSearchCopy(path: $0, clock: clock, logger: logger) }
+        let searchCopy = settings.searchCopyPath(replicaID: replica.given).map {
+            SQLiteSearchCopy(path: $0, postings: settings.search.postings, clock: clock, logger: logger)
+        }
         try await StoreOpener.withStore(settings, clock: clock, shutdownSignals: [.sigterm, .sigint], searchCopy: searchCopy, logger: logger) { store in
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
@@ -64,9 +66,11 @@ public struct SchedulerServer: Sendable {
                 trigger: trigger, health: health, metrics: metrics, clock: clock, replica: replica.id, logger: logger
             )
             let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
+            let searchStructures = Self.searchStructures(store: store, searchCopy: searchCopy, postings: settings.search.postings)
             let api = SchedulerAPI(
                 active: active, store: store, passLock: passLock, trigger: trigger, health: health, metrics: metrics, metricsRegistry: metricsRegistry,
-                authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches, sessionStore: sessions
+                authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches, sessionStore: sessions,
+                searchStructures: searchStructures
             )
             let servers = api.servers(settings: settings, logger: logger, onListening: onListening)
             var group = ServiceGroupConfiguration(
@@ -76,7 +80,7 @@ public struct SchedulerServer: Sendable {
                     ))]
                     + servers.map { .init(service: $0) }
                     + Self.searchCopyFollowers(searchCopy, store: store, logger: logger).map { .init(service: $0) }
-                    + Self.searchStructureKeepers(store: store, postings: settings.search.postings, logger: logger).map { .init(service: $0) },
+                    + searchStructures.map { .init(service: SearchStructureKeeper(index: $0, logger: logger)) },
                 logger: logger
             )
             group.maximumGracefulShutdownDuration = StoreOpener.maximumGracefulShutdown
@@ -84,11 +88,12 @@ public struct SchedulerServer: Sendable {
         }
     }
 
-    /// The service keeping the search structures of the index of `store` up to date, when it keeps any (SQLite's) and
-    /// `search.postings` is not `off`.
-    static func searchStructureKeepers(store: any SchedulerStore, postings: SearchPostingsFields, logger: Logger) -> [SearchStructureKeeper] {
-        guard postings != .off, let index = store.index as? any SearchStructureKeeping else { return [] }
-        return [SearchStructureKeeper(index: index, logger: logger)]
+    /// The search structures the service keeps up to date (each by a ``SearchStructureKeeper``), unless
+    /// `search.postings` is `off`: those of the index of `store`, when it keeps any (SQLite's), and those of a
+    /// replica's search copy.
+    static func searchStructures(store: any SchedulerStore, searchCopy: (any SearchCopy)?, postings: SearchPostingsFields) -> [any SearchStructureKeeping] {
+        guard postings != .off else { return [] }
+        return [store.index as? any SearchStructureKeeping, searchCopy as? any SearchStructureKeeping].compactMap { $0 }
     }
 
     /// The service keeping `copy` up to date with the index of `store`, when there is a copy and the index can be

@@ -3,7 +3,7 @@ import Foundation
 public import Hummingbird
 public import HummingbirdAuth
 import HummingbirdCore
-import Indexing
+public import Indexing
 public import Logging
 import NIOCore
 import PluginAPI
@@ -29,6 +29,8 @@ public struct SchedulerAPI: Sendable {
     let searches: SearchCounter
     /// How long a request waits for the store before it answers 503.
     let storeDeadline: StoreDeadline
+    /// The search structures the service keeps (the SQLite index's, a replica's search copy's): their rows are a metric.
+    let searchStructures: [any SearchStructureKeeping]
     /// The console's sessions, kept in the store given (run it as a service, so expired ones are dropped).
     let sessions: ConsoleSessions
     /// Holds back clients that sign in with wrong tokens.
@@ -38,9 +40,10 @@ public struct SchedulerAPI: Sendable {
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
         metrics: SchedulerMetrics, metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization,
         opens: OpenCounter, searches: SearchCounter, storeDeadline: StoreDeadline = .request,
-        sessionStore: any PersistDriver = MemoryPersistDriver()
+        sessionStore: any PersistDriver = MemoryPersistDriver(), searchStructures: [any SearchStructureKeeping] = []
     ) {
         sessions = ConsoleSessions(storage: sessionStore)
+        self.searchStructures = searchStructures
         self.opens = opens
         self.searches = searches
         self.storeDeadline = storeDeadline
@@ -151,7 +154,9 @@ public struct SchedulerAPI: Sendable {
     func exposition() async -> Response {
         metrics.recordDatabaseHealth((try? await databaseHealth()) != nil)
         metrics.refreshOverdue(now: Date())
-        metrics.recordSearchPostings(rows: (store.index as? any SearchStructureKeeping)?.searchStructureRows ?? 0)
+        var rows = 0
+        for structures in searchStructures { rows += await structures.searchStructureRows }
+        metrics.recordSearchPostings(rows: rows)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metricsRegistry.emitToBuffer()))
