@@ -146,6 +146,22 @@ struct SearchPostingsTests {
         }
     }
 
+    /// What a search copy does with the index of a file it replaces: its postings go for good, and a build that was
+    /// under way installs nothing.
+    @Test func retiredPostingsAreNeverBuiltAgainAndSearchesStayRight() async throws {
+        let pair = try Pair(allFields: true)
+        var random = SeededGenerator(seed: 31)
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.buildSearchPostings()
+        #expect(pair.keeping.searchStructureRows == 200)
+        pair.keeping.retireSearchPostings()
+        #expect(pair.keeping.searchStructureRows == 0)
+        try await pair.keeping.refreshSearchPostings()
+        _ = try? await pair.keeping.buildSearchPostings()
+        #expect(pair.keeping.searchStructureRows == 0, "a build after the retirement installs nothing")
+        for _ in 0..<20 { #expect(try await pair.expectSameResults(try Self.randomQuery(&random)) == 0) }
+    }
+
     @Test func theKeeperBuildsAgainWhenStaleRowsPileUp() async throws {
         let pair = try Pair()
         var random = SeededGenerator(seed: 9)

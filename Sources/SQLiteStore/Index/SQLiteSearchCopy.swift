@@ -54,7 +54,8 @@ public actor SQLiteSearchCopy: SearchCopy {
     /// Search results the copy keeps (``SQLiteSearchIndex/defaultSearchCacheEntries`` unless told otherwise).
     private let searchCacheEntries: Int
     /// The fields whose words the copy keeps as search postings (``SearchPostingsFields/off`` unless told otherwise):
-    /// built empty when it is made and caught up as it applies commits, else built by ``keepSearchStructures()``.
+    /// built empty when it is made, then caught up after its commits by its searches (a few rows) and by
+    /// ``keepSearchStructures()``, which also builds those of a copy opened from its file.
     private let postings: SearchPostingsFields
     private let clock: any WallClock
     private let logger: Logger
@@ -145,6 +146,8 @@ public actor SQLiteSearchCopy: SearchCopy {
     private func make(from feed: any IndexChangeFeed, head: IndexFeedHead) async throws {
         let started = ContinuousClock.now
         if position != nil { logger.notice("the search copy at \(path) no longer follows the store; making it again") }
+        // Its postings go with it, a build under way included (the keeper may still hold the old index).
+        index?.retireSearchPostings()
         index = nil
         position = nil
         let (path, clock, logger, entries, postings) = (path, clock, logger, searchCacheEntries, postings)

@@ -32,6 +32,12 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         try await buildSearchPostings()
     }
 
+    /// Drops the postings for good, a build under way included (``SearchPostings/retire()``): what a search copy does
+    /// with the index of a file it replaces.
+    package func retireSearchPostings() {
+        postings.retire()
+    }
+
     /// Builds the postings from every row, in one read, and serves them from then on.
     package func buildSearchPostings() async throws {
         let start = ContinuousClock.now

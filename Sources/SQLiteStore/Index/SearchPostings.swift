@@ -108,8 +108,19 @@ package final class SearchPostings: Sendable {
     /// it, the postings are dropped for the life of the process and searches scan FTS5 alone, as before them.
     let maxWords: Int
     private let gaveUpFlag = Atomic<Bool>(false)
-    /// Whether the postings were dropped for holding more than ``maxWords`` words: nobody builds them again.
+    /// Whether the postings were dropped for good, for holding more than ``maxWords`` words or because their index was
+    /// replaced (``retire()``): nobody builds them again, and a build under way stops.
     var gaveUp: Bool { gaveUpFlag.load(ordering: .relaxed) }
+
+    /// Drops the postings for good: their index is no longer searched (a search copy made again in a new file), so a
+    /// build under way stops at its next check and nothing holds their memory.
+    func retire() {
+        gaveUpFlag.store(true, ordering: .relaxed)
+        held.write { held in
+            held = nil
+            publishCounts(held)
+        }
+    }
 
     /// The index's words hold more than ``SearchPostings/maxWords`` distinct words.
     struct TooManyWords: Error, CustomStringConvertible {
@@ -133,7 +144,7 @@ package final class SearchPostings: Sendable {
         while let row = try rows.next() {
             held.add(row, isCatchUp: false)
             if held.rowsBuilt % 4096 == 0 {
-                if isCancelled() { throw CancellationError() }
+                if isCancelled() || gaveUp { throw CancellationError() }
                 try checkWords(held)
             }
         }
@@ -151,6 +162,7 @@ package final class SearchPostings: Sendable {
     /// Serves `built` from now on (searches catch it up from its commit).
     func install(_ built: Held) {
         held.write { held in
+            guard !gaveUp else { return }
             held = built
             publishCounts(held)
         }
