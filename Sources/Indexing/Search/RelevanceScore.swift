@@ -114,10 +114,10 @@ package struct RelevanceScore {
     private func score(
         rankingHint: Int?, text: (SearchColumn) -> String?, bytes: UnsafeBufferPointer<UInt8>, state: UnsafeMutableBufferPointer<TermState>
     ) -> Result {
-        /// Whether `word` starts with the word at `span`.
         // (Locals, so the closure that reads each word captures them, not a copy of `self`.)
         let (termSpans, correctionSpans, correctionsOfTerm) = (termSpans, correctionSpans, correctionsOfTerm)
         let (sequences, longestSequence, synonyms) = (sequences, longestSequence, synonyms)
+        /// Whether `word` starts with the word at `span`.
         func starts(_ word: UnsafeBufferPointer<UInt8>, with span: ByteSpan) -> Bool {
             word.count >= span.count && (span.count == 0 || memcmp(word.baseAddress!, bytes.baseAddress! + span.start, span.count) == 0)
         }

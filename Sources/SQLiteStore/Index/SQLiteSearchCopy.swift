@@ -283,9 +283,6 @@ extension SQLiteSearchCopy: SearchStructureKeeping {
     public var searchStructureRows: Int { index?.searchStructureRows ?? 0 }
 
     public func keepSearchStructures() async throws {
-        while true {
-            if let index { try await index.refreshSearchPostings() }
-            try await Task.sleep(for: SQLiteSearchIndex.postingsFollowInterval)
-        }
+        try await SQLiteSearchIndex.keepPostings { await self.index }
     }
 }

@@ -13,9 +13,15 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     public var searchStructureRows: Int { postings.rows }
 
     public func keepSearchStructures() async throws {
+        try await Self.keepPostings { self }
+    }
+
+    /// Refreshes the postings of the index `current` gives (``refreshSearchPostings()``) every
+    /// ``postingsFollowInterval``, until cancelled: the keeper of an index, and of a search copy's current file.
+    static func keepPostings(of current: @Sendable () async -> SQLiteSearchIndex?) async throws {
         while true {
-            try await refreshSearchPostings()
-            try await Task.sleep(for: Self.postingsFollowInterval)
+            try await current()?.refreshSearchPostings()
+            try await Task.sleep(for: postingsFollowInterval)
         }
     }
 

@@ -110,17 +110,20 @@ extension SQLiteSearchIndex {
                             """),
                         arguments: [RowIDList.json(unread)] + filterArguments
                     )
+                    func readNext() throws -> (candidate: CandidateRanking.Candidate, expiration: Double)? {
+                        try rows.next().map { (Self.candidate($0), $0[0]) }
+                    }
                     /// The next row the filter let through, of the unread ids (in id order).
-                    var next = try rows.next().map { (Self.candidate($0), $0[0] as Double) }
+                    var next = try readNext()
                     for id in ids {
                         guard found.count < limit else { break }
                         let row: (candidate: CandidateRanking.Candidate, expiration: Double)?
                         if let remembered = rowsRead[id] {
                             row = remembered
                         } else {
-                            if let read = next, read.0.id == id {
+                            if let read = next, read.candidate.id == id {
                                 row = read
-                                next = try rows.next().map { (Self.candidate($0), $0[0] as Double) }
+                                next = try readNext()
                             } else {
                                 row = nil
                             }
