@@ -14,14 +14,28 @@ package enum SearchVocabulary {
 
     /// Adds the words of an item's title, display name and `names` (its keywords and author names) to `words`.
     package static func insertWords(title: String?, displayName: String?, names: [String], into words: inout Set<String>) {
-        for text in [title, displayName].compactMap({ $0 }) + names {
+        func insert(_ text: String?) {
+            guard let text else { return }
             TextFolding.forEachWord(in: text) { bytes in
-                let word = String(decoding: bytes, as: UTF8.self)
-                if word.unicodeScalars.count <= SearchTerms.maxTermCharacters, !word.unicodeScalars.contains(where: TypoTolerance.isDigit) {
-                    words.insert(word)
-                }
+                if let word = word(bytes) { words.insert(word) }
                 return true
             }
         }
+        insert(title)
+        insert(displayName)
+        names.forEach(insert)
+    }
+
+    /// The word a folded word's `bytes` spell, unless it holds a digit or is longer than a search term.
+    static func word(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        // ASCII (most words, in every write): a byte is a character, and the only digits are 0–9. Asking Unicode
+        // for each scalar's numeric type was about 3 % of an import's CPU.
+        if !bytes.contains(where: { $0 >= 0x80 }) {
+            guard bytes.count <= SearchTerms.maxTermCharacters, !bytes.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let word = String(decoding: bytes, as: UTF8.self)
+        guard word.unicodeScalars.count <= SearchTerms.maxTermCharacters, !word.unicodeScalars.contains(where: TypoTolerance.isDigit) else { return nil }
+        return word
     }
 }
