@@ -6,8 +6,8 @@ import SQLiteStore
 /// The search postings against the FTS5 scans they replace, on an existing SQLite index: `scheduler-bench --postings
 /// DATABASE [--all-fields]` opens it twice without result caches, builds one's postings (time and memory), then searches new queries
 /// on both, alternated query by query (which goes first too), so the machine's drift favours neither: 400 typed
-/// queries, every keystroke of 50 more, and 1,000 of the never-repeated set. Every query must give both the same hits
-/// and total; the slowest of each side are printed. `--all-fields`: postings of every field (`search.postings: all`, the all-fields scan reads them too), else of the best fields.
+/// queries, every keystroke of 50 more, 1,000 of the never-repeated set, and 300 typed queries each with facets and
+/// newest first (which walk the matches). Every query must give both the same hits, total and facets; the slowest of each side are printed. `--all-fields`: postings of every field (`search.postings: all`, the all-fields scan reads them too), else of the best fields.
 enum PostingsBenchmark {
     static func run(database: String, allFields: Bool) async throws {
         let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
@@ -18,17 +18,19 @@ enum PostingsBenchmark {
         let summary = keeping.postings.summary!
         print(String(format: "built the postings of %d rows in %.1f s: %d words, about %d MB", summary.rows, (ContinuousClock.now - start).seconds,
             summary.words, summary.bytes / 1_000_000))
-        let sets = [
-            ("typed queries", Benchmark.typedQueries(400, seed: 2026)),
-            ("every keystroke of 50 queries", Benchmark.keystrokes(of: Benchmark.typedQueries(50, seed: 2027))),
-            ("never-repeated set", Array(Benchmark.distinctTypedQueries(1_000, seed: 777))),
+        let sets: [(String, [String], facets: [SearchFacet], sort: SearchSort)] = [
+            ("typed queries", Benchmark.typedQueries(400, seed: 2026), [], .relevance),
+            ("every keystroke of 50 queries", Benchmark.keystrokes(of: Benchmark.typedQueries(50, seed: 2027)), [], .relevance),
+            ("never-repeated set", Array(Benchmark.distinctTypedQueries(1_000, seed: 777)), [], .relevance),
+            ("typed queries with facets=domain,type", Benchmark.typedQueries(300, seed: 2028), [.domain, .type], .relevance),
+            ("typed queries newest first", Benchmark.typedQueries(300, seed: 2029), [], .newest),
         ]
-        for (name, texts) in sets {
+        for (name, texts, facets, sort) in sets {
             var withPostings: [Duration] = [], fullText: [Duration] = []
             var differing: [String] = []
             let answeredBefore = keeping.postings.batchesAnswered
             for (number, text) in texts.enumerated() {
-                let query = try SearchQuery(text: text, limit: 20)
+                let query = try SearchQuery(text: text, limit: 20, facets: facets, sort: sort)
                 func timed(_ index: SQLiteSearchIndex) async throws -> (SearchResults, Duration) {
                     let start = ContinuousClock.now
                     let results = try await index.search(query)
@@ -44,7 +46,9 @@ enum PostingsBenchmark {
                 }
                 withPostings.append(keptTime)
                 fullText.append(scannedTime)
-                if kept.hits.map(\.uniqueIdentifier) != scanned.hits.map(\.uniqueIdentifier) || kept.total != scanned.total { differing.append(text) }
+                if kept.hits.map(\.uniqueIdentifier) != scanned.hits.map(\.uniqueIdentifier) || kept.total != scanned.total || kept.facets != scanned.facets {
+                    differing.append(text)
+                }
             }
             print("\(name), \(texts.count) queries, top 20, no result cache:")
             print("  FTS5 alone:    \(Benchmark.percentiles(fullText))")

@@ -47,6 +47,7 @@ struct SearchPostingsTests {
             let kept = try await keeping.search(query), fullText = try await plain.search(query)
             #expect(kept.hits.map(\.uniqueIdentifier) == fullText.hits.map(\.uniqueIdentifier), "\(query.text)", sourceLocation: sourceLocation)
             #expect(kept.total == fullText.total && kept.totalIsExact == fullText.totalIsExact, "\(query.text)", sourceLocation: sourceLocation)
+            #expect(kept.facets == fullText.facets && kept.facetsAreExact == fullText.facetsAreExact, "\(query.text)", sourceLocation: sourceLocation)
             return keeping.postings.batchesAnswered - before
         }
     }
@@ -67,7 +68,8 @@ struct SearchPostingsTests {
     }
 
     /// Queries of one to three typed words, each a prefix (often short, so that more than a scope's candidates
-    /// match and the best-field and name scans run), a whole word, or a typo; some in a domain, some with synonyms.
+    /// match and the best-field and name scans run), a whole word, or a typo; some in a domain, some with synonyms,
+    /// some with facets or newest first (which walk the matches).
     static func randomQuery(_ random: inout SeededGenerator) throws -> SearchQuery {
         let words = (0..<Int.random(in: 1...3, using: &random)).map { _ -> String in
             let word = vocabulary.randomElement(using: &random)!
@@ -81,7 +83,8 @@ struct SearchPostingsTests {
         let synonyms = Bool.random(using: &random) ? Synonyms(groups: [["cat", "camel"], ["zebu", "car carton"]]) : .none
         return try SearchQuery(
             text: words.joined(separator: " "), domain: Int.random(in: 0..<5, using: &random) == 0 ? "com.test.a" : nil,
-            limit: [5, 20, 120].randomElement(using: &random)!, synonyms: synonyms
+            limit: [5, 20, 120].randomElement(using: &random)!, facets: Bool.random(using: &random) ? [.domain, .type] : [],
+            sort: Int.random(in: 0..<4, using: &random) == 0 ? .newest : .relevance, synonyms: synonyms
         )
     }
 

@@ -25,7 +25,8 @@ public import Indexing
 ///
 /// A newest-first search (``SearchSort/newest``) gathers the same levels, then walks the matches of the last one in
 /// priority order, up to ``SearchSort/newestConsideredMatches`` as facets do, reading each one's creation date, and
-/// scores only the items that can reach the page (``NewestOrder``).
+/// scores only the items that can reach the page (``NewestOrder``). That walk takes the matches from the postings of
+/// every field when they hold the search's commit, else from FTS5.
 ///
 /// Results are kept in a ``SearchResultCache`` and answered again while they stay exact.
 extension SQLiteSearchIndex {
@@ -141,14 +142,14 @@ extension SQLiteSearchIndex {
                 }
                 return found
             }
-            /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``.
+            /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``: from every field's postings when
+            /// they hold this read's commit, else from FTS5.
             func walk(_ terms: SearchTerms) throws -> [WalkedMatch] {
+                if postings.keepsAllFields, try postingsHoldThisCommit(), let walked = try walkPostings(terms.match!) { return walked }
                 let table = FullTextTable.scanning(.all).name
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
-                        SELECT item.expirationDate, item.id, item.contentCreationDate, item.domainIdentifier, item.contentType,
-                            \(Self.pageColumn)
-                        FROM \(table) JOIN item ON item.id = \(table).rowid
+                        SELECT item.expirationDate, \(Self.walkedColumns) FROM \(table) JOIN item ON item.id = \(table).rowid
                         WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
                         """),
                     arguments: [terms.matchExpression!] + filterArguments + [WalkedMatch.rowsRead]
@@ -156,7 +157,37 @@ extension SQLiteSearchIndex {
                 var walked: [WalkedMatch] = []
                 while let row = try rows.next() {
                     validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
-                    walked.append(WalkedMatch(id: row[1], created: row[2], domain: row[3], contentType: row[4], page: row[5]))
+                    walked.append(Self.walked(row))
+                }
+                return walked
+            }
+            /// ``walk(_:)`` from the postings: their members in priority order, batch after batch, each row read with
+            /// the filter, and checked on its text when it was rewritten; `nil` when the postings moved on.
+            func walkPostings(_ match: WordMatch) throws -> [WalkedMatch]? {
+                var walked: [WalkedMatch] = []
+                var after: Int64?
+                var batch = WalkedMatch.rowsRead
+                while walked.count < WalkedMatch.rowsRead {
+                    guard let (ids, toCheck) = postings.firstMembers(.all, matching: match, at: commitNumber, after: after, limit: batch) else {
+                        return nil
+                    }
+                    let rewrittenAndUnmatched = toCheck.isEmpty ? [] : Set(try Self.candidates(db, ids: Array(toCheck))
+                        .filter { !match.isSatisfied(byWordsOf: CandidateRanking.Scope.all.columns.map($0.text)) }.map(\.id))
+                    let rows = try Row.fetchCursor(
+                        db.cachedStatement(sql: """
+                            SELECT item.expirationDate, \(Self.walkedColumns) FROM item WHERE item.id IN (SELECT value FROM json_each(?)) AND \(filter) ORDER BY item.id
+                            """),
+                        arguments: [RowIDList.json(ids)] + filterArguments
+                    )
+                    while walked.count < WalkedMatch.rowsRead, let row = try rows.next() {
+                        let id: Int64 = row[1]
+                        guard !rewrittenAndUnmatched.contains(id) else { continue }
+                        validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
+                        walked.append(Self.walked(row))
+                    }
+                    guard ids.count == batch, let last = ids.last else { break }
+                    after = last
+                    batch = min(batch * 2, 65_536)
                 }
                 return walked
             }
@@ -175,10 +206,7 @@ extension SQLiteSearchIndex {
                 total = ranking.total(matches: gathered.matches, candidates: gathered.candidates)
             case .newest:
                 let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit, distinct: query.distinct)
-                let candidates = try Row.fetchAll(
-                    db.cachedStatement(sql: "SELECT NULL, \(Self.candidateColumns) FROM item WHERE id IN (SELECT value FROM json_each(?))"),
-                    arguments: [RowIDList.json(order.toScore)]
-                ).map(Self.candidate)
+                let candidates = try Self.candidates(db, ids: order.toScore)
                 let lifts = try ItemOpenTable.lifts(of: order.toScore, popularity: popularity, db)
                 page = order.page(ranking: CandidateRanking(query: query, terms: gathered.terms), candidates: candidates, gathered: gathered, lifts: lifts)
                 total = order.total
@@ -206,6 +234,22 @@ extension SQLiteSearchIndex {
             id: row[1], title: row[2], displayName: row[3], keywords: row[4], authorNames: row[5], contentDescription: row[6], rankingHint: row[7],
             page: row[8]
         )
+    }
+
+    /// The candidates of rows `ids` (those that exist), whatever the filter.
+    private static func candidates(_ db: Database, ids: [Int64]) throws -> [CandidateRanking.Candidate] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT NULL, \(candidateColumns) FROM item WHERE id IN (SELECT value FROM json_each(?))"),
+            arguments: [RowIDList.json(ids)]
+        ).map(candidate)
+    }
+
+    /// The columns ``walked(_:)`` reads, after one column of the caller's.
+    private static let walkedColumns = "item.id, item.contentCreationDate, item.domainIdentifier, item.contentType, \(pageColumn)"
+
+    /// The match a row of ``walkedColumns`` holds (from its second column).
+    private static func walked(_ row: Row) -> WalkedMatch {
+        WalkedMatch(id: row[1], created: row[2], domain: row[3], contentType: row[4], page: row[5])
     }
 
     /// The items of a page of hits (the statement is prepared once per connection).
