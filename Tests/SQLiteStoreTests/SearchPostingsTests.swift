@@ -149,6 +149,34 @@ struct SearchPostingsTests {
         }
     }
 
+    /// The candidate rows one search reads serve the next ones (``CandidateRowCache``) only while they are what a read
+    /// would give: not once an item expired, not for a domain or type filter, not after another process's commit.
+    @Test func rowsSharedBetweenSearchesAnswerAsFullTextThroughExpiryFiltersAndOtherWriters() async throws {
+        let pair = try Pair(allFields: true)
+        let soon = pair.clock.now().addingTimeInterval(60)
+        let items = (0..<300).map { number in
+            item(
+                "i\(number)", domain: ["com.test.a", "com.test.b", "com.test.a.deep"][number % 3], title: "cat \(number % 7 == 0 ? "camel" : "zebu")",
+                description: "carton", type: number % 2 == 0 ? "public.text" : "public.image", expires: number % 5 == 0 ? soon : nil
+            )
+        }
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert(items)]))
+        try await pair.keeping.buildSearchPostings()
+        let queries = try ["c", "ca", "cat", "cat z", "car"].flatMap { text in
+            [
+                try SearchQuery(text: text, limit: 20), try SearchQuery(text: text, domain: "com.test.a", limit: 20),
+                try SearchQuery(text: text, contentType: "public.image", limit: 20),
+            ]
+        }
+        for query in queries + queries { try await pair.expectSameResults(query) }
+        pair.clock.advance(by: 120)
+        for query in queries { try await pair.expectSameResults(query) }
+        // Another process rewrites and deletes at one commit: the rows shared before it are not served after it.
+        let rewritten = (0..<100).map { item("i\($0)", domain: "com.test.b", title: "camel", description: "zebu", rankingHint: 90) }
+        try await pair.plain.commit(IndexBatch(operations: [.upsert(rewritten), .deleteIdentifiers((100..<150).map { "i\($0)" })]))
+        for query in queries { try await pair.expectSameResults(query) }
+    }
+
     /// What a search copy does with the index of a file it replaces: its postings go for good, and a build that was
     /// under way installs nothing.
     @Test func retiredPostingsAreNeverBuiltAgainAndSearchesStayRight() async throws {

@@ -52,6 +52,10 @@ extension SQLiteSearchIndex {
         let cache = resultCache
         let generation = cache.generation
         let postings = postings
+        // Rows are shared between searches only as a search without a domain or type filter reads them.
+        let sharedRows = query.domain == nil && query.contentType == nil ? candidateRows : nil
+        let liveFilter = PurgedDomains.liveCondition()
+        let nowSeconds = now.timeIntervalSince1970
 
         return try await database.read { db in
             let commitNumber = try Self.lastCommitNumber(db)
@@ -91,10 +95,11 @@ extension SQLiteSearchIndex {
             /// left out. A later scan (another scope, another level) takes them from here instead of reading them again.
             /// At most ``rowsRememberedPerSearch``: a narrow filter walking a common word's members reads past them
             /// without keeping them.
-            var rowsRead: [Int64: (candidate: CandidateRanking.Candidate, expiration: Double)?] = [:]
+            var rowsRead: [Int64: CandidateRowCache.Entry?] = [:]
             /// ``scan(_:_:limit:)`` from the postings: their members in priority order, batch after batch, each row read
-            /// with the filter (once per search, ``rowsRead``), and checked on its text when it was rewritten; `nil` when
-            /// the postings moved on.
+            /// with the filter (once per search, ``rowsRead``; without a domain or type filter, from the rows recent
+            /// searches read when they hold it, ``CandidateRowCache``), and checked on its text when it was rewritten;
+            /// `nil` when the postings moved on.
             func scanPostings(_ match: WordMatch, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate]? {
                 var found: [CandidateRanking.Candidate] = []
                 var after: Int64?
@@ -104,30 +109,41 @@ extension SQLiteSearchIndex {
                         return nil
                     }
                     let unread = ids.filter { rowsRead[$0] == nil }
+                    let shared = sharedRows?.entries(unread, at: commitNumber) ?? [:]
+                    // Read for the shared rows, a row is filtered on its domain's liveness alone (the expiration below).
                     let rows = try Row.fetchCursor(
                         db.cachedStatement(sql: """
                             SELECT item.expirationDate, \(Self.candidateColumns) FROM item
-                            WHERE item.id IN (SELECT value FROM json_each(?)) AND \(filter) ORDER BY item.id
+                            WHERE item.id IN (SELECT value FROM json_each(?)) AND \(sharedRows == nil ? filter : liveFilter) ORDER BY item.id
                             """),
-                        arguments: [RowIDList.json(unread)] + filterArguments
+                        arguments: [RowIDList.json(shared.isEmpty ? unread : unread.filter { shared[$0] == nil })]
+                            + (sharedRows == nil ? filterArguments : [])
                     )
-                    func readNext() throws -> (candidate: CandidateRanking.Candidate, expiration: Double)? {
+                    func readNext() throws -> CandidateRowCache.Entry? {
                         try rows.next().map { (Self.candidate($0), $0[0]) }
                     }
                     /// The next row the filter let through, of the unread ids (in id order).
                     var next = try readNext()
+                    var newlyRead: [Int64: CandidateRowCache.Entry?] = [:]
+                    defer { sharedRows?.store(newlyRead, at: commitNumber) }
                     for id in ids {
                         guard found.count < limit else { break }
-                        let row: (candidate: CandidateRanking.Candidate, expiration: Double)?
+                        let row: CandidateRowCache.Entry?
                         if let remembered = rowsRead[id] {
                             row = remembered
                         } else {
-                            if let read = next, read.candidate.id == id {
-                                row = read
+                            let stored: CandidateRowCache.Entry?
+                            if let entry = shared[id] {
+                                stored = entry
+                            } else if let read = next, read.candidate.id == id {
+                                stored = read
                                 next = try readNext()
+                                if sharedRows != nil { newlyRead[id] = .some(read) }
                             } else {
-                                row = nil
+                                stored = nil
+                                if sharedRows != nil { newlyRead[id] = .some(nil) }
                             }
+                            row = stored.flatMap { $0.expiration > nowSeconds ? $0 : nil }
                             if rowsRead.count < Self.rowsRememberedPerSearch { rowsRead[id] = .some(row) }
                         }
                         guard let (candidate, expiration) = row else { continue }
