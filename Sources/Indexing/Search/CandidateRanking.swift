@@ -9,17 +9,19 @@ package struct CandidateRanking {
     /// one after another, so the first matches in priority order are often few pages.
     package static let distinctPagesFactor = 5
 
-    /// One candidate's searchable fields, as stored (keywords and author names in their stored JSON form).
-    package struct Candidate {
-        package var id: Int64
-        package var title: String?
-        package var displayName: String?
-        package var keywords: String?
-        package var authorNames: String?
-        package var contentDescription: String?
-        package var rankingHint: Int?
+    /// One candidate's searchable fields, as stored (keywords and author names in their stored JSON form). A class:
+    /// candidates are passed between scans, levels and the rows searches share (`CandidateRowCache`), and a copy is one
+    /// retain instead of one per field.
+    package final class Candidate: Sendable {
+        package let id: Int64
+        package let title: String?
+        package let displayName: String?
+        package let keywords: String?
+        package let authorNames: String?
+        package let contentDescription: String?
+        package let rankingHint: Int?
         /// The page it belongs to: its `relatedUniqueIdentifier`, else its own identifier (``SearchDistinct/page``).
-        package var page: String
+        package let page: String
 
         package init(
             id: Int64, title: String?, displayName: String?, keywords: String?, authorNames: String?, contentDescription: String?, rankingHint: Int?,

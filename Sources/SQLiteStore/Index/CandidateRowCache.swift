@@ -7,7 +7,10 @@ import Synchronization
 /// a never-repeated search's CPU (BENCHMARKS.md).
 ///
 /// **When an entry holds.** Every entry is valid at one commit number. The cache empties when a search reads a later
-/// commit: every change to the rows and to the purged domains is a commit, whichever process writes the file.
+/// commit: every change to the rows and to the purged domains is a commit, whichever process writes the file. The
+/// exceptions delete rows without one: the reclaim of a purged domain (its rows are gone from searches already) and
+/// the expiry sweep (its rows have expired, by the sweeper's clock): a search takes no row from here that expires
+/// within ``expiringSoon`` of its own clock.
 ///
 /// **What an entry is.** A row as a search without a domain or type filter reads it, with only the live-domain
 /// condition: its candidate and expiration, or `nil` for a row that is gone (deleted, or its domain purged). The
@@ -64,8 +67,10 @@ final class CandidateRowCache: Sendable {
         }
     }
 
-    /// Bytes of text held at most (both generations).
+    /// Bytes held at most (both generations), as ``bytes(of:)`` counts them.
     let maxBytes: Int
+    /// Seconds before its expiration when a row is read from the file again (see the type's comment).
+    static let expiringSoon: Double = 60
     private let state = Mutex(State())
 
     init(maxBytes: Int) {
@@ -105,10 +110,11 @@ final class CandidateRowCache: Sendable {
         }
     }
 
-    /// What an entry counts against ``maxBytes``: its text, and a fixed share for the rest.
+    /// What an entry counts against ``maxBytes``: its slot in a dictionary (with the room a dictionary keeps free), and
+    /// for a row, its object and each string's text and header.
     static func bytes(of entry: Entry?) -> Int {
-        guard let candidate = entry?.candidate else { return 32 }
-        return 128 + [candidate.title, candidate.displayName, candidate.keywords, candidate.authorNames, candidate.contentDescription, candidate.page]
-            .reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+        guard let candidate = entry?.candidate else { return 64 }
+        return 64 + 96 + [candidate.title, candidate.displayName, candidate.keywords, candidate.authorNames, candidate.contentDescription, candidate.page]
+            .reduce(0) { $0 + ($1.map { 32 + $0.utf8.count } ?? 0) }
     }
 }

@@ -109,7 +109,10 @@ extension SQLiteSearchIndex {
                         return nil
                     }
                     let unread = ids.filter { rowsRead[$0] == nil }
-                    let shared = sharedRows?.entries(unread, at: commitNumber) ?? [:]
+                    // A row about to expire is read from the file: the expiry sweep deletes rows without a commit, and
+                    // its clock may be ahead of this search's.
+                    let shared = (sharedRows?.entries(unread, at: commitNumber) ?? [:])
+                        .filter { $0.value.map { $0.expiration > nowSeconds + CandidateRowCache.expiringSoon } ?? true }
                     // Read for the shared rows, a row is filtered on its domain's liveness alone (the expiration below).
                     let rows = try Row.fetchCursor(
                         db.cachedStatement(sql: """
@@ -187,8 +190,6 @@ extension SQLiteSearchIndex {
                     guard let (ids, toCheck) = postings.firstMembers(.all, matching: match, at: commitNumber, after: after, limit: batch) else {
                         return nil
                     }
-                    let rewrittenAndUnmatched = toCheck.isEmpty ? [] : Set(try Self.candidates(db, ids: Array(toCheck))
-                        .filter { !match.isSatisfied(byWordsOf: CandidateRanking.Scope.all.columns.map($0.text)) }.map(\.id))
                     let rows = try Row.fetchCursor(
                         db.cachedStatement(sql: """
                             SELECT item.expirationDate, \(Self.walkedColumns) FROM item WHERE item.id IN (SELECT value FROM json_each(?)) AND \(filter) ORDER BY item.id
@@ -197,7 +198,10 @@ extension SQLiteSearchIndex {
                     )
                     while walked.count < WalkedMatch.rowsRead, let row = try rows.next() {
                         let id: Int64 = row[1]
-                        guard !rewrittenAndUnmatched.contains(id) else { continue }
+                        // A rewritten row is read again, alone, with its text: few are, and a walk reads thousands.
+                        if toCheck.contains(id), try !Self.candidates(db, ids: [id]).contains(where: {
+                            match.isSatisfied(byWordsOf: CandidateRanking.Scope.all.columns.map($0.text))
+                        }) { continue }
                         validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
                         walked.append(Self.walked(row))
                     }
