@@ -6,68 +6,46 @@ import Synchronization
 /// of the order hold the common words. Reading a candidate row from SQLite (the seek and the strings) was a third of
 /// a never-repeated search's CPU (BENCHMARKS.md).
 ///
-/// **When an entry holds.** Every entry is valid at one commit number. The cache empties when a search reads a later
-/// commit: every change to the rows and to the purged domains is a commit, whichever process writes the file. The
-/// exceptions delete rows without one: the reclaim of a purged domain (its rows are gone from searches already) and
-/// the expiry sweep (its rows have expired, by the sweeper's clock): a search takes no row from here that expires
-/// within ``expiringSoon`` of its own clock.
+/// **When an entry holds.** Every entry is valid at the commit number it was read at, and is served only to searches
+/// that read the same commit: every change to the rows and to the purged domains is a commit, whichever process
+/// writes the file. The exceptions delete rows without one: the reclaim of a purged domain (its rows are gone from
+/// searches already) and the expiry sweep (its rows have expired, by the sweeper's clock): a search takes no row from
+/// here that expires within ``expiringSoon`` of its own clock.
 ///
 /// **What an entry is.** A row as a search without a domain or type filter reads it, with only the live-domain
 /// condition: its candidate and expiration, or `nil` for a row that is gone (deleted, or its domain purged). The
 /// search applies the expiration itself.
 ///
-/// **Bounded in bytes of text.** Two generations stand in for least-recently-used order: an entry found in the older
-/// one moves to the newer one, and when the newer one is full it becomes the older one and the oldest entries go
-/// (freed after the lock is let go).
+/// **Bounded in bytes**, as ``bytes(of:)`` counts them. The oldest entries go first, a few at each store, so no search
+/// pays for freeing many at once; entries of an earlier commit are never served, and go in turn (or when their row is
+/// read again). What the lock lets go is freed after it.
 final class CandidateRowCache: Sendable {
     /// A row's candidate and its expiration (seconds since 1970); what a search takes from SQLite.
     typealias Entry = (candidate: CandidateRanking.Candidate, expiration: Double)
 
+    private struct Slot {
+        var entry: Entry?
+        var commitNumber: Int64
+        var bytes: Int
+    }
+
     private struct State {
-        /// The commit the entries hold at; -1 before the first search.
-        var commitNumber: Int64 = -1
-        var newer: [Int64: Entry?] = [:]
-        var older: [Int64: Entry?] = [:]
-        var newerBytes = 0
-        /// Entries let go under the lock, freed by the caller after it (freeing thousands of strings takes
-        /// milliseconds, which other searches would wait for).
-        var discarded: [[Int64: Entry?]] = []
+        /// The latest commit a search read: readers of an earlier one neither take nor keep entries.
+        var latestCommit: Int64 = -1
+        var slots: [Int64: Slot] = [:]
+        /// Ids in the order they were kept, the oldest at `head`.
+        var order: [Int64] = []
+        var head = 0
+        var bytes = 0
 
-        /// Empties the cache for `commitNumber` when it is later than the entries'; whether the entries hold at it.
-        mutating func holds(_ commitNumber: Int64) -> Bool {
-            if commitNumber > self.commitNumber {
-                self.commitNumber = commitNumber
-                discarded += [newer, older]
-                newer = [:]
-                older = [:]
-                newerBytes = 0
-            }
-            return commitNumber == self.commitNumber
-        }
-
-        mutating func insert(_ id: Int64, _ entry: Entry?, maxBytes: Int) {
-            let bytes = CandidateRowCache.bytes(of: entry)
-            // A huge row (a long description) would push out hundreds of others: it is read each time instead.
-            guard newer[id] == nil, bytes <= maxBytes / 64 else { return }
-            if newerBytes + bytes > maxBytes / 2 {
-                discarded.append(older)
-                older = newer
-                // As large as the last: filling it again never rehashes under the lock.
-                newer = Dictionary(minimumCapacity: older.count)
-                newerBytes = 0
-            }
-            newer[id] = .some(entry)
-            newerBytes += bytes
-        }
-
-        /// What was let go since the last call.
-        mutating func takeDiscarded() -> [[Int64: Entry?]] {
-            defer { discarded = [] }
-            return discarded
+        /// Moves to `commitNumber` when it is later; whether a reader of it may use the cache.
+        mutating func admits(_ commitNumber: Int64) -> Bool {
+            latestCommit = max(latestCommit, commitNumber)
+            return commitNumber == latestCommit
         }
     }
 
-    /// Bytes held at most (both generations), as ``bytes(of:)`` counts them.
+    /// Bytes held at most, as ``bytes(of:)`` counts them.
     let maxBytes: Int
     /// Seconds before its expiration when a row is read from the file again (see the type's comment).
     static let expiringSoon: Double = 60
@@ -77,36 +55,51 @@ final class CandidateRowCache: Sendable {
         self.maxBytes = maxBytes
     }
 
-    /// The entries of those `ids` held at `commitNumber`: a row, or `nil` for a row that is gone. Empty when the
-    /// cache holds another commit (an older read's), or holds nothing.
+    /// The entries of those `ids` kept at `commitNumber`: a row, or `nil` for a row that is gone.
     func entries(_ ids: [Int64], at commitNumber: Int64) -> [Int64: Entry?] {
         guard maxBytes > 0, !ids.isEmpty else { return [:] }
-        // What the lock let go is returned, and freed here, after it.
-        let (found, _) = state.withLock { state -> ([Int64: Entry?], [[Int64: Entry?]]) in
-            guard state.holds(commitNumber) else { return ([:], state.takeDiscarded()) }
+        return state.withLock { state in
+            guard state.admits(commitNumber) else { return [:] }
             var found: [Int64: Entry?] = [:]
             for id in ids {
-                if let entry = state.newer[id] {
-                    found[id] = entry
-                } else if let entry = state.older.removeValue(forKey: id) {
-                    found[id] = entry
-                    state.insert(id, entry, maxBytes: maxBytes)
-                }
+                if let slot = state.slots[id], slot.commitNumber == commitNumber { found[id] = slot.entry }
             }
-            return (found, state.takeDiscarded())
+            return found
         }
-        return found
     }
 
-    /// Keeps `entries`, read at `commitNumber` (nothing when the cache holds a later commit).
+    /// Keeps `entries`, read at `commitNumber` (nothing when a search read a later commit already).
     func store(_ entries: [Int64: Entry?], at commitNumber: Int64) {
         guard maxBytes > 0, !entries.isEmpty else { return }
-        // What the lock let go is returned, and freed here, after it.
-        _ = state.withLock { state in
-            if state.holds(commitNumber) {
-                for (id, entry) in entries { state.insert(id, entry, maxBytes: maxBytes) }
+        // What the lock lets go is returned, and freed here, after it.
+        _ = state.withLock { state -> [Entry?] in
+            guard state.admits(commitNumber) else { return [] }
+            var discarded: [Entry?] = []
+            for (id, entry) in entries {
+                let bytes = Self.bytes(of: entry)
+                // A huge row (a long description) would push out hundreds of others: it is read each time instead.
+                guard bytes <= maxBytes / 64 else { continue }
+                if let old = state.slots.updateValue(Slot(entry: entry, commitNumber: commitNumber, bytes: bytes), forKey: id) {
+                    state.bytes -= old.bytes
+                    discarded.append(old.entry)
+                } else {
+                    state.order.append(id)
+                }
+                state.bytes += bytes
             }
-            return state.takeDiscarded()
+            while state.bytes > maxBytes, state.head < state.order.count {
+                let id = state.order[state.head]
+                state.head += 1
+                if let slot = state.slots.removeValue(forKey: id) {
+                    state.bytes -= slot.bytes
+                    discarded.append(slot.entry)
+                }
+            }
+            if state.head > 4_096, state.head > state.order.count / 2 {
+                state.order.removeFirst(state.head)
+                state.head = 0
+            }
+            return discarded
         }
     }
 
