@@ -19,9 +19,11 @@ struct CategoryFeedIncrementalTests {
         var context = folder.context(domain: "com.shop.categories", source: "categories")
         context.mode = mode
         context.state = state
+        // 60 s: no request here is meant to time out, and under the whole suite on 2 cores the local server's answer
+        // waited past 10 s in CI (2026-11-27) while every test task queued for the same two threads.
         let options = CategoryFeedSource.Options(
             feed: feed, thumbnails: CategoryFeedSource.Thumbnails.none, concurrency: nil,
-            timeout: DurationOption(.seconds(10)), maxImageBytes: nil, allowedHosts: nil, retries: 0, allowPrivateNetworks: true
+            timeout: DurationOption(.seconds(60)), maxImageBytes: nil, allowedHosts: nil, retries: 0, allowPrivateNetworks: true
         )
         return await IncrementalRun(of: try CategoryFeedSource(options: options, context: context))
     }
