@@ -7,7 +7,9 @@ import SQLiteStore
 /// DATABASE [--all-fields]` opens it twice without result caches, builds one's postings (time and memory), then searches new queries
 /// on both, alternated query by query (which goes first too), so the machine's drift favours neither: 400 typed
 /// queries, every keystroke of 50 more, 1,000 of the never-repeated set, and 300 typed queries each with facets and
-/// newest first (which walk the matches). Every query must give both the same hits, total and facets; the slowest of each side are printed. `--all-fields`: postings of every field (`search.postings: all`, the all-fields scan reads them too), else of the best fields.
+/// newest first (which walk the matches). Every query must give both the same hits, total and facets; the slowest of
+/// each side are printed. `--all-fields`: postings of every field (`search.postings: all`, the all-fields scan reads
+/// them too), else of the best fields.
 enum PostingsBenchmark {
     static func run(database: String, allFields: Bool) async throws {
         let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }

@@ -96,18 +96,32 @@ extension SQLiteSearchIndex {
             /// At most ``rowsRememberedPerSearch``: a narrow filter walking a common word's members reads past them
             /// without keeping them.
             var rowsRead: [Int64: CandidateRowCache.Entry?] = [:]
+            /// Hands `body` the members of `match` in `scope` in priority order, batch after batch, with those to check on
+            /// their text, while it asks for more and members are left: the first batch `first` long, each next twice as
+            /// long up to `most` (a filter that passes few rows, a small domain, reads bigger batches). False when the
+            /// postings moved on.
+            func eachPostingsBatch(
+                _ scope: CandidateRanking.Scope, _ match: WordMatch, first: Int, most: Int,
+                _ body: (_ ids: [Int64], _ toCheck: Set<Int64>) throws -> Bool
+            ) throws -> Bool {
+                var after: Int64?
+                var batch = first
+                while true {
+                    guard let (ids, toCheck) = postings.firstMembers(scope, matching: match, at: commitNumber, after: after, limit: batch) else {
+                        return false
+                    }
+                    guard try body(ids, toCheck), ids.count == batch, let last = ids.last else { return true }
+                    after = last
+                    batch = min(batch * 2, most)
+                }
+            }
             /// ``scan(_:_:limit:)`` from the postings: their members in priority order, batch after batch, each row read
             /// with the filter (once per search, ``rowsRead``; without a domain or type filter, from the rows recent
             /// searches read when they hold it, ``CandidateRowCache``), and checked on its text when it was rewritten;
             /// `nil` when the postings moved on.
             func scanPostings(_ match: WordMatch, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate]? {
                 var found: [CandidateRanking.Candidate] = []
-                var after: Int64?
-                var batch = limit
-                while found.count < limit {
-                    guard let (ids, toCheck) = postings.firstMembers(scope, matching: match, at: commitNumber, after: after, limit: batch) else {
-                        return nil
-                    }
+                let held = try eachPostingsBatch(scope, match, first: limit, most: 8_192) { ids, toCheck in
                     let unread = ids.filter { rowsRead[$0] == nil }
                     // A row about to expire is read from the file: the expiry sweep deletes rows without a commit, and
                     // its clock may be ahead of this search's.
@@ -154,12 +168,9 @@ extension SQLiteSearchIndex {
                         validUntil = min(validUntil, Date(timeIntervalSince1970: expiration))
                         found.append(candidate)
                     }
-                    guard ids.count == batch, let last = ids.last else { break }
-                    after = last
-                    // A filter that passes few rows (a small domain) reads bigger batches.
-                    batch = min(batch * 2, 8_192)
+                    return found.count < limit
                 }
-                return found
+                return held ? found : nil
             }
             /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``: from every field's postings when
             /// they hold this read's commit, else from FTS5.
@@ -184,12 +195,7 @@ extension SQLiteSearchIndex {
             /// the filter, and checked on its text when it was rewritten; `nil` when the postings moved on.
             func walkPostings(_ match: WordMatch) throws -> [WalkedMatch]? {
                 var walked: [WalkedMatch] = []
-                var after: Int64?
-                var batch = WalkedMatch.rowsRead
-                while walked.count < WalkedMatch.rowsRead {
-                    guard let (ids, toCheck) = postings.firstMembers(.all, matching: match, at: commitNumber, after: after, limit: batch) else {
-                        return nil
-                    }
+                let held = try eachPostingsBatch(.all, match, first: WalkedMatch.rowsRead, most: 65_536) { ids, toCheck in
                     let rows = try Row.fetchCursor(
                         db.cachedStatement(sql: """
                             SELECT item.expirationDate, \(Self.walkedColumns) FROM item WHERE item.id IN (SELECT value FROM json_each(?)) AND \(filter) ORDER BY item.id
@@ -205,11 +211,9 @@ extension SQLiteSearchIndex {
                         validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
                         walked.append(Self.walked(row))
                     }
-                    guard ids.count == batch, let last = ids.last else { break }
-                    after = last
-                    batch = min(batch * 2, 65_536)
+                    return walked.count < WalkedMatch.rowsRead
                 }
-                return walked
+                return held ? walked : nil
             }
             let gathered = try ranking.gatherLevels(
                 terms: typed, correct: { corrector in corrector.corrected(typed, vocabulary: try SearchTermTable.words(for: corrector.lookups, db)) },

@@ -26,7 +26,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     public static let defaultSearchCacheEntries = 2048
     /// Candidate rows recent searches read, for the next searches (``CandidateRowCache``).
     let candidateRows = CandidateRowCache(maxBytes: candidateRowCacheBytes)
-    /// Bytes of text ``candidateRows`` holds at most: about 50,000 rows of a few hundred bytes each.
+    /// Bytes ``candidateRows`` holds at most, as it counts them: about 40,000 rows of a few hundred bytes of text each.
     static let candidateRowCacheBytes = 32 * 1024 * 1024
     /// The best fields' and names' words in memory, when whoever runs the index keeps them
     /// (``keepSearchStructures()``, the service): the scans of those two scopes read them instead of FTS5.
