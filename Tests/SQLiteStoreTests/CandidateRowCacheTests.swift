@@ -18,7 +18,7 @@ struct CandidateRowCacheTests {
         let one = CandidateRowCache.bytes(of: entry(1_000))
         let cache = CandidateRowCache(maxBytes: one * 100)
         for id in Int64(1_000)..<2_000 { cache.store([id: entry(id)], at: 1) }
-        let kept = cache.entries(Array(1_000..<2_000), at: 1)
+        let kept = cache.entries(Array(1_000..<2_000), at: 1, expiringAfter: 0)
         #expect(kept.count == 100, "as many as the bytes allow")
         #expect(Set(kept.keys) == Set(1_900..<2_000), "the newest")
     }
@@ -27,19 +27,27 @@ struct CandidateRowCacheTests {
         let cache = CandidateRowCache(maxBytes: 1 << 20)
         let gone: CandidateRowCache.Entry? = nil
         cache.store([1: entry(1), 2: gone], at: 5)
-        #expect(cache.entries([1, 2, 3], at: 5).count == 2)
-        let found = cache.entries([1, 2], at: 5)
+        #expect(cache.entries([1, 2, 3], at: 5, expiringAfter: 0).count == 2)
+        let found = cache.entries([1, 2], at: 5, expiringAfter: 0)
         #expect(found[2] != nil && found[2]! == nil, "a row that is gone is remembered as gone")
-        #expect(cache.entries([1, 2], at: 6).isEmpty, "a later commit")
+        #expect(cache.entries([1, 2], at: 6, expiringAfter: 0).isEmpty, "a later commit")
         cache.store([3: entry(3)], at: 5)
-        #expect(cache.entries([1, 3], at: 5).isEmpty, "an earlier reader neither takes nor keeps entries once a later commit was read")
+        #expect(cache.entries([1, 3], at: 5, expiringAfter: 0).isEmpty, "an earlier reader neither takes nor keeps entries once a later commit was read")
         cache.store([1: entry(1)], at: 6)
-        #expect(cache.entries([1], at: 6).count == 1)
+        #expect(cache.entries([1], at: 6, expiringAfter: 0).count == 1)
     }
 
     @Test func aHugeRowIsNotKept() {
         let cache = CandidateRowCache(maxBytes: 64 * 1_024)
         cache.store([1: entry(1, description: String(repeating: "x", count: 2_000)), 2: entry(2)], at: 1)
-        #expect(Set(cache.entries([1, 2], at: 1).keys) == [2])
+        #expect(Set(cache.entries([1, 2], at: 1, expiringAfter: 0).keys) == [2])
+    }
+
+    @Test func aRowExpiringSoonIsLeftForTheFile() {
+        let cache = CandidateRowCache(maxBytes: 1 << 20)
+        let gone: CandidateRowCache.Entry? = nil
+        cache.store([1: entry(1), 2: gone], at: 1)
+        #expect(Set(cache.entries([1, 2], at: 1, expiringAfter: 999).keys) == [1, 2])
+        #expect(Set(cache.entries([1, 2], at: 1, expiringAfter: 1_000).keys) == [2], "row 1 expires at 1,000: read it again; a gone row stays gone")
     }
 }

@@ -98,29 +98,57 @@ package struct RelevanceScore {
     /// The score of an item whose searchable fields' stored text `text` gives, the typos its match needed and the
     /// sequences it holds.
     package func score(rankingHint: Int?, text: (SearchColumn) -> String?) -> Result {
+        // Buffers, not arrays, in the loop over each word: reading an array there retains and releases it.
         bytes.withUnsafeBufferPointer { bytes in
-            withUnsafeTemporaryAllocation(of: TermState.self, capacity: termSpans.count) { state in
-                for index in termSpans.indices {
-                    // A term not found in the scored text (the index matched it further on) counts its fewest typos.
-                    let fewest = correctionSpans[correctionsOfTerm[index]].lazy.map(\.typos).min() ?? 0
-                    (state.baseAddress! + index).initialize(to: TermState(typos: fewest))
+            termSpans.withUnsafeBufferPointer { termSpans in
+                correctionSpans.withUnsafeBufferPointer { correctionSpans in
+                    correctionsOfTerm.withUnsafeBufferPointer { correctionsOfTerm in
+                        withUnsafeTemporaryAllocation(of: TermState.self, capacity: termSpans.count) { state in
+                            for index in termSpans.indices {
+                                // A term not found in the scored text (the index matched it further on) counts its fewest typos.
+                                let fewest = correctionSpans[correctionsOfTerm[index]].lazy.map(\.typos).min() ?? 0
+                                (state.baseAddress! + index).initialize(to: TermState(typos: fewest))
+                            }
+                            defer { state.baseAddress!.deinitialize(count: termSpans.count) }
+                            let words = Words(bytes: bytes, terms: termSpans, corrections: correctionSpans, correctionsOfTerm: correctionsOfTerm)
+                            return score(rankingHint: rankingHint, text: text, words: words, state: state)
+                        }
+                    }
                 }
-                defer { state.baseAddress!.deinitialize(count: termSpans.count) }
-                return score(rankingHint: rankingHint, text: text, bytes: bytes, state: state)
             }
         }
     }
 
-    private func score(
-        rankingHint: Int?, text: (SearchColumn) -> String?, bytes: UnsafeBufferPointer<UInt8>, state: UnsafeMutableBufferPointer<TermState>
-    ) -> Result {
-        // (Locals, so the closure that reads each word captures them, not a copy of `self`.)
-        let (termSpans, correctionSpans, correctionsOfTerm) = (termSpans, correctionSpans, correctionsOfTerm)
-        let (sequences, longestSequence, synonyms) = (sequences, longestSequence, synonyms)
+    /// The typed words and their corrections, as the loop over each word of a field reads them.
+    private struct Words {
+        var bytes: UnsafeBufferPointer<UInt8>
+        var terms: UnsafeBufferPointer<ByteSpan>
+        var corrections: UnsafeBufferPointer<ByteSpan>
+        var correctionsOfTerm: UnsafeBufferPointer<Range<Int>>
+
         /// Whether `word` starts with the word at `span`.
         func starts(_ word: UnsafeBufferPointer<UInt8>, with span: ByteSpan) -> Bool {
-            word.count >= span.count && (span.count == 0 || memcmp(word.baseAddress!, bytes.baseAddress! + span.start, span.count) == 0)
+            guard word.count >= span.count else { return false }
+            guard span.count > 0 else { return true }
+            // Most words differ from a term at their first byte: no call to compare the rest.
+            return word[0] == bytes[span.start] && memcmp(word.baseAddress!, bytes.baseAddress! + span.start, span.count) == 0
         }
+
+        /// The correction of term `index` that `word` is, if any.
+        func correction(of index: Int, equalTo word: UnsafeBufferPointer<UInt8>) -> ByteSpan? {
+            let range = correctionsOfTerm[index]
+            guard !range.isEmpty else { return nil }
+            return UnsafeBufferPointer(rebasing: corrections[range]).first { $0.count == word.count && starts(word, with: $0) }
+        }
+    }
+
+    private func score(
+        rankingHint: Int?, text: (SearchColumn) -> String?, words: Words, state: UnsafeMutableBufferPointer<TermState>
+    ) -> Result {
+        // (Locals, so the closure that reads each word captures them, not a copy of `self`.)
+        let (sequences, longestSequence, synonyms) = (sequences, longestSequence, synonyms)
+        let termSpans = words.terms
+        let hasSynonyms = !synonyms.isEmpty
         var sequenceFound = [Bool](repeating: false, count: sequences.count)
         var titleIsExact = false
         /// For each word of each synonym phrase, the best weight of a field holding it (0: none), and whether the
@@ -146,7 +174,7 @@ package struct RelevanceScore {
                 wordCount += 1
                 if titleSoFar {
                     titleSoFar = wordCount <= termSpans.count && word.count == termSpans[wordCount - 1].count
-                        && starts(word, with: termSpans[wordCount - 1])
+                        && words.starts(word, with: termSpans[wordCount - 1])
                 }
                 if longestSequence > 0 {
                     if recent.count == longestSequence { recent.removeFirst() }
@@ -155,19 +183,21 @@ package struct RelevanceScore {
                         sequenceFound[index] = true
                     }
                 }
-                for (span, synonym) in synonyms.enumerated() {
-                    for (phrase, words) in synonym.alternatives.enumerated() {
-                        for (position, phraseWord) in words.enumerated() where word.elementsEqual(phraseWord) {
-                            phraseWordInField[span][phrase][position] = true
+                if hasSynonyms {
+                    for (span, synonym) in synonyms.enumerated() {
+                        for (phrase, phraseWords) in synonym.alternatives.enumerated() {
+                            for (position, phraseWord) in phraseWords.enumerated() where word.elementsEqual(phraseWord) {
+                                phraseWordInField[span][phrase][position] = true
+                            }
                         }
                     }
                 }
                 for index in state.indices where state[index].match < 1 {
                     let term = termSpans[index]
-                    if starts(word, with: term) {
+                    if words.starts(word, with: term) {
                         state[index].match = word.count == term.count ? 1 : 0.8
                         (state[index].typos, state[index].seen) = (0, true)
-                    } else if let corrected = correctionSpans[correctionsOfTerm[index]].first(where: { $0.count == word.count && starts(word, with: $0) }) {
+                    } else if let corrected = words.correction(of: index, equalTo: word) {
                         state[index].match = max(state[index].match, 0.8)
                         state[index].typos = state[index].seen ? min(state[index].typos, corrected.typos) : corrected.typos
                         state[index].seen = true

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds where a hit's fields match a query's words, as the index matched them: a word of the text (split and
 /// folded as the tokenizer does) matches when it starts with a query word, or is one of its typo corrections or a word of
 /// a synonym phrase standing for it. Every store's hits get their
@@ -13,13 +15,21 @@ package struct SearchHighlighter: Sendable {
     /// One word of a text: where it is, and which query word it starts with, if any.
     private typealias Word = (range: Range<Int>, term: Int?)
 
-    private let terms: [[UInt8]]
+    /// The query words, one after another, and where each is: a text's words are compared without retaining an array
+    /// per word.
+    private let termBytes: [UInt8]
+    private let termSpans: [Range<Int>]
     /// The typo corrections of the terms and the words of their synonym phrases: whole words, each with the (first)
     /// term it stands for.
     private let wholeWords: [[UInt8]: Int]
 
     package init(terms: SearchTerms) {
-        self.terms = terms.words.map { Array($0.utf8) }
+        termBytes = Array(terms.words.joined().utf8)
+        var start = 0
+        termSpans = terms.words.map { word in
+            defer { start += word.utf8.count }
+            return start..<(start + word.utf8.count)
+        }
         let corrections = terms.corrections.enumerated().flatMap { index, corrections in corrections.map { (Array($0.word.utf8), index) } }
         let synonyms = terms.synonyms.flatMap { span in span.alternatives.joined().map { (Array($0.utf8), span.words.lowerBound) } }
         wholeWords = Dictionary(corrections + synonyms, uniquingKeysWith: min)
@@ -28,10 +38,18 @@ package struct SearchHighlighter: Sendable {
     /// The words of `text` (of its first `maxBytes`; a word the limit cuts is left out).
     private func words(of text: String, maxBytes: Int = .max) -> [Word] {
         var words: [Word] = []
-        TextFolding.forEachWordRange(in: text, maxBytes: maxBytes) { range, folded in
-            let term = terms.firstIndex { folded.starts(with: $0) } ?? (wholeWords.isEmpty ? nil : wholeWords[Array(folded)])
-            words.append((range, term))
-            return true
+        termBytes.withUnsafeBufferPointer { termBytes in
+            termSpans.withUnsafeBufferPointer { termSpans in
+                TextFolding.forEachWordRange(in: text, maxBytes: maxBytes) { range, folded in
+                    let term = termSpans.firstIndex { span in
+                        folded.count >= span.count
+                            && (span.isEmpty || folded[0] == termBytes[span.lowerBound]
+                                && memcmp(folded.baseAddress!, termBytes.baseAddress! + span.lowerBound, span.count) == 0)
+                    } ?? (wholeWords.isEmpty ? nil : wholeWords[Array(folded)])
+                    words.append((range, term))
+                    return true
+                }
+            }
         }
         return words
     }
@@ -101,7 +119,7 @@ package struct SearchHighlighter: Sendable {
     /// The first window of ``snippetWords`` words holding the most distinct query words, centred on its matches.
     private func bestWindow(in words: [Word]) -> Range<Int> {
         let width = min(Self.snippetWords, words.count)
-        var counts = [Int](repeating: 0, count: terms.count)
+        var counts = [Int](repeating: 0, count: termSpans.count)
         var distinct = 0, best = (first: 0, distinct: -1)
         for index in words.indices {
             if let term = words[index].term {

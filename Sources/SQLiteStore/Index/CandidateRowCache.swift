@@ -55,14 +55,17 @@ final class CandidateRowCache: Sendable {
         self.maxBytes = maxBytes
     }
 
-    /// The entries of those `ids` kept at `commitNumber`: a row, or `nil` for a row that is gone.
-    func entries(_ ids: [Int64], at commitNumber: Int64) -> [Int64: Entry?] {
+    /// The entries of those `ids` kept at `commitNumber`: a row expiring after `expiringAfter` (seconds since 1970), or
+    /// `nil` for a row that is gone. A row that expires sooner is left out, for the caller to read from the file.
+    func entries(_ ids: [Int64], at commitNumber: Int64, expiringAfter: Double) -> [Int64: Entry?] {
         guard maxBytes > 0, !ids.isEmpty else { return [:] }
         return state.withLock { state in
             guard state.admits(commitNumber) else { return [:] }
             var found: [Int64: Entry?] = [:]
             for id in ids {
-                if let slot = state.slots[id], slot.commitNumber == commitNumber { found[id] = slot.entry }
+                guard let slot = state.slots[id], slot.commitNumber == commitNumber else { continue }
+                if let entry = slot.entry, entry.expiration <= expiringAfter { continue }
+                found[id] = slot.entry
             }
             return found
         }
@@ -107,7 +110,8 @@ final class CandidateRowCache: Sendable {
     /// for a row, its object and each string's text and header.
     static func bytes(of entry: Entry?) -> Int {
         guard let candidate = entry?.candidate else { return 64 }
-        return 64 + 96 + [candidate.title, candidate.displayName, candidate.keywords, candidate.authorNames, candidate.contentDescription, candidate.page]
-            .reduce(0) { $0 + ($1.map { 32 + $0.utf8.count } ?? 0) }
+        func bytes(_ text: String?) -> Int { text.map { 32 + $0.utf8.count } ?? 0 }
+        return 64 + 96 + bytes(candidate.title) + bytes(candidate.displayName) + bytes(candidate.keywords) + bytes(candidate.authorNames)
+            + bytes(candidate.contentDescription) + bytes(candidate.page)
     }
 }

@@ -125,8 +125,7 @@ extension SQLiteSearchIndex {
                     let unread = ids.filter { rowsRead[$0] == nil }
                     // A row about to expire is read from the file: the expiry sweep deletes rows without a commit, and
                     // its clock may be ahead of this search's.
-                    let shared = (sharedRows?.entries(unread, at: commitNumber) ?? [:])
-                        .filter { $0.value.map { $0.expiration > nowSeconds + CandidateRowCache.expiringSoon } ?? true }
+                    let shared = sharedRows?.entries(unread, at: commitNumber, expiringAfter: nowSeconds + CandidateRowCache.expiringSoon) ?? [:]
                     // Read for the shared rows, a row is filtered on its domain's liveness alone (the expiration below).
                     let rows = try Row.fetchCursor(
                         db.cachedStatement(sql: """
