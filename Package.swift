@@ -74,6 +74,7 @@ let package = Package(
             dependencies: [
                 "HostSupport", "PluginAPI", "Indexing", "Store",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

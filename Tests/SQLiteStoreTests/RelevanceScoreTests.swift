@@ -12,7 +12,10 @@ struct RelevanceScoreTests {
         let terms = SearchTerms("ab").withCorrections([[TypoCorrection(word: syllable, typos: 1), TypoCorrection(word: jamo, typos: 1)]])
         let scorer = RelevanceScore(terms: terms)
         for title in [syllable, jamo] {
-            let result = scorer.score(rankingHint: nil) { $0 == .title ? title : nil }
+            let candidate = CandidateRanking.Candidate(
+                id: 1, title: title, displayName: nil, keywords: nil, authorNames: nil, contentDescription: nil, rankingHint: nil, page: "p"
+            )
+            let result = scorer.score(candidate)
             #expect(result.score == 20 * 0.8, "a one-word title holding a correction: \(title.unicodeScalars.map(\.value))")
             #expect(result.typos == 1)
         }

@@ -9,46 +9,6 @@ package struct CandidateRanking {
     /// one after another, so the first matches in priority order are often few pages.
     package static let distinctPagesFactor = 5
 
-    /// One candidate's searchable fields, as stored (keywords and author names in their stored JSON form). A class:
-    /// candidates are passed between scans, levels and the rows searches share (`CandidateRowCache`), and a copy is one
-    /// retain instead of one per field.
-    package final class Candidate: Sendable {
-        package let id: Int64
-        package let title: String?
-        package let displayName: String?
-        package let keywords: String?
-        package let authorNames: String?
-        package let contentDescription: String?
-        package let rankingHint: Int?
-        /// The page it belongs to: its `relatedUniqueIdentifier`, else its own identifier (``SearchDistinct/page``).
-        package let page: String
-
-        package init(
-            id: Int64, title: String?, displayName: String?, keywords: String?, authorNames: String?, contentDescription: String?, rankingHint: Int?,
-            page: String
-        ) {
-            self.id = id
-            self.page = page
-            self.title = title
-            self.displayName = displayName
-            self.keywords = keywords
-            self.authorNames = authorNames
-            self.contentDescription = contentDescription
-            self.rankingHint = rankingHint
-        }
-
-        /// The stored text of `column`.
-        package func text(_ column: SearchColumn) -> String? {
-            switch column {
-            case .title: title
-            case .displayName: displayName
-            case .keywords: keywords
-            case .authorNames: authorNames
-            case .contentDescription: contentDescription
-            }
-        }
-    }
-
     let query: SearchQuery
     let scorer: RelevanceScore
     /// How many words were typed (``SearchTerms/words``).
@@ -169,7 +129,7 @@ package struct CandidateRanking {
     /// `candidates` scored, with what the order of ``page(of:gathered:lifts:)`` compares.
     func ranked<Row>(_ candidates: [Candidate], gathered: GatheredCandidates<Row>, lifts: [Int64: Double]) -> [Ranked] {
         candidates.map { candidate -> Ranked in
-            let result = scorer.score(rankingHint: candidate.rankingHint) { candidate.text($0) }
+            let result = scorer.score(candidate)
             return Ranked(
                 id: candidate.id, score: result.score * (lifts[candidate.id] ?? 1),
                 typos: (gathered.asTyped.contains(candidate.id) ? 0 : result.typos) + result.synonyms, sequences: result.sequences,

@@ -95,27 +95,32 @@ package struct RelevanceScore {
         synonyms = terms.synonyms.map { span in (span.words, span.alternatives.map { $0.map { Array($0.utf8) } }) }
     }
 
-    /// The score of an item whose searchable fields' stored text `text` gives, the typos its match needed and the
-    /// sequences it holds.
-    package func score(rankingHint: Int?, text: (SearchColumn) -> String?) -> Result {
+    /// The score of `candidate`, the typos its match needed and the sequences it holds.
+    package func score(_ candidate: CandidateRanking.Candidate) -> Result {
         // Buffers, not arrays, in the loop over each word: reading an array there retains and releases it.
-        bytes.withUnsafeBufferPointer { bytes in
-            termSpans.withUnsafeBufferPointer { termSpans in
-                correctionSpans.withUnsafeBufferPointer { correctionSpans in
-                    correctionsOfTerm.withUnsafeBufferPointer { correctionsOfTerm in
-                        withUnsafeTemporaryAllocation(of: TermState.self, capacity: termSpans.count) { state in
-                            for index in termSpans.indices {
-                                // A term not found in the scored text (the index matched it further on) counts its fewest typos.
-                                let fewest = correctionSpans[correctionsOfTerm[index]].lazy.map(\.typos).min() ?? 0
-                                (state.baseAddress! + index).initialize(to: TermState(typos: fewest))
-                            }
-                            defer { state.baseAddress!.deinitialize(count: termSpans.count) }
+        candidate.withFields { fields in
+            bytes.withUnsafeBufferPointer { bytes in
+                termSpans.withUnsafeBufferPointer { termSpans in
+                    correctionSpans.withUnsafeBufferPointer { correctionSpans in
+                        correctionsOfTerm.withUnsafeBufferPointer { correctionsOfTerm in
                             let words = Words(bytes: bytes, terms: termSpans, corrections: correctionSpans, correctionsOfTerm: correctionsOfTerm)
-                            return score(rankingHint: rankingHint, text: text, words: words, state: state)
+                            return score(rankingHint: candidate.rankingHint, fields: fields, words: words)
                         }
                     }
                 }
             }
+        }
+    }
+
+    private func score(rankingHint: Int?, fields: CandidateRanking.Candidate.Fields, words: Words) -> Result {
+        withUnsafeTemporaryAllocation(of: TermState.self, capacity: words.terms.count) { state in
+            for index in words.terms.indices {
+                // A term not found in the scored text (the index matched it further on) counts its fewest typos.
+                let fewest = words.corrections[words.correctionsOfTerm[index]].lazy.map(\.typos).min() ?? 0
+                (state.baseAddress! + index).initialize(to: TermState(typos: fewest))
+            }
+            defer { state.baseAddress!.deinitialize(count: words.terms.count) }
+            return score(rankingHint: rankingHint, fields: fields, words: words, state: state)
         }
     }
 
@@ -143,7 +148,7 @@ package struct RelevanceScore {
     }
 
     private func score(
-        rankingHint: Int?, text: (SearchColumn) -> String?, words: Words, state: UnsafeMutableBufferPointer<TermState>
+        rankingHint: Int?, fields: CandidateRanking.Candidate.Fields, words: Words, state: UnsafeMutableBufferPointer<TermState>
     ) -> Result {
         // (Locals, so the closure that reads each word captures them, not a copy of `self`.)
         let (sequences, longestSequence, synonyms) = (sequences, longestSequence, synonyms)
@@ -158,7 +163,7 @@ package struct RelevanceScore {
         /// Whether some synonym span's typed words are not all found yet.
         func synonymPending() -> Bool { synonyms.contains { !$0.terms.allSatisfy { state[$0].seen } } }
         for column in SearchColumn.allCases {
-            guard let text = text(column) else { continue }
+            guard let text = fields[column] else { continue }
             // A field counts at most its weight for a term: once every term does as well, and no term is left with
             // typos or sequence a later field could spare, it is not read.
             guard state.contains(where: { $0.best < column.weight || $0.typos > 0 }) || sequenceFound.contains(false) || synonymPending() else {
@@ -170,7 +175,7 @@ package struct RelevanceScore {
             var recent: [[UInt8]] = []
             /// Whether the title's words so far are the typed words, in order.
             var titleSoFar = column == .title
-            TextFolding.forEachWord(in: text.utf8.count > Self.scoredBytesPerField ? Self.prefix(of: text) : text) { word in
+            TextFolding.forEachWord(inUTF8: text.count > Self.scoredBytesPerField ? UnsafeBufferPointer(rebasing: text.prefix(Self.scoredBytesPerField)) : text) { word in
                 wordCount += 1
                 if titleSoFar {
                     titleSoFar = wordCount <= termSpans.count && word.count == termSpans[wordCount - 1].count
@@ -253,9 +258,5 @@ package struct RelevanceScore {
             if offset == sequence.count - 1 ? !candidate.starts(with: word) : candidate != word { return false }
         }
         return true
-    }
-
-    private static func prefix(of text: String) -> String {
-        String(decoding: text.utf8.prefix(scoredBytesPerField), as: UTF8.self)
     }
 }

@@ -11,4 +11,15 @@ package enum SearchColumn: String, CaseIterable {
         case .contentDescription: 1
         }
     }
+
+    /// Where the column is among ``allCases``.
+    package var position: Int {
+        switch self {
+        case .title: 0
+        case .displayName: 1
+        case .keywords: 2
+        case .authorNames: 3
+        case .contentDescription: 4
+        }
+    }
 }

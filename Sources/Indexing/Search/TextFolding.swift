@@ -2,6 +2,15 @@
 /// does, character by character (``TokenizerFolding``), so that what a user types, the ranking, the highlights and
 /// the PostgreSQL and memory stores agree with what SQLite matched.
 package enum TextFolding {
+    /// ``forEachWord(in:_:)`` for text given as UTF-8 (invalid sequences read as U+FFFD, as `String` decodes them).
+    package static func forEachWord(inUTF8 text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        if isASCII(text) {
+            forEachASCIIWord(in: text, body)
+        } else {
+            forEachWord(in: String(decoding: text, as: UTF8.self), body)
+        }
+    }
+
     /// Calls `body` with the UTF-8 bytes of each folded word of `text`, in order, until it returns `false`.
     /// The bytes are only valid during the call.
     package static func forEachWord(in text: some StringProtocol, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {

@@ -107,11 +107,9 @@ final class CandidateRowCache: Sendable {
     }
 
     /// What an entry counts against ``maxBytes``: its slot in a dictionary (with the room a dictionary keeps free), and
-    /// for a row, its object and each string's text and header.
+    /// for a row, its object, its fields' buffer and its page's string, each with its header.
     static func bytes(of entry: Entry?) -> Int {
         guard let candidate = entry?.candidate else { return 64 }
-        func bytes(_ text: String?) -> Int { text.map { 32 + $0.utf8.count } ?? 0 }
-        return 64 + 96 + bytes(candidate.title) + bytes(candidate.displayName) + bytes(candidate.keywords) + bytes(candidate.authorNames)
-            + bytes(candidate.contentDescription) + bytes(candidate.page)
+        return 64 + 64 + 32 + candidate.packedBytes + 32 + candidate.page.utf8.count
     }
 }

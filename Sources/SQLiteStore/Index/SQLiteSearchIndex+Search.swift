@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import PluginAPI
 public import Indexing
 
@@ -68,18 +69,16 @@ extension SQLiteSearchIndex {
             func scan(_ terms: SearchTerms, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate] {
                 if scope != .all || postings.keepsAllFields, try postingsHoldThisCommit(), let found = try scanPostings(terms.match!, scope, limit: limit) { return found }
                 let table = FullTextTable.scanning(scope).name
-                let rows = try Row.fetchCursor(
-                    db.cachedStatement(sql: """
-                        SELECT item.expirationDate, \(Self.candidateColumns)
-                        FROM \(table) JOIN item ON item.id = \(table).rowid
-                        WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
-                        """),
-                    arguments: [terms.matchExpression!] + filterArguments + [limit]
-                )
+                let statement = try db.cachedStatement(sql: """
+                    SELECT item.expirationDate, \(Self.candidateColumns)
+                    FROM \(table) JOIN item ON item.id = \(table).rowid
+                    WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
+                    """)
+                let rows = try Row.fetchCursor(statement, arguments: [terms.matchExpression!] + filterArguments + [limit])
                 var found: [CandidateRanking.Candidate] = []
                 while let row = try rows.next() {
                     validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
-                    found.append(Self.candidate(row))
+                    found.append(Self.candidate(row, statement))
                 }
                 return found
             }
@@ -127,16 +126,17 @@ extension SQLiteSearchIndex {
                     // its clock may be ahead of this search's.
                     let shared = sharedRows?.entries(unread, at: commitNumber, expiringAfter: nowSeconds + CandidateRowCache.expiringSoon) ?? [:]
                     // Read for the shared rows, a row is filtered on its domain's liveness alone (the expiration below).
+                    let statement = try db.cachedStatement(sql: """
+                        SELECT item.expirationDate, \(Self.candidateColumns) FROM item
+                        WHERE item.id IN (SELECT value FROM json_each(?)) AND \(sharedRows == nil ? filter : liveFilter) ORDER BY item.id
+                        """)
                     let rows = try Row.fetchCursor(
-                        db.cachedStatement(sql: """
-                            SELECT item.expirationDate, \(Self.candidateColumns) FROM item
-                            WHERE item.id IN (SELECT value FROM json_each(?)) AND \(sharedRows == nil ? filter : liveFilter) ORDER BY item.id
-                            """),
+                        statement,
                         arguments: [RowIDList.json(shared.isEmpty ? unread : unread.filter { shared[$0] == nil })]
                             + (sharedRows == nil ? filterArguments : [])
                     )
                     func readNext() throws -> CandidateRowCache.Entry? {
-                        try rows.next().map { (Self.candidate($0), $0[0]) }
+                        try rows.next().map { (Self.candidate($0, statement), $0[0]) }
                     }
                     /// The next row the filter let through, of the unread ids (in id order).
                     var next = try readNext()
@@ -247,24 +247,31 @@ extension SQLiteSearchIndex {
     /// The page an item belongs to (``SearchDistinct/page``).
     private static let pageColumn = "coalesce(item.relatedUniqueIdentifier, item.uniqueIdentifier)"
 
-    /// The columns ``candidate(_:)`` reads, after one column of the caller's.
+    /// The columns ``candidate(_:_:)`` reads, after one column of the caller's: the searchable fields in ``SearchColumn`` order
+    /// from the third.
     private static let candidateColumns =
         "item.id, item.title, item.displayName, item.keywords, item.authorNames, item.contentDescription, item.rankingHint, \(pageColumn)"
 
-    /// The candidate a row of ``candidateColumns`` holds (from its second column).
-    private static func candidate(_ row: Row) -> CandidateRanking.Candidate {
-        CandidateRanking.Candidate(
-            id: row[1], title: row[2], displayName: row[3], keywords: row[4], authorNames: row[5], contentDescription: row[6], rankingHint: row[7],
-            page: row[8]
-        )
+    /// The candidate the current row of `statement` (`row`, of ``candidateColumns`` from its second column) holds: the
+    /// fields' text is copied from SQLite into the candidate, without a string for each.
+    private static func candidate(_ row: Row, _ statement: Statement) -> CandidateRanking.Candidate {
+        let sqliteStatement = statement.sqliteStatement
+        return CandidateRanking.Candidate(id: row[1], rankingHint: row[7], page: row[8]) { column in
+            let index = CInt(2 + column.position)
+            guard let text = sqlite3_column_text(sqliteStatement, index) else { return nil }
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+            // Up to a NUL, as a string read from SQLite is (items holding one are refused when written).
+            return bytes.firstIndex(of: 0).map { UnsafeBufferPointer(rebasing: bytes[..<$0]) } ?? bytes
+        }
     }
 
     /// The candidates of rows `ids` (those that exist), whatever the filter.
     private static func candidates(_ db: Database, ids: [Int64]) throws -> [CandidateRanking.Candidate] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT NULL, \(candidateColumns) FROM item WHERE id IN (SELECT value FROM json_each(?))"),
-            arguments: [RowIDList.json(ids)]
-        ).map(candidate)
+        let statement = try db.cachedStatement(sql: "SELECT NULL, \(candidateColumns) FROM item WHERE id IN (SELECT value FROM json_each(?))")
+        let rows = try Row.fetchCursor(statement, arguments: [RowIDList.json(ids)])
+        var candidates: [CandidateRanking.Candidate] = []
+        while let row = try rows.next() { candidates.append(candidate(row, statement)) }
+        return candidates
     }
 
     /// The columns ``walked(_:)`` reads, after one column of the caller's.
