@@ -74,6 +74,8 @@ let package = Package(
             dependencies: [
                 "HostSupport", "PluginAPI", "Indexing", "Store",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C functions, to read a candidate's text from a statement without a string per field (a build
+                // with SQLCipher would import that instead).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -28,12 +28,14 @@ extension CandidateRanking {
             self.packed = packed
         }
 
-        /// A candidate with the UTF-8 that `utf8` gives for each field (`nil`: absent); `utf8` is called twice for
-        /// each field, and its bytes need only stay valid until the next call.
+        /// A candidate with the UTF-8 that `utf8` gives for each field (`nil`: absent). `utf8` is called twice for each
+        /// field, once to size the buffer and once to copy; its bytes need only stay valid until its next call. The
+        /// lengths kept are those of the bytes copied.
         package convenience init(id: Int64, rankingHint: Int?, page: String, utf8: (SearchColumn) -> UnsafeBufferPointer<UInt8>?) {
-            var packed = Self.header { utf8($0)?.count }
-            for column in Self.columns {
-                if let text = utf8(column) { packed.append(contentsOf: text) }
+            let packed = Self.pack(textBytes: Self.columns.reduce(0) { $0 + (utf8($1)?.count ?? 0) }) { column, packed in
+                guard let text = utf8(column) else { return false }
+                packed.append(contentsOf: text)
+                return true
             }
             self.init(id: id, rankingHint: rankingHint, page: page, packed: packed)
         }
@@ -43,20 +45,30 @@ extension CandidateRanking {
             page: String
         ) {
             let texts = [title, displayName, keywords, authorNames, contentDescription]
-            var packed = Self.header { texts[$0.position]?.utf8.count }
-            for case let text? in texts { packed.append(contentsOf: text.utf8) }
+            let packed = Self.pack(textBytes: texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) }) { column, packed in
+                guard let text = texts[column.position] else { return false }
+                packed.append(contentsOf: text.utf8)
+                return true
+            }
             self.init(id: id, rankingHint: rankingHint, page: page, packed: packed)
         }
 
+        /// The columns, in the order the buffer holds them.
         private static let columns = SearchColumn.allCases
 
-        /// The fields' lengths (`length`, `nil` for an absent field), in a buffer with room for their text.
-        private static func header(length: (SearchColumn) -> Int?) -> [UInt8] {
+        /// The buffer of the fields `append` writes, with room for `textBytes` of text: `append` is called once for
+        /// each column, in order, appends that field's UTF-8, and says whether the candidate has the field.
+        private static func pack(textBytes: Int, _ append: (SearchColumn, inout [UInt8]) -> Bool) -> [UInt8] {
             var packed: [UInt8] = []
-            packed.reserveCapacity(columns.reduce(headerBytes) { $0 + (length($1) ?? 0) })
+            packed.reserveCapacity(headerBytes + textBytes)
+            packed.append(contentsOf: repeatElement(0, count: headerBytes))
             for column in columns {
-                let value = length(column).map { UInt32($0) } ?? absent
-                for shift in stride(from: 0, to: 32, by: 8) { packed.append(UInt8(truncatingIfNeeded: value >> shift)) }
+                let start = packed.count
+                let length = append(column, &packed) ? packed.count - start : nil
+                // SQLite holds no text of 4 GiB (its length limit is 1 GB at most), nor does an item.
+                precondition(length.map { $0 < Int(absent) } ?? true, "a field of 4 GiB or more")
+                let value = length.map { UInt32($0) } ?? absent
+                for byte in 0..<4 { packed[column.position * 4 + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
             }
             return packed
         }
@@ -78,9 +90,13 @@ extension CandidateRanking {
         package struct Fields {
             fileprivate let packed: UnsafeBufferPointer<UInt8>
 
+            /// The UTF-8 of `column`, `nil` when the candidate does not have that field.
             package subscript(column: SearchColumn) -> UnsafeBufferPointer<UInt8>? {
                 var offset = Candidate.headerBytes
-                for index in 0..<column.position { offset += Int(length(at: index) == Candidate.absent ? 0 : length(at: index)) }
+                for index in 0..<column.position {
+                    let length = length(at: index)
+                    if length != Candidate.absent { offset += Int(length) }
+                }
                 let length = length(at: column.position)
                 guard length != Candidate.absent else { return nil }
                 return UnsafeBufferPointer(rebasing: packed[offset..<(offset + Int(length))])

@@ -103,8 +103,8 @@ package struct RelevanceScore {
                 termSpans.withUnsafeBufferPointer { termSpans in
                     correctionSpans.withUnsafeBufferPointer { correctionSpans in
                         correctionsOfTerm.withUnsafeBufferPointer { correctionsOfTerm in
-                            let words = Words(bytes: bytes, terms: termSpans, corrections: correctionSpans, correctionsOfTerm: correctionsOfTerm)
-                            return score(rankingHint: candidate.rankingHint, fields: fields, words: words)
+                            let query = TermBytes(bytes: bytes, terms: termSpans, corrections: correctionSpans, correctionsOfTerm: correctionsOfTerm)
+                            return score(rankingHint: candidate.rankingHint, fields: fields, query: query)
                         }
                     }
                 }
@@ -112,20 +112,20 @@ package struct RelevanceScore {
         }
     }
 
-    private func score(rankingHint: Int?, fields: CandidateRanking.Candidate.Fields, words: Words) -> Result {
-        withUnsafeTemporaryAllocation(of: TermState.self, capacity: words.terms.count) { state in
-            for index in words.terms.indices {
+    private func score(rankingHint: Int?, fields: CandidateRanking.Candidate.Fields, query: TermBytes) -> Result {
+        withUnsafeTemporaryAllocation(of: TermState.self, capacity: query.terms.count) { state in
+            for index in query.terms.indices {
                 // A term not found in the scored text (the index matched it further on) counts its fewest typos.
-                let fewest = words.corrections[words.correctionsOfTerm[index]].lazy.map(\.typos).min() ?? 0
+                let fewest = query.corrections[query.correctionsOfTerm[index]].lazy.map(\.typos).min() ?? 0
                 (state.baseAddress! + index).initialize(to: TermState(typos: fewest))
             }
-            defer { state.baseAddress!.deinitialize(count: words.terms.count) }
-            return score(rankingHint: rankingHint, fields: fields, words: words, state: state)
+            defer { state.baseAddress!.deinitialize(count: query.terms.count) }
+            return score(rankingHint: rankingHint, fields: fields, query: query, state: state)
         }
     }
 
-    /// The typed words and their corrections, as the loop over each word of a field reads them.
-    private struct Words {
+    /// The typed words and their corrections, as bytes: what the loop over each word of a field compares its words with.
+    private struct TermBytes {
         var bytes: UnsafeBufferPointer<UInt8>
         var terms: UnsafeBufferPointer<ByteSpan>
         var corrections: UnsafeBufferPointer<ByteSpan>
@@ -148,11 +148,11 @@ package struct RelevanceScore {
     }
 
     private func score(
-        rankingHint: Int?, fields: CandidateRanking.Candidate.Fields, words: Words, state: UnsafeMutableBufferPointer<TermState>
+        rankingHint: Int?, fields: CandidateRanking.Candidate.Fields, query: TermBytes, state: UnsafeMutableBufferPointer<TermState>
     ) -> Result {
         // (Locals, so the closure that reads each word captures them, not a copy of `self`.)
         let (sequences, longestSequence, synonyms) = (sequences, longestSequence, synonyms)
-        let termSpans = words.terms
+        let termSpans = query.terms
         let hasSynonyms = !synonyms.isEmpty
         var sequenceFound = [Bool](repeating: false, count: sequences.count)
         var titleIsExact = false
@@ -179,7 +179,7 @@ package struct RelevanceScore {
                 wordCount += 1
                 if titleSoFar {
                     titleSoFar = wordCount <= termSpans.count && word.count == termSpans[wordCount - 1].count
-                        && words.starts(word, with: termSpans[wordCount - 1])
+                        && query.starts(word, with: termSpans[wordCount - 1])
                 }
                 if longestSequence > 0 {
                     if recent.count == longestSequence { recent.removeFirst() }
@@ -199,10 +199,10 @@ package struct RelevanceScore {
                 }
                 for index in state.indices where state[index].match < 1 {
                     let term = termSpans[index]
-                    if words.starts(word, with: term) {
+                    if query.starts(word, with: term) {
                         state[index].match = word.count == term.count ? 1 : 0.8
                         (state[index].typos, state[index].seen) = (0, true)
-                    } else if let corrected = words.correction(of: index, equalTo: word) {
+                    } else if let corrected = query.correction(of: index, equalTo: word) {
                         state[index].match = max(state[index].match, 0.8)
                         state[index].typos = state[index].seen ? min(state[index].typos, corrected.typos) : corrected.typos
                         state[index].seen = true

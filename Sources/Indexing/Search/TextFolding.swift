@@ -7,7 +7,7 @@ package enum TextFolding {
         if isASCII(text) {
             forEachASCIIWord(in: text, body)
         } else {
-            forEachWord(in: String(decoding: text, as: UTF8.self), body)
+            forEachWord(inScalars: DecodedUTF8(bytes: text), body)
         }
     }
 
@@ -22,12 +22,17 @@ package enum TextFolding {
             return true
         }
         if wasASCII == true { return }
+        forEachWord(inScalars: text.unicodeScalars, body)
+    }
+
+    /// ``forEachWord(in:_:)`` for any text, scalar by scalar.
+    private static func forEachWord(inScalars scalars: some Sequence<Unicode.Scalar>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         var word: [UInt8] = []
         func emit() -> Bool {
             defer { word.removeAll(keepingCapacity: true) }
             return word.isEmpty || word.withUnsafeBufferPointer(body)
         }
-        for scalar in text.unicodeScalars {
+        for scalar in scalars {
             switch TokenizerFolding.fold(scalar) {
             case .word(let folded?): word.append(contentsOf: UTF8.encode(folded)!)
             case .word(nil): continue
@@ -130,6 +135,27 @@ package enum TextFolding {
 
     private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+    }
+
+    /// The scalars of UTF-8 bytes, each ill-formed sequence read as one U+FFFD, as `String(decoding:as:)` reads it
+    /// (`TextFoldingTests` holds the two to the same scalars): the words of a candidate's bytes without a string made.
+    private struct DecodedUTF8: Sequence {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        struct Iterator: IteratorProtocol {
+            var bytes: UnsafeBufferPointer<UInt8>.Iterator
+            var parser = Unicode.UTF8.ForwardParser()
+
+            mutating func next() -> Unicode.Scalar? {
+                switch parser.parseScalar(from: &bytes) {
+                case .valid(let encoded): Unicode.UTF8.decode(encoded)
+                case .error: "\u{FFFD}"
+                case .emptyInput: nil
+                }
+            }
+        }
+
+        func makeIterator() -> Iterator { Iterator(bytes: bytes.makeIterator()) }
     }
 
     /// Letters to today's Unicode that unicode61 separates words with: its tables predate their change from

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Candidate rows that recent searches read, kept for the next searches. A search's candidates are the first
 /// matches of its words in priority order, so searches for different words share many of them: the items at the top
-/// of the order hold the common words. Reading a candidate row from SQLite (the seek and the strings) was a third of
+/// of the order hold the common words. Reading a candidate row from SQLite (the seek and the copy of its text) was a third of
 /// a never-repeated search's CPU (BENCHMARKS.md).
 ///
 /// **When an entry holds.** Every entry is valid at the commit number it was read at, and is served only to searches

@@ -253,15 +253,15 @@ extension SQLiteSearchIndex {
         "item.id, item.title, item.displayName, item.keywords, item.authorNames, item.contentDescription, item.rankingHint, \(pageColumn)"
 
     /// The candidate the current row of `statement` (`row`, of ``candidateColumns`` from its second column) holds: the
-    /// fields' text is copied from SQLite into the candidate, without a string for each.
+    /// fields' text is copied from SQLite into the candidate, without a string for each. The text is read as GRDB reads
+    /// a string, up to its first NUL (items holding one are refused when written); it is not checked for UTF-8, which
+    /// only a file written by other tools could lack: the scorer reads bad bytes as U+FFFD, as `String` does, but cuts
+    /// a long field before (``RelevanceScore``), where a string would be cut after.
     private static func candidate(_ row: Row, _ statement: Statement) -> CandidateRanking.Candidate {
         let sqliteStatement = statement.sqliteStatement
         return CandidateRanking.Candidate(id: row[1], rankingHint: row[7], page: row[8]) { column in
-            let index = CInt(2 + column.position)
-            guard let text = sqlite3_column_text(sqliteStatement, index) else { return nil }
-            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-            // Up to a NUL, as a string read from SQLite is (items holding one are refused when written).
-            return bytes.firstIndex(of: 0).map { UnsafeBufferPointer(rebasing: bytes[..<$0]) } ?? bytes
+            guard let text = sqlite3_column_text(sqliteStatement, CInt(2 + column.position)) else { return nil }
+            return UnsafeBufferPointer(start: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self)))
         }
     }
 
