@@ -70,6 +70,37 @@ struct SearchResultCacheTests {
         #expect(SearchResultCache(maxEntries: 0).results(for: try key("a"), commitNumber: 1, now: now) == nil)
     }
 
+    /// A cached answer keeps its rendering (the API's JSON body): made by the first answer that renders it, reused by
+    /// the next, and never carried by results that changed, nor encoded or compared with them.
+    @Test func cachedResultsKeepTheirRenderingAndChangedOnesDropIt() throws {
+        let cache = SearchResultCache(maxEntries: 2)
+        let key = SearchResultCache.Key(query: try SearchQuery(text: "a"), terms: SearchTerms("a"), now: Date())
+        let computed = SearchResults(total: 3, totalIsExact: true, hits: [])
+        #expect(computed.rendering == nil, "results not from the cache are rendered by each answer")
+        cache.store(computed, for: key, commitNumber: 1, validUntil: .distantFuture, generation: cache.generation)
+        let cached = try #require(cache.results(for: key, commitNumber: 1, now: Date(timeIntervalSince1970: 0)))
+        var renders = 0
+        for _ in 0..<3 {
+            let bytes = cached.rendering?.bytes { renders += 1; return Array("body".utf8) }
+            #expect(bytes == Array("body".utf8))
+        }
+        #expect(renders == 1, "rendered once")
+        let again = try #require(cache.results(for: key, commitNumber: 1, now: Date(timeIntervalSince1970: 0)))
+        #expect(again.rendering?.bytes { nil } == Array("body".utf8), "the next answer from the cache takes the same bytes")
+        #expect(again == computed && again.hashValue == computed.hashValue, "the rendering is not part of the value")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(again) == encoder.encode(computed), "nor is it encoded")
+        var changed = again
+        changed.total = 4
+        #expect(changed.rendering == nil, "results that changed drop the rendering of what they were")
+        for change: (inout SearchResults) -> Void in [{ $0.hits = [] }, { $0.totalIsExact = false }, { $0.facets = [:] }, { $0.facetsAreExact = true }] {
+            var results = again
+            change(&results)
+            #expect(results.rendering == nil)
+        }
+    }
+
     /// Random stores, lookups, lookups at another commit and clearings against a plain model of a least-recently-used
     /// cache of 5 entries: the cache answers exactly when the model holds the key.
     @Test func evictionFollowsAModelOfLeastRecentlyUsed() throws {

@@ -124,6 +124,26 @@ struct SchedulerAPITests {
         }
     }
 
+    /// A repeated search is answered from the result cache with the body its first answer rendered, until a commit
+    /// changes what it finds.
+    @Test(arguments: StoreBackend.allCases)
+    func aRepeatedSearchAnswersTheSameBodyUntilACommitChangesIt(backend: StoreBackend) async throws {
+        try await Self.withHarness(backend) { harness in
+            let first = try await harness.client.execute(uri: "/search?q=docu", method: .get)
+            for _ in 0..<3 {
+                let again = try await harness.client.execute(uri: "/search?q=docu", method: .get)
+                #expect(again.status == .ok && String(buffer: again.body) == String(buffer: first.body))
+            }
+            try await harness.store.index.upsert([
+                SearchableItem(uniqueIdentifier: "doc-2", domainIdentifier: "com.test.docs", title: "Document two, renamed")
+            ])
+            let changed = try await harness.client.execute(uri: "/search?q=docu", method: .get)
+            #expect(String(buffer: changed.body).contains("Document two, renamed"), "\(String(buffer: changed.body))")
+            let repeated = try await harness.client.execute(uri: "/search?q=docu", method: .get)
+            #expect(String(buffer: repeated.body) == String(buffer: changed.body))
+        }
+    }
+
     /// `search.typos` of the configuration in force decides what a typo finds.
     @Test(arguments: StoreBackend.allCases)
     func searchForgivesTyposAsTheConfigurationSays(backend: StoreBackend) async throws {

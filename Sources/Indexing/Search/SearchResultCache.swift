@@ -10,7 +10,8 @@ import Synchronization
 /// - no item the search read has expired since (an entry lives until the earliest expiration among the rows its
 ///   scans read: rows it did not read could not change its answer, rows already expired stay expired).
 ///
-/// Bounded in entries and in bytes of hit text; the least recently used entry goes first.
+/// Bounded in entries and in bytes of hit text (each entry counted twice: its results, and their rendering once an
+/// answer renders them, ``RenderedResults``); the least recently used entry goes first.
 package final class SearchResultCache: Sendable {
     /// What makes two searches the same: the folded words, the filters, the page, the order and the typos forgiven.
     package struct Key: Hashable, Sendable {
@@ -119,7 +120,10 @@ package final class SearchResultCache: Sendable {
     /// Keeps `results`, computed at `commitNumber` after ``generation`` was read as `generation`, until `validUntil`
     /// or the next commit; results computed before a ``removeAll()`` are not kept.
     package func store(_ results: SearchResults, for key: Key, commitNumber: Int64, validUntil: Date, generation: UInt64) {
-        let bytes = Self.byteCount(of: results)
+        // Kept with a place for their rendering (the JSON body), counted as large as the results.
+        var results = results
+        results.rendering = RenderedResults()
+        let bytes = 2 * Self.byteCount(of: results)
         guard maxEntries > 0, bytes <= Self.maxBytes / 8 else { return }
         state.withLock { state in
             guard state.generation == generation else { return }

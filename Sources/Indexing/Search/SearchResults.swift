@@ -4,16 +4,36 @@ public import PluginAPI
 /// One page of search results and the number of matches in all.
 public struct SearchResults: Sendable, Hashable, Codable {
     /// How many live items match, across all pages; a lower bound when ``totalIsExact`` is false.
-    public var total: Int
+    public var total: Int { didSet { rendering = nil } }
     /// False when matches were counted only up to a limit (a thousand, or the page's end if deeper).
-    public var totalIsExact: Bool
+    public var totalIsExact: Bool { didSet { rendering = nil } }
     /// This page's hits, best first.
-    public var hits: [SearchHit]
+    public var hits: [SearchHit] { didSet { rendering = nil } }
     /// For each facet the query asked (``SearchQuery/facets``), by its name: the matches per value; `nil` when it
     /// asked none.
-    public var facets: [String: [String: Int]]?
+    public var facets: [String: [String: Int]]? { didSet { rendering = nil } }
     /// Whether ``facets`` count every match (false past ``SearchFacet/countedMatches``); `nil` without facets.
-    public var facetsAreExact: Bool?
+    public var facetsAreExact: Bool? { didSet { rendering = nil } }
+    /// Where the rendering of these results is kept once made, for results the result cache holds (``RenderedResults``);
+    /// dropped when any of the values above changes. Neither encoded nor compared.
+    package var rendering: RenderedResults?
+
+    private enum CodingKeys: String, CodingKey {
+        case total, totalIsExact, hits, facets, facetsAreExact
+    }
+
+    public static func == (left: SearchResults, right: SearchResults) -> Bool {
+        (left.total, left.totalIsExact, left.hits, left.facets, left.facetsAreExact)
+            == (right.total, right.totalIsExact, right.hits, right.facets, right.facetsAreExact)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(total)
+        hasher.combine(totalIsExact)
+        hasher.combine(hits)
+        hasher.combine(facets)
+        hasher.combine(facetsAreExact)
+    }
 
     public init(total: Int, totalIsExact: Bool, hits: [SearchHit]) {
         self.total = total

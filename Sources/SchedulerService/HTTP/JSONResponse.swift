@@ -1,6 +1,6 @@
 package import Foundation
 import Hummingbird
-package import Indexing
+import Indexing
 
 /// JSON bodies: the API's answers, and its errors as `{"error": "..."}` with a status, never a 500 for bad input.
 package enum JSONResponse {
@@ -20,9 +20,11 @@ package enum JSONResponse {
         }
     }
 
-    /// The body of `GET /search`, written by ``SearchResultsJSON`` (the bytes `make` would write, faster).
+    /// The body of `GET /search`, written by ``SearchResultsJSON`` (the bytes `make` would write, faster), or taken
+    /// from the results' rendering when the result cache answered and an earlier answer wrote it.
     static func search(_ results: SearchResults) -> Response {
-        guard let bytes = SearchResultsJSON.encode(results) else { return make(results) }
+        let render = { SearchResultsJSON.encode(results) }
+        guard let bytes = results.rendering.map({ $0.bytes(orRender: render) }) ?? render() else { return make(results) }
         return body(bytes, status: .ok)
     }
 
