@@ -133,10 +133,7 @@ package struct RelevanceScore {
 
         /// Whether `word` starts with the word at `span`.
         func starts(_ word: UnsafeBufferPointer<UInt8>, with span: ByteSpan) -> Bool {
-            guard word.count >= span.count else { return false }
-            guard span.count > 0 else { return true }
-            // Most words differ from a term at their first byte: no call to compare the rest.
-            return word[0] == bytes[span.start] && memcmp(word.baseAddress!, bytes.baseAddress! + span.start, span.count) == 0
+            TextFolding.word(word, startsWith: UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.count)]))
         }
 
         /// The correction of term `index` that `word` is, if any.

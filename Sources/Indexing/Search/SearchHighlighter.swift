@@ -1,5 +1,3 @@
-import Foundation
-
 /// Finds where a hit's fields match a query's words, as the index matched them: a word of the text (split and
 /// folded as the tokenizer does) matches when it starts with a query word, or is one of its typo corrections or a word of
 /// a synonym phrase standing for it. Every store's hits get their
@@ -41,11 +39,8 @@ package struct SearchHighlighter: Sendable {
         termBytes.withUnsafeBufferPointer { termBytes in
             termSpans.withUnsafeBufferPointer { termSpans in
                 TextFolding.forEachWordRange(in: text, maxBytes: maxBytes) { range, folded in
-                    let term = termSpans.firstIndex { span in
-                        folded.count >= span.count
-                            && (span.isEmpty || folded[0] == termBytes[span.lowerBound]
-                                && memcmp(folded.baseAddress!, termBytes.baseAddress! + span.lowerBound, span.count) == 0)
-                    } ?? (wholeWords.isEmpty ? nil : wholeWords[Array(folded)])
+                    let term = termSpans.firstIndex { TextFolding.word(folded, startsWith: UnsafeBufferPointer(rebasing: termBytes[$0])) }
+                        ?? (wholeWords.isEmpty ? nil : wholeWords[Array(folded)])
                     words.append((range, term))
                     return true
                 }

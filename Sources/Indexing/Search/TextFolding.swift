@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits text into words and folds them as the SQLite index's tokenizer (FTS5 unicode61, diacritics removed)
 /// does, character by character (``TokenizerFolding``), so that what a user types, the ranking, the highlights and
 /// the PostgreSQL and memory stores agree with what SQLite matched.
@@ -9,6 +11,14 @@ package enum TextFolding {
         } else {
             forEachWord(inScalars: DecodedUTF8(bytes: text), body)
         }
+    }
+
+    /// Whether the folded `word` starts with the folded `term`, compared by their bytes. Most words differ from a term at
+    /// their first byte: those are told apart without a call to compare the rest.
+    package static func word(_ word: UnsafeBufferPointer<UInt8>, startsWith term: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard word.count >= term.count else { return false }
+        guard let first = term.first else { return true }
+        return word[0] == first && memcmp(word.baseAddress!, term.baseAddress!, term.count) == 0
     }
 
     /// Calls `body` with the UTF-8 bytes of each folded word of `text`, in order, until it returns `false`.

@@ -3,8 +3,8 @@ import Synchronization
 
 /// Candidate rows that recent searches read, kept for the next searches. A search's candidates are the first
 /// matches of its words in priority order, so searches for different words share many of them: the items at the top
-/// of the order hold the common words. Reading a candidate row from SQLite (the seek and the copy of its text) was a third of
-/// a never-repeated search's CPU (BENCHMARKS.md).
+/// of the order hold the common words. Reading a candidate row from SQLite (the seek and the copy of its text) was a
+/// third of a never-repeated search's CPU (BENCHMARKS.md).
 ///
 /// **When an entry holds.** Every entry is valid at the commit number it was read at, and is served only to searches
 /// that read the same commit: every change to the rows and to the purged domains is a commit, whichever process
