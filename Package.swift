@@ -237,6 +237,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The PostgreSQL backend's own tests, against its driver (the store's behaviour is StoreTests').
+        .testTarget(
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore", "Store", "StoreSupport", "HostSupport", "Indexing",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Starts programs for the tests without `Foundation.Process` (see ChildProcess.swift for why).
         .target(name: "ProcessSupport", dependencies: ["CSystemCalls"], path: "Tests/ProcessSupport", swiftSettings: strictSettings),
         // Seeded generators and input mutators shared by the property and fuzz tests.

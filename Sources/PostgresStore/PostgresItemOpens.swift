@@ -99,7 +99,7 @@ enum PostgresItemOpens {
     /// The counts of the item `identifier`.
     static func tallies(identifier: String, _ client: PostgresClient, logger: Logger) async throws -> [OpenTally] {
         var tallies: [OpenTally] = []
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             #"SELECT query, day, opens FROM item_open WHERE unique_identifier = \#(identifier) ORDER BY query COLLATE "C", day"#, logger: logger
         )
         for try await (query, day, opens) in rows.decode((String, Int, Int).self) {

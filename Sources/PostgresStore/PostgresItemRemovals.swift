@@ -48,7 +48,7 @@ enum PostgresItemRemovals {
     /// on it, and it takes the counter's row only when it forgot something, for the moment of one update.
     static func forgetOld(_ client: PostgresClient, now: Date, logger: Logger) async throws -> Int {
         let cutoff = now.timeIntervalSince1970 - retention.seconds
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             """
             WITH gone AS (DELETE FROM item_removal WHERE removed_at < \(cutoff) RETURNING commit_number),
                 noted AS (UPDATE index_commit SET removals_forgotten_through = greatest(removals_forgotten_through, (SELECT max(commit_number) FROM gone))

@@ -74,7 +74,7 @@ enum PostgresPurgedDomains {
     /// The tombstones and how many of their rows are still stored.
     static func pending(_ client: PostgresClient, logger: Logger) async throws -> [PendingPurge] {
         var tombstones: [(String, Int64, Double, Int64)] = []
-        for try await row in try await client.query(
+        for try await row in try await client.checkedQuery(
             "SELECT domain, through_commit, purged_at, items FROM purged_domain ORDER BY purged_at, domain", logger: logger
         ).decode((String, Int64, Double, Int64).self) { tombstones.append(row) }
         var pending: [PendingPurge] = []
@@ -83,7 +83,7 @@ enum PostgresPurgedDomains {
             sql.appendDomainRange(domain)
             sql.append(" AND commit_number <= \(sql.bind(through))")
             var left = 0
-            for try await count in try await client.query(sql.query, logger: logger).decode(Int64.self) { left = Int(count) }
+            for try await count in try await client.checkedQuery(sql.query, logger: logger).decode(Int64.self) { left = Int(count) }
             pending.append(PendingPurge(domain: domain, purgedAt: Date(timeIntervalSince1970: purgedAt), purgedItems: Int(items), rowsLeft: left))
         }
         return pending

@@ -6,7 +6,7 @@ public import Store
 extension PostgresSchedulerStore: LeaseStore {
     public func take(_ name: String, holder: String, for duration: Duration) async throws -> Lease? {
         let seconds = duration.seconds
-        let rows = try await client.checkedRows(
+        let rows = try await client.checkedQuery(
             """
             INSERT INTO lease (name, holder, token, expires_at, taken_at)
             VALUES (\(name), \(holder), 1, \(unescaped: PostgresSchema.databaseNow) + \(seconds), \(unescaped: PostgresSchema.databaseNow))
@@ -17,21 +17,21 @@ extension PostgresSchedulerStore: LeaseStore {
             """,
             logger: logger
         )
-        for (token, expires) in try rows.map({ try $0.decode((Int64, Double).self) }) {
+        for try await (token, expires) in rows.decode((Int64, Double).self) {
             return Lease(name: name, holder: holder, token: token, expiresAt: Date(timeIntervalSince1970: expires))
         }
         return nil
     }
 
     public func renew(_ lease: Lease, for duration: Duration) async throws -> Lease? {
-        let rows = try await client.checkedRows(
+        let rows = try await client.checkedQuery(
             """
             UPDATE lease SET expires_at = \(unescaped: PostgresSchema.databaseNow) + \(duration.seconds)
             WHERE name = \(lease.name) AND token = \(lease.token) RETURNING expires_at
             """,
             logger: logger
         )
-        for expires in try rows.map({ try $0.decode(Double.self) }) {
+        for try await expires in rows.decode(Double.self) {
             var renewed = lease
             renewed.expiresAt = Date(timeIntervalSince1970: expires)
             return renewed
@@ -40,23 +40,23 @@ extension PostgresSchedulerStore: LeaseStore {
     }
 
     public func release(_ lease: Lease) async throws {
-        try await client.checkedRows("UPDATE lease SET expires_at = 0 WHERE name = \(lease.name) AND token = \(lease.token)", logger: logger)
+        try await client.checkedQuery("UPDATE lease SET expires_at = 0 WHERE name = \(lease.name) AND token = \(lease.token)", logger: logger)
     }
 
     public func liveLeases() async throws -> [Lease] {
-        let rows = try await client.checkedRows(
+        let rows = try await client.checkedQuery(
             "SELECT name, holder, token, expires_at FROM lease WHERE expires_at > \(unescaped: PostgresSchema.databaseNow) ORDER BY name",
             logger: logger
         )
         var leases: [Lease] = []
-        for (name, holder, token, expires) in try rows.map({ try $0.decode((String, String, Int64, Double).self) }) {
+        for try await (name, holder, token, expires) in rows.decode((String, String, Int64, Double).self) {
             leases.append(Lease(name: name, holder: holder, token: token, expiresAt: Date(timeIntervalSince1970: expires)))
         }
         return leases
     }
 
     public func heartbeat(replica: String, configFingerprint: String) async throws {
-        try await client.checkedRows(
+        try await client.checkedQuery(
             """
             INSERT INTO replica (id, config_fingerprint, started_at, heartbeat_at)
             VALUES (\(replica), \(configFingerprint), \(unescaped: PostgresSchema.databaseNow), \(unescaped: PostgresSchema.databaseNow))
@@ -67,13 +67,13 @@ extension PostgresSchedulerStore: LeaseStore {
     }
 
     public func removeReplica(_ replica: String) async throws {
-        try await client.checkedRows("DELETE FROM replica WHERE id = \(replica)", logger: logger)
+        try await client.checkedQuery("DELETE FROM replica WHERE id = \(replica)", logger: logger)
     }
 
     public func replicas() async throws -> [ReplicaRecord] {
-        let rows = try await client.checkedRows("SELECT id, config_fingerprint, started_at, heartbeat_at FROM replica ORDER BY id", logger: logger)
+        let rows = try await client.checkedQuery("SELECT id, config_fingerprint, started_at, heartbeat_at FROM replica ORDER BY id", logger: logger)
         var replicas: [ReplicaRecord] = []
-        for (id, fingerprint, started, heartbeat) in try rows.map({ try $0.decode((String, String, Double, Double).self) }) {
+        for try await (id, fingerprint, started, heartbeat) in rows.decode((String, String, Double, Double).self) {
             replicas.append(ReplicaRecord(
                 id: id, configFingerprint: fingerprint, startedAt: Date(timeIntervalSince1970: started), heartbeatAt: Date(timeIntervalSince1970: heartbeat)
             ))

@@ -72,7 +72,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
 
     public func units() async throws -> [String: UnitState] {
         var states: [String: UnitState] = [:]
-        for try await row in try await client.query("SELECT \(unescaped: UnitStateColumns.list) FROM unit_state", logger: logger) {
+        for try await row in try await client.checkedQuery("SELECT \(unescaped: UnitStateColumns.list) FROM unit_state", logger: logger) {
             let state = try UnitStateColumns.state(from: row)
             states[state.unit] = state
         }
@@ -81,7 +81,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
 
     public func unitsToDecide(at now: Date, settledUnder signature: String) async throws -> [String: UnitState] {
         var states: [String: UnitState] = [:]
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             """
             SELECT \(unescaped: UnitStateColumns.list) FROM unit_state
             WHERE settled_under IS DISTINCT FROM \(signature) OR settled_until IS NULL OR settled_until <= \(now.timeIntervalSince1970)
@@ -125,7 +125,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func passSettlement() async throws -> PassSettlement? {
-        for try await (signature, changes) in try await client.query("SELECT signature, outside_changes FROM pass_settlement", logger: logger)
+        for try await (signature, changes) in try await client.checkedQuery("SELECT signature, outside_changes FROM pass_settlement", logger: logger)
             .decode((String, Int64).self)
         {
             return PassSettlement(signature: signature, outsideChanges: changes)
@@ -134,7 +134,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func unit(_ key: String) async throws -> UnitState? {
-        for try await row in try await client.query("SELECT \(unescaped: UnitStateColumns.list) FROM unit_state WHERE unit = \(key)", logger: logger) {
+        for try await row in try await client.checkedQuery("SELECT \(unescaped: UnitStateColumns.list) FROM unit_state WHERE unit = \(key)", logger: logger) {
             return try UnitStateColumns.state(from: row)
         }
         return nil
@@ -218,7 +218,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func syncState(unit: String) async throws -> SyncState? {
-        for try await json in try await client.query("SELECT sync_state FROM unit_state WHERE unit = \(unit)", logger: logger).decode(Data?.self) {
+        for try await json in try await client.checkedQuery("SELECT sync_state FROM unit_state WHERE unit = \(unit)", logger: logger).decode(Data?.self) {
             return json.flatMap { try? SyncState(json: $0) }
         }
         return nil
@@ -244,7 +244,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
 
     public func requestCancel(source: String, by: String) async throws -> [String] {
         var units: [String] = []
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             """
             UPDATE unit_state SET cancel_requested_by = \(by) WHERE source = \(source) AND last_result = \(UnitResult.running.rawValue)
             RETURNING unit
@@ -256,7 +256,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func cancelRequest(unit: String) async throws -> String? {
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             "SELECT cancel_requested_by FROM unit_state WHERE unit = \(unit) AND last_result = \(UnitResult.running.rawValue)", logger: logger
         )
         for try await by in rows.decode(String?.self) { return by }
@@ -321,7 +321,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func peakItemCount(unit: String, since: Date) async throws -> Int? {
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             """
             SELECT max(indexed) FROM run_history
             WHERE unit = \(unit) AND decision = 'reindexed' AND mode <> 'incremental' AND finished_at >= \(since.timeIntervalSince1970)
@@ -335,7 +335,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func history(source: String?, unit: String?, limit: Int) async throws -> [RunRecord] {
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             """
             SELECT unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode
             FROM run_history WHERE (\(source)::text IS NULL OR source = \(source)) AND (\(unit)::text IS NULL OR unit = \(unit))
@@ -358,7 +358,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
 
     public func pausedSources() async throws -> [String: SourcePause] {
         var pauses: [String: SourcePause] = [:]
-        let rows = try await client.query("SELECT source, paused_at, paused_by FROM source_pause", logger: logger)
+        let rows = try await client.checkedQuery("SELECT source, paused_at, paused_by FROM source_pause", logger: logger)
         for try await (source, pausedAt, pausedBy) in rows.decode((String, Double, String).self) {
             pauses[source] = SourcePause(source: source, pausedAt: Date(timeIntervalSince1970: pausedAt), pausedBy: pausedBy)
         }
@@ -366,7 +366,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func pause(_ pause: SourcePause) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             """
             INSERT INTO source_pause (source, paused_at, paused_by) VALUES (\(pause.source), \(pause.pausedAt.timeIntervalSince1970), \(pause.pausedBy))
             ON CONFLICT (source) DO NOTHING RETURNING source
@@ -378,13 +378,13 @@ public final class PostgresSchedulerStore: SchedulerStore {
     }
 
     public func resume(source: String) async throws -> Bool {
-        let rows = try await client.query("DELETE FROM source_pause WHERE source = \(source) RETURNING source", logger: logger)
+        let rows = try await client.checkedQuery("DELETE FROM source_pause WHERE source = \(source) RETURNING source", logger: logger)
         for try await _ in rows { return true }
         return false
     }
 
     public func storageBytes() async throws -> Int {
-        for try await bytes in try await client.query("SELECT pg_database_size(current_database())", logger: logger).decode(Int64.self) {
+        for try await bytes in try await client.checkedQuery("SELECT pg_database_size(current_database())", logger: logger).decode(Int64.self) {
             return Int(bytes)
         }
         return 0

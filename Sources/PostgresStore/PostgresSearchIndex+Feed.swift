@@ -17,7 +17,7 @@ extension PostgresSearchIndex: IndexChangeFeed {
     }
 
     static func readFeedHead(_ client: PostgresClient, logger: Logger) async throws -> IndexFeedHead {
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             """
             SELECT c.identity, c.last_number, c.removals_forgotten_through, o.last_number, o.usage_deleted_before
             FROM index_commit c CROSS JOIN open_commit o
@@ -33,7 +33,7 @@ extension PostgresSearchIndex: IndexChangeFeed {
     }
 
     public func removals(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, IndexRemoval)] {
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             """
             SELECT commit_number, row, kind, key FROM item_removal
             WHERE (commit_number, row) > (\(cursor.commitNumber), \(cursor.row)) AND commit_number <= \(head)
@@ -57,7 +57,7 @@ extension PostgresSearchIndex: IndexChangeFeed {
 
     public func changedItems(after cursor: IndexFeedCursor, through head: Int64, limit: Int) async throws -> [(IndexFeedCursor, IndexFeedItem)] {
         // Rows a purge hid are sent too, as identifiers: a copy may hold the item under the domain it had before.
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             """
             SELECT \(unescaped: Self.itemColumns(withThumbnailData: false)), commit_number, \(unescaped: PostgresPurgedDomains.liveCondition) FROM item
             WHERE (commit_number, id) > (\(cursor.commitNumber), \(cursor.row)) AND commit_number <= \(head)
@@ -77,7 +77,7 @@ extension PostgresSearchIndex: IndexChangeFeed {
     }
 
     public func changedOpens(after: Int64, through head: Int64) async throws -> [OpenTally] {
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             "SELECT unique_identifier, query, day, opens FROM item_open WHERE written_in > \(after) AND written_in <= \(head)", logger: logger
         )
         var tallies: [OpenTally] = []

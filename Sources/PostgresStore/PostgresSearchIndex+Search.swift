@@ -47,7 +47,7 @@ extension PostgresSearchIndex {
             var first = SQLBuilder()
             scan("words_all", terms, limit: ranking.countLimit + 1, into: &first)
             var matches: [Int64] = []
-            for try await id in try await client.query(first.query, logger: logger).decode(Int64.self) { matches.append(id) }
+            for try await id in try await client.checkedQuery(first.query, logger: logger).decode(Int64.self) { matches.append(id) }
             return (Array(matches.prefix(ranking.perScope)), matches.count)
         }
 
@@ -73,7 +73,7 @@ extension PostgresSearchIndex {
         if WalkedMatch.isNeeded(by: query) {
             var walk = SQLBuilder()
             scan("words_all", gathered.matched, selecting: "id, content_creation_date, domain_identifier, content_type, \(Self.pageColumn)", limit: WalkedMatch.rowsRead, into: &walk)
-            for try await (id, created, domain, contentType, page) in try await client.query(walk.query, logger: logger).decode((Int64, Double?, String, String, String).self) {
+            for try await (id, created, domain, contentType, page) in try await client.checkedQuery(walk.query, logger: logger).decode((Int64, Double?, String, String, String).self) {
                 walked.append(WalkedMatch(id: id, created: created, domain: domain, contentType: contentType, page: page))
             }
         }
@@ -123,7 +123,7 @@ extension PostgresSearchIndex {
         PostgresItemOpens.appendOpens(of: "c", popularity: popularity, into: &sql)
         var rows: [CandidateRanking.Candidate] = []
         var opens: [Popularity.Opens] = []
-        for try await (id, title, name, keywords, authorNames, description, hint, page, forQuery, days, counts) in try await client.query(sql.query, logger: logger).decode(
+        for try await (id, title, name, keywords, authorNames, description, hint, page, forQuery, days, counts) in try await client.checkedQuery(sql.query, logger: logger).decode(
             (Int64, String?, String?, String, String, String?, Int?, String, [Bool]?, [Int]?, [Int]?).self
         ) {
             rows.append(CandidateRanking.Candidate(
@@ -142,7 +142,7 @@ extension PostgresSearchIndex {
         var words: [[String]] = []
         for lookup in lookups {
             var found: [String] = []
-            let rows = try await client.query(
+            let rows = try await client.checkedQuery(
                 """
                 SELECT term FROM search_term WHERE term >= \(lookup.lower) AND term < \(lookup.upper)
                     AND char_length(term) >= \(lookup.minimumLetters) ORDER BY term LIMIT \(TypoTolerance.maxWordsRead)
@@ -158,7 +158,7 @@ extension PostgresSearchIndex {
     /// The hits for a ranked page of item ids and scores, in the same order.
     private func hits(for page: [(id: Int64, score: Double)]) async throws -> [SearchHit] {
         guard !page.isEmpty else { return [] }
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             "SELECT \(unescaped: Self.itemColumns(withThumbnailData: false)) FROM item WHERE id = ANY(\(page.map(\.id)))", logger: logger
         )
         var hitsByID: [Int64: SearchHit] = [:]

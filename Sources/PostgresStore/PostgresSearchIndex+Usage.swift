@@ -30,7 +30,7 @@ extension PostgresSearchIndex {
         guard !merged.isEmpty else { return }
         let (queries, days) = (merged.map(\.query), merged.map(\.day))
         let (searches, withoutHits) = (merged.map(\.searches), merged.map(\.withoutHits))
-        try await client.query(
+        try await client.checkedQuery(
             """
             INSERT INTO search_query (query, day, searches, without_hits)
             SELECT t.query, t.day, t.searches, t.without_hits
@@ -58,19 +58,19 @@ extension PostgresSearchIndex {
 
     public func analytics(since day: Int, limit: Int) async throws -> SearchAnalytics {
         var totals = (searches: 0, withoutHits: 0)
-        for try await row in try await client.query(
+        for try await row in try await client.checkedQuery(
             "SELECT coalesce(sum(searches), 0)::bigint, coalesce(sum(without_hits), 0)::bigint FROM search_query WHERE day >= \(day)", logger: logger
         ).decode((Int, Int).self) {
             totals = row
         }
         var opens = 0
-        for try await count in try await client.query(
+        for try await count in try await client.checkedQuery(
             "SELECT coalesce(sum(opens), 0)::bigint FROM item_open WHERE query = '' AND day >= \(day)", logger: logger
         ).decode(Int.self) {
             opens = count
         }
         func queries(noHitsOnly: Bool) async throws -> [(query: String, searches: Int, withoutHits: Int)] {
-            let rows = try await client.query(
+            let rows = try await client.checkedQuery(
                 """
                 SELECT query, sum(searches)::bigint AS s, sum(without_hits)::bigint AS w FROM search_query WHERE day >= \(day)
                 GROUP BY query HAVING \(unescaped: noHitsOnly ? "sum(without_hits) > 0" : "true")
@@ -85,13 +85,13 @@ extension PostgresSearchIndex {
         let top = try await queries(noHitsOnly: false), withoutHits = try await queries(noHitsOnly: true)
         var opensByQuery: [String: Int] = [:]
         let listed = SearchAnalytics.listedQueries(top, withoutHits)
-        for try await (query, count) in try await client.query(
+        for try await (query, count) in try await client.checkedQuery(
             "SELECT query, sum(opens)::bigint FROM item_open WHERE query = ANY(\(listed)::text[]) AND day >= \(day) GROUP BY query", logger: logger
         ).decode((String, Int).self) {
             opensByQuery[query] = count
         }
         var mostOpened: [SearchAnalytics.Item] = []
-        for try await (identifier, title, count) in try await client.query(
+        for try await (identifier, title, count) in try await client.checkedQuery(
             """
             SELECT o.unique_identifier, (SELECT title FROM item WHERE unique_identifier = o.unique_identifier), sum(o.opens)::bigint AS n
             FROM item_open o WHERE o.query = '' AND o.day >= \(day)

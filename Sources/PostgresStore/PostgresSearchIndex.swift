@@ -215,12 +215,12 @@ public final class PostgresSearchIndex: SearchIndex {
 
     /// Runs a query whose one row is a count, on any connection of the pool.
     func count(_ query: PostgresQuery) async throws -> Int {
-        for try await count in try await client.query(query, logger: logger).decode(Int64.self) { return Int(count) }
+        for try await count in try await client.checkedQuery(query, logger: logger).decode(Int64.self) { return Int(count) }
         return 0
     }
 
     public func lastClientState(batchName: String) async throws -> Data? {
-        for try await state in try await client.query("SELECT state FROM batch_client_state WHERE batch_name = \(batchName)", logger: logger).decode(Data.self) {
+        for try await state in try await client.checkedQuery("SELECT state FROM batch_client_state WHERE batch_name = \(batchName)", logger: logger).decode(Data.self) {
             return state
         }
         return nil
@@ -228,7 +228,7 @@ public final class PostgresSearchIndex: SearchIndex {
 
     public func itemCountsByDomain() async throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             "SELECT domain_identifier, count(*) FROM item WHERE \(unescaped: PostgresPurgedDomains.liveCondition) GROUP BY domain_identifier", logger: logger
         )
         for try await (domain, count) in rows.decode((String, Int64).self) { counts[domain] = Int(count) }
@@ -251,17 +251,17 @@ public final class PostgresSearchIndex: SearchIndex {
         sql.append(" AND \(PostgresPurgedDomains.liveCondition)) OR EXISTS (SELECT 1 FROM item WHERE domain_identifier >= d || '.'")
         sql.append(" AND domain_identifier < d || '/' AND \(PostgresPurgedDomains.liveCondition))")
         var found: Set<String> = []
-        for try await domain in try await client.query(sql.query, logger: logger).decode(String.self) { found.insert(domain) }
+        for try await domain in try await client.checkedQuery(sql.query, logger: logger).decode(String.self) { found.insert(domain) }
         return found
     }
 
     public func outsideChangeCount() async throws -> Int64 {
-        for try await count in try await client.query("SELECT outside_changes FROM index_commit", logger: logger).decode(Int64.self) { return count }
+        for try await count in try await client.checkedQuery("SELECT outside_changes FROM index_commit", logger: logger).decode(Int64.self) { return count }
         return 0
     }
 
     public func lastCommitNumber() async throws -> Int64 {
-        for try await number in try await client.query("SELECT last_number FROM index_commit", logger: logger).decode(Int64.self) { return number }
+        for try await number in try await client.checkedQuery("SELECT last_number FROM index_commit", logger: logger).decode(Int64.self) { return number }
         return 0
     }
 
@@ -303,7 +303,7 @@ public final class PostgresSearchIndex: SearchIndex {
     }
 
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {
-        let rows = try await client.query(
+        let rows = try await client.checkedQuery(
             "SELECT \(unescaped: Self.itemColumns(withThumbnailData: true)) FROM item WHERE unique_identifier = \(identifier) AND \(unescaped: PostgresPurgedDomains.liveCondition)",
             logger: logger
         )

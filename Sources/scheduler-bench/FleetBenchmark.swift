@@ -280,9 +280,12 @@ actor Fleet {
             while process.isRunning, Date() < deadline { usleep(50_000) }
             if process.isRunning {
                 hung += 1
-                FileHandle.standardError.write(Data("replica \(id) (pid \(scheduler)) did not exit within 60 s of SIGTERM; see \(folder)/\(id).log\n".utf8))
                 kill(scheduler, SIGKILL)
                 process.waitUntilExit()
+                // Its log's end, since the folder may not outlive the run (a test's workspace).
+                let log = (try? String(contentsOfFile: "\(folder)/\(id).log", encoding: .utf8)) ?? ""
+                let tail = log.split(separator: "\n", omittingEmptySubsequences: false).suffix(80).joined(separator: "\n")
+                FileHandle.standardError.write(Data("replica \(id) (pid \(scheduler)) did not exit within 60 s of SIGTERM; the end of \(folder)/\(id).log:\n\(tail)\n".utf8))
             }
         }
         return hung

@@ -1,0 +1,66 @@
+import Logging
+import PostgresNIO
+import Store
+
+/// The database closed the connection in the middle of a statement or a transaction: nothing of it was committed.
+struct ConnectionLost: Error, CustomStringConvertible {
+    var description: String {
+        "the database closed the connection in the middle of a transaction (restarted, or the session sat idle in it past "
+            + "idle_in_transaction_session_timeout while this process was paused); nothing of it was committed, and the work is tried again"
+    }
+}
+
+/// The rows of a statement sent with ``PostgresConnection/checkedQuery(_:logger:file:line:)``, read in full: walked
+/// as the driver's rows are (`for try await`, `decode`).
+struct CheckedRows: AsyncSequence, Sendable {
+    let rows: [PostgresRow]
+
+    func makeAsyncIterator() -> Iterator { Iterator(rows: rows.makeIterator()) }
+
+    /// Walks the rows read.
+    struct Iterator: AsyncIteratorProtocol {
+        var rows: IndexingIterator<[PostgresRow]>
+        mutating func next() async throws -> PostgresRow? { rows.next() }
+    }
+}
+
+extension PostgresConnection {
+    /// How often a statement still waiting checks whether its connection has closed.
+    static let closedConnectionCheck: Duration = .seconds(1)
+
+    /// `query(_:logger:)` read in full, guarded against a connection the server has closed. Every statement this
+    /// module sends goes through it (or through ``PostgresClient/checkedQuery(_:logger:file:line:)``).
+    ///
+    /// PostgresNIO 1.33 drops the write of a query to a closed channel without failing the query: its caller would
+    /// wait for ever, cancellation included, and a shutdown with it. That is what a process paused (SIGSTOP, a
+    /// frozen VM) past `idle_in_transaction_session_timeout` meets when it wakes, and a pool may hand out a
+    /// connection whose close it has not seen yet. So a closed connection is refused with ``ConnectionLost`` before
+    /// the write, and a statement still waiting once its connection has closed (between that check and the write)
+    /// is answered the same way (``watchedQuery(_:logger:file:line:)``).
+    @discardableResult
+    func checkedQuery(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> CheckedRows {
+        guard !isClosed else { throw ConnectionLost() }
+        return try await watchedQuery(query, logger: logger, file: file, line: line)
+    }
+
+    /// `query(_:logger:)` read in full, answered with ``ConnectionLost`` within ``closedConnectionCheck`` of the
+    /// connection closing if the driver has not answered by then. The statement runs in a task of its own
+    /// (``Store/AbandonableWork``), which a driver that never answers leaves suspended. A cancelled caller still
+    /// waits for the statement, as it would for the driver: a statement cut short would leave the connection busy,
+    /// or a transaction's outcome unknown.
+    func watchedQuery(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> CheckedRows {
+        try await AbandonableWork.run(
+            checkingEvery: Self.closedConnectionCheck, stopsWhenCancelled: false, giveUp: { [self] in isClosed ? ConnectionLost() : nil }
+        ) { [self] in
+            CheckedRows(rows: try await self.query(query, logger: logger, file: file, line: line).collect())
+        }
+    }
+}
+
+extension PostgresClient {
+    /// The rows of `query`, run on a connection of the pool with ``PostgresConnection/checkedQuery(_:logger:file:line:)``.
+    @discardableResult
+    func checkedQuery(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> CheckedRows {
+        try await withConnection { connection in try await connection.checkedQuery(query, logger: logger, file: file, line: line) }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HostSupport
+import Logging
+import PostgresNIO
+@testable import PostgresStore
+import Indexing
+import Store
+import StoreSupport
+import Testing
+
+/// A statement on a connection the server has closed is answered, never awaited for ever: PostgresNIO 1.33 drops a
+/// query written to a closed channel, and a caller awaiting it (a replica's search copy following the store) held
+/// the shutdown of a replica woken from a pause past `idle_in_transaction_session_timeout`.
+///
+/// A statement never answered would hold its test for ever: each waits under a deadline far longer than the answer
+/// takes, whose ``StoreDeadline/Missed`` is the failure.
+@Suite("Statements on connections the server closed")
+struct ClosedConnectionTests {
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    @Test func aClosedConnectionIsRefusedAndAStatementWrittenToItIsAnswered() async throws {
+        let server = try StoreBackend.postgresServer()
+        let connection = try await PostgresConnection.connect(configuration: try server.connectionConfiguration(environment: [:]), id: 1, logger: logger)
+        var backend: Int32?
+        for try await pid in try await connection.checkedQuery("SELECT pg_backend_pid()", logger: logger).decode(Int32.self) { backend = pid }
+        let pid = try #require(backend)
+        try await server.execute(statementWrittenByThisProgram: "SELECT pg_terminate_backend(\(pid))")
+        try await connection.closeFuture.get()
+
+        // Refused before the write.
+        await #expect(throws: ConnectionLost.self) { try await Self.deadline.run { try await connection.checkedQuery("SELECT 1", logger: logger) } }
+        // Written past that check (a close between the check and the write): the driver never answers it; the watch does.
+        await #expect(throws: ConnectionLost.self) { try await Self.deadline.run { try await connection.watchedQuery("SELECT 1", logger: logger) } }
+    }
+
+    @Test func everySessionEndedAtOnceLeavesNoCallWaiting() async throws {
+        try await StoreBackend.postgres.withFreshStore(clock: SystemWallClock()) { store in
+            let leases = try #require(store.leases)
+            // Several connections open in the pool, then every session of the database ended by the server, as a
+            // restart or a pause past the timeout does.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 { group.addTask { _ = try await store.units() } }
+                try await group.waitForAll()
+            }
+            let database = try #require(store as? PostgresSchedulerStore).postgresLocation.database
+            try await StoreBackend.postgresServer().execute(statementWrittenByThisProgram: """
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()
+                """)
+            // Each call is answered: an error while the pool sees the closes, a result once it reconnects.
+            let feed = try #require(store.index as? any IndexChangeFeed)
+            var missed = 0
+            for _ in 0..<3 {
+                missed += await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<6 {
+                        group.addTask { await Self.missesDeadline { _ = try await store.units() } }
+                        group.addTask { await Self.missesDeadline { _ = try await leases.liveLeases() } }
+                        group.addTask { await Self.missesDeadline { _ = try await store.index.lastCommitNumber() } }
+                        group.addTask { await Self.missesDeadline { _ = try await feed.feedHead() } }
+                    }
+                    return await group.reduce(0, +)
+                }
+            }
+            #expect(missed == 0)
+            // And the store works again.
+            #expect(try await leases.replicas().isEmpty)
+        }
+    }
+
+    /// Far longer than any answer here takes (a closed connection is seen within a second).
+    static let deadline = StoreDeadline(limit: .seconds(30))
+
+    /// 1 when `call` is not answered (with a result or an error) within ``deadline``, else 0.
+    static func missesDeadline(_ call: @escaping @Sendable () async throws -> Void) async -> Int {
+        do {
+            try await deadline.run(call)
+        } catch is StoreDeadline.Missed {
+            return 1
+        } catch {}
+        return 0
+    }
+}
