@@ -48,34 +48,35 @@ struct ClosedConnectionTests {
                 """)
             // Each call is answered: an error while the pool sees the closes, a result once it reconnects.
             let feed = try #require(store.index as? any IndexChangeFeed)
-            var missed = 0
+            var missed: [String] = []
             for _ in 0..<3 {
-                missed += await withTaskGroup(of: Int.self) { group in
+                missed += await withTaskGroup(of: String?.self) { group in
                     for _ in 0..<6 {
-                        group.addTask { await Self.missesDeadline { _ = try await store.units() } }
-                        group.addTask { await Self.missesDeadline { _ = try await leases.liveLeases() } }
-                        group.addTask { await Self.missesDeadline { _ = try await store.index.lastCommitNumber() } }
-                        group.addTask { await Self.missesDeadline { _ = try await feed.feedHead() } }
+                        group.addTask { await Self.missesDeadline("units") { _ = try await store.units() } }
+                        group.addTask { await Self.missesDeadline("liveLeases") { _ = try await leases.liveLeases() } }
+                        group.addTask { await Self.missesDeadline("lastCommitNumber") { _ = try await store.index.lastCommitNumber() } }
+                        group.addTask { await Self.missesDeadline("feedHead") { _ = try await feed.feedHead() } }
                     }
-                    return await group.reduce(0, +)
+                    return await group.compactMap { $0 }.reduce(into: []) { $0.append($1) }
                 }
             }
-            #expect(missed == 0)
+            #expect(missed.isEmpty)
             // And the store works again.
             #expect(try await leases.replicas().isEmpty)
         }
     }
 
-    /// Far longer than any answer here takes (a closed connection is seen within a second).
-    static let deadline = StoreDeadline(limit: .seconds(30))
+    /// Far longer than any answer here takes (a closed connection is seen within a second), and than the test
+    /// runner may leave this test waiting for a thread on a busy 2-core machine (30 s was missed once in CI there).
+    static let deadline = StoreDeadline(limit: .seconds(120))
 
-    /// 1 when `call` is not answered (with a result or an error) within ``deadline``, else 0.
-    static func missesDeadline(_ call: @escaping @Sendable () async throws -> Void) async -> Int {
+    /// `name` when `call` is not answered (with a result or an error) within ``deadline``.
+    static func missesDeadline(_ name: String, _ call: @escaping @Sendable () async throws -> Void) async -> String? {
         do {
             try await deadline.run(call)
         } catch is StoreDeadline.Missed {
-            return 1
+            return name
         } catch {}
-        return 0
+        return nil
     }
 }
