@@ -100,7 +100,7 @@ struct FuzzTests {
             let connection = try RawConnection(port: port)
             connection.send("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + (round % 3 == 0 ? "Authorization: Bearer fuzz-token\r\n" : "") + "Connection: close\r\n\r\n")
-            let response = connection.response(within: 10)
+            let response = await connection.response(within: 10)
             // A request line the parser refuses may be answered 400 or simply closed; never a 5xx.
             guard let status = response.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap({ Int($0) }) else { continue }
             statuses[status, default: 0] += 1

@@ -1,11 +1,14 @@
 import Foundation
+import ProcessSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A plain TCP connection to a loopback port, for tests that misbehave as clients do: connect and say
-/// nothing, or send a request by halves.
-final class RawConnection {
+/// nothing, or send a request by halves. Its waits for the server block a thread of their own (``onOwnThread(_:)``),
+/// never one of the few the test runner shares between the tests running at once. Sendable to be opened on such a
+/// thread too: one test uses it, one call at a time.
+final class RawConnection: @unchecked Sendable {
     let descriptor: Int32
 
     /// Connects from `source`, an address of the loopback range (`127.0.0.2` is another client to the server).
@@ -42,7 +45,16 @@ final class RawConnection {
     }
 
     /// Everything the server sends until it closes the connection or `seconds` pass.
-    func response(within seconds: Int) -> String {
+    func response(within seconds: Int) async -> String {
+        (try? await onOwnThread { [self] in receiveAll(within: seconds) }) ?? ""
+    }
+
+    /// Whether the server closed the connection within `seconds` (reading what it sent until then).
+    func isClosedByServer(within seconds: Int) async -> Bool {
+        (try? await onOwnThread { [self] in waitForClose(within: seconds) }) ?? false
+    }
+
+    private func receiveAll(within seconds: Int) -> String {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
@@ -53,8 +65,7 @@ final class RawConnection {
         }
     }
 
-    /// Whether the server closed the connection within `seconds` (reading what it sent until then).
-    func isClosedByServer(within seconds: Int) -> Bool {
+    private func waitForClose(within seconds: Int) -> Bool {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 4096)

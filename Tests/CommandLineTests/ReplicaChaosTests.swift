@@ -111,9 +111,14 @@ struct ReplicaChaosTests {
         #expect(status["replicaWarning"] == nil || status["replicaWarning"] is NSNull, "one config folder, one fingerprint")
 
         for service in replicas + [stalled] { #expect(await service.terminate() == 0, "\(service.log)") }
-        // Its lease was taken over (its fenced writes refused), or it found it expired when it woke: either way it stopped.
+        // Its lease was taken over (its fenced writes refused), or it found it expired when it woke, or its pass failed
+        // first on the session the server ended while it slept (nothing of it committed): either way it stopped.
         let log = await stalled.finalLog
-        #expect(log.contains("the lease unit/docs/p00 was lost") || log.contains("the lease unit/docs/p00 expired"), "\(log)")
+        #expect(
+            log.contains("the lease unit/docs/p00 was lost") || log.contains("the lease unit/docs/p00 expired")
+                || log.contains("closed the connection in the middle of a transaction"),
+            "\(log)"
+        )
 
         // No item lost: three per unit, found by every replica's store.
         let search = try await SchedulerProcess.run(["search", "doc", "--json", "--limit", "1000"] + config)

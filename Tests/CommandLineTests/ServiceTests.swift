@@ -57,7 +57,7 @@ struct ServiceTests {
             let connection = try RawConnection(port: try #require(service.base.port))
             connection.send("GET \(path)?q=\(String(repeating: "a", count: 1_000_000)) HTTP/1.1\r\nHost: localhost\r\n\r\n")
             // (A 400, or a reset when the server closes while the rest of the line is still coming.)
-            let response = connection.response(within: 10)
+            let response = await connection.response(within: 10)
             #expect(response.isEmpty || response.hasPrefix("HTTP/1.1 400 Bad Request"), "\(path): \(response.prefix(200))")
         }
         #expect(try await service.request("/healthz").status == 200)
@@ -109,7 +109,7 @@ struct ServiceTests {
         // Four at a time are served; each is closed after a second of silence, so all are gone within seconds.
         let deadline = Date().addingTimeInterval(30)
         for connection in idle + [trickle] {
-            #expect(connection.isClosedByServer(within: max(1, Int(deadline.timeIntervalSinceNow.rounded(.up)))))
+            #expect(await connection.isClosedByServer(within: max(1, Int(deadline.timeIntervalSinceNow.rounded(.up)))))
         }
         #expect(try await service.request("/healthz").status == 200)
         #expect(try await service.searchTotal() == 3)
@@ -278,7 +278,7 @@ struct ServiceTests {
         let paths = ["/healthz", "/search?q=doc", "/items/a", "/status", "/", "/metrics", "/no/such/page", "/items/none"]
         connection.send(paths.map { "HEAD \($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }.joined()
             + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        let answers = connection.response(within: 10).components(separatedBy: "HTTP/1.1 ").dropFirst()
+        let answers = await connection.response(within: 10).components(separatedBy: "HTTP/1.1 ").dropFirst()
         #expect(answers.count == paths.count + 1, "\(answers)")
         for (path, answer) in zip(paths, answers) {
             let parts = answer.components(separatedBy: "\r\n\r\n")

@@ -87,7 +87,7 @@ struct StatusPageBrowserTests {
         ] {
             let connection = try RawConnection(port: port)
             connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-            let response = connection.response(within: 10).lowercased()
+            let response = await connection.response(within: 10).lowercased()
             #expect(response.hasPrefix(status.lowercased()), "\(path): \(response)")
             #expect(location.map { response.contains($0) } ?? !response.contains("location:"), "\(path): \(response)")
         }
