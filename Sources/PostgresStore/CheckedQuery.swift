@@ -2,11 +2,16 @@ import Logging
 import PostgresNIO
 import Store
 
-/// The database closed the connection in the middle of a statement or a transaction: nothing of it was committed.
+/// The database closed the connection before answering a statement: one never sent (the connection was closed
+/// already), or one whose answer was lost (its effect unknown; a transaction still open did not commit).
 struct ConnectionLost: Error, CustomStringConvertible {
+    /// Whether the statement was written before the close was seen.
+    var sent: Bool
+
     var description: String {
-        "the database closed the connection in the middle of a transaction (restarted, or the session sat idle in it past "
-            + "idle_in_transaction_session_timeout while this process was paused); nothing of it was committed, and the work is tried again"
+        "the database closed the connection before answering (it restarted, or it ended the session while this process was paused "
+            + "inside a transaction past idle_in_transaction_session_timeout); "
+            + (sent ? "whether the statement took effect is unknown, and a transaction it was in did not commit" : "the statement was not sent")
     }
 }
 
@@ -39,18 +44,18 @@ extension PostgresConnection {
     /// is answered the same way (``watchedQuery(_:logger:file:line:)``).
     @discardableResult
     func checkedQuery(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> CheckedRows {
-        guard !isClosed else { throw ConnectionLost() }
+        guard !isClosed else { throw ConnectionLost(sent: false) }
         return try await watchedQuery(query, logger: logger, file: file, line: line)
     }
 
     /// `query(_:logger:)` read in full, answered with ``ConnectionLost`` within ``closedConnectionCheck`` of the
     /// connection closing if the driver has not answered by then. The statement runs in a task of its own
     /// (``Store/AbandonableWork``), which a driver that never answers leaves suspended. A cancelled caller still
-    /// waits for the statement, as it would for the driver: a statement cut short would leave the connection busy,
-    /// or a transaction's outcome unknown.
+    /// waits for the statement and its rows (every statement here reads a bounded result): a statement cut short
+    /// would leave the connection busy, or a transaction's outcome unknown.
     func watchedQuery(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> CheckedRows {
         try await AbandonableWork.run(
-            checkingEvery: Self.closedConnectionCheck, stopsWhenCancelled: false, giveUp: { [self] in isClosed ? ConnectionLost() : nil }
+            checkingEvery: Self.closedConnectionCheck, stopsWhenCancelled: false, giveUp: { [self] in isClosed ? ConnectionLost(sent: true) : nil }
         ) { [self] in
             CheckedRows(rows: try await self.query(query, logger: logger, file: file, line: line).collect())
         }
@@ -58,9 +63,15 @@ extension PostgresConnection {
 }
 
 extension PostgresClient {
-    /// The rows of `query`, run on a connection of the pool with ``PostgresConnection/checkedQuery(_:logger:file:line:)``.
+    /// The rows of `query`, run on a connection of the pool with ``PostgresConnection/checkedQuery(_:logger:file:line:)``;
+    /// once more on another connection when the pool handed out one already closed (the statement was not sent),
+    /// as it does right after the database restarted.
     @discardableResult
     func checkedQuery(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> CheckedRows {
-        try await withConnection { connection in try await connection.checkedQuery(query, logger: logger, file: file, line: line) }
+        do {
+            return try await withConnection { connection in try await connection.checkedQuery(query, logger: logger, file: file, line: line) }
+        } catch let lost as ConnectionLost where !lost.sent {
+            return try await withConnection { connection in try await connection.checkedQuery(query, logger: logger, file: file, line: line) }
+        }
     }
 }

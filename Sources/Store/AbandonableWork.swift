@@ -18,7 +18,8 @@ public enum AbandonableWork {
         let answer = Answer<Result>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                answer.install(continuation)
+                // A caller cancelled before it waited is answered at once, and nothing starts.
+                guard answer.install(continuation) else { return }
                 let task = Task {
                     do { answer.give(.success(try await work())) } catch { answer.give(.failure(error)) }
                 }
@@ -53,8 +54,9 @@ private final class Answer<Result: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    /// Where the answer goes; given at once when it came first (a cancellation before the wait began).
-    func install(_ continuation: CheckedContinuation<Result, any Error>) {
+    /// Where the answer goes; given at once when it came first (a cancellation before the wait began), and then
+    /// false.
+    func install(_ continuation: CheckedContinuation<Result, any Error>) -> Bool {
         let early = state.withLock { state -> Swift.Result<Result, any Error>? in
             guard let early = state.early else {
                 state.continuation = continuation
@@ -63,7 +65,9 @@ private final class Answer<Result: Sendable>: Sendable {
             state.early = nil
             return early
         }
-        if let early { continuation.resume(with: early) }
+        guard let early else { return true }
+        continuation.resume(with: early)
+        return false
     }
 
     /// Runs `action` once the answer is given (at once when it has been).

@@ -14,7 +14,7 @@ import Testing
 ///
 /// A statement never answered would hold its test for ever: each waits under a deadline far longer than the answer
 /// takes, whose ``StoreDeadline/Missed`` is the failure.
-@Suite("Statements on connections the server closed")
+@Suite("Statements on connections the server closed", .timeLimit(.minutes(10)))
 struct ClosedConnectionTests {
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
@@ -22,15 +22,37 @@ struct ClosedConnectionTests {
         let server = try StoreBackend.postgresServer()
         let connection = try await PostgresConnection.connect(configuration: try server.connectionConfiguration(environment: [:]), id: 1, logger: logger)
         var backend: Int32?
-        for try await pid in try await connection.checkedQuery("SELECT pg_backend_pid()", logger: logger).decode(Int32.self) { backend = pid }
+        do {
+            for try await pid in try await connection.checkedQuery("SELECT pg_backend_pid()", logger: logger).decode(Int32.self) { backend = pid }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
         let pid = try #require(backend)
         try await server.execute(statementWrittenByThisProgram: "SELECT pg_terminate_backend(\(pid))")
         try await connection.closeFuture.get()
 
         // Refused before the write.
-        await #expect(throws: ConnectionLost.self) { try await Self.deadline.run { try await connection.checkedQuery("SELECT 1", logger: logger) } }
+        let refused = await #expect(throws: ConnectionLost.self) { try await Self.deadline.run { try await connection.checkedQuery("SELECT 1", logger: logger) } }
+        #expect(refused?.sent == false)
         // Written past that check (a close between the check and the write): the driver never answers it; the watch does.
-        await #expect(throws: ConnectionLost.self) { try await Self.deadline.run { try await connection.watchedQuery("SELECT 1", logger: logger) } }
+        let unanswered = await #expect(throws: ConnectionLost.self) { try await Self.deadline.run { try await connection.watchedQuery("SELECT 1", logger: logger) } }
+        #expect(unanswered?.sent == true)
+    }
+
+    /// Every statement of the module goes through ``PostgresConnection/checkedQuery(_:logger:file:line:)``: the
+    /// driver's `query` is called in `CheckedQuery.swift` alone (the test above covers one connection; this, every
+    /// statement written since).
+    @Test func noStatementBypassesTheCheck() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/PostgresStore").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.contains("CheckedQuery.swift"))
+        for file in files where file != "CheckedQuery.swift" {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            let calls = code.filter { $0.contains(".query(") || $0.contains("withTransaction") || $0.contains(".execute(") }
+            #expect(calls.isEmpty, "\(file): \(calls)")
+        }
     }
 
     @Test func everySessionEndedAtOnceLeavesNoCallWaiting() async throws {

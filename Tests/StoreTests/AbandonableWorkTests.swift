@@ -33,6 +33,20 @@ struct AbandonableWorkTests {
         releasing.finish()
         #expect(try await waiting.value == 7)
     }
+
+    @Test func aCallerThatWaitsWhenCancelledIsStillAnsweredByTheCheck() async throws {
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let counted = CheckCount()
+        let waiting = Task {
+            try await AbandonableWork.run(checkingEvery: .milliseconds(5), stopsWhenCancelled: false, giveUp: { counted.next() >= 3 ? Closed() : nil }) {
+                await StoreDeadlineTests.waitIgnoringCancellation(for: release)
+                return 7
+            }
+        }
+        waiting.cancel()
+        await #expect(throws: Closed.self) { try await waiting.value }
+        releasing.finish()
+    }
 }
 
 /// How many times a check was asked, from the checks' task.
