@@ -1,6 +1,7 @@
 import Logging
+import NIOConcurrencyHelpers
+import NIOCore
 import PostgresNIO
-import Store
 
 /// The database closed the connection before answering a statement: one never sent (the connection was closed
 /// already), or one whose answer was lost (its effect unknown; a transaction still open did not commit).
@@ -49,15 +50,30 @@ extension PostgresConnection {
     }
 
     /// `query(_:logger:)` read in full, answered with ``ConnectionLost`` within ``closedConnectionCheck`` of the
-    /// connection closing if the driver has not answered by then. The statement runs in a task of its own
-    /// (``Store/AbandonableWork``), which a driver that never answers leaves suspended. A cancelled caller still
-    /// waits for the statement and its rows (every statement here reads a bounded result): a statement cut short
-    /// would leave the connection busy, or a transaction's outcome unknown.
+    /// connection closing if the driver has not answered by then. The statement's answer and the check both run on
+    /// the connection's event loop (a future's callback, a repeated task): no task of its own, no hop through the
+    /// tasks' shared threads, which a busy replica fills with searches. A statement the driver never answers leaves
+    /// only its promise behind. A cancelled caller still waits for the statement and its rows (every statement here
+    /// reads a bounded result): a statement cut short would leave the connection busy, or a transaction's outcome
+    /// unknown.
     func watchedQuery(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> CheckedRows {
-        try await AbandonableWork.run(
-            checkingEvery: Self.closedConnectionCheck, stopsWhenCancelled: false, giveUp: { [self] in isClosed ? ConnectionLost(sent: true) : nil }
-        ) { [self] in
-            CheckedRows(rows: try await self.query(query, logger: logger, file: file, line: line).collect())
+        try await withCheckedThrowingContinuation { continuation in
+            let answered = NIOLockedValueBox(false)
+            /// Gives the answer unless one was given.
+            @Sendable func answer(_ result: Result<CheckedRows, any Error>) {
+                guard answered.withLockedValue({ given in defer { given = true }; return !given }) else { return }
+                continuation.resume(with: result)
+            }
+            let interval = TimeAmount.nanoseconds(Int64(Self.closedConnectionCheck.components.seconds) * 1_000_000_000)
+            let watch = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] task in
+                guard isClosed else { return }
+                task.cancel()
+                answer(.failure(ConnectionLost(sent: true)))
+            }
+            self.query(query, logger: logger, file: file, line: line).whenComplete { result in
+                watch.cancel()
+                answer(result.map { CheckedRows(rows: $0.rows) }.mapError { $0 })
+            }
         }
     }
 }

@@ -4,16 +4,15 @@ import Synchronization
 /// its result, an error a periodic check gives, and the caller's own cancellation. `work` is then cancelled and left
 /// to end by itself.
 ///
-/// For calls into a driver that may ignore cancellation: PostgresNIO 1.33 never answers a query written to a
-/// connection the server has closed, and a task group (a `ServiceGroup`'s included) would wait for such a child for
-/// ever. The one that never ends costs its suspended frame, not a stuck caller or a shutdown that never finishes.
+/// For calls into a driver that may ignore cancellation (``StoreDeadline``): PostgresNIO 1.33 never answers a query
+/// written to a connection the server has closed, and a task group (a `ServiceGroup`'s included) would wait for such
+/// a child for ever. The one that never ends costs its suspended frame, not a stuck caller or a shutdown that never
+/// finishes.
 public enum AbandonableWork {
     /// `work`'s result; or, while it runs, the error `giveUp` returns when asked every `interval` (`nil` to go on
-    /// waiting); or `CancellationError` as soon as the caller is cancelled, unless `stopsWhenCancelled` is false (work
-    /// whose outcome the caller must know, a transaction's `COMMIT`: it is then waited for, `giveUp` still asked).
+    /// waiting); or `CancellationError` as soon as the caller is cancelled.
     public static func run<Result: Sendable>(
-        checkingEvery interval: Duration, stopsWhenCancelled: Bool = true, giveUp: @escaping @Sendable () -> (any Error)?,
-        _ work: @escaping @Sendable () async throws -> Result
+        checkingEvery interval: Duration, giveUp: @escaping @Sendable () -> (any Error)?, _ work: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
         let answer = Answer<Result>()
         return try await withTaskCancellationHandler {
@@ -37,7 +36,7 @@ public enum AbandonableWork {
                 }
             }
         } onCancel: {
-            if stopsWhenCancelled { answer.give(.failure(CancellationError())) }
+            answer.give(.failure(CancellationError()))
         }
     }
 }

@@ -2,8 +2,7 @@ import Store
 import Synchronization
 import Testing
 
-/// Work its caller may stop waiting for: a check's error answers the caller while the work ignores its cancellation,
-/// and work whose outcome the caller must know is waited for even by a cancelled caller.
+/// Work its caller may stop waiting for: a check's error answers the caller while the work ignores its cancellation.
 @Suite("Abandonable work", .timeLimit(.minutes(1)))
 struct AbandonableWorkTests {
     struct Closed: Error {}
@@ -18,33 +17,6 @@ struct AbandonableWorkTests {
             }
         }
         #expect(counted.value == 3, "asked until it gave up, then no more")
-        releasing.finish()
-    }
-
-    @Test func aCallerThatMustKnowTheOutcomeWaitsForItWhenCancelled() async throws {
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let waiting = Task {
-            try await AbandonableWork.run(checkingEvery: .seconds(600), stopsWhenCancelled: false, giveUp: { nil }) {
-                await StoreDeadlineTests.waitIgnoringCancellation(for: release)
-                return 7
-            }
-        }
-        waiting.cancel()
-        releasing.finish()
-        #expect(try await waiting.value == 7)
-    }
-
-    @Test func aCallerThatWaitsWhenCancelledIsStillAnsweredByTheCheck() async throws {
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let counted = CheckCount()
-        let waiting = Task {
-            try await AbandonableWork.run(checkingEvery: .milliseconds(5), stopsWhenCancelled: false, giveUp: { counted.next() >= 3 ? Closed() : nil }) {
-                await StoreDeadlineTests.waitIgnoringCancellation(for: release)
-                return 7
-            }
-        }
-        waiting.cancel()
-        await #expect(throws: Closed.self) { try await waiting.value }
         releasing.finish()
     }
 }
