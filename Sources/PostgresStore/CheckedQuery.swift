@@ -32,7 +32,7 @@ struct CheckedRows: AsyncSequence, Sendable {
 
 extension PostgresConnection {
     /// How often a statement still waiting checks whether its connection has closed.
-    static let closedConnectionCheck: Duration = .seconds(1)
+    static let closedConnectionCheck: TimeAmount = .seconds(1)
 
     /// `query(_:logger:)` read in full, guarded against a connection the server has closed. Every statement this
     /// module sends goes through it (or through ``PostgresClient/checkedQuery(_:logger:file:line:)``).
@@ -64,8 +64,7 @@ extension PostgresConnection {
                 guard answered.withLockedValue({ given in defer { given = true }; return !given }) else { return }
                 continuation.resume(with: result)
             }
-            let interval = TimeAmount.nanoseconds(Int64(Self.closedConnectionCheck.components.seconds) * 1_000_000_000)
-            let watch = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] task in
+            let watch = eventLoop.scheduleRepeatedTask(initialDelay: Self.closedConnectionCheck, delay: Self.closedConnectionCheck) { [self] task in
                 guard isClosed else { return }
                 task.cancel()
                 answer(.failure(ConnectionLost(sent: true)))
@@ -84,10 +83,13 @@ extension PostgresClient {
     /// as it does right after the database restarted.
     @discardableResult
     func checkedQuery(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> CheckedRows {
+        func onePooledConnection() async throws -> CheckedRows {
+            try await withConnection { connection in try await connection.checkedQuery(query, logger: logger, file: file, line: line) }
+        }
         do {
-            return try await withConnection { connection in try await connection.checkedQuery(query, logger: logger, file: file, line: line) }
+            return try await onePooledConnection()
         } catch let lost as ConnectionLost where !lost.sent {
-            return try await withConnection { connection in try await connection.checkedQuery(query, logger: logger, file: file, line: line) }
+            return try await onePooledConnection()
         }
     }
 }
