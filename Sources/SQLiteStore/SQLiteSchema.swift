@@ -7,8 +7,8 @@ import Indexing
 ///
 /// `item` holds the items, each stamped with the number of the commit that last wrote it (`index_commit`
 /// counts commits), so "the items of a domain not written since commit N" is exact whatever the clocks do.
-/// `item_fts` is an external-content FTS5 table over it, with two smaller ones over its best fields (see
-/// ``FullTextTable``); the index code keeps them in step inside each transaction. `batch_client_state` holds
+/// `item_fts` is an external-content FTS5 table over it (see ``FullTextTable``); the index code keeps it in step
+/// inside each transaction. `batch_client_state` holds
 /// each batch name's last client state; `purged_domain` the purges whose rows are not all reclaimed
 /// (``PurgedDomains``); `search_term` the words typos are corrected to (``SearchTermTable``); `item_open` the opens of
 /// results (``ItemOpenTable``), `search_query` the queries searched (``SearchQueryTable``). `unit_state` holds one row per unit, `run_history` the last runs.
@@ -39,7 +39,7 @@ enum SQLiteSchema {
                 );
                 CREATE INDEX item_domain ON item(domainIdentifier);
                 CREATE INDEX item_expiration ON item(expirationDate);
-                \(FullTextTable.all.restricted(to: FullTextTable.columnsBeforeAuthorNames).createStatement);
+                \(FullTextTable.beforeOneTable(columns: FullTextTable.columnsBeforeAuthorNames)[0].createStatement);
                 CREATE TABLE index_commit (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     lastNumber INTEGER NOT NULL
@@ -53,7 +53,7 @@ enum SQLiteSchema {
                 """)
         }
         migrator.registerMigration("v2-best-field-tables") { db in
-            for table in [FullTextTable.bestFields, .names].map({ $0.restricted(to: FullTextTable.columnsBeforeAuthorNames) }) {
+            for table in FullTextTable.beforeOneTable(columns: FullTextTable.columnsBeforeAuthorNames).dropFirst() {
                 try db.execute(sql: table.createStatement)
                 try db.execute(sql: table.indexAllRowsStatement)
             }
@@ -67,7 +67,7 @@ enum SQLiteSchema {
         migrator.registerMigration("v4-rowid-only-full-text") { db in
             // The tables are rebuilt without columns and positions (see ``FullTextTable``): on a large index a
             // one-time rebuild at the first open after the upgrade, about two minutes per million items.
-            for table in FullTextTable.tables.map({ $0.restricted(to: FullTextTable.columnsBeforeAuthorNames) }) {
+            for table in FullTextTable.beforeOneTable(columns: FullTextTable.columnsBeforeAuthorNames) {
                 try db.execute(sql: "DROP TABLE \(table.name)")
                 try db.execute(sql: table.createStatement)
                 try db.execute(sql: table.indexAllRowsStatement)
@@ -141,7 +141,7 @@ enum SQLiteSchema {
                 """)
             // Author names are searched: the tables of every field and of the best fields are made again with
             // them, a one-time rebuild at the first open after the upgrade (docs/search.md gives its time).
-            for table in FullTextTable.tables.map({ $0.restricted(to: FullTextTable.columnsWithAuthorNames) }) where table.columns.contains(.authorNames) {
+            for table in FullTextTable.beforeOneTable(columns: FullTextTable.columnsWithAuthorNames) where table.columns.contains(.authorNames) {
                 try db.execute(sql: "DROP TABLE \(table.name)")
                 try db.execute(sql: table.createStatement)
                 try db.execute(sql: table.indexAllRowsStatement)
@@ -170,6 +170,16 @@ enum SQLiteSchema {
         migrator.registerMigration("v13-item-commit-index") { db in
             // The rows each commit wrote: what brings the search postings (kept in memory) up to a later commit.
             try db.execute(sql: "CREATE INDEX item_commit ON item(commitNumber)")
+        }
+        migrator.registerMigration("v14-one-full-text-table") { db in
+            // One table with its columns (``FullTextTable``) instead of three without: a one-time rebuild at the
+            // first open after the upgrade (docs/search.md gives its time), in this migration's transaction, so a
+            // crash leaves the three tables and the next open rebuilds again.
+            for table in FullTextTable.beforeOneTable(columns: FullTextTable.columnsWithAuthorNames) {
+                try db.execute(sql: "DROP TABLE \(table.name)")
+            }
+            try db.execute(sql: FullTextTable.items.createStatement)
+            try db.execute(sql: FullTextTable.items.indexAllRowsStatement)
         }
         return migrator
     }

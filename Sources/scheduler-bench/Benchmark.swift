@@ -166,8 +166,6 @@ struct Benchmark {
               SELECT uniqueIdentifier, domainIdentifier, 'public.item', title, contentDescription, keywords, 4102444800, 0, 1 FROM stage;
             INSERT INTO item_fts(rowid, title, displayName, keywords, contentDescription)
               SELECT id, title, displayName, keywords, contentDescription FROM item;
-            INSERT INTO item_fts_best(rowid, title, displayName, keywords) SELECT id, title, displayName, keywords FROM item;
-            INSERT INTO item_fts_names(rowid, title, displayName) SELECT id, title, displayName FROM item;
             COMMIT;
             """.write(toFile: script, atomically: true, encoding: .utf8)
         let baseline = try ChildProcess.measure(["sqlite3", raw], stdinPath: script)

@@ -54,7 +54,7 @@ struct SearchTermsTests {
     }
 }
 
-/// The index's tables record rows only (`detail=none`), so FTS5 refuses a quoted term that its tokenizer splits
+/// The index's table records no positions (`detail=column`), so FTS5 refuses a quoted term that its tokenizer splits
 /// in two: each search term must be one token to SQLite's own tokenizer, the oracle here, for every character.
 @Suite("Search terms against SQLite's tokenizer")
 struct SearchTermsTokenizerTests {
@@ -64,7 +64,7 @@ struct SearchTermsTokenizerTests {
         let refused = try await fixture.index.database.read { db in
             var refused: [String] = []
             let statement = try db.makeStatement(
-                sql: "SELECT count(*) FROM item_fts_names WHERE item_fts_names MATCH ?"
+                sql: "SELECT count(*) FROM item_fts WHERE item_fts MATCH ?"
             )
             for value in UInt32(0x80)...0x10FFFF {
                 guard let scalar = Unicode.Scalar(value) else { continue }
@@ -105,11 +105,11 @@ struct TextFoldingTokenizerTests {
             }
             for (row, start) in stride(from: 0, to: texts.count, by: 2_000).enumerated() {
                 try db.execute(
-                    sql: "INSERT INTO item_fts_names(rowid, title, displayName) VALUES (?, ?, '')",
+                    sql: "INSERT INTO item_fts(rowid, title) VALUES (?, ?)",
                     arguments: [row + 1_000_000, texts[start..<min(start + 2_000, texts.count)].joined(separator: " ")]
                 )
             }
-            try db.execute(sql: "CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, item_fts_names, row)")
+            try db.execute(sql: "CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, item_fts, row)")
             // A marker ends at its first `q` (hexadecimal digits hold none), read by character: a `q` followed by a
             // mark is not a `Character` of its own.
             var termsByMarker: [String: [String]] = [:]

@@ -25,6 +25,29 @@ struct WriteTests {
         try await checkFullTextTables(of: fixture.index)
     }
 
+    /// A batch's rows get their words at the end of the batch, in one statement: an identifier the batch writes
+    /// twice (in another priority band the second time), or writes then deletes, leaves the full-text table exact.
+    @Test func anItemWrittenTwiceOrWrittenThenDeletedInOneCommitLeavesTheWordsExact() async throws {
+        let fixture = try IndexFixture()
+        try await fixture.index.upsert([item("kept", title: "Walrus")])
+        try await fixture.index.commit(IndexBatch(operations: [
+            .upsert([
+                item("a", title: "Cheetah"), item("b", title: "Badger"), item("a", title: "Leopard", rankingHint: 50),
+                item("kept", title: "Walrus tusks"), item("c", title: "Heron"),
+            ]),
+            .deleteIdentifiers(["b"]),
+            .upsert([item("c", title: "Crane")]),
+        ]))
+
+        #expect(try await fixture.identifiers("chee").isEmpty, "the first write of a is replaced")
+        #expect(try await fixture.identifiers("leop") == ["a"])
+        #expect(try await fixture.identifiers("badg").isEmpty, "b was deleted after it was written")
+        #expect(try await fixture.identifiers("walrus tusk") == ["kept"])
+        #expect(try await fixture.identifiers("heron").isEmpty)
+        #expect(try await fixture.identifiers("crane") == ["c"])
+        try await checkFullTextTables(of: fixture.index)
+    }
+
     /// What a periodic reindex mostly writes: the same items again, with a later expiration.
     @Test func upsertingUnchangedContentRenewsTheItemAndKeepsItSearchable() async throws {
         let fixture = try IndexFixture()

@@ -1,48 +1,47 @@
 import Indexing
-/// One of the index's FTS5 tables, each an external-content table over `item` indexing some of its fields.
+
+/// The index's FTS5 table: `item_fts`, an external-content table over `item` indexing every searchable field.
 ///
-/// ``all`` indexes every searchable field and decides what matches; ``bestFields`` and ``names`` index fewer
-/// fields so that a search can take the first matches in the best fields from short doclists, instead of
-/// filtering the matches of ``all`` by column (which walks every match when the best fields hold few).
+/// It decides what matches when the search postings do not hold a search's commit (while the service builds them at
+/// start, with `search.postings: off`, and for the fields `search.postings: best` leaves out); the postings answer
+/// every other search. It records which rows and which columns hold a word, not where (`detail=column`): a search
+/// asks only "which items, in row order" — it quotes each word alone and scores the candidates' text itself — and a
+/// scan of the best fields or the names filters on the columns (``matchExpression(_:in:)``). Positions were written
+/// and never read. The price: FTS5 refuses a quoted string it splits into several tokens (a phrase), so a search
+/// term must be one token to the tokenizer (``SearchTerms``).
 ///
-/// The tables record which rows hold a word and nothing else (`detail=none`): a search asks only "which items,
-/// in row order" — it quotes each word alone and scores the candidates' text itself — so the columns and
-/// positions FTS5 records by default were written and never read. Without them an import writes half as
-/// much and the file is less than half the size (BENCHMARKS.md). The price: FTS5 refuses a quoted string it
-/// splits into several tokens (a phrase), so a search term must be one token to the tokenizer (``SearchTerms``).
+/// Prefixes of one to three letters have their own indexes; a longer prefix is read from the terms it starts, few
+/// by then. Until `v14-one-full-text-table` the index kept three tables (every field, the best fields, the names),
+/// each with prefix indexes of one to six letters and no columns: an import wrote about three times as much
+/// (BENCHMARKS.md, 2026-11-28).
 struct FullTextTable {
     let name: String
     let columns: [SearchColumn]
+    /// What the table records besides each word's rows, and which prefixes have their own index.
+    let options: String
+    /// Removes one item's words (a row rewritten or deleted alone); bind the item's row id, then its stored text in
+    /// ``columns`` order. Rows written are added by batch (``indexAllRowsStatement`` with a `WHERE` clause).
+    let removeRowStatement: String
 
-    /// Every searchable field: the table that decides what matches and counts the matches.
-    static let all = FullTextTable(name: "item_fts", columns: CandidateRanking.Scope.all.columns)
-    /// The title, display name and keywords.
-    static let bestFields = FullTextTable(name: "item_fts_best", columns: CandidateRanking.Scope.bestFields.columns)
-    /// The title and display name: what the item is called.
-    static let names = FullTextTable(name: "item_fts_names", columns: CandidateRanking.Scope.names.columns)
-
-    /// The table a search scans for `scope`.
-    static func scanning(_ scope: CandidateRanking.Scope) -> FullTextTable {
-        switch scope {
-        case .all: all
-        case .bestFields: bestFields
-        case .names: names
-        }
+    init(name: String, columns: [SearchColumn], options: String) {
+        self.name = name
+        self.columns = columns
+        self.options = options
+        let columnList = columns.map(\.rawValue).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        removeRowStatement = "INSERT INTO \(name)(\(name), rowid, \(columnList)) VALUES ('delete', ?, \(placeholders))"
     }
 
-    /// Every table, each kept in step with `item` inside the transaction that writes it.
-    static let tables = [all, bestFields, names]
+    /// The table: every searchable field.
+    static let items = FullTextTable(
+        name: "item_fts", columns: CandidateRanking.Scope.all.columns, options: "prefix='1 2 3', detail=column"
+    )
 
-    /// The fields the tables indexed before author names were: what the migrations before
-    /// `v8-authors-dates-and-related-items` create, whatever ``SearchColumn`` holds now.
-    static let columnsBeforeAuthorNames: [SearchColumn] = [.title, .displayName, .keywords, .contentDescription]
-
-    /// The fields `v8-authors-dates-and-related-items` made the tables index, whatever ``SearchColumn`` holds later.
-    static let columnsWithAuthorNames: [SearchColumn] = [.title, .displayName, .keywords, .authorNames, .contentDescription]
-
-    /// This table as it was when it indexed only `columns` of its fields.
-    func restricted(to columns: [SearchColumn]) -> FullTextTable {
-        FullTextTable(name: name, columns: self.columns.filter(columns.contains))
+    /// The FTS5 `MATCH` expression of `terms` in the fields of `scope`.
+    static func matchExpression(_ terms: SearchTerms, in scope: CandidateRanking.Scope) -> String? {
+        guard let expression = terms.matchExpression else { return nil }
+        guard scope != .all else { return expression }
+        return "{\(scope.columns.map(\.rawValue).joined(separator: " "))} : (\(expression))"
     }
 
     private var columnList: String { columns.map(\.rawValue).joined(separator: ", ") }
@@ -54,31 +53,12 @@ struct FullTextTable {
             \(columnList),
             content='item', content_rowid='id',
             tokenize="unicode61 remove_diacritics 2 separators '\(String(String.UnicodeScalarView(TextFolding.tokenizerSeparators)))'",
-            prefix='1 2 3 4 5 6',
-            detail=none
+            \(options)
         )
         """
     }
 
-    /// What a single-row statement does to one item's words.
-    enum RowChange {
-        case add, remove
-    }
-
-    /// Adds or removes one item's words; bind the item's row id, then its text in ``columns`` order.
-    ///
-    /// `VALUES` on purpose: one `INSERT … SELECT` per item into an FTS5 table costs about four times as much
-    /// as this (measured; SQLite prepares a multi-row insert into a virtual table with more machinery), which
-    /// made imports three times slower.
-    func statement(_ change: RowChange) -> String {
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        return switch change {
-        case .add: "INSERT INTO \(name)(rowid, \(columnList)) VALUES (?, \(placeholders))"
-        case .remove: "INSERT INTO \(name)(\(name), rowid, \(columnList)) VALUES ('delete', ?, \(placeholders))"
-        }
-    }
-
-    /// Indexes every `item` row (when the table is created).
+    /// Indexes every `item` row (when the table is created), or those the appended `WHERE` clause selects.
     var indexAllRowsStatement: String {
         "INSERT INTO \(name)(rowid, \(columnList)) SELECT id, \(columnList) FROM item"
     }
@@ -92,4 +72,25 @@ struct FullTextTable {
     var unindexEverythingStatement: String {
         "INSERT INTO \(name)(\(name)) VALUES ('delete-all')"
     }
+}
+
+extension FullTextTable {
+    /// The tables the migrations before `v14-one-full-text-table` made, as they made them: every field, the best
+    /// fields, the names, recording rows only, with prefix indexes of one to six letters. `columns` are the fields they
+    /// indexed at that point of the history (``SearchColumn`` may hold more later).
+    static func beforeOneTable(columns: [SearchColumn]) -> [FullTextTable] {
+        let options = "prefix='1 2 3 4 5 6', detail=none"
+        return [
+            FullTextTable(name: "item_fts", columns: columns, options: options),
+            FullTextTable(name: "item_fts_best", columns: columns.filter { $0 != .contentDescription }, options: options),
+            FullTextTable(name: "item_fts_names", columns: columns.filter { $0 == .title || $0 == .displayName }, options: options),
+        ]
+    }
+
+    /// The fields the tables indexed before author names were: what the migrations before
+    /// `v8-authors-dates-and-related-items` create.
+    static let columnsBeforeAuthorNames: [SearchColumn] = [.title, .displayName, .keywords, .contentDescription]
+
+    /// The fields `v8-authors-dates-and-related-items` made the tables index.
+    static let columnsWithAuthorNames: [SearchColumn] = [.title, .displayName, .keywords, .authorNames, .contentDescription]
 }

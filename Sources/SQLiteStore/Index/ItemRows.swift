@@ -4,7 +4,7 @@ import Indexing
 import PluginAPI
 import Store
 
-/// Writes and deletes item rows and keeps the FTS5 tables in step, inside the caller's transaction.
+/// Writes and deletes item rows and keeps the FTS5 table in step, inside the caller's transaction.
 struct ItemRows {
     let db: Database
     /// The domain a unit's batch is confined to: an identifier a live item outside it holds is neither written nor
@@ -40,6 +40,10 @@ struct ItemRows {
         var written: [[UInt8]: (id: Int64, stored: StoredItem)] = [:]
         var marks = Set<Int64>()
         var outcome = Upserted()
+        /// The id after the last one of each priority band written, once read: one lookup a band, not one an item.
+        var nextInBand: [Int64: Int64] = [:]
+        /// The rows written whose words the full-text table does not hold yet: added in one statement at the end.
+        var unindexed = Set<Int64>()
         for (position, item) in items.enumerated() {
             if let held = stored[position]?.heldBy, taken.refuse(item.uniqueIdentifier, heldBy: held, outside: owner) { continue }
             outcome.written += 1
@@ -62,22 +66,27 @@ struct ItemRows {
                     continue
                 case .content:
                     marks.remove(id)
-                    keptID = try replace(by: item)
+                    keptID = try replace(by: item, unindexed: &unindexed)
                 }
             }
-            let id = try insert(item, id: priorities?[position] ?? keptID, digest: digest, expiration: expiration, now: now, commitNumber: commitNumber)
+            let id = try insert(
+                item, id: priorities?[position] ?? keptID, nextInBand: &nextInBand, digest: digest, expiration: expiration, now: now,
+                commitNumber: commitNumber
+            )
+            unindexed.insert(id)
             written[key()] = (id, StoredItem(digest: digest, expiration: expiration.expiration(of: item)))
             SearchVocabulary.insertWords(of: item, into: &outcome.words)
         }
+        try indexWords(ofRows: unindexed)
         try ItemMarkTable.mark(marks, commitNumber: commitNumber, db)
         return outcome
     }
 
-    /// Deletes the row that `item` replaces; returns the id `item` keeps (the row's when its ranking hint, and so its
-    /// place in priority order, did not change).
-    private func replace(by item: SearchableItem) throws -> Int64? {
+    /// Deletes the row that `item` replaces (its words too, unless they are among the batch's `unindexed`); returns the
+    /// id `item` keeps (the row's when its ranking hint, and so its place in priority order, did not change).
+    private func replace(by item: SearchableItem, unindexed: inout Set<Int64>) throws -> Int64? {
         guard let existing = try storedRow(identifier: item.uniqueIdentifier) else { return nil }
-        try delete(existing)
+        try delete(existing, wordsIndexed: unindexed.remove(existing["id"]) == nil)
         if existing["domainIdentifier"] != item.domainIdentifier {
             // Its opens follow it, so that a purge of its new domain deletes them.
             try db.cachedStatement(sql: "UPDATE item_open SET domainIdentifier = ? WHERE uniqueIdentifier = ?")
@@ -86,34 +95,44 @@ struct ItemRows {
         return existing["rankingHint"] == item.rankingHint ? existing["id"] : nil
     }
 
-    /// Inserts the row of `item` and its words, with `id` or the next one of its priority band; returns its id.
+    /// Inserts the row of `item`, with `id` or the next one of its priority band (`nextInBand` holds those known, by
+    /// band, and is kept up to date); returns its id. Its words are left to ``indexWords(ofRows:)``.
     private func insert(
-        _ item: SearchableItem, id keptID: Int64?, digest: Int64, expiration: DefaultExpiration, now: Date, commitNumber: Int64
+        _ item: SearchableItem, id keptID: Int64?, nextInBand: inout [Int64: Int64], digest: Int64, expiration: DefaultExpiration,
+        now: Date, commitNumber: Int64
     ) throws -> Int64 {
         let keywords = KeywordList.encode(item.keywords), authorNames = KeywordList.encode(item.authorNames)
-        let id = try keptID ?? nextID(in: ItemPriority(rankingHint: item.rankingHint))
-        try db.cachedStatement(sql: """
+        let band = ItemPriority(rankingHint: item.rankingHint)
+        let id: Int64
+        if let keptID {
+            id = keptID
+            // A given id past the known end of the band (a copy's) moves the end.
+            if let next = nextInBand[band.band], keptID >= next { nextInBand[band.band] = keptID + 1 }
+        } else {
+            id = try nextInBand[band.band] ?? nextID(in: band)
+            nextInBand[band.band] = id + 1
+        }
+        try run("""
             INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, displayName,
                 contentDescription, keywords, authorNames, contentCreationDate, contentModificationDate, thumbnailURL,
                 thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, indexedAt, commitNumber, contentDigest)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
+            """, [
                 id, item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
                 item.contentDescription, keywords, authorNames, item.contentCreationDate?.timeIntervalSince1970,
                 item.contentModificationDate?.timeIntervalSince1970, item.thumbnailURL, item.thumbnailData, item.contentURL,
                 item.relatedUniqueIdentifier, item.rankingHint, expiration.expiration(of: item).timeIntervalSince1970, now.timeIntervalSince1970,
                 commitNumber, digest,
             ])
-        try changeFullText(.add, id: id) { column in
-            switch column {
-            case .title: item.title
-            case .displayName: item.displayName
-            case .keywords: keywords
-            case .authorNames: authorNames
-            case .contentDescription: item.contentDescription
-            }
-        }
         return id
+    }
+
+    /// Adds the words of the rows `ids` to the full-text table, read from their stored text in one statement: as one
+    /// statement a row, writing them was a tenth of an import's time (BENCHMARKS.md, 2026-11-28).
+    private func indexWords(ofRows ids: Set<Int64>) throws {
+        guard !ids.isEmpty else { return }
+        try db.cachedStatement(sql: FullTextTable.items.indexAllRowsStatement + " WHERE id IN (SELECT value FROM json_each(?))")
+            .execute(arguments: [RowIDList.json(ids.sorted())])
     }
 
     /// What is stored for an identifier a batch writes: the item, and the domain holding it when that is a live
@@ -193,20 +212,27 @@ struct ItemRows {
         )
     }
 
-    /// Deletes a row read by ``storedRow(identifier:)``, and its words.
-    private func delete(_ row: Row) throws {
+    /// Deletes a row read by ``storedRow(identifier:)``, and its words when the full-text table holds them.
+    private func delete(_ row: Row, wordsIndexed: Bool = true) throws {
         let id: Int64 = row["id"]
-        try changeFullText(.remove, id: id) { row[$0.rawValue] }
+        if wordsIndexed { try unindexWords(ofRow: id) { row[$0.rawValue] } }
         try db.cachedStatement(sql: "DELETE FROM item_mark WHERE id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id])
     }
 
-    /// Adds or removes the words of the row `id`, whose searchable fields hold `text`, in every full-text table.
-    private func changeFullText(_ change: FullTextTable.RowChange, id: Int64, text: (SearchColumn) -> String?) throws {
-        for table in FullTextTable.tables {
-            try db.cachedStatement(sql: table.statement(change))
-                .execute(arguments: StatementArguments([id] + table.columns.map(text)))
-        }
+    /// Removes the words of the row `id`, whose searchable fields hold `text`, from the full-text table.
+    private func unindexWords(ofRow id: Int64, text: (SearchColumn) -> String?) throws {
+        let table = FullTextTable.items
+        try run(table.removeRowStatement, StatementArguments([id] + table.columns.map(text)))
+    }
+
+    /// Runs the cached statement `sql` with `arguments`, one value for each of its `?` (the statements of this file
+    /// bind fixed lists): GRDB binds them without checking them again against the statement, and without nesting a
+    /// closure per value (which it does for `execute(arguments:)`: a tenth of an import's time).
+    private func run(_ sql: String, _ arguments: StatementArguments) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        statement.setUncheckedArguments(arguments)
+        try statement.execute()
     }
 
     /// Deletes the rows matching `condition`, and their open counts; returns how many.
@@ -226,9 +252,7 @@ struct ItemRows {
         let doomed = "id IN (SELECT id FROM temp.doomed_item)"
         try ItemOpenTable.deleteOpens(ofItemsWhere: doomed, arguments: [], db)
         try ItemMarkTable.deleteMarks(ofItemsWhere: doomed, arguments: [], db)
-        for table in FullTextTable.tables {
-            try db.cachedStatement(sql: table.unindexRowsStatement + " WHERE " + doomed).execute()
-        }
+        try db.cachedStatement(sql: FullTextTable.items.unindexRowsStatement + " WHERE " + doomed).execute()
         try db.cachedStatement(sql: "DELETE FROM item WHERE " + doomed).execute()
         try db.execute(sql: "DELETE FROM temp.doomed_item")
         return count
@@ -277,9 +301,7 @@ struct ItemRows {
         try db.execute(sql: "DELETE FROM search_term")
         try db.execute(sql: "DELETE FROM item_open")
         try db.execute(sql: "DELETE FROM item_mark")
-        for table in FullTextTable.tables {
-            try db.execute(sql: table.unindexEverythingStatement)
-        }
+        try db.execute(sql: FullTextTable.items.unindexEverythingStatement)
         return count
     }
 }

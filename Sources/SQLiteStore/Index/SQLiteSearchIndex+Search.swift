@@ -11,10 +11,11 @@ public import Indexing
 ///    bound) and takes the first `k` as candidates, highest ranking hint first, where `k` is
 ///    ``CandidateRanking/candidatesPerScope`` or the page's end.
 /// 2. When there are more than `k` matches, the first `k` items matching in their title, display name and
-///    keywords (``FullTextTable/bestFields``) join the candidates, then, if there were `k` of those, the first
-///    `k` matching in their title and display name (``FullTextTable/names``): the best fields are never
-///    crowded out by matches in the others. Each scan reads its own FTS5 table, so it stops after `k` matches
-///    whatever the other fields hold (a column filter on one table walks every match when the title holds few).
+///    keywords and author names join the candidates, then, if there were `k` of those, the first `k` matching in
+///    their title and display name: the best fields are never crowded out by matches in the others. Each scan reads
+///    the postings of its scope's fields (``SearchPostings``), so it stops after `k` matches whatever the other fields
+///    hold; when the postings do not hold the search's commit, FTS5 filters on the scope's columns
+///    (``FullTextTable``), walking the matches of every field until `k` are in the scope.
 /// 3. The candidates are scored by ``RelevanceScore`` and sorted; the page is cut from that order.
 ///
 /// When a query matches no more than `k` items the ranking is exact; when it matches more, the best items
@@ -68,13 +69,13 @@ extension SQLiteSearchIndex {
             /// once, for the filter and the scoring alike.
             func scan(_ terms: SearchTerms, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate] {
                 if scope != .all || postings.keepsAllFields, try postingsHoldThisCommit(), let found = try scanPostings(terms.match!, scope, limit: limit) { return found }
-                let table = FullTextTable.scanning(scope).name
+                let table = FullTextTable.items.name
                 let statement = try db.cachedStatement(sql: """
                     SELECT item.expirationDate, \(Self.candidateColumns)
                     FROM \(table) JOIN item ON item.id = \(table).rowid
                     WHERE \(table) MATCH ? AND \(filter) ORDER BY \(table).rowid LIMIT ?
                     """)
-                let rows = try Row.fetchCursor(statement, arguments: [terms.matchExpression!] + filterArguments + [limit])
+                let rows = try Row.fetchCursor(statement, arguments: [FullTextTable.matchExpression(terms, in: scope)!] + filterArguments + [limit])
                 var found: [CandidateRanking.Candidate] = []
                 while let row = try rows.next() {
                     validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
@@ -175,7 +176,7 @@ extension SQLiteSearchIndex {
             /// they hold this read's commit, else from FTS5.
             func walk(_ terms: SearchTerms) throws -> [WalkedMatch] {
                 if postings.keepsAllFields, try postingsHoldThisCommit(), let walked = try walkPostings(terms.match!) { return walked }
-                let table = FullTextTable.scanning(.all).name
+                let table = FullTextTable.items.name
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
                         SELECT item.expirationDate, \(Self.walkedColumns) FROM \(table) JOIN item ON item.id = \(table).rowid
