@@ -238,8 +238,8 @@ struct ServiceTests {
     /// recorded, and the next pass redoes the run.
     @Test func sigtermDuringARunExitsZeroAndLosesNoCommittedItem() async throws {
         let setup = try SourceWorkspace()
-        // A first batch of 2,000 items (the default batch size) is committed, then the feed waits.
-        try setup.setFeed((1...2100).map { "i\($0)" }.joined(separator: " ") + " WAIT last")
+        // A first batch of 5,000 items (the default batch size) is committed, then the feed waits.
+        try setup.setFeed((1...5100).map { "i\($0)" }.joined(separator: " ") + " WAIT last")
         defer { try? setup.workspace.write("release", "") }
         let service = try await RunningService(setup.config)
         #expect(try await eventually { try await service.searchTotal() >= 1000 }, "the first batch was committed (a search counts up to 1,000)")
@@ -247,7 +247,7 @@ struct ServiceTests {
         #expect(await service.terminate() == 0, "\(service.log)")
         #expect(await service.finalLog.contains("stopped"))
         let committed = try await SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
-        #expect(committed.stdout.contains(#""total":2000"#), "\(committed.stdout)")
+        #expect(committed.stdout.contains(#""total":5000"#), "\(committed.stdout)")
         let status = try await SchedulerProcess.run(["status", "--json"] + setup.config)
         #expect(!status.stdout.contains("lastSuccess"), "no success was recorded: \(status.stdout)")
 
@@ -257,7 +257,7 @@ struct ServiceTests {
         let history = try await SchedulerProcess.run(["history"] + setup.config).stdout
         #expect(next.stdout.contains("the last run was interrupted"), "\(service.log)\n---\n\(history)")
         let after = try await SchedulerProcess.run(["index", "stats", "--json"] + setup.config)
-        #expect(after.stdout.contains(#""total":2101"#), "\(after.stdout)")
+        #expect(after.stdout.contains(#""total":5101"#), "\(after.stdout)")
     }
 
     /// `HEAD` answers as `GET` does, without the body, on every read endpoint (load balancers probe with it): on one
