@@ -178,8 +178,9 @@ enum SQLiteSchema {
             for table in FullTextTable.beforeOneTable(columns: FullTextTable.columnsWithAuthorNames) {
                 try db.execute(sql: "DROP TABLE \(table.name)")
             }
-            try db.execute(sql: FullTextTable.items.createStatement)
-            try db.execute(sql: FullTextTable.items.indexAllRowsStatement)
+            let table = FullTextTable.oneTable(columns: FullTextTable.columnsWithAuthorNames)
+            try db.execute(sql: table.createStatement)
+            try db.execute(sql: table.indexAllRowsStatement)
         }
         return migrator
     }

@@ -57,5 +57,42 @@ struct ReleaseUpgradeTests {
 
         let applied = try await DatabaseQueue(path: path).read { try SQLiteSchema.migrator.appliedIdentifiers($0) }
         #expect(applied == Set(SQLiteSchema.migrator.migrations))
+        // The full-text table and the set of tables and indexes are those of a new file.
+        let fresh = directory.path("fresh.sqlite")
+        _ = try SQLiteSearchIndex(path: fresh, clock: clock, logger: Logger(label: "test"))
+        #expect(try Self.schema(of: path) == Self.schema(of: fresh))
+    }
+
+    @Test func theLastReleaseWithThreeFullTextTablesUpgradesInPlace() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.copyOfRelease("release-ec298dc.sqlite", into: directory)
+        let clock = ManualClock(ISO8601.date(from: "2026-11-28T12:00:00Z")!)
+        let store = try SQLiteSchedulerStore(path: path, clock: clock, logger: Logger(label: "test"))
+
+        #expect(try await store.units().count == 5)
+        #expect(try await store.index.itemCountsByDomain() == [
+            "com.shop.categories.us": 3, "com.shop.categories.fr": 2, "com.shop.help.en": 3, "com.shop.blog": 3,
+        ])
+        #expect(try await store.index.lastCommitNumber() == 11)
+        // The release's items are searched from the one table, ranked as before, and new ones join them.
+        #expect(try await store.index.search(SearchQuery(text: "comt")).hits.map(\.uniqueIdentifier) == ["cheese-of-the-month-comte", "fr/12"])
+        #expect(try await store.index.search(SearchQuery(text: "cheese", limit: 3)).hits.map(\.uniqueIdentifier) == ["us/12", "us/14", "pairing-wine"])
+        _ = try await store.index.upsert([SearchableItem(uniqueIdentifier: "new", domainIdentifier: "com.shop.blog", title: "Raclette night")])
+        #expect(try await store.index.search(SearchQuery(text: "racl")).hits.map(\.uniqueIdentifier) == ["new"])
+        try await checkFullTextTables(of: store.sqliteIndex)
+
+        let fresh = directory.path("fresh.sqlite")
+        _ = try SQLiteSearchIndex(path: fresh, clock: clock, logger: Logger(label: "test"))
+        #expect(try Self.schema(of: path) == Self.schema(of: fresh))
+    }
+
+    /// Every table and index of the file at `path`, by name, with the statement of its full-text table.
+    static func schema(of path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").map { row in
+                let name: String = row["name"]
+                return "\(row["type"] as String) \(name)" + (name == FullTextTable.items.name ? ": \(row["sql"] as String)" : "")
+            }
+        }
     }
 }

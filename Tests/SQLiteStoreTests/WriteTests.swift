@@ -26,14 +26,16 @@ struct WriteTests {
     }
 
     /// A batch's rows get their words at the end of the batch, in one statement: an identifier the batch writes
-    /// twice (in another priority band the second time), or writes then deletes, leaves the full-text table exact.
+    /// twice (keeping its id, or in another priority band), a stored item it replaces twice, or an item it writes then
+    /// deletes, leaves the full-text table exact.
     @Test func anItemWrittenTwiceOrWrittenThenDeletedInOneCommitLeavesTheWordsExact() async throws {
         let fixture = try IndexFixture()
-        try await fixture.index.upsert([item("kept", title: "Walrus")])
+        try await fixture.index.upsert([item("kept", title: "Walrus"), item("twice", title: "Otter")])
         try await fixture.index.commit(IndexBatch(operations: [
             .upsert([
                 item("a", title: "Cheetah"), item("b", title: "Badger"), item("a", title: "Leopard", rankingHint: 50),
-                item("kept", title: "Walrus tusks"), item("c", title: "Heron"),
+                item("kept", title: "Walrus tusks"), item("c", title: "Heron"), item("d", title: "Gecko"), item("d", title: "Iguana"),
+                item("twice", title: "Otter pup"), item("twice", title: "Sea otter"),
             ]),
             .deleteIdentifiers(["b"]),
             .upsert([item("c", title: "Crane")]),
@@ -45,6 +47,10 @@ struct WriteTests {
         #expect(try await fixture.identifiers("walrus tusk") == ["kept"])
         #expect(try await fixture.identifiers("heron").isEmpty)
         #expect(try await fixture.identifiers("crane") == ["c"])
+        #expect(try await fixture.identifiers("gecko").isEmpty, "d keeps its id, and only its last words")
+        #expect(try await fixture.identifiers("iguana") == ["d"])
+        #expect(try await fixture.identifiers("pup").isEmpty, "a stored item replaced twice in one batch")
+        #expect(try await fixture.identifiers("sea otter") == ["twice"])
         try await checkFullTextTables(of: fixture.index)
     }
 

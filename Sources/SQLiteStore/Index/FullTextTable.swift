@@ -33,9 +33,13 @@ struct FullTextTable {
     }
 
     /// The table: every searchable field.
-    static let items = FullTextTable(
-        name: "item_fts", columns: CandidateRanking.Scope.all.columns, options: "prefix='1 2 3', detail=column"
-    )
+    static let items = oneTable(columns: CandidateRanking.Scope.all.columns)
+
+    /// The table indexing `columns`: what `v14-one-full-text-table` makes with the fields searched then
+    /// (``columnsWithAuthorNames``), whatever ``SearchColumn`` holds later.
+    static func oneTable(columns: [SearchColumn]) -> FullTextTable {
+        FullTextTable(name: "item_fts", columns: columns, options: "prefix='1 2 3', detail=column")
+    }
 
     /// The FTS5 `MATCH` expression of `terms` in the fields of `scope`.
     static func matchExpression(_ terms: SearchTerms, in scope: CandidateRanking.Scope) -> String? {

@@ -231,6 +231,7 @@ struct ItemRows {
     /// closure per value (which it does for `execute(arguments:)`: a tenth of an import's time).
     private func run(_ sql: String, _ arguments: StatementArguments) throws {
         let statement = try db.cachedStatement(sql: sql)
+        assert((try? statement.validateArguments(arguments)) != nil, "\(sql) takes other arguments than \(arguments)")
         statement.setUncheckedArguments(arguments)
         try statement.execute()
     }

@@ -65,7 +65,7 @@ extension SQLiteSearchIndex {
             /// The earliest expiration among the rows read: the results hold until then (or the next commit).
             var validUntil = Date.distantFuture
             /// The first `limit` matches of `terms` in `scope`, in priority order, with the fields they are scored on:
-            /// from the postings when they hold this read's commit, else from the scope's FTS5 table. Each row is read
+            /// from the postings when they hold this read's commit, else from `item_fts` filtered by the scope's columns. Each row is read
             /// once, for the filter and the scoring alike.
             func scan(_ terms: SearchTerms, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate] {
                 if scope != .all || postings.keepsAllFields, try postingsHoldThisCommit(), let found = try scanPostings(terms.match!, scope, limit: limit) { return found }

@@ -3,10 +3,10 @@ import HostSupport
 import Indexing
 import Synchronization
 
-/// The words of every item's best fields and names (``WordPostings``), kept in this process's memory beside the
-/// FTS5 tables: a search's scans of those two scopes (``CandidateRanking/Scope``) take their first matches from
-/// bitmaps, in time that does not grow with how many items hold a typed prefix (BENCHMARKS.md), while the all-fields
-/// scan, the counting and every write stay in SQLite.
+/// The words of every item's best fields and names, and with `search.postings: all` of every field (``WordPostings``),
+/// kept in this process's memory beside the FTS5 table: a search's scans (``CandidateRanking/Scope``) take their first
+/// matches from bitmaps, in time that does not grow with how many items hold a typed prefix (BENCHMARKS.md), while
+/// every write stays in SQLite.
 ///
 /// They are built from every row in one read (``build(_:isCancelled:)``), then brought to each later commit by reading
 /// the rows it wrote (by `commitNumber`, which `item_commit` indexes), whichever process wrote them. Words are only
