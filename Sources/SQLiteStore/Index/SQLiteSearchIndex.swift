@@ -27,8 +27,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Candidate rows recent searches read, for the next searches (``CandidateRowCache``).
     let candidateRows = CandidateRowCache(maxBytes: candidateRowCacheBytes)
     /// Bytes ``candidateRows`` holds at most, as it counts them: about 160,000 rows of a few hundred bytes of text each.
-    /// With 32 MB, never-repeated searches over 100k items cost 15 % more CPU (their rows did not fit: about 40 MB);
-    /// the process grew by 8 MB with this limit (BENCHMARKS.md, 2026-11-28).
+    /// With 32 MB, never-repeated searches cost 15 % more CPU over 100k items (their rows did not fit: about 40 MB) and
+    /// 10 % more over a million, where this limit costs the service about 115 MB (BENCHMARKS.md, 2026-11-28).
     static let candidateRowCacheBytes = 128 * 1024 * 1024
     /// The best fields' and names' words in memory, when whoever runs the index keeps them
     /// (``keepSearchStructures()``, the service): the scans of those two scopes read them instead of FTS5.
