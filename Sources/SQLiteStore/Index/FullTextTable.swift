@@ -23,11 +23,15 @@ struct FullTextTable {
     /// ``columns`` order. Rows written are added by batch (``indexAllRowsStatement`` with a `WHERE` clause).
     let removeRowStatement: String
 
+    /// ``columns`` as a statement lists them.
+    private let columnList: String
+
     init(name: String, columns: [SearchColumn], options: String) {
         self.name = name
         self.columns = columns
         self.options = options
         let columnList = columns.map(\.rawValue).joined(separator: ", ")
+        self.columnList = columnList
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         removeRowStatement = "INSERT INTO \(name)(\(name), rowid, \(columnList)) VALUES ('delete', ?, \(placeholders))"
     }
@@ -47,8 +51,6 @@ struct FullTextTable {
         guard scope != .all else { return expression }
         return "{\(scope.columns.map(\.rawValue).joined(separator: " "))} : (\(expression))"
     }
-
-    private var columnList: String { columns.map(\.rawValue).joined(separator: ", ") }
 
     /// Creates the table.
     var createStatement: String {
