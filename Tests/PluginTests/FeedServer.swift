@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// A real HTTP server on 127.0.0.1 serving category feeds and images, good and bad, for the category-feed
@@ -24,20 +25,35 @@ final class FeedServer: Sendable {
     var maxInFlight: Int { counters.withLock { $0.maxInFlight } }
 
     /// Runs `body` with the server's base URL, then stops the server.
+    ///
+    /// The server stops gracefully (it closes its listening socket, then its connections once their requests are
+    /// answered) and is cancelled only if that takes more than a second. Cancelling a server first can drop a
+    /// connection it accepted but had not handed to a handler yet, which traps in NIO ("Deinited NIOAsyncWriter
+    /// without calling finish()", swift-server/swift-http-server#137).
     func run(_ body: (URL) async throws -> Void) async throws {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let logger = Logger(label: "feed-server") { _ in SwiftLogNoOpLogHandler() }
         let app = Application(
             router: router(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { portSink.yield($0.localAddress?.port ?? 0) },
-            logger: Logger(label: "feed-server") { _ in SwiftLogNoOpLogHandler() }
+            logger: logger
         )
+        var configuration = ServiceGroupConfiguration(services: [app], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(1)
+        let server = ServiceGroup(configuration: configuration)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
+            group.addTask { try await server.run() }
             var iterator = ports.makeAsyncIterator()
             let port = await iterator.next() ?? 0
-            defer { group.cancelAll() }
-            try await body(URL(string: "http://127.0.0.1:\(port)")!)
+            do {
+                try await body(URL(string: "http://127.0.0.1:\(port)")!)
+            } catch {
+                await server.triggerGracefulShutdown()
+                throw error
+            }
+            await server.triggerGracefulShutdown()
+            try await group.waitForAll()
         }
     }
 
