@@ -1,20 +1,55 @@
 @testable import Indexing
 import Testing
 
-/// A candidate keeps its five fields in one buffer (``CandidateRanking/Candidate``): each reads back as given.
+/// A candidate keeps its five fields' folded words in one buffer (``CandidateRanking/Candidate``): each field reads back
+/// as the words the index would fold it into.
 @Suite("A candidate's fields")
 struct CandidateTests {
-    @Test func eachFieldReadsBackAsGivenWhateverItsNeighbours() {
-        let texts: [String?] = ["Délais de livraison", nil, "", "[\"a\",\"b\"]", String(repeating: "가나 ", count: 3_000)]
+    /// The folded words of `text`'s first ``RelevanceScore/scoredBytesPerField`` bytes, as the walk over its words
+    /// gives them: what scoring reads.
+    static func scoredWords(of text: String) -> [[UInt8]] {
+        var words: [[UInt8]] = []
+        Array(text.utf8.prefix(RelevanceScore.scoredBytesPerField)).withUnsafeBufferPointer { text in
+            TextFolding.forEachWord(inUTF8: text) { words.append(Array($0)); return true }
+        }
+        return words
+    }
+
+    /// The words `candidate` holds for `column`, `nil` when it does not have the field.
+    static func words(of candidate: CandidateRanking.Candidate, _ column: SearchColumn) -> [[UInt8]]? {
+        candidate.withFields { fields in
+            fields[column].map { words in
+                var all: [[UInt8]] = []
+                words.forEach { all.append(Array($0)); return true }
+                #expect(all.count == words.count, "the count kept is the words' count")
+                return all
+            }
+        }
+    }
+
+    @Test func eachFieldReadsBackAsItsWordsWhateverItsNeighbours() {
+        let texts: [String?] = ["Délais de LIVRAISON", nil, "", "[\"a\",\"b\"]", String(repeating: "가나 ", count: 3_000)]
         let candidate = CandidateRanking.Candidate(
             id: 7, title: texts[0], displayName: texts[1], keywords: texts[2], authorNames: texts[3], contentDescription: texts[4], rankingHint: 3,
             page: "page"
         )
         for column in SearchColumn.allCases {
-            #expect(candidate.text(column) == texts[column.position], "\(column)")
+            #expect(Self.words(of: candidate, column) == texts[column.position].map(Self.scoredWords), "\(column)")
         }
-        #expect(candidate.text(.displayName) == nil && candidate.text(.keywords) == "", "an absent field is not an empty one")
-        #expect(candidate.packedBytes == 5 * 4 + texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) })
+        #expect(Self.words(of: candidate, .title) == ["delais", "de", "livraison"].map { Array($0.utf8) })
+        #expect(Self.words(of: candidate, .displayName) == nil && Self.words(of: candidate, .keywords) == [], "an absent field is not an empty one")
+    }
+
+    /// Only the words of a field's first ``RelevanceScore/scoredBytesPerField`` bytes are kept: a character the limit
+    /// cuts reads as U+FFFD (a separator), the word it cuts as far as it goes.
+    @Test func aLongFieldKeepsTheWordsOfItsScoredBytes() {
+        let long = String(repeating: "word ", count: 819) + "é" + " Tail end"
+        #expect(long.utf8.count > RelevanceScore.scoredBytesPerField && Array(long.utf8)[RelevanceScore.scoredBytesPerField - 1] == 0xC3)
+        let candidate = CandidateRanking.Candidate(
+            id: 1, title: nil, displayName: nil, keywords: nil, authorNames: nil, contentDescription: long, rankingHint: nil, page: "p"
+        )
+        let words = Self.words(of: candidate, .contentDescription)
+        #expect(words == Self.scoredWords(of: long) && words?.count == 819 && words?.last == Array("word".utf8))
     }
 
     @Test func bothWaysOfMakingOneAgree() {
@@ -28,7 +63,8 @@ struct CandidateTests {
             page: "p"
         )
         for column in SearchColumn.allCases {
-            #expect(fromBytes.text(column) == texts[column.position], "\(column)")
+            #expect(Self.words(of: fromBytes, column) == Self.words(of: fromStrings, column), "\(column)")
+            #expect(Self.words(of: fromBytes, column) == texts[column.position].map(Self.scoredWords), "\(column)")
         }
         #expect(fromBytes.packedBytes == fromStrings.packedBytes)
     }

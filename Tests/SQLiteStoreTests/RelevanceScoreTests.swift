@@ -20,4 +20,31 @@ struct RelevanceScoreTests {
             #expect(result.typos == 1)
         }
     }
+
+    /// A description counts its weight (1) for a whole word, 0.8 for a prefix or a correction, divided by its length
+    /// (``RelevanceScore``), read from the words the candidate folded when it was made.
+    @Test(arguments: [
+        ("beta", [], 1.0, 0, 1),
+        ("BÉT", [], 0.8, 0, 0),
+        ("alp gam", [], 1.6, 0, 0),
+        ("gamma alpha", [], 2.0, 0, 2),
+        ("betz", [TypoCorrection(word: "beta", typos: 1)], 0.8, 1, 0),
+        ("betz", [TypoCorrection(word: "bet", typos: 2)], 0.5, 2, 0),
+        ("betz", [TypoCorrection(word: "gamma", typos: 2), TypoCorrection(word: "beta", typos: 1)], 0.8, 1, 0),
+        ("zeta", [], 0.5, 0, 0),
+    ] as [(String, [TypoCorrection], Double, Int, Int)])
+    func aDescriptionScoresItsMatches(typed: String, corrections: [TypoCorrection], matches: Double, typos: Int, wholeWords: Int) {
+        var terms = SearchTerms(typed)
+        if !corrections.isEmpty { terms = terms.withCorrections([corrections]) }
+        let candidate = CandidateRanking.Candidate(
+            id: 1, title: "Other", displayName: nil, keywords: nil, authorNames: nil, contentDescription: "Alpha, beta and gamma.", rankingHint: nil,
+            page: "p"
+        )
+        let result = RelevanceScore(terms: terms).score(candidate)
+        // Four words: 1 / (1 + 0.05 × 3). A term the text does not hold counts half a description match, undivided.
+        let lengthFactor = 1 / 1.15
+        let expected = matches == 0.5 ? 0.5 : matches * lengthFactor
+        #expect(abs(result.score - expected) < 1e-9, "\(typed): \(result.score)")
+        #expect(result.typos == typos && result.wholeWords == wholeWords)
+    }
 }

@@ -61,9 +61,10 @@ struct SearchResultCacheTests {
         }
         let results = SearchResults(total: 0, totalIsExact: true, hits: [])
         let now = Date(timeIntervalSince1970: 0)
-        for text in ["a", "b"] { cache.store(results, for: try key(text), commitNumber: 1, validUntil: .distantFuture, generation: cache.generation) }
+        // Each computed twice: the doorkeeper keeps a result the second time.
+        for text in ["a", "b", "a", "b"] { cache.store(results, for: try key(text), commitNumber: 1, validUntil: .distantFuture, generation: cache.generation) }
         #expect(cache.results(for: try key("a"), commitNumber: 1, now: now) != nil)
-        cache.store(results, for: try key("c"), commitNumber: 1, validUntil: .distantFuture, generation: cache.generation)
+        for _ in 0..<2 { cache.store(results, for: try key("c"), commitNumber: 1, validUntil: .distantFuture, generation: cache.generation) }
         #expect(cache.results(for: try key("b"), commitNumber: 1, now: now) == nil, "b was used least recently")
         #expect(cache.results(for: try key("a"), commitNumber: 1, now: now) != nil)
         #expect(cache.results(for: try key("a"), commitNumber: 2, now: now) == nil, "another commit")
@@ -77,7 +78,7 @@ struct SearchResultCacheTests {
         let key = SearchResultCache.Key(query: try SearchQuery(text: "a"), terms: SearchTerms("a"), now: Date())
         let computed = SearchResults(total: 3, totalIsExact: true, hits: [])
         #expect(computed.rendering == nil, "results not from the cache are rendered by each answer")
-        cache.store(computed, for: key, commitNumber: 1, validUntil: .distantFuture, generation: cache.generation)
+        for _ in 0..<2 { cache.store(computed, for: key, commitNumber: 1, validUntil: .distantFuture, generation: cache.generation) }
         let cached = try #require(cache.results(for: key, commitNumber: 1, now: Date(timeIntervalSince1970: 0)))
         var renders = 0
         for _ in 0..<3 {
@@ -101,14 +102,50 @@ struct SearchResultCacheTests {
         }
     }
 
+    /// A result computed once is not kept (most are never asked again); computed twice, it is; gone stale with a
+    /// commit, it is kept again the next time it is computed.
+    @Test func aResultIsKeptTheSecondTimeItIsComputed() throws {
+        let cache = SearchResultCache(maxEntries: 1)
+        let results = SearchResults(total: 0, totalIsExact: true, hits: [])
+        let now = Date(timeIntervalSince1970: 0)
+        func key(_ text: String) throws -> SearchResultCache.Key {
+            SearchResultCache.Key(query: try SearchQuery(text: text), terms: SearchTerms(text), now: now)
+        }
+        func store(_ text: String, commit: Int64 = 1) throws {
+            cache.store(results, for: try key(text), commitNumber: commit, validUntil: .distantFuture, generation: cache.generation)
+        }
+        try store("once")
+        #expect(cache.results(for: try key("once"), commitNumber: 1, now: now) == nil, "computed once: not kept")
+        try store("once")
+        #expect(cache.results(for: try key("once"), commitNumber: 1, now: now) != nil, "computed twice: kept")
+        #expect(cache.results(for: try key("once"), commitNumber: 2, now: now) == nil, "stale after a commit")
+        try store("once", commit: 2)
+        #expect(cache.results(for: try key("once"), commitNumber: 2, now: now) != nil, "a stale result is kept again at once")
+        // The doorkeeper remembers the last 4 sightings (four times the entries): a fifth pushes out the first, unless
+        // it was seen again since.
+        for text in ["k1", "k2", "k3", "k2", "k4", "k5"] { try store(text) }
+        try store("k1")
+        #expect(cache.results(for: try key("k1"), commitNumber: 1, now: now) == nil, "forgotten by the doorkeeper: seen once again")
+        try store("k2")
+        #expect(cache.results(for: try key("k2"), commitNumber: 1, now: now) != nil, "seen again: remembered from then")
+    }
+
     /// Random stores, lookups, lookups at another commit and clearings against a plain model of a least-recently-used
-    /// cache of 5 entries: the cache answers exactly when the model holds the key.
+    /// cache of 5 entries behind a doorkeeper that remembers the last 20 sightings of keys not kept: the cache answers
+    /// exactly when the model holds the key.
     @Test func evictionFollowsAModelOfLeastRecentlyUsed() throws {
         let cache = SearchResultCache(maxEntries: 5)
         let results = SearchResults(total: 0, totalIsExact: true, hits: [])
         let now = Date(timeIntervalSince1970: 0)
         let keys = try (0..<12).map { SearchResultCache.Key(query: try SearchQuery(text: "k\($0)"), terms: SearchTerms("k\($0)"), now: now) }
         var model: [Int] = []  // least recently used first
+        var sightings: [Int: Int] = [:]  // the doorkeeper: each key's latest sighting
+        var sightingCount = 0
+        func seenOnce(_ k: Int) -> Bool { sightings.removeValue(forKey: k).map { $0 > sightingCount - 20 } ?? false }
+        func sight(_ k: Int) {
+            sightingCount += 1
+            sightings[k] = sightingCount
+        }
         var seed: UInt64 = 2_025
         func draw(_ bound: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -119,6 +156,10 @@ struct SearchResultCacheTests {
             switch draw(10) {
             case 0..<4:
                 cache.store(results, for: keys[k], commitNumber: 1, validUntil: .distantFuture, generation: cache.generation)
+                guard seenOnce(k) || model.contains(k) else {
+                    sight(k)
+                    continue
+                }
                 model.removeAll { $0 == k }
                 if model.count == 5 { model.removeFirst() }
                 model.append(k)
@@ -131,6 +172,7 @@ struct SearchResultCacheTests {
                 }
             case 8:
                 #expect(cache.results(for: keys[k], commitNumber: 2, now: now) == nil)
+                if model.contains(k) { sight(k) }
                 model.removeAll { $0 == k }
             default:
                 if draw(10) == 0 {

@@ -30,7 +30,8 @@ package struct RelevanceScore {
         package var wholeWords: Int
     }
 
-    /// Only this much of each field is read for scoring.
+    /// Only the words of this much of each field are read for scoring (a candidate keeps no more,
+    /// ``CandidateRanking/Candidate``).
     static let scoredBytesPerField = 4096
 
     /// The typed words, then every correction, as one run of bytes: scoring compares words byte by byte without
@@ -68,6 +69,13 @@ package struct RelevanceScore {
         /// Whether its best match so far (of those found, whatever the floor of ``best``) is a whole word.
         var whole = false
         var matchedBest = 0.0
+
+        /// The field being read holds a correction of the term (and no word starting with the term so far).
+        mutating func corrected(by correction: ByteSpan) {
+            match = max(match, 0.8)
+            typos = seen ? min(typos, correction.typos) : correction.typos
+            seen = true
+        }
     }
 
     package init(terms: SearchTerms) {
@@ -131,9 +139,14 @@ package struct RelevanceScore {
         var corrections: UnsafeBufferPointer<ByteSpan>
         var correctionsOfTerm: UnsafeBufferPointer<Range<Int>>
 
+        /// The word at `span`.
+        func word(at span: ByteSpan) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.count)])
+        }
+
         /// Whether `word` starts with the word at `span`.
         func starts(_ word: UnsafeBufferPointer<UInt8>, with span: ByteSpan) -> Bool {
-            TextFolding.word(word, startsWith: UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.count)]))
+            TextFolding.word(word, startsWith: self.word(at: span))
         }
 
         /// The correction of term `index` that `word` is, if any.
@@ -160,7 +173,7 @@ package struct RelevanceScore {
         /// Whether some synonym span's typed words are not all found yet.
         func synonymPending() -> Bool { synonyms.contains { !$0.terms.allSatisfy { state[$0].seen } } }
         for column in SearchColumn.allCases {
-            guard let text = fields[column] else { continue }
+            guard let words = fields[column] else { continue }
             // A field counts at most its weight for a term: once every term does as well, and no term is left with
             // typos or sequence a later field could spare, it is not read.
             guard state.contains(where: { $0.best < column.weight || $0.typos > 0 }) || sequenceFound.contains(false) || synonymPending() else {
@@ -168,44 +181,50 @@ package struct RelevanceScore {
             }
             var wordCount = 0
             for index in state.indices { state[index].match = 0 }
-            /// The field's last words, as many as the longest sequence holds.
-            var recent: [[UInt8]] = []
             /// Whether the title's words so far are the typed words, in order.
             var titleSoFar = column == .title
-            TextFolding.forEachWord(inUTF8: text.count > Self.scoredBytesPerField ? UnsafeBufferPointer(rebasing: text.prefix(Self.scoredBytesPerField)) : text) { word in
-                wordCount += 1
-                if titleSoFar {
-                    titleSoFar = wordCount <= termSpans.count && word.count == termSpans[wordCount - 1].count
-                        && query.starts(word, with: termSpans[wordCount - 1])
+            if column != .title, longestSequence == 0, !hasSynonyms {
+                // Each term is looked for in turn: what the walk below finds, with less to do for each word.
+                wordCount = words.count
+                for index in state.indices {
+                    Self.match(index, in: words, query: query, state: &state[index])
                 }
-                if longestSequence > 0 {
-                    if recent.count == longestSequence { recent.removeFirst() }
-                    recent.append(Array(word))
-                    for (index, sequence) in sequences.enumerated() where !sequenceFound[index] && Self.ends(recent, with: sequence) {
-                        sequenceFound[index] = true
+            } else {
+                /// The field's last words, as many as the longest sequence holds.
+                var recent: [[UInt8]] = []
+                words.forEach { word in
+                    wordCount += 1
+                    if titleSoFar {
+                        titleSoFar = wordCount <= termSpans.count && word.count == termSpans[wordCount - 1].count
+                            && query.starts(word, with: termSpans[wordCount - 1])
                     }
-                }
-                if hasSynonyms {
-                    for (span, synonym) in synonyms.enumerated() {
-                        for (phrase, phraseWords) in synonym.alternatives.enumerated() {
-                            for (position, phraseWord) in phraseWords.enumerated() where word.elementsEqual(phraseWord) {
-                                phraseWordInField[span][phrase][position] = true
+                    if longestSequence > 0 {
+                        if recent.count == longestSequence { recent.removeFirst() }
+                        recent.append(Array(word))
+                        for (index, sequence) in sequences.enumerated() where !sequenceFound[index] && Self.ends(recent, with: sequence) {
+                            sequenceFound[index] = true
+                        }
+                    }
+                    if hasSynonyms {
+                        for (span, synonym) in synonyms.enumerated() {
+                            for (phrase, phraseWords) in synonym.alternatives.enumerated() {
+                                for (position, phraseWord) in phraseWords.enumerated() where word.elementsEqual(phraseWord) {
+                                    phraseWordInField[span][phrase][position] = true
+                                }
                             }
                         }
                     }
-                }
-                for index in state.indices where state[index].match < 1 {
-                    let term = termSpans[index]
-                    if query.starts(word, with: term) {
-                        state[index].match = word.count == term.count ? 1 : 0.8
-                        (state[index].typos, state[index].seen) = (0, true)
-                    } else if let corrected = query.correction(of: index, equalTo: word) {
-                        state[index].match = max(state[index].match, 0.8)
-                        state[index].typos = state[index].seen ? min(state[index].typos, corrected.typos) : corrected.typos
-                        state[index].seen = true
+                    for index in state.indices where state[index].match < 1 {
+                        let term = termSpans[index]
+                        if query.starts(word, with: term) {
+                            state[index].match = word.count == term.count ? 1 : 0.8
+                            (state[index].typos, state[index].seen) = (0, true)
+                        } else if let corrected = query.correction(of: index, equalTo: word) {
+                            state[index].corrected(by: corrected)
+                        }
                     }
+                    return true
                 }
-                return true
             }
             if column == .title { titleIsExact = titleSoFar && wordCount == termSpans.count }
             let lengthFactor = 1 / (1 + 0.05 * Double(max(0, wordCount - 1)))
@@ -244,6 +263,20 @@ package struct RelevanceScore {
             typos: state.reduce(0) { $0 + $1.typos }, synonyms: synonymsUsed, sequences: sequenceFound.count { $0 }, titleIsExact: titleIsExact,
             wholeWords: state.count { $0.whole }
         )
+    }
+
+    /// How the field whose folded `words` are given matches term `index`: what the walk over its words finds, word
+    /// after word, in one look for the term and one for each of its corrections.
+    private static func match(_ index: Int, in words: FoldedWords, query: TermBytes, state: inout TermState) {
+        let found = words.find(query.word(at: query.terms[index]))
+        if found.startsAWord {
+            state.match = found.isAWord ? 1 : 0.8
+            (state.typos, state.seen) = (0, true)
+            return
+        }
+        for correction in query.corrections[query.correctionsOfTerm[index]] where words.find(query.word(at: correction)).isAWord {
+            state.corrected(by: correction)
+        }
     }
 
     /// Whether `recent` ends with `sequence`'s words, its last one as a prefix.

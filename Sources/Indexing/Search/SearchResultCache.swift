@@ -12,6 +12,11 @@ import Synchronization
 ///
 /// Bounded in entries and in bytes of hit text (each entry counted twice: its results, and their rendering once an
 /// answer renders them, ``RenderedResults``); the least recently used entry goes first.
+///
+/// A result is kept the second time it is computed, not the first (a doorkeeper, as in TinyLFU): most searches that
+/// are never repeated (a long query typed once) then cost no entry, nor the eviction of one that is repeated. The
+/// doorkeeper remembers the keys of the last `4 × maxEntries` results computed and not kept, and a key whose entry
+/// went stale with a commit is kept again the next time it is computed.
 package final class SearchResultCache: Sendable {
     /// What makes two searches the same: the folded words, the filters, the page, the order and the typos forgiven.
     package struct Key: Hashable, Sendable {
@@ -65,6 +70,12 @@ package final class SearchResultCache: Sendable {
         var uses: UInt64 = 0
         /// Bumped by ``removeAll()``: results computed before it are not stored.
         var generation: UInt64 = 0
+        /// The doorkeeper: the hashes of keys computed once and not kept, each with the number of its latest
+        /// sighting, and the last sightings (a ring, the oldest at `sightingsHead` once it is full).
+        var sightings: [Int: UInt64] = [:]
+        var sightingsOrder: [(hash: Int, number: UInt64)] = []
+        var sightingsHead = 0
+        var sightingsCount: UInt64 = 0
 
         /// Forgets the entry for `key`, if any.
         mutating func remove(_ key: Key) {
@@ -72,12 +83,36 @@ package final class SearchResultCache: Sendable {
             keysByUse[entry.lastUse] = nil
             bytes -= entry.bytes
         }
+
+        /// Whether results for `key` are kept now: its entry is there, or it was computed once before (and is among
+        /// the last `capacity` sightings). If neither, remembers that it was.
+        mutating func admits(_ key: Key, capacity: Int) -> Bool {
+            let hash = key.hashValue
+            if sightings.removeValue(forKey: hash) != nil || entries[key] != nil { return true }
+            remember(hash, capacity: capacity)
+            return false
+        }
+
+        /// Remembers that the key of `hash` was computed, among the last `capacity` sightings.
+        mutating func remember(_ hash: Int, capacity: Int) {
+            sightingsCount += 1
+            sightings[hash] = sightingsCount
+            let sighting = (hash: hash, number: sightingsCount)
+            guard sightingsOrder.count == capacity else { return sightingsOrder.append(sighting) }
+            let oldest = sightingsOrder[sightingsHead]
+            // Forgotten unless seen again since.
+            if sightings[oldest.hash] == oldest.number { sightings[oldest.hash] = nil }
+            sightingsOrder[sightingsHead] = sighting
+            sightingsHead = (sightingsHead + 1) % capacity
+        }
     }
 
     /// Bytes of hit text kept at most, whatever the number of entries.
     package static let maxBytes = 32 * 1024 * 1024
 
     private let maxEntries: Int
+    /// Sightings the doorkeeper remembers: four times the entries kept.
+    private var doorkeeperCapacity: Int { 4 * maxEntries }
     private let state = Mutex(State())
 
     /// A cache of `maxEntries` results; 0 keeps nothing.
@@ -91,7 +126,9 @@ package final class SearchResultCache: Sendable {
         return state.withLock { state in
             guard var entry = state.entries[key] else { return nil }
             guard entry.commitNumber == commitNumber, now < entry.validUntil else {
+                // It was repeated: kept again the next time it is computed.
                 state.remove(key)
+                state.remember(key.hashValue, capacity: doorkeeperCapacity)
                 return nil
             }
             state.keysByUse[entry.lastUse] = nil
@@ -118,13 +155,15 @@ package final class SearchResultCache: Sendable {
     }
 
     /// Keeps `results`, computed at `commitNumber` after ``generation`` was read as `generation`, until `validUntil`
-    /// or the next commit; results computed before a ``removeAll()`` are not kept.
+    /// or the next commit, if the doorkeeper admits them (their key was computed before); results computed before a
+    /// ``removeAll()`` are not kept.
     package func store(_ results: SearchResults, for key: Key, commitNumber: Int64, validUntil: Date, generation: UInt64) {
+        guard maxEntries > 0, state.withLock({ $0.admits(key, capacity: doorkeeperCapacity) }) else { return }
         // Kept with a place for their rendering (the JSON body), counted as large as the results.
         var results = results
         results.rendering = RenderedResults()
         let bytes = 2 * Self.byteCount(of: results)
-        guard maxEntries > 0, bytes <= Self.maxBytes / 8 else { return }
+        guard bytes <= Self.maxBytes / 8 else { return }
         state.withLock { state in
             guard state.generation == generation else { return }
             state.remove(key)

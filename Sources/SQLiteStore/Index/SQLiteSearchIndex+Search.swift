@@ -164,7 +164,7 @@ extension SQLiteSearchIndex {
                             if rowsRead.count < Self.rowsRememberedPerSearch { rowsRead[id] = .some(row) }
                         }
                         guard let (candidate, expiration) = row else { continue }
-                        if toCheck.contains(id), !match.isSatisfied(byWordsOf: scope.columns.map(candidate.text)) { continue }
+                        if toCheck.contains(id), try !Self.row(id, holds: match, in: scope.columns, db) { continue }
                         validUntil = min(validUntil, Date(timeIntervalSince1970: expiration))
                         found.append(candidate)
                     }
@@ -205,9 +205,7 @@ extension SQLiteSearchIndex {
                     while walked.count < WalkedMatch.rowsRead, let row = try rows.next() {
                         let id: Int64 = row[1]
                         // A rewritten row is read again, alone, with its text: few are, and a walk reads thousands.
-                        if toCheck.contains(id), try !Self.candidates(db, ids: [id]).contains(where: {
-                            match.isSatisfied(byWordsOf: CandidateRanking.Scope.all.columns.map($0.text))
-                        }) { continue }
+                        if toCheck.contains(id), try !Self.row(id, holds: match, in: CandidateRanking.Scope.all.columns, db) { continue }
                         validUntil = min(validUntil, Date(timeIntervalSince1970: row[0]))
                         walked.append(Self.walked(row))
                     }
@@ -264,6 +262,14 @@ extension SQLiteSearchIndex {
             guard let text = sqlite3_column_text(sqliteStatement, CInt(2 + column.position)) else { return nil }
             return UnsafeBufferPointer(start: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self)))
         }
+    }
+
+    /// Whether the text of row `id` in `columns`, read whole, satisfies `match` (``WordMatch/isSatisfied(byWordsOf:)``):
+    /// what a row rewritten since the postings were built is checked with. Few are, so each is read alone.
+    private static func row(_ id: Int64, holds match: WordMatch, in columns: [SearchColumn], _ db: Database) throws -> Bool {
+        let statement = try db.cachedStatement(sql: "SELECT \(SearchColumn.allCases.map { "item.\($0.rawValue)" }.joined(separator: ", ")) FROM item WHERE id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return false }
+        return match.isSatisfied(byWordsOf: columns.map { row[$0.position] })
     }
 
     /// The candidates of rows `ids` (those that exist), whatever the filter.
