@@ -53,8 +53,12 @@ struct SearchResultsJSONTests {
         func optionalText() -> String? { chance(70) ? text() : nil }
         func date() -> Date? {
             guard chance(70) else { return nil }
+            // Whole seconds from 1970 to 9999 are written digit by digit, the others by Foundation: both, and their edges.
+            let wholeSeconds: [Double] = [0, 951_782_400, 4_107_542_400, 253_402_300_799, 253_402_300_800, 253_402_300_801, -1, 1e15]
             return [Date.distantPast, .distantFuture, Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1.5),
-                    Date(timeIntervalSince1970: Double(random.next() % 4_000_000_000) + Double(number(1000)) / 1000)][number(5)]
+                    Date(timeIntervalSince1970: Double(random.next() % 4_000_000_000) + Double(number(1000)) / 1000),
+                    Date(timeIntervalSince1970: Double(random.next() % 253_402_300_800)),
+                    Date(timeIntervalSince1970: wholeSeconds[number(wholeSeconds.count)])][number(7)]
         }
         func ranges() -> [TextRange] { (0..<number(3)).map { _ in TextRange(start: number(100), end: number(100) + 100) } }
         let scores: [Double] = [0, -0.0, 1, 0.5, 1.0 / 3, 1e-7, 1e20, 123_456.789, 2.5e300, 5e-324, Double(number(1_000_000)) / 7]
@@ -72,7 +76,7 @@ struct SearchResultsJSONTests {
             hit.contentURL = optionalText()
             hit.relatedUniqueIdentifier = optionalText()
             hit.thumbnailURL = optionalText()
-            hit.rankingHint = chance(50) ? number(200) - 100 : nil
+            hit.rankingHint = chance(50) ? [number(200) - 100, Int.max, Int.min, 0, 9, 10, 99_999][number(7)] : nil
             if chance(70) {
                 hit.highlights = SearchHighlights(
                     title: ranges(), displayName: ranges(), contentDescription: ranges(), keywords: hit.keywords.map { _ in ranges() },

@@ -62,6 +62,7 @@ final class CandidateRowCache: Sendable {
         return state.withLock { state in
             guard state.admits(commitNumber) else { return [:] }
             var found: [Int64: Entry?] = [:]
+            found.reserveCapacity(ids.count)
             for id in ids {
                 guard let slot = state.slots[id], slot.commitNumber == commitNumber else { continue }
                 if let entry = slot.entry, entry.expiration <= expiringAfter { continue }

@@ -1,5 +1,6 @@
 package import Foundation
 package import Indexing
+import PluginAPI
 
 /// The JSON body of `GET /search`, written byte by byte: the bytes `JSONEncoder` writes for ``SearchResults`` with the
 /// API's options (``JSONResponse``: sorted keys, slashes not escaped, ISO 8601 dates), at a fraction of its cost. A
@@ -98,7 +99,8 @@ package struct SearchResultsJSON {
         if !isFirst { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         append(name)
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// `"name":`, after a `,` unless `first` (then no longer).
@@ -133,7 +135,34 @@ package struct SearchResultsJSON {
 
     private mutating func write(_ value: Bool) { value ? append("true") : append("false") }
 
-    private mutating func write(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+    private mutating func write(_ value: Int) {
+        guard value >= 0 else { return bytes.append(contentsOf: String(value).utf8) }
+        writeDigits(value, minimumCount: 1)
+    }
+
+    /// The decimal digits of `value` (not negative), zeros first to make `minimumCount` digits, then `separator`.
+    private mutating func writeDigits(_ value: Int, minimumCount: Int, then separator: Unicode.Scalar) {
+        writeDigits(value, minimumCount: minimumCount)
+        bytes.append(UInt8(ascii: separator))
+    }
+
+    /// The decimal digits of `value` (not negative), zeros first to make `minimumCount` digits.
+    private mutating func writeDigits(_ value: Int, minimumCount: Int) {
+        var digits = 1, rest = value
+        while rest >= 10 {
+            digits += 1
+            rest /= 10
+        }
+        digits = max(digits, minimumCount)
+        let end = bytes.count + digits
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var value = value, index = end - 1
+        while value > 0 {
+            bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+            index -= 1
+        }
+    }
 
     /// As `JSONEncoder` writes a `Double`: its shortest description, without a trailing `.0`.
     private mutating func write(_ value: Double) {
@@ -141,13 +170,28 @@ package struct SearchResultsJSON {
         bytes.append(contentsOf: text.hasSuffix(".0") ? text.utf8.dropLast(2) : text.utf8[...])
     }
 
-    /// As `JSONEncoder`'s `.iso8601` strategy writes a date (whole seconds, UTC).
+    /// As `JSONEncoder`'s `.iso8601` strategy writes a date (whole seconds, UTC): a whole second from 1970 to 9999 (what
+    /// items hold) digit by digit, any other through Foundation.
     private mutating func write(_ date: Date?) {
         guard let date else { return append("null") }
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: date.formatted(.iso8601).utf8)
+        let seconds = date.timeIntervalSince1970
+        if seconds >= 0, seconds < Self.year10000, seconds.rounded(.down) == seconds {
+            let civil = CivilDateTime(secondsSinceEpoch: Int(seconds))
+            writeDigits(civil.year, minimumCount: 4, then: "-")
+            writeDigits(civil.month, minimumCount: 2, then: "-")
+            writeDigits(civil.day, minimumCount: 2, then: "T")
+            writeDigits(civil.hour, minimumCount: 2, then: ":")
+            writeDigits(civil.minute, minimumCount: 2, then: ":")
+            writeDigits(civil.second, minimumCount: 2, then: "Z")
+        } else {
+            bytes.append(contentsOf: date.formatted(.iso8601).utf8)
+        }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    /// 10000-01-01T00:00:00Z, in seconds since 1970.
+    private static let year10000 = Double(CivilDateTime(year: 10_000, month: 1, day: 1).secondsSinceEpoch)
 
     private mutating func write(_ text: String?) {
         guard let text else { return append("null") }
