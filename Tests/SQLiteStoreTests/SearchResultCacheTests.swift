@@ -121,13 +121,20 @@ struct SearchResultCacheTests {
         #expect(cache.results(for: try key("once"), commitNumber: 2, now: now) == nil, "stale after a commit")
         try store("once", commit: 2)
         #expect(cache.results(for: try key("once"), commitNumber: 2, now: now) != nil, "a stale result is kept again at once")
-        // The doorkeeper remembers the last 4 sightings (four times the entries): a fifth pushes out the first, unless
-        // it was seen again since.
-        for text in ["k1", "k2", "k3", "k2", "k4", "k5"] { try store(text) }
+        // The doorkeeper remembers the last 4 sightings (four times the entries): a fifth pushes out the first...
+        for text in ["k1", "k2", "k3", "k4", "k5"] { try store(text) }
         try store("k1")
         #expect(cache.results(for: try key("k1"), commitNumber: 1, now: now) == nil, "forgotten by the doorkeeper: seen once again")
-        try store("k2")
-        #expect(cache.results(for: try key("k2"), commitNumber: 1, now: now) != nil, "seen again: remembered from then")
+        // ...unless the key was seen again since: "r" is kept, pushed out of the cache by "s", then seen once more; the
+        // sighting that comes round in the ring is its first, not its last.
+        for text in ["r", "r", "s", "s", "r", "t", "u"] { try store(text) }
+        #expect(cache.results(for: try key("r"), commitNumber: 1, now: now) == nil, "pushed out by s")
+        try store("r")
+        #expect(cache.results(for: try key("r"), commitNumber: 1, now: now) != nil, "remembered from its last sighting")
+        // Results a change without a commit cleared (opens recorded) are kept again at their next computation.
+        cache.removeAll()
+        try store("r")
+        #expect(cache.results(for: try key("r"), commitNumber: 1, now: now) != nil, "kept at once after the clearing")
     }
 
     /// Random stores, lookups, lookups at another commit and clearings against a plain model of a least-recently-used
@@ -177,6 +184,7 @@ struct SearchResultCacheTests {
             default:
                 if draw(10) == 0 {
                     cache.removeAll()
+                    for k in model { sight(k) }  // least recently used first, as the cache remembers them
                     model.removeAll()
                 }
             }

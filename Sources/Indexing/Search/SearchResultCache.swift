@@ -16,7 +16,7 @@ import Synchronization
 /// A result is kept the second time it is computed, not the first (a doorkeeper, as in TinyLFU): most searches that
 /// are never repeated (a long query typed once) then cost no entry, nor the eviction of one that is repeated. The
 /// doorkeeper remembers the keys of the last `4 × maxEntries` results computed and not kept, and a key whose entry
-/// went stale with a commit is kept again the next time it is computed.
+/// went stale with a commit, or was cleared by ``removeAll()``, is kept again the next time it is computed.
 package final class SearchResultCache: Sendable {
     /// What makes two searches the same: the folded words, the filters, the page, the order and the typos forgiven.
     package struct Key: Hashable, Sendable {
@@ -145,7 +145,12 @@ package final class SearchResultCache: Sendable {
 
     /// Forgets every result: what a search computes changed without a commit (opens were recorded, ``Popularity``).
     package func removeAll() {
+        let capacity = doorkeeperCapacity
         state.withLock { state in
+            // They were repeated: each is kept again the next time it is computed (opens recorded every few seconds
+            // would otherwise make every popular search wait for a second computation).
+            // Least recently used first, as the ring forgets.
+            for use in state.keysByUse.keys.sorted() { state.remember(state.keysByUse[use]!.hashValue, capacity: capacity) }
             state.entries = [:]
             state.keysByUse = [:]
             state.oldestUse = state.uses + 1

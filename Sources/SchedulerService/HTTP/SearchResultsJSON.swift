@@ -175,9 +175,11 @@ package struct SearchResultsJSON {
     private mutating func write(_ date: Date?) {
         guard let date else { return append("null") }
         bytes.append(UInt8(ascii: "\""))
-        let seconds = date.timeIntervalSince1970
-        if seconds >= 0, seconds < Self.year10000, seconds.rounded(.down) == seconds {
-            let civil = CivilDateTime(secondsSinceEpoch: Int(seconds))
+        // A date holds seconds since 2001: whole there, it is whole since 1970 (the other way, adding 978,307,200 may
+        // round a fraction away).
+        let seconds = date.timeIntervalSinceReferenceDate
+        if seconds >= Self.year1970, seconds < Self.year10000, seconds.rounded(.down) == seconds {
+            let civil = CivilDateTime(secondsSinceEpoch: Int(seconds) + Int(Date.timeIntervalBetween1970AndReferenceDate))
             writeDigits(civil.year, minimumCount: 4, then: "-")
             writeDigits(civil.month, minimumCount: 2, then: "-")
             writeDigits(civil.day, minimumCount: 2, then: "T")
@@ -190,8 +192,9 @@ package struct SearchResultsJSON {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// 10000-01-01T00:00:00Z, in seconds since 1970.
-    private static let year10000 = Double(CivilDateTime(year: 10_000, month: 1, day: 1).secondsSinceEpoch)
+    /// 1970-01-01T00:00:00Z and 10000-01-01T00:00:00Z, in seconds since 2001 (what a date holds).
+    private static let year1970 = -Date.timeIntervalBetween1970AndReferenceDate
+    private static let year10000 = Double(CivilDateTime(year: 10_000, month: 1, day: 1).secondsSinceEpoch) - Date.timeIntervalBetween1970AndReferenceDate
 
     private mutating func write(_ text: String?) {
         guard let text else { return append("null") }
