@@ -43,10 +43,6 @@ enum HTTPBenchmark {
     /// Measures the service at `base` and prints each figure (after `label`) as it comes.
     static func measure(base: String, work: String, label: String = "") async throws -> Figures {
         let queries = Benchmark.typedQueries(400), others = Benchmark.typedQueries(400, seed: 1234)
-        func searchPath(_ text: String) -> String {
-            "/search?limit=20&q=" + (text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-        }
-        let client = HTTPClient.shared
         // The service keeps recent results (SearchResultCache), each the second time it is computed: new queries measure
         // the search, queries asked a third time the cache.
         let typing = Benchmark.keystrokes(of: Benchmark.typedQueries(50, seed: 4321))
@@ -56,14 +52,7 @@ enum HTTPBenchmark {
         ]
         var figures = Figures()
         for (number, (round, texts)) in rounds.enumerated() {
-            var latencies: [Duration] = []
-            for text in texts {
-                let started = ContinuousClock.now
-                let response = try await client.execute(HTTPClientRequest(url: base + searchPath(text)), timeout: .seconds(30))
-                _ = try await response.body.collect(upTo: 16 << 20)
-                guard response.status == .ok else { throw BenchmarkError("\(searchPath(text)) answered \(response.status)") }
-                latencies.append(ContinuousClock.now - started)
-            }
+            let latencies = try await oneClient(base: base, texts: texts)
             print("\(label)one client over HTTP, \(round) (\(texts.count) queries, top 20): \(Benchmark.percentiles(latencies))")
             if number == 0 { figures.newQueries = latencies }
             if number == rounds.count - 1 { figures.asYouType = latencies }
@@ -82,6 +71,24 @@ enum HTTPBenchmark {
             wrk, base: base, paths: distinct.map(searchPath), script: "\(work)/distinct.lua", label: "\(label)\(distinct.count) distinct queries, none repeated"
         )
         return figures
+    }
+
+    /// The latency of each of `texts` searched in turn by one client of the service at `base`.
+    static func oneClient(base: String, texts: [String]) async throws -> [Duration] {
+        var latencies: [Duration] = []
+        for text in texts {
+            let started = ContinuousClock.now
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + searchPath(text)), timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 16 << 20)
+            guard response.status == .ok else { throw BenchmarkError("\(searchPath(text)) answered \(response.status)") }
+            latencies.append(ContinuousClock.now - started)
+        }
+        return latencies
+    }
+
+    /// The path of a search for `text`, top 20.
+    static func searchPath(_ text: String) -> String {
+        "/search?limit=20&q=" + (text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
 
     /// How many distinct queries the never-repeated load holds: more than 20 s of `wrk` sends at 3,000 requests a second.

@@ -67,12 +67,22 @@ enum PostgresBenchmark {
         }
     }
 
+    /// What a replica's users see after a large import.
+    struct AfterImport {
+        var imported: ChildProcess.Measurement
+        /// From the import's end until the replica's search copy held it, then until its postings did.
+        var catchUp: Duration
+        var postings: Duration
+        /// One client's new queries from the moment the copy held the import: what users see right after it.
+        var rightAfter: [Duration]
+        var http: HTTPBenchmark.Figures
+    }
+
     /// What a replica's users see right after a large import: `scheduler run` serving a new database `scheduler_goals_N`
     /// on the server `url` names (its search copy on, as by default) while `scheduler index import` writes N items into
-    /// it from another process; once the replica's copy holds the import, its search is measured over HTTP.
-    static func serviceAfterImport(
-        n: Int, ndjson: String, work: String, scheduler: String, server url: String
-    ) async throws -> (imported: ChildProcess.Measurement, catchUp: Duration, http: HTTPBenchmark.Figures) {
+    /// it from another process. Once the replica's copy holds the import, one client searches new queries at once (its
+    /// postings may still be catching up); once they hold every item, its search is measured over HTTP.
+    static func serviceAfterImport(n: Int, ndjson: String, work: String, scheduler: String, server url: String) async throws -> AfterImport {
         let (location, store) = try await freshDatabase("scheduler_goals_\(n)", server: url)
         let folder = "\(work)/postgres-service-\(n)"
         try ServiceProcess.writeServingConfig(store: store, to: folder)
@@ -92,12 +102,16 @@ enum PostgresBenchmark {
             guard importEnded.duration(to: .now) < .seconds(1800) else { throw BenchmarkError("the replica's search copy did not reach commit \(head) in 30 minutes") }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let catchUp = importEnded.duration(to: .now)
+        let copyHeld = ContinuousClock.now, catchUp = importEnded.duration(to: copyHeld)
         print(String(format: "PostgreSQL, a replica serving: its search copy held the import %.1f s after the import ended", catchUp.seconds))
-        let postings = try await service.waitForSearchPostings(rows: n)
-        print(String(format: "PostgreSQL, a replica serving: its search copy's postings held every item %.1f s later", postings.seconds))
+        let rightAfter = try await HTTPBenchmark.oneClient(base: service.base, texts: Benchmark.typedQueries(400, seed: 9_001))
+        print("PostgreSQL replica (search copy): one client over HTTP at once, 400 new queries, top 20: \(Benchmark.percentiles(rightAfter))")
+        _ = try await service.waitForSearchPostings(rows: n)
+        // Looked at once those queries ended: when the postings held every item before, this is how long they took.
+        let postings = copyHeld.duration(to: .now)
+        print(String(format: "PostgreSQL, a replica serving: its search copy's postings held every item within %.1f s of the copy", postings.seconds))
         let http = try await HTTPBenchmark.measure(base: service.base, work: work, label: "PostgreSQL replica (search copy): ")
-        return (imported, catchUp, http)
+        return AfterImport(imported: imported, catchUp: catchUp, postings: postings, rightAfter: rightAfter, http: http)
     }
 
     /// The store's commit the search copy at `path` holds, read by `sqlite3` beside the service that writes it; `nil`

@@ -217,13 +217,59 @@ struct SearchPostingsTests {
         var random = SeededGenerator(seed: 9)
         try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
         try await pair.keeping.refreshSearchPostings()
-        #expect(!pair.keeping.postings.needsBuild)
+        #expect(!pair.keeping.postings.isDueALook)
         // More rows rewritten than built, and than the floor (1,000): the stale words would slow every scan.
         for _ in 0..<7 {
             try await pair.plain.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
             try await pair.keeping.refreshSearchPostings()
         }
         #expect(pair.keeping.postings.summary!.rows <= 200 + 1_200, "built again from the 200 rows, then caught up: not 200 + 7 × 200")
+        for _ in 0..<20 { try await pair.expectSameResults(try Self.randomQuery(&random)) }
+    }
+
+    /// A large import lands in many commits: the keeper follows it step by step, never building the postings again for
+    /// its size, and the searches of each commit it reaches read them.
+    @Test func theKeeperCatchesUpALargeImportStepByStepWithoutBuildingAgain() async throws {
+        let pair = try Pair(allFields: true)
+        var random = SeededGenerator(seed: 41)
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<100).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.buildSearchPostings()
+        for start in stride(from: 100, to: 1_600, by: 100) {
+            try await pair.plain.commit(IndexBatch(operations: [.upsert((start..<start + 100).map { Self.randomItem("i\($0)", &random) })]))
+        }
+        try await pair.keeping.refreshSearchPostings(rowsAStep: 250)
+        try await pair.keeping.refreshSearchPostings(rowsAStep: 250)
+        #expect(pair.keeping.postings.rowsCaughtUpSinceBuild == 1_500, "caught up, not built again, then or later")
+        #expect(pair.keeping.searchStructureRows == 1_600)
+        var answered = 0
+        for _ in 0..<20 { answered += try await pair.expectSameResults(try Self.randomQuery(&random)) }
+        #expect(answered > 0)
+    }
+
+    /// One commit holding more rows than a step reads cannot be caught up in steps: the keeper builds the postings again.
+    @Test func aCommitLargerThanAStepIsBuiltAgain() async throws {
+        let pair = try Pair()
+        var random = SeededGenerator(seed: 42)
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<100).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.buildSearchPostings()
+        try await pair.plain.commit(IndexBatch(operations: [.upsert((100..<400).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.refreshSearchPostings(rowsAStep: 100)
+        #expect(pair.keeping.postings.rowsCaughtUpSinceBuild == 0)
+        #expect(pair.keeping.searchStructureRows == 400)
+        for _ in 0..<20 { try await pair.expectSameResults(try Self.randomQuery(&random)) }
+    }
+
+    /// Deleted rows leave their ids in the postings: once they outnumber half the live rows, the keeper builds them again.
+    @Test func theKeeperBuildsAgainWhenDeletedRowsPileUp() async throws {
+        let pair = try Pair()
+        var random = SeededGenerator(seed: 43)
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<2_000).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.buildSearchPostings()
+        try await pair.plain.commit(IndexBatch(operations: [.deleteIdentifiers((0..<1_500).map { "i\($0)" })]))
+        try await pair.plain.commit(IndexBatch(operations: [.upsert((2_000..<3_100).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.refreshSearchPostings(rowsAStep: 500)
+        #expect(pair.keeping.postings.rowsCaughtUpSinceBuild == 0, "1,500 deleted ids against 1,600 live rows: built again")
+        #expect(pair.keeping.searchStructureRows == 1_600)
         for _ in 0..<20 { try await pair.expectSameResults(try Self.randomQuery(&random)) }
     }
 

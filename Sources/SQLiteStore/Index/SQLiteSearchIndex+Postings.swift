@@ -4,8 +4,8 @@ public import Indexing
 import Synchronization
 
 /// Keeping the search postings (``SearchPostings``): built once, then caught up with the commits a tenth of a second
-/// after they are made (a search catches them up itself when few rows are new), built again when a commit wrote too
-/// many rows to read one by one or stale words pile up.
+/// after they are made (a search catches them up itself when few rows are new), step by step through a large import,
+/// built again when stale entries pile up.
 extension SQLiteSearchIndex: SearchStructureKeeping {
     /// How long the keeper waits between two looks at the last commit.
     static let postingsFollowInterval = Duration.milliseconds(100)
@@ -25,15 +25,25 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         }
     }
 
-    /// Builds the postings when there are none (or they hold too many stale words), else brings them to the last
-    /// commit, or builds them again when that commit wrote more rows than ``SearchPostings/caughtUpByKeeper``.
-    package func refreshSearchPostings() async throws {
+    /// Builds the postings when there are none, else brings them to the last commit, ``SearchPostings/caughtUpByKeeper``
+    /// rows (or `rowsAStep`) a step, each under the lock for a moment: searches of the commits they hold use them
+    /// between steps. Builds them again when they hold too many stale entries (``SearchPostings/isStale(_:)``), or one
+    /// commit wrote more rows than a step reads.
+    package func refreshSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper) async throws {
         guard postings.fields != .off, !postings.gaveUp else { return }
-        if !postings.needsBuild {
-            let caughtUp = try await database.read { [postings] db in
-                try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: SearchPostings.caughtUpByKeeper, waiting: true)
+        if !postings.areMissing {
+            while true {
+                try Task.checkCancellation()
+                let (caughtUp, stale) = try await database.read { [postings] db in
+                    let caughtUp = try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: rowsAStep, waiting: true, stepping: true)
+                    return (caughtUp, caughtUp == .holding && postings.isDueALook ? try postings.isStale(db) : false)
+                }
+                if caughtUp == .stepped { continue }
+                // Built again when stale entries piled up, one commit wrote more rows than a step reads, or another
+                // thread dropped them.
+                guard stale || caughtUp == .tooManyRows || postings.areMissing else { return }
+                break
             }
-            guard caughtUp == .tooManyRows else { return }
         }
         try await buildSearchPostings()
     }

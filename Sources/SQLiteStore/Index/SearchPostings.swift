@@ -26,9 +26,11 @@ package final class SearchPostings: Sendable {
         /// Every row id read, and those read more than once: a candidate among the latter is checked on its text.
         var read = PostingBitmap()
         var rewritten = PostingBitmap()
-        /// Rows read by the build, then by the catch-ups since: each may have left words its row no longer holds.
+        /// Rows read by the build, then by the catch-ups since, and those of the latter read before (rewritten): each
+        /// of these may have left words its row no longer holds.
         var rowsBuilt = 0
         var rowsCaughtUp = 0
+        var rowsReadAgain = 0
 
         init(commitNumber: Int64, allFields: Bool) {
             self.commitNumber = commitNumber
@@ -59,7 +61,10 @@ package final class SearchPostings: Sendable {
             }
             if isCatchUp {
                 rowsCaughtUp += 1
-                if read.contains(id) { rewritten.insert(id) }
+                if read.contains(id) {
+                    rewritten.insert(id)
+                    rowsReadAgain += 1
+                }
             } else {
                 rowsBuilt += 1
             }
@@ -94,14 +99,17 @@ package final class SearchPostings: Sendable {
     /// ``Held``'s row counts (`rowsBuilt` −1 while none are held), copied after every change under the write lock:
     /// what scrapes and the keeper read without taking the lock, which a long catch-up may hold.
     private let rowsBuilt = Atomic<Int>(-1), rowsCaughtUp = Atomic<Int>(0)
+    /// `rowsCaughtUp` when the keeper last looked at how stale the postings are (``isStale(_:)``).
+    private let rowsCaughtUpWhenLooked = Atomic<Int>(0)
     private let answered = Atomic<Int>(0)
     /// How many times the postings answered a scan's batch (instead of FTS5): what tests and the benchmark check.
     package var batchesAnswered: Int { answered.load(ordering: .relaxed) }
     /// New rows a search reads itself to bring the postings to its commit: with more, it scans FTS5, and whoever keeps
     /// the postings (``SQLiteSearchIndex/keepSearchStructures()``) catches them up.
     let caughtUpBySearch: Int
-    /// New rows the keeper reads to catch the postings up: with more, building them again is about as quick.
-    static let caughtUpByKeeper = 50_000
+    /// New rows the keeper reads in one step of a catch-up, under the write lock: a large import is caught up step
+    /// after step as it lands (new rows cost what a build's do), never built again for its size.
+    static let caughtUpByKeeper = 10_000
 
     /// Distinct words of the best fields the postings hold at most: what sources write is not trusted, and a feed of
     /// random words must not take the service's memory (each word costs a few hundred bytes with its prefixes). Past
@@ -164,40 +172,67 @@ package final class SearchPostings: Sendable {
         held.write { held in
             guard !gaveUp else { return }
             held = built
+            rowsCaughtUpWhenLooked.store(0, ordering: .releasing)
             publishCounts(held)
         }
     }
 
-    /// Whether there are none, or more rows were caught up than built (their stale words slow the scans) and than a
-    /// floor: the keeper builds them again. Each build reads at most as many rows as were caught up since the last, so
-    /// an index that grows from empty is built again a few times, in all about twice its size.
-    var needsBuild: Bool {
-        let built = rowsBuilt.load(ordering: .acquiring)
-        return fields != .off && !gaveUp && (built < 0 || rowsCaughtUp.load(ordering: .acquiring) > max(built, 1_000))
+    /// Whether none are held: the keeper builds them.
+    var areMissing: Bool { fields != .off && !gaveUp && rowsBuilt.load(ordering: .acquiring) < 0 }
+
+    /// Whether rows caught up since the keeper last looked at how stale the postings are number half the rows they held
+    /// then (and a floor): time to look again (``isStale(_:)``). Looks are as rare as the index doubles or turns over.
+    var isDueALook: Bool {
+        let built = rowsBuilt.load(ordering: .acquiring), caughtUp = rowsCaughtUp.load(ordering: .acquiring)
+        let looked = rowsCaughtUpWhenLooked.load(ordering: .acquiring)
+        return built >= 0 && caughtUp - looked > max((built + looked) / 2, 1_000)
     }
 
-    /// What ``catchUp(_:to:maxRows:waiting:)`` found.
+    /// Whether the postings hold more stale entries than half the live rows `db` reads (and a floor): ids of deleted
+    /// rows, and words rows rewritten since no longer hold, which every scan skips or checks on the row's text. The
+    /// keeper then builds them again; an index that only grew (a large import) holds none.
+    func isStale(_ db: Database) throws -> Bool {
+        let live = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
+        return held.read { held in
+            guard let held else { return false }
+            rowsCaughtUpWhenLooked.store(held.rowsCaughtUp, ordering: .releasing)
+            let stale = max(held.read.count - live, 0) + held.rowsReadAgain
+            return stale > max(live / 2, 1_000)
+        }
+    }
+
+    /// What ``catchUp(_:to:maxRows:waiting:stepping:)`` found.
     enum CatchUp {
         /// The postings hold the commit asked for, or a later one.
         case holding
-        /// More rows are new than the caller reads: the keeper builds the postings again.
+        /// They hold an earlier commit than asked for, but a later one than before: a step of the keeper's.
+        case stepped
+        /// More rows are new than the caller reads (a search), or one commit wrote more (the keeper): the keeper
+        /// builds them again.
         case tooManyRows
         /// There are none, or another thread holds them (a search does not wait): nothing was done.
         case unavailable
     }
 
-    /// Brings the postings to `commitNumber`, the commit `db` reads, when at most `maxRows` rows are newer than theirs.
-    /// With `waiting` false (a search), it gives up at once when another thread holds them.
-    func catchUp(_ db: Database, to commitNumber: Int64, maxRows: Int, waiting: Bool) throws -> CatchUp {
+    /// Brings the postings to `commitNumber`, the commit `db` reads, when at most `maxRows` rows are newer than theirs;
+    /// `stepping` (the keeper), when more are, to the last commit before the one holding the row `maxRows + 1`. With
+    /// `waiting` false (a search), it gives up at once when another thread holds them.
+    func catchUp(_ db: Database, to commitNumber: Int64, maxRows: Int, waiting: Bool, stepping: Bool = false) throws -> CatchUp {
         while true {
             let read = { (held: Held?) in held?.commitNumber }
             guard let position = waiting ? held.read(read) : held.readIfAvailable(read) ?? nil else { return .unavailable }
             guard position < commitNumber else { return .holding }
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT \(rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"),
-                arguments: [position, commitNumber, min(maxRows, Int.max - 1) + 1]
-            )
-            guard rows.count <= maxRows else { return .tooManyRows }
+            let newRows = "SELECT \(rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"
+            var target = commitNumber
+            var rows = try Row.fetchAll(db.cachedStatement(sql: newRows), arguments: [position, commitNumber, min(maxRows, Int.max - 1) + 1])
+            if rows.count > maxRows {
+                let firstBeyond = "SELECT commitNumber FROM item WHERE commitNumber > ? AND commitNumber <= ? ORDER BY commitNumber LIMIT 1 OFFSET ?"
+                guard stepping, let beyond = try Int64.fetchOne(db.cachedStatement(sql: firstBeyond), arguments: [position, commitNumber, maxRows]),
+                    beyond - 1 > position
+                else { return .tooManyRows }
+                target = beyond - 1
+                rows = try Row.fetchAll(db.cachedStatement(sql: newRows), arguments: [position, target, maxRows])
+            }
             let apply = { (held: inout Held?) -> Bool in
                 // Another thread may have moved them meanwhile: then the rows read are not the ones they lack.
                 guard held?.commitNumber == position else { return false }
@@ -208,14 +243,14 @@ package final class SearchPostings: Sendable {
                     self.publishCounts(held)
                     return true
                 }
-                held!.commitNumber = commitNumber
+                held!.commitNumber = target
                 held!.sortNewWords()
                 self.publishCounts(held)
                 return true
             }
             if waiting {
                 // Moved by a search meanwhile: read what they lack from where they are now.
-                if held.write(apply) { return gaveUp ? .unavailable : .holding }
+                if held.write(apply) { return gaveUp ? .unavailable : target == commitNumber ? .holding : .stepped }
             } else {
                 return held.writeIfAvailable(apply) == true && !gaveUp ? .holding : .unavailable
             }
@@ -241,6 +276,9 @@ package final class SearchPostings: Sendable {
         rowsCaughtUp.store(held?.rowsCaughtUp ?? 0, ordering: .releasing)
         rowsBuilt.store(held?.rowsBuilt ?? -1, ordering: .releasing)
     }
+
+    /// The rows caught up since the postings were last built: what tests read to tell a catch-up from a build.
+    package var rowsCaughtUpSinceBuild: Int { rowsCaughtUp.load(ordering: .acquiring) }
 
     /// The rows the postings hold (rewritten ones counting again), 0 while there are none: without the lock, for each
     /// scrape (a handler must never wait behind a long catch-up).

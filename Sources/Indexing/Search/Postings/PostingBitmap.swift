@@ -12,6 +12,13 @@ package struct PostingBitmap: Sendable {
         static let arrayLimit = 4_096
         static let bitWordCount = 1_024
 
+        var count: Int {
+            switch self {
+            case .array(let values): values.count
+            case .bits(let words): words.reduce(0) { $0 + $1.nonzeroBitCount }
+            }
+        }
+
         var bytes: Int {
             switch self {
             case .array(let values): values.capacity * 2
@@ -107,6 +114,8 @@ package struct PostingBitmap: Sendable {
         /// without a copy.
         mutating func insert(_ low: UInt16) {
             switch self {
+            case .array(let values) where values.last == low: return
+            case .bits(let words) where words[Int(low >> 6)] & (1 << UInt64(low & 63)) != 0: return
             case .array(var values):
                 self = .array([])
                 if let last = values.last, last < low {
@@ -152,6 +161,9 @@ package struct PostingBitmap: Sendable {
             }
         }
     }
+
+    /// How many identifiers are members (a walk of the chunks).
+    package var count: Int { containers.reduce(0) { $0 + $1.count } }
 
     /// Whether `id` is a member.
     package func contains(_ id: Int64) -> Bool {

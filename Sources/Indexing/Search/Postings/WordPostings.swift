@@ -10,12 +10,21 @@ package struct WordPostings: Sendable {
     /// one is the union of the words that start with it (few, once six letters are typed).
     package static let prefixLetters = 6
 
-    private var words: [[UInt8]: PostingBitmap] = [:]
-    private var prefixes: [[UInt8]: PostingBitmap] = [:]
-    /// ``words``' keys in byte order, for the words a longer prefix starts; the words added since it was last sorted
-    /// wait in ``unsortedWords``.
-    private var vocabulary: [[UInt8]] = []
-    private var unsortedWords: [[UInt8]] = []
+    /// Each word's bitmap, and the numbers (in ``prefixBitmaps``) of its prefixes' bitmaps, by the word's number.
+    private var wordBitmaps: [PostingBitmap] = []
+    private var wordPrefixes: [[Int32]] = []
+    private var prefixBitmaps: [PostingBitmap] = []
+    /// Each word's folded bytes, by its number.
+    private var wordBytes: [[UInt8]] = []
+    /// Word numbers by the hash of their bytes (``hash(_:)``): a word is found without copying its bytes, once per
+    /// occurrence. A word whose hash another took first is kept in ``collidedWords`` instead.
+    private var wordsByHash: [Int: Int32] = [:]
+    private var collidedWords: [[UInt8]: Int32] = [:]
+    private var prefixNumbers: [[UInt8]: Int32] = [:]
+    /// The numbers of the words in byte order, for the words a longer prefix starts; those of the words added since it
+    /// was last sorted wait in ``unsortedWords``.
+    private var vocabulary: [Int32] = []
+    private var unsortedWords: [Int32] = []
 
     package init() {}
 
@@ -29,38 +38,65 @@ package struct WordPostings: Sendable {
         }
     }
 
-    /// Adds `id` to the bitmaps of one folded `word` and of its prefixes.
+    /// Adds `id` to the bitmaps of one folded `word` and of its prefixes. A build adds a row's words one after the
+    /// other, so a bitmap `id` already joined (a word or prefix the row holds twice) costs a comparison.
     package mutating func add(_ id: Int64, word: UnsafeBufferPointer<UInt8>) {
-        let key = Array(word)
-        if words[key]?.insert(id) == nil {
-            var bitmap = PostingBitmap()
-            bitmap.insert(id)
-            words[key] = bitmap
-            unsortedWords.append(key)
+        let number = Int(self.number(of: word))
+        wordBitmaps[number].insert(id)
+        for prefix in wordPrefixes[number] { prefixBitmaps[Int(prefix)].insert(id) }
+    }
+
+    /// The number of `word`, given it (with its prefixes') when it is new.
+    private mutating func number(of word: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let hash = Self.hash(word)
+        if let number = wordsByHash[hash] {
+            if wordBytes[Int(number)].elementsEqual(word) { return number }
+            if let number = collidedWords[Array(word)] { return number }
         }
+        let key = Array(word), number = Int32(wordBytes.count)
+        if wordsByHash[hash] == nil { wordsByHash[hash] = number } else { collidedWords[key] = number }
+        var prefixes: [Int32] = []
         var letters = 0
         for end in 1...word.count where end == word.count || word[end] & 0xC0 != 0x80 {
             letters += 1
-            prefixes[Array(word[0..<end]), default: PostingBitmap()].insert(id)
+            let prefix = Array(word[0..<end])
+            if let known = prefixNumbers[prefix] {
+                prefixes.append(known)
+            } else {
+                prefixNumbers[prefix] = Int32(prefixBitmaps.count)
+                prefixes.append(Int32(prefixBitmaps.count))
+                prefixBitmaps.append(PostingBitmap())
+            }
             if letters == Self.prefixLetters { break }
         }
+        wordBytes.append(key)
+        wordBitmaps.append(PostingBitmap())
+        wordPrefixes.append(prefixes)
+        unsortedWords.append(number)
+        return number
+    }
+
+    private static func hash(_ word: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(word))
+        return hasher.finalize()
     }
 
     /// Makes the words added since the last call findable by a prefix longer than ``prefixLetters``: call it after
     /// adding, before searching.
     package mutating func sortNewWords() {
         guard !unsortedWords.isEmpty else { return }
-        let added = unsortedWords.sorted { $0.lexicographicallyPrecedes($1) }
+        let added = unsortedWords.sorted { wordBytes[Int($0)].lexicographicallyPrecedes(wordBytes[Int($1)]) }
         unsortedWords = []
         guard !vocabulary.isEmpty else {
             vocabulary = added
             return
         }
-        var merged: [[UInt8]] = []
+        var merged: [Int32] = []
         merged.reserveCapacity(vocabulary.count + added.count)
         var i = 0, j = 0
         while i < vocabulary.count || j < added.count {
-            if j == added.count || (i < vocabulary.count && vocabulary[i].lexicographicallyPrecedes(added[j])) {
+            if j == added.count || (i < vocabulary.count && wordBytes[Int(vocabulary[i])].lexicographicallyPrecedes(wordBytes[Int(added[j])])) {
                 merged.append(vocabulary[i])
                 i += 1
             } else {
@@ -77,10 +113,17 @@ package struct WordPostings: Sendable {
         return PostingBitmap.firstMembers(ofIntersection: parts.map(members), after: after, limit: limit)
     }
 
+    /// The number of the word `bytes`, if held.
+    private func wordNumber(_ bytes: [UInt8]) -> Int32? {
+        let number = bytes.withUnsafeBufferPointer { wordsByHash[Self.hash($0)] }
+        guard let number else { return nil }
+        return wordBytes[Int(number)] == bytes ? number : collidedWords[bytes]
+    }
+
     /// The members whose words satisfy `match`.
     private func members(_ match: WordMatch) -> PostingBitmap {
         switch match {
-        case .whole(let word): words[Array(word.utf8)] ?? PostingBitmap()
+        case .whole(let word): wordNumber(Array(word.utf8)).map { wordBitmaps[Int($0)] } ?? PostingBitmap()
         case .prefix(let prefix): members(startingWith: Array(prefix.utf8))
         case .all(let parts): PostingBitmap.intersection(parts.map(members))
         case .any(let parts): PostingBitmap.union(parts.map(members))
@@ -88,25 +131,28 @@ package struct WordPostings: Sendable {
     }
 
     private func members(startingWith prefix: [UInt8]) -> PostingBitmap {
-        if prefix.lazy.filter({ $0 & 0xC0 != 0x80 }).count <= Self.prefixLetters { return prefixes[prefix] ?? PostingBitmap() }
+        if prefix.lazy.filter({ $0 & 0xC0 != 0x80 }).count <= Self.prefixLetters {
+            return prefixNumbers[prefix].map { prefixBitmaps[Int($0)] } ?? PostingBitmap()
+        }
         var low = 0, high = vocabulary.count
         while low < high {
             let middle = (low + high) / 2
-            if vocabulary[middle].lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
+            if wordBytes[Int(vocabulary[middle])].lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
         }
         var found: [PostingBitmap] = []
-        while low < vocabulary.count, vocabulary[low].starts(with: prefix) {
-            found.append(words[vocabulary[low]]!)
+        while low < vocabulary.count, wordBytes[Int(vocabulary[low])].starts(with: prefix) {
+            found.append(wordBitmaps[Int(vocabulary[low])])
             low += 1
         }
         return found.isEmpty ? PostingBitmap() : PostingBitmap.union(found)
     }
 
     /// How many distinct words are held.
-    package var wordCount: Int { words.count }
+    package var wordCount: Int { wordBytes.count }
 
     /// The bytes the bitmaps and the words take, roughly (without the dictionaries' own tables).
     package var bytes: Int {
-        words.reduce(0) { $0 + $1.key.count + 32 + $1.value.bytes } + prefixes.reduce(0) { $0 + $1.key.count + 32 + $1.value.bytes } + vocabulary.count * 8
+        wordBitmaps.reduce(0) { $0 + $1.bytes } + wordBytes.reduce(0) { $0 + $1.count + 32 } + wordPrefixes.reduce(0) { $0 + $1.count * 4 + 32 }
+            + prefixBitmaps.reduce(0) { $0 + $1.bytes } + prefixNumbers.reduce(0) { $0 + $1.key.count + 40 } + wordsByHash.count * 16 + vocabulary.count * 4
     }
 }
