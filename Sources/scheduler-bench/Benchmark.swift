@@ -10,6 +10,8 @@ import SQLiteStore
 /// Usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL]
 ///        scheduler-bench --goals N [--postgres URL] [--work DIR]  (every figure issue 25 sets a goal for, as one table:
 ///                                               see ``GoalsBenchmark``)
+///        scheduler-bench --after-import N --postgres URL [--work DIR] (a PostgreSQL replica's search right after
+///                                               another process imports N items: the last part of --goals)
 ///        scheduler-bench --pass N [--work DIR]  (whole reconcile passes through `scheduler run-once`)
 ///        scheduler-bench --search DATABASE|URL  (search latency only, on an existing SQLite index or PostgreSQL store;
 ///                                               BENCH_SLOWEST=1 lists the slowest)
@@ -40,7 +42,7 @@ struct Benchmark {
         var fleetServer: String?
         var fleet = FleetBenchmark.Settings()
         var json = false
-        var goals: Int?
+        var goals: Int?, afterImport: Int?
         func count(_ option: String, _ range: ClosedRange<Int>) -> Int {
             guard let n = arguments.popFirst().flatMap(Int.init), range.contains(n) else {
                 print("usage: scheduler-bench \(option) N (\(range.lowerBound)–\(range.upperBound))")
@@ -87,6 +89,8 @@ struct Benchmark {
             case "--json": json = true
             case "--goals":
                 goals = count(argument, 1...100_000_000)
+            case "--after-import":
+                afterImport = count(argument, 1...100_000_000)
             case "--http":
                 let database = arguments.popFirst() ?? ""
                 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -112,7 +116,7 @@ struct Benchmark {
                 return try await measureSearch(index)
             default:
                 guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE [--all-fields] | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
+                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL | --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE [--all-fields] | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
                     exit(2)
                 }
                 sizes.append(n)
@@ -127,6 +131,13 @@ struct Benchmark {
             + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; \(Date())")
         if let goals {
             return try await GoalsBenchmark.run(n: goals, postgres: postgres, work: work, scheduler: scheduler)
+        }
+        if let afterImport {
+            guard let postgres else { throw BenchmarkError("--after-import measures a PostgreSQL replica: give --postgres URL") }
+            let ndjson = "\(work)/items-\(afterImport).ndjson"
+            try Benchmark.generate(n: afterImport, ndjson: ndjson, csv: "\(work)/items-\(afterImport).csv")
+            _ = try await PostgresBenchmark.serviceAfterImport(n: afterImport, ndjson: ndjson, work: work, scheduler: scheduler, server: postgres)
+            return
         }
         if let tickUnits {
             return try await TickBenchmark.run(units: tickUnits, postgres: postgres, work: work)

@@ -52,7 +52,7 @@ enum HTTPBenchmark {
         ]
         var figures = Figures()
         for (number, (round, texts)) in rounds.enumerated() {
-            let latencies = try await oneClient(base: base, texts: texts)
+            let latencies = try await oneClient(base: base, texts: texts).map(\.latency)
             print("\(label)one client over HTTP, \(round) (\(texts.count) queries, top 20): \(Benchmark.percentiles(latencies))")
             if number == 0 { figures.newQueries = latencies }
             if number == rounds.count - 1 { figures.asYouType = latencies }
@@ -73,17 +73,17 @@ enum HTTPBenchmark {
         return figures
     }
 
-    /// The latency of each of `texts` searched in turn by one client of the service at `base`.
-    static func oneClient(base: String, texts: [String]) async throws -> [Duration] {
-        var latencies: [Duration] = []
+    /// When each of `texts`, searched in turn by one client of the service at `base`, was sent, and its latency.
+    static func oneClient(base: String, texts: [String]) async throws -> [(sent: ContinuousClock.Instant, latency: Duration)] {
+        var searches: [(sent: ContinuousClock.Instant, latency: Duration)] = []
         for text in texts {
-            let started = ContinuousClock.now
+            let sent = ContinuousClock.now
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + searchPath(text)), timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 16 << 20)
             guard response.status == .ok else { throw BenchmarkError("\(searchPath(text)) answered \(response.status)") }
-            latencies.append(ContinuousClock.now - started)
+            searches.append((sent, sent.duration(to: .now)))
         }
-        return latencies
+        return searches
     }
 
     /// The path of a search for `text`, top 20.

@@ -70,18 +70,19 @@ enum PostgresBenchmark {
     /// What a replica's users see after a large import.
     struct AfterImport {
         var imported: ChildProcess.Measurement
-        /// From the import's end until the replica's search copy held it, then until its postings did.
+        /// From the import's end until the replica's search copy held it, and until its postings did.
         var catchUp: Duration
         var postings: Duration
-        /// One client's new queries from the moment the copy held the import: what users see right after it.
+        /// One client's new queries from the moment the import ended: what users see right after it.
         var rightAfter: [Duration]
         var http: HTTPBenchmark.Figures
     }
 
     /// What a replica's users see right after a large import: `scheduler run` serving a new database `scheduler_goals_N`
     /// on the server `url` names (its search copy on, as by default) while `scheduler index import` writes N items into
-    /// it from another process. Once the replica's copy holds the import, one client searches new queries at once (its
-    /// postings may still be catching up); once they hold every item, its search is measured over HTTP.
+    /// it from another process. From the moment the import ends, one client searches new queries (answered by the store
+    /// until the copy holds the import, through FTS5 until its postings do); once they hold every item, its search is
+    /// measured over HTTP.
     static func serviceAfterImport(n: Int, ndjson: String, work: String, scheduler: String, server url: String) async throws -> AfterImport {
         let (location, store) = try await freshDatabase("scheduler_goals_\(n)", server: url)
         let folder = "\(work)/postgres-service-\(n)"
@@ -98,20 +99,39 @@ enum PostgresBenchmark {
             guard let feed = store.index as? any IndexChangeFeed else { throw BenchmarkError("the PostgreSQL index is no feed") }
             return try await feed.feedHead().commitNumber
         }
-        while try copiedCommit(copy) ?? -1 < head {
-            guard importEnded.duration(to: .now) < .seconds(1800) else { throw BenchmarkError("the replica's search copy did not reach commit \(head) in 30 minutes") }
-            try await Task.sleep(for: .milliseconds(100))
+        // One client searches from the moment the import ends, while the copy's commit and its postings' rows are
+        // watched: the searches sent before either held the import are told apart.
+        async let copyHeld = waitForCopy(copy, toReach: head, since: importEnded)
+        async let postingsHeld = waitForPostings(service, rows: n, since: importEnded)
+        let searches = try await HTTPBenchmark.oneClient(base: service.base, texts: Benchmark.typedQueries(400, seed: 9_001))
+        let catchUp = try await copyHeld, postings = try await postingsHeld
+        let rightAfter = searches.map(\.latency)
+        func sent(_ range: Range<Duration>) -> String {
+            let latencies = searches.filter { range.contains(importEnded.duration(to: $0.sent)) }.map(\.latency)
+            return "\(latencies.count) searches" + (latencies.isEmpty ? "" : ", \(Benchmark.percentiles(latencies))")
         }
-        let copyHeld = ContinuousClock.now, catchUp = importEnded.duration(to: copyHeld)
-        print(String(format: "PostgreSQL, a replica serving: its search copy held the import %.1f s after the import ended", catchUp.seconds))
-        let rightAfter = try await HTTPBenchmark.oneClient(base: service.base, texts: Benchmark.typedQueries(400, seed: 9_001))
-        print("PostgreSQL replica (search copy): one client over HTTP at once, 400 new queries, top 20: \(Benchmark.percentiles(rightAfter))")
-        _ = try await service.waitForSearchPostings(rows: n)
-        // Looked at once those queries ended: when the postings held every item before, this is how long they took.
-        let postings = copyHeld.duration(to: .now)
-        print(String(format: "PostgreSQL, a replica serving: its search copy's postings held every item within %.1f s of the copy", postings.seconds))
+        print(String(format: "PostgreSQL, a replica serving: its search copy held the import %.1f s after the import ended, its postings %.1f s after",
+            catchUp.seconds, postings.seconds))
+        print("PostgreSQL replica (search copy): one client over HTTP from the import's end, 400 new queries, top 20: \(Benchmark.percentiles(rightAfter))")
+        print("  sent before the copy held the import (the store answers): \(sent(.zero..<catchUp)); before its postings did (FTS5): "
+            + "\(sent(catchUp..<max(catchUp, postings))); after: \(sent(max(catchUp, postings)..<Duration.seconds(3600)))")
         let http = try await HTTPBenchmark.measure(base: service.base, work: work, label: "PostgreSQL replica (search copy): ")
         return AfterImport(imported: imported, catchUp: catchUp, postings: postings, rightAfter: rightAfter, http: http)
+    }
+
+    /// How long after `start` the search copy at `path` reached commit `head`.
+    private static func waitForCopy(_ path: String, toReach head: Int64, since start: ContinuousClock.Instant) async throws -> Duration {
+        while try copiedCommit(path) ?? -1 < head {
+            guard start.duration(to: .now) < .seconds(1800) else { throw BenchmarkError("the replica's search copy did not reach commit \(head) in 30 minutes") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return start.duration(to: .now)
+    }
+
+    /// How long after `start` the search postings of `service` held `rows` rows.
+    private static func waitForPostings(_ service: ServiceProcess, rows: Int, since start: ContinuousClock.Instant) async throws -> Duration {
+        _ = try await service.waitForSearchPostings(rows: rows, every: .milliseconds(50))
+        return start.duration(to: .now)
     }
 
     /// The store's commit the search copy at `path` holds, read by `sqlite3` beside the service that writes it; `nil`

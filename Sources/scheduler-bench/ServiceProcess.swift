@@ -27,7 +27,7 @@ struct ServiceProcess {
     /// Waits until the service's search postings hold at least `rows` rows (`scheduler_search_postings_rows`: an
     /// SQLite store's are built from every row at once; a search copy's grow as it applies commits), so that what is
     /// measured next is searches that read them; returns how long that took.
-    func waitForSearchPostings(rows wanted: Int = 1) async throws -> Duration {
+    func waitForSearchPostings(rows wanted: Int = 1, every interval: Duration = .milliseconds(200)) async throws -> Duration {
         let start = ContinuousClock.now
         while start.duration(to: .now) < .seconds(1800) {
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(30))
@@ -36,7 +36,7 @@ struct ServiceProcess {
                let rows = Double(line.split(separator: " ").last ?? ""), rows >= Double(wanted) {
                 return start.duration(to: .now)
             }
-            try await Task.sleep(for: .milliseconds(200))
+            try await Task.sleep(for: interval)
         }
         throw BenchmarkError("the service's search postings were not built within 30 minutes")
     }

@@ -127,7 +127,7 @@ final class AnsweringSearchCopy: SearchCopy {
         }
     }
 
-    func follow(_ feed: any IndexChangeFeed) async throws {
+    func follow(_ feed: any IndexChangeFeed) async throws -> Bool {
         try await copy.follow(feed)
     }
 

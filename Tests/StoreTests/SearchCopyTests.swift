@@ -95,7 +95,8 @@ struct SearchCopyTests {
     }
 
     /// With `search.postings`, a copy's searches read postings that follow its file: built while it is made, caught up
-    /// by its searches as it applies commits, and built by the keeper for a copy opened from its file.
+    /// by its searches, then by the follower as it applies commits, and built by the keeper for a copy opened from its
+    /// file.
     @Test func aCopyKeepsSearchPostingsThatAnswerAsTheStoreDoes() async throws {
         try await Self.withStoreAndCopyPath { store, feed, path in
             let copy = SQLiteSearchCopy(path: path, postings: .all, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)
@@ -108,9 +109,9 @@ struct SearchCopyTests {
             try await store.index.upsert([Self.item("i1", "com.s.x", "Chocolate"), Self.item("n", "com.s.x", "Cheese knives")])
             try await store.index.delete(identifiers: ["i0"])
             try await copy.follow(feed)
+            #expect(await copy.searchStructureRows == 32, "the follower caught them up as it applied: two rows more, rewritten or new")
             answers = try await Self.answers(of: copy, store, feed)
             #expect(answers.copy == answers.store)
-            #expect(await copy.searchStructureRows == 32, "two rows more, rewritten or new")
 
             // Opened from its file (a restart): no postings until the keeper builds them, searches as right meanwhile.
             let reopened = SQLiteSearchCopy(path: path, postings: .all, clock: StoreConformanceTests.clock, logger: PostgresOpeningTests.quiet)

@@ -6,8 +6,10 @@ public protocol SearchCopy: Sendable {
     func search(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults?
 
     /// Brings the copy up to `feed`'s head, making it first when there is none: what a service calls every second
-    /// or so, so that searches rarely wait.
-    func follow(_ feed: any IndexChangeFeed) async throws
+    /// or so, so that searches rarely wait, and again soon after when it applied commits (writes are landing).
+    /// Returns whether it applied any commit of items or removals (or made the copy).
+    @discardableResult
+    func follow(_ feed: any IndexChangeFeed) async throws -> Bool
 }
 
 /// The copy itself failed (its file, its disk), not the index it follows: the caller searches itself and says so.

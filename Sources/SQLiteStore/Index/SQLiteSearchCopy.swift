@@ -113,12 +113,14 @@ public actor SQLiteSearchCopy: SearchCopy {
     }
 
     /// Brings the copy up to the feed's head: makes it when there is none or it cannot follow, else applies what
-    /// changed since its position. Then, outside the gate searches wait at (the rows are invisible already), reclaims
+    /// changed since its position (and returns whether its commit moved). Then, outside the gate searches wait at (the rows are invisible already), reclaims
     /// a page of the domains it purged and, now and then, sweeps its expired items.
     ///
     /// A failure of the copy's own file while it applies makes the next follow make the copy again: a file that
     /// cannot take a change (damaged, or an item it refuses) is never retried forever.
-    public func follow(_ feed: any IndexChangeFeed) async throws {
+    @discardableResult
+    public func follow(_ feed: any IndexChangeFeed) async throws -> Bool {
+        let before = position?.commitNumber
         try await oneAtATime {
             let head = try await feed.feedHead()
             if let position = self.position, position.canFollow(head) {
@@ -132,13 +134,15 @@ public actor SQLiteSearchCopy: SearchCopy {
                 try await self.make(from: feed, head: head)
             }
         }
-        guard let index, position != nil else { return }
+        let applied = position?.commitNumber != before
+        guard let index, position != nil else { return applied }
         let now = clock.now(), sweeping = now.timeIntervalSince(lastSweep) >= Self.sweepInterval
         try await locally {
             _ = try await index.reclaimPurgedItems(limit: Self.pageSize)
             if sweeping { try await index.sweepExpired() }
         }
         if sweeping { lastSweep = now }
+        return applied
     }
 
     /// Makes the copy anew: the old file removed, every live item and every open count read from `feed` through
@@ -226,7 +230,12 @@ public actor SQLiteSearchCopy: SearchCopy {
                 }
             }
             let batch = IndexBatch(operations: [.deleteIdentifiers(hidden), .upsert(items)])
-            _ = try await locally { try await index.commit(batch, validated: true, priorities: priorities, alongside: { _, _ in }) }
+            try await locally {
+                _ = try await index.commit(batch, validated: true, priorities: priorities, alongside: { _, _ in })
+                // Following, the copy's postings hold each page as it lands, so that they hold the store's last commit
+                // when the copy does: its first searches read them, not FTS5 (a copy being made leaves them to the keeper).
+                if removing { try await index.catchUpSearchPostings() }
+            }
             written += items.count
             cursor = last.0
         }

@@ -25,27 +25,29 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         }
     }
 
-    /// Builds the postings when there are none, else brings them to the last commit, ``SearchPostings/caughtUpByKeeper``
-    /// rows (or `rowsAStep`) a step, each under the lock for a moment: searches of the commits they hold use them
-    /// between steps. Builds them again when they hold too many stale entries (``SearchPostings/isStale(_:)``), or one
-    /// commit wrote more rows than a step reads.
+    /// Brings the postings to the last commit (``catchUpSearchPostings(rowsAStep:)``), then builds them when there are
+    /// none, one commit wrote more rows than a step reads, or they hold too many stale entries
+    /// (``SearchPostings/isStale(_:)``, looked at as the index doubles or turns over).
     package func refreshSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper) async throws {
-        guard postings.fields != .off, !postings.gaveUp else { return }
-        if !postings.areMissing {
-            while true {
-                try Task.checkCancellation()
-                let (caughtUp, stale) = try await database.read { [postings] db in
-                    let caughtUp = try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: rowsAStep, waiting: true, stepping: true)
-                    return (caughtUp, caughtUp == .holding && postings.isDueALook ? try postings.isStale(db) : false)
-                }
-                if caughtUp == .stepped { continue }
-                // Built again when stale entries piled up, one commit wrote more rows than a step reads, or another
-                // thread dropped them.
-                guard stale || caughtUp == .tooManyRows || postings.areMissing else { return }
-                break
+        var build = try await catchUpSearchPostings(rowsAStep: rowsAStep)
+        if !build, postings.isDueALook { build = try await database.read { [postings] db in try postings.isStale(db) } }
+        if build { try await buildSearchPostings() }
+    }
+
+    /// Brings the postings, when held, to the last commit, ``SearchPostings/caughtUpByKeeper`` rows (or `rowsAStep`)
+    /// a step, each under the lock for a moment: searches of the commits they hold use them between steps. Returns
+    /// whether they must be built instead: none are held, or one commit wrote more rows than a step reads.
+    @discardableResult
+    package func catchUpSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper) async throws -> Bool {
+        guard postings.fields != .off, !postings.gaveUp else { return false }
+        while !postings.areMissing {
+            try Task.checkCancellation()
+            let caughtUp = try await database.read { [postings] db in
+                try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: rowsAStep, waiting: true, stepping: true)
             }
+            if caughtUp != .stepped { return caughtUp == .tooManyRows || postings.areMissing }
         }
-        try await buildSearchPostings()
+        return true
     }
 
     /// Drops the postings for good, a build under way included (``SearchPostings/retire()``): what a search copy does

@@ -2,9 +2,9 @@ public import Indexing
 public import Logging
 public import ServiceLifecycle
 
-/// Keeps this replica's copy of a shared index (``SearchCopy``) up to date: follows the feed every `interval`, so
-/// that searches find the copy at the head or a commit behind; after a failure, waits twice as long each time (up to
-/// a minute) before trying again.
+/// Keeps this replica's copy of a shared index (``SearchCopy``) up to date: follows the feed every `interval`, and
+/// every tenth of it while commits land (an import), so that searches find the copy at the head or a commit behind;
+/// after a failure, waits twice as long each time (up to a minute) before trying again.
 public struct SearchCopyFollower: Service {
     let copy: any SearchCopy
     let feed: any IndexChangeFeed
@@ -31,8 +31,9 @@ public struct SearchCopyFollower: Service {
     private func followForever() async throws {
         var wait = interval
         while true {
+            var applied = false
             do {
-                try await copy.follow(feed)
+                applied = try await copy.follow(feed)
                 if wait > interval { logger.notice("the search copy follows the store again") }
                 wait = interval
             } catch let error where !(error is CancellationError) {
@@ -40,7 +41,9 @@ public struct SearchCopyFollower: Service {
                 if wait == interval { logger.warning("the search copy could not follow the store; searches go to the store meanwhile: \(error)") }
                 wait = min(wait * 2, Self.longestWait)
             }
-            try await Task.sleep(for: wait)
+            // Commits landing: the next ones are likely close behind, and a copy that keeps pace is searched at once
+            // when they stop (rather than up to an interval later, the store answering meanwhile).
+            try await Task.sleep(for: applied ? interval / 10 : wait)
         }
     }
 }
