@@ -113,8 +113,9 @@ public actor SQLiteSearchCopy: SearchCopy {
     }
 
     /// Brings the copy up to the feed's head: makes it when there is none or it cannot follow, else applies what
-    /// changed since its position (and returns whether its commit moved). Then, outside the gate searches wait at (the rows are invisible already), reclaims
-    /// a page of the domains it purged and, now and then, sweeps its expired items.
+    /// changed since its position (and returns whether its commit moved). Then, outside the gate searches wait at (the
+    /// rows are invisible already), reclaims a page of the domains it purged and, now and then, sweeps its expired
+    /// items.
     ///
     /// A failure of the copy's own file while it applies makes the next follow make the copy again: a file that
     /// cannot take a change (damaged, or an item it refuses) is never retried forever.
