@@ -26,11 +26,12 @@ public final class SQLiteSearchIndex: SearchIndex {
     public static let defaultSearchCacheEntries = 2048
     /// Candidate rows recent searches read, for the next searches (``CandidateRowCache``).
     let candidateRows = CandidateRowCache(maxBytes: candidateRowCacheBytes)
-    /// Bytes ``candidateRows`` holds at most, as it counts them: about 350,000 rows of a few hundred bytes of text each
+    /// Bytes ``candidateRows`` holds at most, as it counts them: about 700,000 rows of a few hundred bytes of text each
     /// (730 bytes a row of the benchmark's items). It fills only as searches read rows: over 100k items they read about
     /// 40 MB. Over a million it fills, and each step up paid for itself (BENCHMARKS.md, 2026-11-28): from 32 to 128 MB,
-    /// 10 % less CPU for a never-repeated search (115 MB more memory), from 128 to 256 MB, 11 % less (150 MB more).
-    static let candidateRowCacheBytes = 256 * 1024 * 1024
+    /// 10 % less CPU for a never-repeated search (115 MB more memory), to 256 MB 11 % less (150 MB more), to 512 MB
+    /// 14 % less (240 MB more).
+    static let candidateRowCacheBytes = 512 * 1024 * 1024
     /// The best fields' and names' words in memory, when whoever runs the index keeps them
     /// (``keepSearchStructures()``, the service): the scans of those two scopes read them instead of FTS5.
     package let postings: SearchPostings
