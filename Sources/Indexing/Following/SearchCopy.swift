@@ -7,7 +7,7 @@ public protocol SearchCopy: Sendable {
 
     /// Brings the copy up to `feed`'s head, making it first when there is none: what a service calls every second
     /// or so, so that searches rarely wait, and again soon after when it applied commits (writes are landing).
-    /// Returns whether it applied any commit of items or removals (or made the copy).
+    /// Returns whether the copy's commit moved since the call began (commits applied, the copy made or dropped).
     @discardableResult
     func follow(_ feed: any IndexChangeFeed) async throws -> Bool
 }

@@ -54,8 +54,8 @@ public actor SQLiteSearchCopy: SearchCopy {
     /// Search results the copy keeps (``SQLiteSearchIndex/defaultSearchCacheEntries`` unless told otherwise).
     private let searchCacheEntries: Int
     /// The fields whose words the copy keeps as search postings (``SearchPostingsFields/off`` unless told otherwise):
-    /// built empty when it is made, then caught up after its commits by its searches (a few rows) and by
-    /// ``keepSearchStructures()``, which also builds those of a copy opened from its file.
+    /// built empty when it is made, then caught up after its commits by the follower (each page it applies), its
+    /// searches (a few rows) and ``keepSearchStructures()``, which also builds those of a copy opened from its file.
     private let postings: SearchPostingsFields
     private let clock: any WallClock
     private let logger: Logger
@@ -234,8 +234,9 @@ public actor SQLiteSearchCopy: SearchCopy {
             try await locally {
                 _ = try await index.commit(batch, validated: true, priorities: priorities, alongside: { _, _ in })
                 // Following, the copy's postings hold each page as it lands, so that they hold the store's last commit
-                // when the copy does: its first searches read them, not FTS5 (a copy being made leaves them to the keeper).
-                if removing { try await index.catchUpSearchPostings() }
+                // when the copy does: its first searches read them, not FTS5. Farther behind (a copy just made), the
+                // keeper catches them up, outside the gate searches wait at.
+                if removing { try await index.catchUpSearchPostings(ifAtMost: 2 * Self.pageSize) }
             }
             written += items.count
             cursor = last.0

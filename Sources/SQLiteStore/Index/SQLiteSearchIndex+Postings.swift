@@ -16,7 +16,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         try await Self.keepPostings { self }
     }
 
-    /// Refreshes the postings of the index `current` gives (``refreshSearchPostings()``) every
+    /// Refreshes the postings of the index `current` gives (``refreshSearchPostings(rowsAStep:)``) every
     /// ``postingsFollowInterval``, until cancelled: the keeper of an index, and of a search copy's current file.
     static func keepPostings(of current: @Sendable () async -> SQLiteSearchIndex?) async throws {
         while true {
@@ -25,20 +25,18 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         }
     }
 
-    /// Brings the postings to the last commit (``catchUpSearchPostings(rowsAStep:)``), then builds them when there are
+    /// Brings the postings to the last commit (``stepSearchPostings(rowsAStep:)``), then builds them when there are
     /// none, one commit wrote more rows than a step reads, or they hold too many stale entries
     /// (``SearchPostings/isStale(_:)``, looked at as the index doubles or turns over).
     package func refreshSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper) async throws {
-        var build = try await catchUpSearchPostings(rowsAStep: rowsAStep)
+        var build = try await stepSearchPostings(rowsAStep: rowsAStep)
         if !build, postings.isDueALook { build = try await database.read { [postings] db in try postings.isStale(db) } }
         if build { try await buildSearchPostings() }
     }
 
-    /// Brings the postings, when held, to the last commit, ``SearchPostings/caughtUpByKeeper`` rows (or `rowsAStep`)
-    /// a step, each under the lock for a moment: searches of the commits they hold use them between steps. Returns
+    /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment: searches of the commits they hold use them between steps. Returns
     /// whether they must be built instead: none are held, or one commit wrote more rows than a step reads.
-    @discardableResult
-    package func catchUpSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper) async throws -> Bool {
+    private func stepSearchPostings(rowsAStep: Int) async throws -> Bool {
         guard postings.fields != .off, !postings.gaveUp else { return false }
         while !postings.areMissing {
             try Task.checkCancellation()
@@ -48,6 +46,14 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             if caughtUp != .stepped { return caughtUp == .tooManyRows || postings.areMissing }
         }
         return true
+    }
+
+    /// Brings the postings, when held, to the last commit when at most `maxRows` rows are newer (after a keeper's step
+    /// under way, if any), and leaves more to the keeper: what a search copy's follower does after each page it
+    /// applies, so that its searches find them at the copy's commit.
+    package func catchUpSearchPostings(ifAtMost maxRows: Int) async throws {
+        guard postings.fields != .off, !postings.gaveUp, !postings.areMissing else { return }
+        _ = try await database.read { [postings] db in try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: maxRows, waiting: true) }
     }
 
     /// Drops the postings for good, a build under way included (``SearchPostings/retire()``): what a search copy does

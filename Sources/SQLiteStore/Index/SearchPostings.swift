@@ -11,14 +11,18 @@ import Synchronization
 /// They are built from every row in one read (``build(_:isCancelled:)``), then brought to each later commit by reading
 /// the rows it wrote (by `commitNumber`, which `item_commit` indexes), whichever process wrote them. Words are only
 /// added, so at commit `n` the postings hold every item that matches at `n`, and maybe more: a deleted row no longer
-/// joins `item`, and a row read more than once (rewritten) is checked on its text. A search uses them only when they
-/// are exactly at the commit its own read sees, and never waits for them: otherwise it scans FTS5, which is always
-/// right.
+/// joins `item`, and a row read more than once (rewritten) is checked on its text. A keeper's step stops at a commit
+/// before the one its read sees, and misses the rows rewritten after the step: the postings then serve no search
+/// before that read's commit (``Held/exactFrom``). A search uses them only when they are exactly at the commit its own
+/// read sees, and never waits for them: otherwise it scans FTS5, which is always right.
 package final class SearchPostings: Sendable {
     /// What is held at one commit.
     struct Held: Sendable {
         /// The commit whose rows the postings hold.
         var commitNumber: Int64
+        /// The first commit a search may read them at: after a keeper's step, the commit its read saw (rows written
+        /// up to the step's commit but rewritten after it were not read); else their own commit.
+        var exactFrom: Int64
         var bestFields = WordPostings()
         var names = WordPostings()
         /// Every searchable field's, when kept (``SearchPostings/keepsAllFields``).
@@ -34,6 +38,7 @@ package final class SearchPostings: Sendable {
 
         init(commitNumber: Int64, allFields: Bool) {
             self.commitNumber = commitNumber
+            exactFrom = commitNumber
             all = allFields ? WordPostings() : nil
         }
 
@@ -110,6 +115,9 @@ package final class SearchPostings: Sendable {
     /// New rows the keeper reads in one step of a catch-up, under the write lock: a large import is caught up step
     /// after step as it lands (new rows cost what a build's do), never built again for its size.
     static let caughtUpByKeeper = 10_000
+    /// How many steps' worth of rows one commit may hold and still be caught up whole (a batch of many small items);
+    /// with more, the keeper builds the postings again.
+    static let stepOfOneCommit = 5
 
     /// Distinct words of the best fields the postings hold at most: what sources write is not trusted, and a feed of
     /// random words must not take the service's memory (each word costs a few hundred bytes with its prefixes). Past
@@ -215,23 +223,28 @@ package final class SearchPostings: Sendable {
     }
 
     /// Brings the postings to `commitNumber`, the commit `db` reads, when at most `maxRows` rows are newer than theirs;
-    /// `stepping` (the keeper), when more are, to the last commit before the one holding the row `maxRows + 1`. With
-    /// `waiting` false (a search), it gives up at once when another thread holds them.
+    /// `stepping` (the keeper), when more are, to the last commit before the one holding the row `maxRows + 1`, or
+    /// through that one commit when it holds at most ``stepOfOneCommit`` times `maxRows`. With `waiting` false (a
+    /// search), it gives up at once when another thread holds them.
     func catchUp(_ db: Database, to commitNumber: Int64, maxRows: Int, waiting: Bool, stepping: Bool = false) throws -> CatchUp {
         while true {
-            let read = { (held: Held?) in held?.commitNumber }
-            guard let position = waiting ? held.read(read) : held.readIfAvailable(read) ?? nil else { return .unavailable }
+            let read = { (held: Held?) in held.map { ($0.commitNumber, $0.exactFrom) } }
+            guard let (position, exactFrom) = waiting ? held.read(read) : held.readIfAvailable(read) ?? nil else { return .unavailable }
             guard position < commitNumber else { return .holding }
+            // A read older than the last step's: rows it sees at their earlier commits may be missing.
+            guard commitNumber >= exactFrom else { return .unavailable }
             let newRows = "SELECT \(rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"
             var target = commitNumber
             var rows = try Row.fetchAll(db.cachedStatement(sql: newRows), arguments: [position, commitNumber, min(maxRows, Int.max - 1) + 1])
             if rows.count > maxRows {
                 let firstBeyond = "SELECT commitNumber FROM item WHERE commitNumber > ? AND commitNumber <= ? ORDER BY commitNumber LIMIT 1 OFFSET ?"
-                guard stepping, let beyond = try Int64.fetchOne(db.cachedStatement(sql: firstBeyond), arguments: [position, commitNumber, maxRows]),
-                    beyond - 1 > position
+                guard stepping, let beyond = try Int64.fetchOne(db.cachedStatement(sql: firstBeyond), arguments: [position, commitNumber, maxRows])
                 else { return .tooManyRows }
-                target = beyond - 1
-                rows = try Row.fetchAll(db.cachedStatement(sql: newRows), arguments: [position, target, maxRows])
+                // The next commit alone holds more than a step: taken whole up to a bound, else built again.
+                let limit = beyond - 1 > position ? maxRows : maxRows * Self.stepOfOneCommit
+                target = beyond - 1 > position ? beyond - 1 : beyond
+                rows = try Row.fetchAll(db.cachedStatement(sql: newRows), arguments: [position, target, limit + 1])
+                guard rows.count <= limit else { return .tooManyRows }
             }
             let apply = { (held: inout Held?) -> Bool in
                 // Another thread may have moved them meanwhile: then the rows read are not the ones they lack.
@@ -244,6 +257,7 @@ package final class SearchPostings: Sendable {
                     return true
                 }
                 held!.commitNumber = target
+                if target < commitNumber { held!.exactFrom = max(held!.exactFrom, commitNumber) }
                 held!.sortNewWords()
                 self.publishCounts(held)
                 return true
@@ -258,13 +272,13 @@ package final class SearchPostings: Sendable {
     }
 
     /// The first `limit` row ids greater than `after`, in order, whose words in `scope` satisfy `match` (or did), and
-    /// those among them to check on their text; `nil` when the postings do not hold exactly `commitNumber`, do not
-    /// keep `scope`, or are being changed.
+    /// those among them to check on their text; `nil` when the postings do not hold exactly `commitNumber` (or not
+    /// yet for a read at it, ``Held/exactFrom``), do not keep `scope`, or are being changed.
     func firstMembers(
         _ scope: CandidateRanking.Scope, matching match: WordMatch, at commitNumber: Int64, after: Int64?, limit: Int
     ) -> (ids: [Int64], toCheck: Set<Int64>)? {
         held.readIfAvailable { held -> ([Int64], Set<Int64>)? in
-            guard let held, held.commitNumber == commitNumber, let postings = held.postings(scope) else { return nil }
+            guard let held, held.commitNumber == commitNumber, commitNumber >= held.exactFrom, let postings = held.postings(scope) else { return nil }
             let ids = postings.firstMembers(matching: match, after: after, limit: limit)
             answered.add(1, ordering: .relaxed)
             return (ids, held.rewritten.isEmpty ? [] : Set(ids.filter(held.rewritten.contains)))
