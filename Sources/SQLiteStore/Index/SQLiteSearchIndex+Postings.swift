@@ -34,8 +34,9 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         if build { try await buildSearchPostings() }
     }
 
-    /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment: searches of the commits they hold use them between steps. Returns
-    /// whether they must be built instead: none are held, or one commit wrote more rows than a step reads.
+    /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment:
+    /// searches of the commits they hold use them between steps. Returns whether they must be built instead: none are
+    /// held, or one commit wrote more rows than a step takes (``SearchPostings/stepOfOneCommit``).
     private func stepSearchPostings(rowsAStep: Int) async throws -> Bool {
         guard postings.fields != .off, !postings.gaveUp else { return false }
         while !postings.areMissing {
