@@ -56,6 +56,11 @@ struct SearchPostingsTests {
         (0..<Int.random(in: words, using: &random)).map { _ in vocabulary.randomElement(using: &random)! }.joined(separator: " ")
     }
 
+    /// A batch writing a random item for each identifier `i<n>` of `ids`.
+    static func randomItems(_ ids: Range<Int>, _ random: inout SeededGenerator) -> IndexBatch {
+        IndexBatch(operations: [.upsert(ids.map { randomItem("i\($0)", &random) })])
+    }
+
     static func randomItem(_ id: String, _ random: inout SeededGenerator) -> SearchableItem {
         var made = item(
             id, domain: ["com.test.a", "com.test.b", "com.test.a.deep"].randomElement(using: &random)!,
@@ -92,7 +97,7 @@ struct SearchPostingsTests {
     func searchesAnswerAsFullTextThroughRewritesDeletionsAndOtherWriters(allFields: Bool) async throws {
         let pair = try Pair(allFields: allFields)
         var random = SeededGenerator(seed: 2511)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<700).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<700, &random))
         try await pair.keeping.buildSearchPostings()
         var answered = 0
         for round in 0..<4 {
@@ -110,11 +115,11 @@ struct SearchPostingsTests {
     @Test func aCommitTooBigForASearchIsScannedInFullTextUntilTheKeeperCatchesUp() async throws {
         let pair = try Pair(caughtUpBySearch: 50)
         var random = SeededGenerator(seed: 77)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<300).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<300, &random))
         try await pair.keeping.buildSearchPostings()
         let common = try SearchQuery(text: "c")
         #expect(try await pair.expectSameResults(common) > 0)
-        try await pair.plain.commit(IndexBatch(operations: [.upsert((300..<500).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.plain.commit(Self.randomItems(300..<500, &random))
         #expect(try await pair.expectSameResults(common) == 0, "200 new rows are more than a search catches up")
         try await pair.keeping.refreshSearchPostings()
         #expect(try await pair.expectSameResults(common) > 0)
@@ -124,7 +129,7 @@ struct SearchPostingsTests {
     @Test func hostileQueriesAreAnsweredAsFullTextAnswersThem() async throws {
         let pair = try Pair(allFields: true)
         var random = SeededGenerator(seed: 5)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<400).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<400, &random))
         try await pair.keeping.buildSearchPostings()
         var mutator = Mutator(seed: 6)
         for round in 0..<120 {
@@ -201,7 +206,7 @@ struct SearchPostingsTests {
     @Test func retiredPostingsAreNeverBuiltAgainAndSearchesStayRight() async throws {
         let pair = try Pair(allFields: true)
         var random = SeededGenerator(seed: 31)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<200, &random))
         try await pair.keeping.buildSearchPostings()
         #expect(pair.keeping.searchStructureRows == 200)
         pair.keeping.retireSearchPostings()
@@ -215,12 +220,12 @@ struct SearchPostingsTests {
     @Test func theKeeperBuildsAgainWhenStaleRowsPileUp() async throws {
         let pair = try Pair()
         var random = SeededGenerator(seed: 9)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<200, &random))
         try await pair.keeping.refreshSearchPostings()
         #expect(!pair.keeping.postings.isDueALook)
         // More rows rewritten than built, and than the floor (1,000): the stale words would slow every scan.
         for _ in 0..<7 {
-            try await pair.plain.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
+            try await pair.plain.commit(Self.randomItems(0..<200, &random))
             try await pair.keeping.refreshSearchPostings()
         }
         #expect(pair.keeping.postings.summary!.rows <= 200 + 1_200, "built again from the 200 rows, then caught up: not 200 + 7 × 200")
@@ -232,10 +237,10 @@ struct SearchPostingsTests {
     @Test func theKeeperCatchesUpALargeImportStepByStepWithoutBuildingAgain() async throws {
         let pair = try Pair(allFields: true)
         var random = SeededGenerator(seed: 41)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<100).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<100, &random))
         try await pair.keeping.buildSearchPostings()
         for start in stride(from: 100, to: 1_600, by: 100) {
-            try await pair.plain.commit(IndexBatch(operations: [.upsert((start..<start + 100).map { Self.randomItem("i\($0)", &random) })]))
+            try await pair.plain.commit(Self.randomItems(start..<start + 100, &random))
         }
         try await pair.keeping.refreshSearchPostings(rowsAStep: 250)
         try await pair.keeping.refreshSearchPostings(rowsAStep: 250)
@@ -251,13 +256,13 @@ struct SearchPostingsTests {
     @Test func aCommitLargerThanAStepIsCaughtUpWholeOrBuiltAgain() async throws {
         let pair = try Pair()
         var random = SeededGenerator(seed: 42)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<100).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<100, &random))
         try await pair.keeping.buildSearchPostings()
-        try await pair.plain.commit(IndexBatch(operations: [.upsert((100..<400).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.plain.commit(Self.randomItems(100..<400, &random))
         try await pair.keeping.refreshSearchPostings(rowsAStep: 100)
         #expect(pair.keeping.postings.rowsCaughtUpSinceBuild == 300, "three steps' worth in one commit: caught up whole")
         for _ in 0..<10 { try await pair.expectSameResults(try Self.randomQuery(&random)) }
-        try await pair.plain.commit(IndexBatch(operations: [.upsert((400..<1_000).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.plain.commit(Self.randomItems(400..<1_000, &random))
         try await pair.keeping.refreshSearchPostings(rowsAStep: 100)
         #expect(pair.keeping.postings.rowsCaughtUpSinceBuild == 0, "six steps' worth in one commit: built again")
         #expect(pair.keeping.searchStructureRows == 1_000)
@@ -269,11 +274,11 @@ struct SearchPostingsTests {
     @Test func aStepServesNoSearchOlderThanTheReadItWasTakenIn() async throws {
         let pair = try Pair()
         var random = SeededGenerator(seed: 44)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<100).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<100, &random))
         try await pair.keeping.buildSearchPostings()
-        try await pair.plain.commit(IndexBatch(operations: [.upsert((100..<200).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.plain.commit(Self.randomItems(100..<200, &random))
         let firstCommit = try await pair.keeping.lastCommitNumber()
-        try await pair.plain.commit(IndexBatch(operations: [.upsert((200..<300).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.plain.commit(Self.randomItems(200..<300, &random))
         // i150, written by the first commit, rewritten last: a step through the first commit does not read it.
         try await pair.plain.commit(IndexBatch(operations: [.upsert([item("i150", title: "zebu camel")])]))
         let head = try await pair.keeping.lastCommitNumber()
@@ -296,11 +301,11 @@ struct SearchPostingsTests {
     @Test func theKeeperBuildsAgainWhenDeletedRowsPileUp() async throws {
         let pair = try Pair()
         var random = SeededGenerator(seed: 43)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<2_000).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<2_000, &random))
         try await pair.keeping.buildSearchPostings()
         try await pair.plain.commit(IndexBatch(operations: [.deleteIdentifiers((0..<1_500).map { "i\($0)" })]))
         for start in stride(from: 2_000, to: 3_200, by: 400) {
-            try await pair.plain.commit(IndexBatch(operations: [.upsert((start..<start + 400).map { Self.randomItem("i\($0)", &random) })]))
+            try await pair.plain.commit(Self.randomItems(start..<start + 400, &random))
         }
         // Caught up in steps (no commit larger than one), 1,200 rows: time to look, and 1,500 dead ids against 1,700
         // live rows are more than half.
@@ -314,7 +319,7 @@ struct SearchPostingsTests {
     @Test func tooManyDistinctWordsDropThePostingsAndSearchesStayRight() async throws {
         let pair = try Pair(maxWords: 300)
         var random = SeededGenerator(seed: 12)
-        try await pair.keeping.commit(IndexBatch(operations: [.upsert((0..<200).map { Self.randomItem("i\($0)", &random) })]))
+        try await pair.keeping.commit(Self.randomItems(0..<200, &random))
         try await pair.keeping.refreshSearchPostings()
         #expect(pair.keeping.searchStructureRows == 200)
         #expect(try await pair.expectSameResults(try SearchQuery(text: "c")) > 0)
