@@ -121,7 +121,7 @@ public struct ReconcilePass: Sendable {
         var acting: [Int] = []
         for (index, need) in needs.enumerated() {
             if options.dryRun || !need.changesSomething {
-                outcomes[index] = log(need.outcome(dryRun: options.dryRun))
+                outcomes[index] = log(need.outcome(dryRun: options.dryRun), asked: options.force != nil)
             } else {
                 acting.append(index)
             }
@@ -144,7 +144,7 @@ public struct ReconcilePass: Sendable {
             }
             for _ in 0..<max(1, options.concurrency) { startNext() }
             while let (index, outcome) = try await group.next() {
-                outcomes[index] = log(outcome)
+                outcomes[index] = log(outcome, asked: options.force != nil)
                 startNext()
             }
         }
@@ -184,11 +184,12 @@ public struct ReconcilePass: Sendable {
     }
 
     /// Logs `outcome`, and returns it. A unit with nothing to do (most units on most ticks) logs at debug: a fleet's
-    /// tick is not 100,000 lines, and its metadata is made only when the line is written.
-    private func log(_ outcome: UnitOutcome) -> UnitOutcome {
+    /// tick is not 100,000 lines, and its metadata is made only when the line is written. A run an operator `asked`
+    /// for that is not done (no state to go on from, a paused source) says why at notice.
+    private func log(_ outcome: UnitOutcome, asked: Bool) -> UnitOutcome {
         let level: Logger.Level = switch outcome.decision {
         case .failed: .error
-        case .notDue, .paused: .debug
+        case .notDue, .paused: asked ? .notice : .debug
         default: .info
         }
         logger.log(level: level, "\(outcome.decision.rawValue)", metadata: outcome.logMetadata)

@@ -15,7 +15,8 @@ public struct UnitNeed: Sendable {
         /// Purge the unit's domain: its gate is validly off and something is indexed or remembered there.
         case purge
         /// Reindex the unit in `mode`; `forced` allows deleting more than `maxDeleteRatio` (an operator's `--force`,
-        /// or a forced run that was interrupted, redone forced).
+        /// or a forced run that was interrupted, redone forced). A manual incremental run is not forced: only a full
+        /// `--force` lifts the delete guard.
         case reindex(forced: Bool, mode: SyncMode)
         /// Record that the run due at `due` was missed (reached later than `startingDeadline`), and wait until `next`.
         case recordMissed(due: Date, next: Date)
@@ -53,9 +54,12 @@ public struct UnitNeed: Sendable {
         if let paused { return UnitNeed(plan: plan, state: state, action: .nothing, reason: "", nextDue: nil).held(by: paused) }
         // An interrupted forced run is redone forced (resumed, when its plugin can): its operator accepted what it deletes.
         let redoneForced = force == nil && state?.lastResult == .interrupted && state?.forcedRun == true
+        // Only an operator's full `--force` lifts the delete guard: an incremental run they ask for is guarded as a
+        // scheduled one is (its deletions come from the plugin, not from the operator).
+        let liftsGuard = force == .full || redoneForced
         let due = DueDecision.decide(plan: plan, state: state, domainHasItems: domainHasItems, now: now, force: force)
         let action: Action = if let missed = due.missed, let next = due.nextDue { .recordMissed(due: missed, next: next) }
-            else if due.isDue { .reindex(forced: force != nil || redoneForced, mode: due.mode) }
+            else if due.isDue { .reindex(forced: liftsGuard, mode: due.mode) }
             else { .nothing }
         return UnitNeed(
             plan: plan, state: state, action: action,

@@ -309,8 +309,29 @@ public struct SchedulerAPI: Sendable {
             throw APIError(.badRequest, "plugin '\(found.plugin)' of source '\(source)' runs full syncs only")
         }
         try await refuseIfPaused(source)
+        if incremental { try await refuseWithoutSyncState(found) }
         trigger.wake(.force(source: source, incremental: incremental))
         return incremental
+    }
+
+    /// Refuses an incremental run of `source` when none of its units has a state committed by a successful run to go
+    /// on from (409): the pass would run nothing, and the operator should know (a full reindex commits one).
+    func refuseWithoutSyncState(_ source: Source) async throws(APIError) {
+        let states: [String: UnitState]
+        do {
+            states = try await storeDeadline.run { [store] in try await store.units() }
+        } catch {
+            throw await unavailable(error)
+        }
+        let canGoOn = source.units.contains { unit in
+            states[unit.key].map { $0.lastSuccessAt != nil && $0.syncStateAt != nil } ?? false
+        }
+        guard canGoOn else {
+            throw APIError(
+                .conflict,
+                "no unit of source '\(source.name)' has a state committed by a successful run to go on from; run a full reindex first (mode=full); nothing was queued"
+            )
+        }
     }
 
     /// `POST /domains/{domain}/purge`: 200 with what ``purgeDomain(_:)`` deleted.
