@@ -5,8 +5,8 @@ import SchedulerConfig
 
 /// What a run does to each item a plugin sends before it may be written: refused (with the reason, in the run's
 /// rejections) when outside the unit's domain or invalid; else completed with the source's deep link when it carries
-/// none. Items without their own expiration date get ``expiration``'s when written. A run and `scheduler plugins
-/// check` admit items alike.
+/// none, and its text in Unicode's composed form (``UnicodeNormalization``). Items without their own expiration date
+/// get ``expiration``'s when written. A run and `scheduler plugins check` admit items alike.
 struct ItemAdmission {
     let plan: UnitPlan
     let context: PluginContext
@@ -15,7 +15,7 @@ struct ItemAdmission {
 
     /// The item as it would be written, or `nil` when refused.
     func admit(_ produced: SearchableItem) -> SearchableItem? {
-        var item = produced
+        var item = produced.composingText()
         guard DomainIdentifier.isWithin(item.domainIdentifier, plan.unit.domain) else {
             context.rejections.reject(item.uniqueIdentifier, reason: "domain '\(item.domainIdentifier)' is outside the unit's domain '\(plan.unit.domain)'")
             return nil

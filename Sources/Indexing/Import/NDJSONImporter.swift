@@ -45,7 +45,7 @@ public struct NDJSONImporter: Sendable {
                     reject(number, "line of \(byteCount) bytes is over the limit of \(maxLineBytes) bytes")
                 case .text(let number, let text):
                     do {
-                        if let item = try decoder.decode(text) {
+                        if let item = try decoder.decode(text)?.composingText() {
                             batch.append(item)
                             bytes += item.byteCount
                         }

@@ -20,35 +20,64 @@ import Synchronization
 package final class SearchResultCache: Sendable {
     /// What makes two searches the same: the folded words, the filters, the page, the order and the typos forgiven.
     package struct Key: Hashable, Sendable {
-        var words: [String]
-        var sequences: [[String]]
-        var domain: String?
-        var contentType: String?
+        /// The words, sequences, synonyms and filters, as ``KeyBytes``: compared byte by byte, as the index compares
+        /// words (`String`'s equality is canonical equivalence: a composed and a decomposed "한국" are one string to
+        /// Swift and two words to the index).
+        var text: [UInt8]
         var limit: Int
         var offset: Int
         var facets: [SearchFacet]
         var sort: SearchSort
         var distinct: SearchDistinct?
         var typos: TypoTolerance
-        var synonyms: [SynonymSpan]
         /// The lift of opens: its half-life, and the day it was computed (opens fade by the day).
         var popularityHalfLife: Duration?
         var popularityDay: Int?
 
         package init(query: SearchQuery, terms: SearchTerms, now: Date) {
-            words = terms.words
-            sequences = terms.sequences
-            domain = query.domain
-            contentType = query.contentType
+            var text = KeyBytes()
+            text.append(terms.words)
+            text.append(count: terms.sequences.count)
+            for sequence in terms.sequences { text.append(sequence) }
+            text.append(query.domain)
+            text.append(query.contentType)
+            text.append(count: terms.synonyms.count)
+            for span in terms.synonyms {
+                text.append(count: span.words.lowerBound)
+                text.append(count: span.words.upperBound)
+                text.append(count: span.alternatives.count)
+                for phrase in span.alternatives { text.append(phrase) }
+            }
+            self.text = text.bytes
             limit = query.limit
             offset = query.offset
             facets = query.facets
             sort = query.sort
             distinct = query.distinct
             typos = query.typos
-            synonyms = terms.synonyms
             popularityHalfLife = query.popularityHalfLife
             popularityDay = query.popularityHalfLife.map { _ in UsageDay.of(now) }
+        }
+    }
+
+    /// Strings and counts written one after another, each string after its length, so that two different lists never
+    /// write the same bytes.
+    struct KeyBytes {
+        var bytes: [UInt8] = []
+
+        mutating func append(count: Int) {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: count).littleEndian) { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func append(_ string: String?) {
+            guard let string else { return append(count: -1) }
+            append(count: string.utf8.count)
+            bytes.append(contentsOf: string.utf8)
+        }
+
+        mutating func append(_ strings: [String]) {
+            append(count: strings.count)
+            for string in strings { append(string) }
         }
     }
 

@@ -1,3 +1,5 @@
+import PluginAPI
+
 /// Turns any user text into a safe FTS5 query that matches every word as a prefix.
 ///
 /// The text is split into words as the index's tokenizer splits them (``TextFolding``): letters, digits and the
@@ -31,8 +33,10 @@ public struct SearchTerms: Sendable, Hashable {
     /// Whether any word has a correction.
     public var hasCorrections: Bool { corrections.contains { !$0.isEmpty } }
 
-    /// The terms of `text`, with the `synonyms` its words name.
+    /// The terms of `text`, with the `synonyms` its words name. The text is read in Unicode's composed form, the
+    /// form items are written in (``UnicodeNormalization``): a query typed decomposed finds what it spells.
     public init(_ text: String, synonyms: Synonyms = .none) {
+        let text = UnicodeNormalization.composed(text)
         var words: [String] = []
         TextFolding.forEachWord(in: text) { bytes in
             let term = Self.term(bytes)
