@@ -16,7 +16,10 @@ struct EvaluationTests {
     }
 
     func gate(enabled: Bool = true, rollout: Double = 100, environments: [String]? = nil, from: String? = nil, until: String? = nil) throws -> Gate {
-        let folder = try ConfigFolder()
+        // `staging` is declared, so a gate may name it.
+        let folder = try ConfigFolder(
+            scheduler: ConfigFolder.scheduler.replacingOccurrences(of: "environment: production", with: "environment: production\nenvironments: [staging]")
+        )
         var text = "gates:\n  g:\n    enabled: \(enabled)\n    rollout: \(rollout)\n"
         if let environments { text += "    environments: [\(environments.joined(separator: ", "))]\n" }
         if let from { text += "    from: \(from)\n" }

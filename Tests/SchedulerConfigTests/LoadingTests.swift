@@ -17,7 +17,7 @@ struct LoadingTests {
         #expect(config.scheduler.listen.description == "127.0.0.1:8080")
         #expect(config.units.map(\.key) == ["categories/us", "categories/fr"])
         #expect(config.units.map(\.domain) == ["com.shop.categories.us", "com.shop.categories.fr"])
-        #expect(config.gates["spotlight_index"]?.rules?.environments == ["production", "staging"])
+        #expect(config.gates["spotlight_index"]?.rules?.environments == ["production"])
         #expect(config.experiments.first?.variants.map(\.name) == ["control", "weekly"])
     }
 
@@ -42,6 +42,8 @@ struct LoadingTests {
         ("gates.yaml", "gates:\n  spotlight_index:\n    enabled: true\n    from: tomorrow\n", "gates.yaml:4:11", "ISO 8601"),
         ("gates.yaml", "gates:\n  spotlight_index:\n    enabled: true\n    from: 2027-01-01T00:00:00Z\n    until: 2026-01-01T00:00:00Z\n", "gates.yaml:5:12", "'until' must be after 'from'"),
         ("gates.yaml", "gates:\n  spotlight_index:\n    enabled: true\n    environments: []\n", "gates.yaml:4:19", "environments must not be empty"),
+        ("gates.yaml", "gates:\n  spotlight_index:\n    enabled: true\n    environments: [prod]\n", "gates.yaml:4:20", "gate 'spotlight_index': unknown environment 'prod' (did you mean 'production'?); the environments are production"),
+        ("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "environment: production", with: "environment: production\nenvironments: staging"), "scheduler.yaml:2:15", "environments must be a list"),
         ("gates.yaml", "", "gates.yaml", "an empty gates file is not 'all gates off'"),
         ("gates.yaml", "gates: {}\n", "gates.yaml:1:8", "an empty list is not 'all gates off'"),
         ("scheduler.yaml", ConfigFolder.scheduler.replacingOccurrences(of: "tick: 60s", with: "tick: 5 minutes"), "scheduler.yaml:4:18", "'5 minutes' is not a duration"),

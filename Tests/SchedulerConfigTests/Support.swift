@@ -48,7 +48,7 @@ final class ConfigFolder {
           spotlight_index:
             enabled: true
             rollout: 100
-            environments: [production, staging]
+            environments: [production]
         """
     static let experiments = """
         experiments:

@@ -6,13 +6,16 @@ package enum NearestName {
         return " (did you mean '\(nearest)'?)"
     }
 
-    /// The candidate with the smallest edit distance to `name`, if that distance is small for its length.
+    /// The candidate with the smallest edit distance to `name`, if that distance is small for its length; else the
+    /// one candidate that `name` (of three letters or more) abbreviates: `prod` for `production`.
     package static func nearest(to name: String, among candidates: some Collection<String>) -> String? {
         let lowered = Array(name.lowercased())
         let scored = candidates.map { ($0, editDistance(lowered, Array($0.lowercased()))) }
         guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
         let tolerance = max(1, min(3, best.0.count / 3))
-        return best.1 <= tolerance ? best.0 : nil
+        if best.1 <= tolerance { return best.0 }
+        let abbreviated = lowered.count < 3 ? [] : candidates.filter { $0.lowercased().hasPrefix(String(lowered)) }
+        return abbreviated.count == 1 ? abbreviated.first : nil
     }
 
     /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions.

@@ -40,13 +40,16 @@ public struct ConfigLoader: Sendable {
         let experimentsYAML = YAMLFile.read(folder.appendingPathComponent(Self.experimentsFile), name: Self.experimentsFile, problems: problems)
 
         // A file that failed to parse is reported once; the others are still checked, without references into it.
-        let gates = gatesYAML.flatMap { $0.failed ? nil : GatesFileParser(reader: NodeReader(file: $0.name, problems: problems), flagFiles: flagFiles).parse($0.root) }
+        var environmentReferences: [GatesFileParser.EnvironmentReference] = []
+        let gatesParser = gatesYAML.map { GatesFileParser(reader: NodeReader(file: $0.name, problems: problems), flagFiles: flagFiles) }
+        let gates = gatesYAML.flatMap { $0.failed ? nil : gatesParser?.parse($0.root, environments: &environmentReferences) }
         var declaredSources: Set<String> = []
         let scheduler = schedulerYAML.flatMap { file -> SchedulerSettings? in
             guard !file.failed else { return nil }
             return SchedulerFileParser(reader: NodeReader(file: file.name, problems: problems), directory: folder, registry: registry)
                 .parse(file.root, gates: gates?.declared, declaredSources: &declaredSources)
         }
+        if let scheduler { gatesParser?.check(environmentReferences, known: scheduler.environments) }
         let experiments = experimentsYAML.map { file -> [Experiment] in
             guard !file.failed else { return [] }
             return ExperimentsFileParser(

@@ -1,4 +1,5 @@
 import Foundation
+import PluginAPI
 import YAML
 
 /// Reads `gates.yaml`: `gates:` mapping each name to `enabled`, `rollout`, `environments`, `from`, `until`, or to
@@ -9,9 +10,22 @@ struct GatesFileParser {
     let reader: NodeReader
     let flagFiles: FlagFiles
 
+    /// An environment a gate names, where it names it: checked against the environments `scheduler.yaml` declares.
+    struct EnvironmentReference {
+        var gate: String
+        var name: String
+        var node: YAMLNode
+    }
+
     /// The valid gates, and the names of every gate the file declares (valid or not), so references to a
     /// declared gate are not reported twice; `declared` is `nil` when the file defines no gates at all.
     func parse(_ root: YAMLNode?) -> (gates: [String: Gate], declared: Set<String>?) {
+        var references: [EnvironmentReference] = []
+        return parse(root, environments: &references)
+    }
+
+    /// ``parse(_:)``, and every environment the gates name, with its node.
+    func parse(_ root: YAMLNode?, environments references: inout [EnvironmentReference]) -> (gates: [String: Gate], declared: Set<String>?) {
         guard let root, let top = reader.mapping(root, "gates.yaml", known: ["gates"]),
             let gatesNode = top.first(where: { $0.key == "gates" })?.value
         else {
@@ -29,8 +43,24 @@ struct GatesFileParser {
             guard let name = reader.name(entry.keyNode, "gate name") else { continue }
             declared.insert(name)
             if let gate = parseGate(name, entry.value) { gates[name] = gate }
+            for node in entry.value["environments"]?.elements ?? [] {
+                if let environment = node.scalarText { references.append(EnvironmentReference(gate: name, name: environment, node: node)) }
+            }
         }
         return (gates, declared)
+    }
+
+    /// Reports each reference to an environment outside `known` (the service's own and those `scheduler.yaml`
+    /// declares): a misspelt environment would turn its gate off everywhere, and purge.
+    func check(_ references: [EnvironmentReference], known: [String]) {
+        for reference in references where !known.contains(reference.name) {
+            reader.problem(
+                reference.node,
+                "gate '\(reference.gate)': unknown environment '\(YAMLErrorText.oneLine(reference.name).prefix(80))'"
+                    + "\(NearestName.suggestion(for: reference.name, among: known)); the environments are \(known.joined(separator: ", ")) "
+                    + "(scheduler.yaml's 'environment' and 'environments': declare a new one there)"
+            )
+        }
     }
 
     private func parseGate(_ name: String, _ node: YAMLNode) -> Gate? {

@@ -5,7 +5,7 @@ import YAML
 
 /// Reads `scheduler.yaml`: the environment, the store, the service, the defaults, the search and the sources.
 struct SchedulerFileParser {
-    static let topKeys = ["environment", "store", "service", "defaults", "search", "sources"]
+    static let topKeys = ["environment", "environments", "store", "service", "defaults", "search", "sources"]
     static let sourceKeys = ["plugin", "domain", "gate", "schedule", "incremental", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline", "jitter", "options"]
 
     let reader: NodeReader
@@ -24,6 +24,9 @@ struct SchedulerFileParser {
         var settings = SchedulerSettings(store: .sqlite(path: ""), localFilesPath: "")
         if let node = value("environment"), let environment = reader.string(node, "environment") {
             settings.environment = environment
+        }
+        if let node = value("environments"), let others = reader.stringList(node, "environments") {
+            settings.otherEnvironments = others.filter { $0 != settings.environment }
         }
         // A bad store is reported, and the rest still read: its sources are then known to experiments.yaml.
         let store = Self.storeLocation(root, reader: reader, directory: directory)

@@ -5,6 +5,11 @@ public import Store
 public struct SchedulerSettings: Sendable {
     /// Matched by gates' `environments`; `production` unless set.
     public var environment: String
+    /// The other environments gates may name (`environments`: where the same config folder also runs); a gate naming
+    /// one outside ``environments`` is a config error, not a gate that is off.
+    public var otherEnvironments: [String] = []
+    /// Every environment gates may name: this service's own first.
+    public var environments: [String] { [environment] + otherEnvironments }
     /// Where the index and the scheduler's state live.
     public var store: StoreLocation
     /// The prefix of this machine's files beside the store: the pass and service locks (`.lock`,

@@ -1,12 +1,21 @@
 import ArgumentParser
+import Engine
+import Foundation
+import HostSupport
 import SchedulerConfig
+import SchedulerService
+import Store
 
 /// `scheduler validate`: checks the config folder the way the service would load it.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check the configuration: exit 0 with a summary when valid, 2 with one line per problem when not.",
-        discussion: "Problems are printed as FILE:LINE:COLUMN: MESSAGE on standard error (or as JSON with --json)."
+        discussion: """
+            Problems are printed as FILE:LINE:COLUMN: MESSAGE on standard error (or as JSON with --json). A valid \
+            configuration is also checked against the store it names: every unit whose gate it turns off while its \
+            domain holds items is listed as a purge it would cause.
+            """
     )
 
     /// The JSON form of the verdict.
@@ -14,6 +23,8 @@ struct ValidateCommand: ParsableCommand {
         var valid: Bool
         var summary: String?
         var problems: [ConfigProblem]
+        /// The purges the configuration would cause, one sentence each (empty when the store holds nothing to purge).
+        var wouldPurge: [String] = []
     }
 
     @Flag(help: "Print one JSON object {valid, summary, problems} on standard output.")
@@ -21,7 +32,7 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
-    func run() throws {
+    func run() async throws {
         let loaded: SchedulerConfiguration
         do {
             loaded = try config.loader.load()
@@ -37,7 +48,27 @@ struct ValidateCommand: ParsableCommand {
         let summary = "\(config.directory) is valid: \(sources) source\(sources == 1 ? "" : "s") (\(units) unit\(units == 1 ? "" : "s")), "
             + "\(loaded.gates.count) gate\(loaded.gates.count == 1 ? "" : "s"), "
             + "\(loaded.experiments.count) experiment\(loaded.experiments.count == 1 ? "" : "s")"
-        if json { return try JSONOutput.print(Report(valid: true, summary: summary, problems: [])) }
+        let purges = await Self.purges(loaded)
+        if json { return try JSONOutput.print(Report(valid: true, summary: summary, problems: [], wouldPurge: purges)) }
         print(summary)
+        purges.forEach { print($0) }
+    }
+
+    /// What `configuration` would purge from the store it names, as a pass would decide it now: a unit whose gate is
+    /// validly off while its domain holds items or its success is remembered. Nothing for a database file that does
+    /// not exist yet; a store that cannot be read is said on standard error, and the configuration is still valid.
+    static func purges(_ configuration: SchedulerConfiguration) async -> [String] {
+        if case .sqlite(let path) = configuration.scheduler.store, !FileManager.default.fileExists(atPath: path) { return [] }
+        do {
+            let report = try await StoreOpener.withStore(configuration.scheduler, clock: SystemWallClock(), logger: CommandLogger.make()) { store in
+                try await StatusReport.make(configuration: .success(configuration), store: store, now: Date())
+            }
+            return report.units.filter { $0.gate == .off && ($0.items > 0 || $0.lastSuccess != nil) }.map { unit in
+                "would purge \(unit.unit) (\(unit.domain), \(unit.items) item\(unit.items == 1 ? "" : "s")): \(unit.gateReason ?? "its gate is off")"
+            }
+        } catch {
+            printError("could not read the store to list what this configuration would purge: \(error)")
+            return []
+        }
     }
 }

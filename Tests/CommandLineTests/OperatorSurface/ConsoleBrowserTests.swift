@@ -15,6 +15,7 @@ struct ConsoleBrowserTests {
     static func workspace() throws -> Workspace {
         let workspace = try Workspace()
         try workspace.write("scheduler.yaml", """
+            environments: [staging, canary]
             store: { sqlite: { path: index.sqlite } }
             service: { tick: 1h, listen: 127.0.0.1:0 }
             sources:
