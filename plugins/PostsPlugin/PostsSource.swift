@@ -111,8 +111,12 @@ public struct PostsSource: SourcePlugin {
             if let problem = ConfigPathRule.problem(with: path, expecting: .folder) {
                 throw PluginOptionError(option: "directory", reason: problem)
             }
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw PluginOptionError(option: "directory", reason: "\(path) does not exist; create it or point 'directory' at the site's posts")
+            // A folder not there yet (a volume not mounted, a sidecar still cloning) fails its unit's runs, retried by
+            // backoff, not the configuration: the other sources run, and the unit runs once the folder appears.
+            if !FileManager.default.fileExists(atPath: path) {
+                context.warnings.warn(PluginOptionError(
+                    option: "directory", reason: "\(path) does not exist (yet): its unit fails and is retried until it does; create it or point 'directory' at the site's posts"
+                ))
             }
         }
     }

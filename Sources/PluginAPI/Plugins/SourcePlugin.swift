@@ -1,3 +1,4 @@
+import Synchronization
 /// A source of searchable items: one kind of content the scheduler can index, named in the config by ``kind``.
 ///
 /// A plugin decodes its own `options:` from the config (unknown keys are refused by the host against
@@ -58,6 +59,10 @@ public struct PluginValidationContext: Sendable {
     /// The source's partitions; empty for an unpartitioned source (one unit, no partition).
     public var partitions: [String]
 
+    /// What the options name that is not there yet but may come (a content folder a volume or a sidecar has not
+    /// made yet): not an invalid configuration, since only its units can fail, but worth a warning in `validate`.
+    public let warnings = PluginValidationWarnings()
+
     public init(baseDirectory: String, partitions: [String]) {
         self.baseDirectory = baseDirectory
         self.partitions = partitions
@@ -70,6 +75,21 @@ public struct PluginValidationContext: Sendable {
     public func resolve(path: String) -> String {
         ConfigPathRule.absolute(path, relativeTo: baseDirectory)
     }
+}
+
+/// The warnings a plugin's validation gave (``PluginValidationContext/warnings``).
+public final class PluginValidationWarnings: Sendable {
+    private let list = Mutex<[PluginOptionError]>([])
+
+    public init() {}
+
+    /// Warns about `option`: the configuration stays valid.
+    public func warn(_ warning: PluginOptionError) {
+        list.withLock { $0.append(warning) }
+    }
+
+    /// Every warning given, in order.
+    public var all: [PluginOptionError] { list.withLock { $0 } }
 }
 
 /// One option a plugin accepts, as `scheduler plugins` lists it.

@@ -64,9 +64,10 @@ public struct ConfigLoader: Sendable {
         let fingerprint = Bucketing.digest(
             ([schedulerYAML, gatesYAML, experimentsYAML].map { $0?.digest ?? "-" } + [flagFiles.fingerprint]).joined(separator: "/")
         )
-        let configuration = SchedulerConfiguration(
+        var configuration = SchedulerConfiguration(
             directory: directory, scheduler: scheduler, gates: gates?.gates ?? [:], experiments: experiments, fingerprint: fingerprint
         )
+        configuration.warnings = problems.warnings
         let unresolved = configuration.unresolvedFlags(at: date)
         guard unresolved.isEmpty else { throw InvalidConfiguration(problems: unresolved) }
         return configuration

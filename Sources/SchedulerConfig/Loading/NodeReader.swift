@@ -13,6 +13,11 @@ struct NodeReader {
         problems.add(file, at: node?.mark ?? YAMLMark(line: 1, column: 1), message)
     }
 
+    /// A warning at `node`: the configuration stays valid, and `validate` shows it.
+    func warning(_ node: YAMLNode, _ message: String) {
+        problems.warn(ConfigProblem(file: file, line: node.mark.line, column: node.mark.column, message: message))
+    }
+
     func problem(at mark: YAMLMark, _ message: String) {
         problems.add(file, at: mark, message)
     }

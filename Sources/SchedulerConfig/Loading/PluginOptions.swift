@@ -18,6 +18,9 @@ enum PluginOptions {
         }
         do {
             let maker = try self.maker(plugin, options, in: site)
+            for warning in site.warnings.all {
+                reader.warning(entries.first { $0.key == warning.option }?.value ?? owner, "\(context): \(warning)")
+            }
             return complete ? maker : nil
         } catch let error as PluginOptionError {
             let node = entries.first { $0.key == error.option }?.value ?? owner

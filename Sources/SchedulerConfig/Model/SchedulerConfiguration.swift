@@ -9,6 +9,8 @@ public struct SchedulerConfiguration: Sendable {
     public var experiments: [Experiment]
     /// A digest of the files it was read from: replicas whose fingerprints differ run different configs.
     public var fingerprint: String = ""
+    /// What loading noticed without refusing the configuration (a content folder not there yet), located.
+    public var warnings: [ConfigProblem] = []
 
     /// Every unit of every source, in config order.
     public var units: [Unit] { scheduler.sources.flatMap(\.units) }

@@ -70,6 +70,7 @@ public struct ConfigWatcher: Service {
             await active.activate(configuration)
             metrics.prepare(for: configuration)
             logger.notice("configuration reloaded", metadata: ["sources": "\(configuration.scheduler.sources.count)"])
+            for warning in configuration.warnings { logger.warning("configuration warning: \(warning)") }
             trigger.wake(.configurationChanged)
         } catch {
             await active.reject(error.problems)

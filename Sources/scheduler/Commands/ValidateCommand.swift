@@ -23,6 +23,8 @@ struct ValidateCommand: AsyncParsableCommand {
         var valid: Bool
         var summary: String?
         var problems: [ConfigProblem]
+        /// What does not make it invalid but deserves a look (a content folder not there yet), located.
+        var warnings: [ConfigProblem] = []
         /// The purges the configuration would cause, one sentence each (empty when the store holds nothing to purge).
         var wouldPurge: [String] = []
     }
@@ -49,7 +51,8 @@ struct ValidateCommand: AsyncParsableCommand {
             + "\(loaded.gates.count) gate\(loaded.gates.count == 1 ? "" : "s"), "
             + "\(loaded.experiments.count) experiment\(loaded.experiments.count == 1 ? "" : "s")"
         let purges = await Self.purges(loaded)
-        if json { return try JSONOutput.print(Report(valid: true, summary: summary, problems: [], wouldPurge: purges)) }
+        if json { return try JSONOutput.print(Report(valid: true, summary: summary, problems: [], warnings: loaded.warnings, wouldPurge: purges)) }
+        loaded.warnings.forEach { printError("warning: \(config.located($0))") }
         print(summary)
         purges.forEach { print($0) }
     }
