@@ -59,7 +59,7 @@ public protocol SchedulerStore: Sendable {
     /// transaction.
     func recordAttemptEnd(_ unit: UnitState, result: UnitResult, error: String, failures: Int, retryAt: Date, history: RunRecord?) async throws
 
-    /// Asks the runs of `source` going now, on any replica, to stop at their next batch boundary: marks each unit
+    /// Asks the runs of `source` going now, on any replica, to stop (their plugins stopped within seconds, nothing committed after): marks each unit
     /// of the source whose attempt is `running` (the mark ends with its attempt); returns those units.
     func requestCancel(source: String, by: String) async throws -> [String]
 

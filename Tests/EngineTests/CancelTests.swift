@@ -31,7 +31,7 @@ struct CancelTests {
         let outcomes = try await running.value
 
         #expect(outcomes.map(\.decision) == [.cancelled])
-        #expect(outcomes[0].error?.hasPrefix("cancelled by a test at a batch boundary") == true, "\(outcomes[0].error ?? "")")
+        #expect(outcomes[0].error?.hasPrefix("cancelled by a test: its plugin was stopped") == true, "\(outcomes[0].error ?? "")")
         #expect(outcomes[0].indexed >= 1 && outcomes[0].indexed < 4, "stopped at a batch boundary, before the end: \(outcomes[0].indexed)")
         let kept = try await fixture.identifiers()
         #expect(kept.contains("old") && kept.contains("a") && !kept.contains("d"), "committed batches stay, nothing swept: \(kept)")

@@ -132,7 +132,8 @@ struct CommandRun {
                 try await withTaskCancellationHandler {
                     try await readLines(from: output, line: line, invalidControl: invalidControl)
                 } onCancel: {
-                    process.signalGroup(SIGKILL)
+                    // A shutdown or an operator's cancel: the program may end cleanly, briefly (``SpawnedProcess/stop()``).
+                    process.stop()
                 }
             } catch {
                 reading = error

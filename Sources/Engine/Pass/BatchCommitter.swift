@@ -136,6 +136,29 @@ final class BatchCommitter: Sendable {
         return failure
     }
 
+    /// How often a running plugin looks for an operator's cancel between batches.
+    static let cancelPollInterval: Duration = .seconds(1)
+
+    /// Runs `produce` (the plugin) while looking for an operator's cancel every ``cancelPollInterval``: a cancel
+    /// requested meanwhile stops the writing (no batch is committed after it) and cancels `produce`, whatever it is
+    /// doing (a program that prints an item a second is stopped, not waited for), then throws ``Cancelled``.
+    func producing<Produced: Sendable>(_ produce: @escaping @Sendable () async throws -> Produced) async throws -> Produced {
+        guard let cancellable else { return try await produce() }
+        return try await withThrowingTaskGroup(of: Produced?.self) { group in
+            group.addTask { try await produce() }
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: Self.cancelPollInterval)
+                    if let by = try await self.store.cancelRequest(unit: cancellable) { throw self.stop(Cancelled(by: by)) }
+                }
+            }
+            // The plugin's end (or failure) ends the watch; a cancel found ends the plugin.
+            defer { group.cancelAll() }
+            guard let produced = try await group.next() ?? nil else { throw CancellationError() }
+            return produced
+        }
+    }
+
     /// Writes `changes`, admitted, with the checkpoint holding `state`, after the batches before it.
     private func commit(_ changes: RunChanges, state: SyncState?) async throws {
         let (written, deleted) = progress.withLock { ($0.written, $0.deleted) }

@@ -297,7 +297,7 @@ public struct ReconcilePass: Sendable {
             } catch let cancelled as UnitReindex.Cancelled {
                 // No success and no failure counted: the unit waits for its next scheduled instant, unless forced.
                 let next = plan.nextInstant(after: clock.now())
-                let message = "cancelled by \(cancelled.by) at a batch boundary; the batches committed stay, nothing was deleted and the "
+                let message = "cancelled by \(cancelled.by): its plugin was stopped; the batches committed before stay, nothing was deleted and the "
                     + "last-indexed date did not move; next run at \(ISO8601.string(from: next)) unless forced"
                 outcome.mode = cancelled.mode
                 outcome.decision = .cancelled

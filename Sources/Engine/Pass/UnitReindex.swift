@@ -161,28 +161,36 @@ struct UnitReindex {
             )
             return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
         }
-        var writer = BatchWriter(committer: committer, batchSize: batchSize, writesDeletions: start.mode == .incremental)
+        let writesDeletions = start.mode == .incremental, batchSize = batchSize, plan = plan
         func failure(_ message: String) -> Failure {
             Failure(message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, mode: start.mode)
         }
         let untouched = start.mode == .incremental ? "the state did not move" : "nothing was deleted and the last-indexed date did not move"
+        let writer: BatchWriter
         do {
-            // The plugin produces in this task while the committer writes in a child task: one batch in each.
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            // The plugin produces while the committer writes in a child task: one batch in each. An operator's cancel
+            // stops the plugin wherever it is (``BatchCommitter/producing(_:)``).
+            writer = try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await committer.commitAll() }
+                let writer: BatchWriter
                 do {
-                    let plugin = try plan.makePlugin(context: context)
-                    try await plugin.produce(into: &writer)
-                    try await writer.finish()
+                    writer = try await committer.producing {
+                        var writer = BatchWriter(committer: committer, batchSize: batchSize, writesDeletions: writesDeletions)
+                        let plugin = try plan.makePlugin(context: context)
+                        try await plugin.produce(into: &writer)
+                        try await writer.finish()
+                        return writer
+                    }
                 } catch {
                     committer.batches.finish()
                     // The batches handed over before the plugin failed are committed, as they hold fresh items; a
-                    // cancellation stops the committer as well.
-                    if !(error is CancellationError) { try? await group.waitForAll() }
+                    // cancellation (a shutdown, an operator's cancel) stops the committer as well: nothing after it.
+                    if !(error is CancellationError || committer.failure is BatchCommitter.Cancelled) { try? await group.waitForAll() }
                     // What stopped the committer is the cause, whatever the plugin made of it.
                     throw committer.failure ?? error
                 }
                 try await group.waitForAll()
+                return writer
             }
         } catch let error where error is CancellationError || Task.isCancelled {
             // Stopped (a shutdown): whatever surfaced first (a database statement interrupted, a pipe closed), the run

@@ -1,5 +1,6 @@
 import CSystemCalls
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,6 +30,8 @@ public final class SpawnedProcess: Sendable {
     /// The read end of the program's standard error.
     public let errors: Int32
     private let ledger: ProcessLedger
+    /// Whether the program has ended and is being (or has been) reaped: its group is signalled no more.
+    private let reaped = Mutex(false)
 
     /// Starts `executable` (an absolute path) with `arguments` in `directory`, with exactly `environment`, as `user`
     /// (this process's own when `nil`), and records its group in `ledger` until ``endGroup()`` has reaped it.
@@ -92,9 +95,24 @@ public final class SpawnedProcess: Sendable {
         ledger.started(pid)
     }
 
-    /// Sends `signal` to the program and everything in its process group.
+    /// Sends `signal` to the program and everything in its process group, unless it has been reaped (its pid, and so
+    /// its group's, may then belong to another process).
     public func signalGroup(_ signal: Int32) {
-        kill(-pid, signal)
+        reaped.withLock { reaped in if !reaped { _ = kill(-pid, signal) } }
+    }
+
+    /// How long a program stopped with `SIGTERM` (``stop()``) has to end before its group is killed.
+    public static let stopGrace: Duration = .seconds(3)
+
+    /// Stops the program's process group: `SIGTERM`, then `SIGKILL` to whatever is left after ``stopGrace``. Returns
+    /// at once; the kill, if needed, comes from a thread of its own and never reaches a group already reaped.
+    public func stop() {
+        signalGroup(SIGTERM)
+        Thread.detachNewThread {
+            let deadline = ContinuousClock.now + Self.stopGrace
+            while ContinuousClock.now < deadline, !self.reaped.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.05) }
+            self.signalGroup(SIGKILL)
+        }
     }
 
     /// Waits, without holding a Swift concurrency thread, until the program has ended; then stops whatever it
@@ -108,7 +126,11 @@ public final class SpawnedProcess: Sendable {
             Thread.detachNewThread {
                 var info = siginfo_t()
                 while waitid(P_PID, id_t(self.pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
-                kill(-self.pid, SIGKILL)
+                // Killed and marked reaped in one step: no signal may be sent to the group once its pid can be reused.
+                self.reaped.withLock { reaped in
+                    kill(-self.pid, SIGKILL)
+                    reaped = true
+                }
                 continuation.resume(returning: self.waitForExit())
             }
         }

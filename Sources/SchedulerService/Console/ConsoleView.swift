@@ -38,7 +38,7 @@ enum ConsoleNotice: String, CaseIterable {
         case .resumed: "The source is resumed: its units run when they are due, from the next pass."
         case .notPaused: "The source was not paused."
         case .purged: "The domain was purged: its items are gone from every search."
-        case .cancelRequested: "Cancel requested: a forced run of the source queued here is dropped, and its running units stop at their next batch boundary."
+        case .cancelRequested: "Cancel requested: a forced run of the source queued here is dropped, and its running units stop within seconds; what they committed before stays."
         }
     }
 

@@ -59,7 +59,7 @@ extension SchedulerAPI {
     }
 
     /// `POST /sources/{name}/cancel` (admin): drops the source's forced run queued here, and asks its runs going now,
-    /// on whatever replica, to stop at their next batch boundary; 409 when there is neither.
+    /// on whatever replica, to stop within seconds (their plugins stopped, nothing committed after); 409 when there is neither.
     func cancel(source: String, by: String) async throws(APIError) -> Cancelled {
         let sources = await active.current.scheduler.sources.map(\.name)
         do {
@@ -77,7 +77,7 @@ extension SchedulerAPI {
         guard dropped || !units.isEmpty else {
             throw APIError(.conflict, "nothing to cancel: no unit of source '\(source)' is running, and no forced run of it is queued")
         }
-        let stopping = units.isEmpty ? "" : "\(units.joined(separator: ", ")) stop\(units.count == 1 ? "s" : "") at the next batch boundary"
+        let stopping = units.isEmpty ? "" : "\(units.joined(separator: ", ")) stop\(units.count == 1 ? "s" : "") within seconds (the plugin is stopped; what was committed stays)"
         let status = [dropped ? "the queued forced run was dropped" : "", stopping].filter { !$0.isEmpty }.joined(separator: "; ")
         return Cancelled(source: source, units: units, droppedQueuedRun: dropped, status: status)
     }

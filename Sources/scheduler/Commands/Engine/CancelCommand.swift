@@ -2,11 +2,11 @@ import ArgumentParser
 import Engine
 import Foundation
 
-/// `scheduler cancel --source NAME`: the source's runs going now, on any replica, stop at their next batch boundary.
+/// `scheduler cancel --source NAME`: the source's runs going now, on any replica, stop within seconds (the plugin is stopped; what was committed stays).
 struct CancelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
-        abstract: "Cancel the runs of a source going now: they stop at their next batch boundary, on whatever replica runs them.",
+        abstract: "Cancel the runs of a source going now: their plugins are stopped within seconds, on whatever replica runs them.",
         discussion: """
             The batches already committed stay; there is no success and no failure is counted, and the unit waits for its \
             next scheduled instant unless forced. A forced run queued in a service is dropped by its admin endpoint \
@@ -26,6 +26,6 @@ struct CancelCommand: AsyncParsableCommand {
             printError("nothing to cancel: no unit of source '\(source)' is running")
             throw ExitCode(1)
         }
-        print("cancel requested: \(units.joined(separator: ", ")) stop\(units.count == 1 ? "s" : "") at the next batch boundary")
+        print("cancel requested: \(units.joined(separator: ", ")) stop\(units.count == 1 ? "s" : "") within seconds")
     }
 }
