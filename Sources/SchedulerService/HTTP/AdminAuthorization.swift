@@ -41,11 +41,31 @@ public struct AdminAuthorization: Sendable {
 }
 
 /// The middleware of the admin routes: a request passes only with the admin token (see ``AdminAuthorization``).
-struct AdminOnly<Context: RequestContext>: RouterMiddleware {
+/// Wrong tokens are limited as the console's sign-ins are (``AttemptThrottle``, one of its own that spares clean
+/// clients): past the limit, 429 with `Retry-After`, the token not even compared.
+struct AdminOnly: RouterMiddleware {
+    typealias Context = SchedulerRequestContext
     let authorization: AdminAuthorization
+    let attempts: AttemptThrottle
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try authorization.check(request)
-        return try await next(request, context)
+        // Without a token the endpoints are closed (403): nothing to guess, nothing to count.
+        if !authorization.isEnabled { try authorization.check(request) }
+        let client = ClientKey.of(context.remoteAddress)
+        switch await attempts.admit(client: client) {
+        case .failure(let refusal):
+            var response = JSONResponse.error(.tooManyRequests, "too many wrong admin tokens from this client: try again in \(Int(refusal.wait)) seconds")
+            response.headers[.retryAfter] = "\(Int(refusal.wait))"
+            return response
+        case .success(let admitted):
+            do {
+                try authorization.check(request)
+            } catch {
+                context.logger.warning("admin request refused: missing or wrong token", metadata: ["client": "\(client ?? "in process")"])
+                throw error
+            }
+            await attempts.succeeded(client: client, admittedAt: admitted)
+            return try await next(request, context)
+        }
     }
 }

@@ -12,7 +12,7 @@ extension SchedulerAPI {
     }
 
     /// `POST /signin` with the field `token`: the admin token exchanged for a session (``ConsoleSessions``), or the
-    /// form again with why (401), or 429 once ``SignInThrottle`` holds the client back. The token is never logged.
+    /// form again with why (401), or 429 once ``AttemptThrottle`` holds the client back. The token is never logged.
     func signIn(_ request: Request, context: SchedulerRequestContext) async throws(APIError) -> Response {
         let environment = await active.current.scheduler.environment
         let client = ClientKey.of(context.remoteAddress)

@@ -34,7 +34,9 @@ public struct SchedulerAPI: Sendable {
     /// The console's sessions, kept in the store given (run it as a service, so expired ones are dropped).
     let sessions: ConsoleSessions
     /// Holds back clients that sign in with wrong tokens.
-    let signIns = SignInThrottle()
+    let signIns = AttemptThrottle()
+    /// Holds back clients that send the admin API wrong bearer tokens.
+    let bearerAttempts = AttemptThrottle(sparesCleanClients: true)
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
@@ -100,7 +102,7 @@ public struct SchedulerAPI: Sendable {
             try await open(context.parameters.get("id") ?? "", request: request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
         }
         if routes != .publicOnly {
-            let admin = router.group().add(middleware: AdminOnly(authorization: authorization))
+            let admin = router.group().add(middleware: AdminOnly(authorization: authorization, attempts: bearerAttempts))
             admin.post("sources/{name}/reindex") { request, context in
                 try await reindex(source: context.parameters.get("name") ?? "", mode: request.uri.queryParameters["mode"].map(String.init))
             }

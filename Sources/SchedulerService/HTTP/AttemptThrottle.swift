@@ -1,24 +1,30 @@
 import Foundation
 import HostSupport
 
-/// Limits sign-ins with a wrong token: each client (its address, salted and hashed: ``ClientHash``) may make
-/// `perClient` attempts that are not successes within `window`, and every client together `overall`, after which
-/// attempts are refused until the oldest leaves the window. An attempt counts from the moment it is admitted, before its
-/// form is read, so attempts sent together cannot all slip past the limit; a success gives its own back. A success
-/// does not clear a client's failures: guessing is not made cheaper by a token someone else knows. At most `overall`
-/// attempts are held. The overall limit lets a flood of wrong tokens keep everyone out of the console for `window`:
-/// the admin API's bearer token and the command line still work.
-actor SignInThrottle {
+/// Limits attempts with a wrong token, the console's sign-ins and the admin API's bearer tokens alike (one throttle
+/// each): each client (its address, salted and hashed: ``ClientHash``) may make `perClient` attempts that are not
+/// successes within `window`, and every client together `overall`, after which attempts are refused until the oldest
+/// leaves the window. An attempt counts from the moment it is admitted, before its token is compared, so attempts
+/// sent together cannot all slip past the limit; a success gives its own back. A success does not clear a client's
+/// failures: guessing is not made cheaper by a token someone else knows. At most `overall` attempts are held.
+///
+/// Past the overall limit, a throttle that `sparesCleanClients` (the bearer token's) still admits a client with no
+/// attempt of its own in the window, so a flood of wrong tokens from elsewhere never locks the operator out: at the
+/// cost of one guess per fresh address and window. The console's throttle does not (the bearer token and the command
+/// line still work while it holds everyone back).
+actor AttemptThrottle {
     static let perClient = 5
     static let overall = 50
     static let window: TimeInterval = 300
 
+    private let sparesCleanClients: Bool
     private let clock: any WallClock
     private let hash = ClientHash()
     private var attempts: [Int: [Date]] = [:]
     private var all: [Date] = []
 
-    init(clock: any WallClock = SystemWallClock()) {
+    init(sparesCleanClients: Bool = false, clock: any WallClock = SystemWallClock()) {
+        self.sparesCleanClients = sparesCleanClients
         self.clock = clock
     }
 
@@ -34,7 +40,8 @@ actor SignInThrottle {
         }
         let key = hash.hash(client ?? "")
         let mine = attempts[key] ?? []
-        let blocking = [mine.count >= Self.perClient ? mine.first : nil, all.count >= Self.overall ? all.first : nil].compactMap { $0 }
+        let overallBlocks = all.count >= Self.overall && !(sparesCleanClients && mine.isEmpty)
+        let blocking = [mine.count >= Self.perClient ? mine.first : nil, overallBlocks ? all.first : nil].compactMap { $0 }
         if let oldest = blocking.max() {
             return .failure(Refusal(wait: max(1, oldest.addingTimeInterval(Self.window).timeIntervalSince(now).rounded(.up))))
         }
