@@ -1,4 +1,5 @@
 import HTTPTypes
+import HummingbirdCore
 import NIOCore
 import NIOHTTPTypes
 import Synchronization
@@ -38,6 +39,60 @@ final class ClientConnections: Sendable {
     }
 }
 
+/// The connections of one listener that wait for a request (before their first, or between two), oldest first to
+/// go when every slot is taken (``EvictingConnectionLimit``): a client holding idle keep-alive connections never
+/// keeps another from being served.
+final class IdleConnections: Sendable {
+    private let waiting = Mutex<[ObjectIdentifier: (since: NIODeadline, channel: any Channel)]>([:])
+
+    /// `channel` waits for a request from now on.
+    func enter(_ channel: any Channel) {
+        waiting.withLock { $0[ObjectIdentifier(channel)] = (.now(), channel) }
+    }
+
+    /// `channel` is busy with a request, or gone.
+    func leave(_ channel: any Channel) {
+        _ = waiting.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+
+    /// Closes the connection that has waited longest, if any; whether there was one.
+    @discardableResult
+    func closeOldest() -> Bool {
+        let oldest = waiting.withLock { waiting -> (any Channel)? in
+            guard let key = waiting.min(by: { $0.value.since < $1.value.since })?.key else { return nil }
+            return waiting.removeValue(forKey: key)?.channel
+        }
+        oldest?.close(promise: nil)
+        return oldest != nil
+    }
+}
+
+/// At most `maximum` connections served at once, as Hummingbird's `MaximumAvailableConnections`; but when every slot
+/// is taken, the idle connection that has waited longest is closed (``IdleConnections``), so the next client in the
+/// kernel's accept queue is served within moments instead of after an idle timeout. Only a slot held by a request in
+/// progress makes a new client wait.
+struct EvictingConnectionLimit: AvailableConnectionsDelegate {
+    let maximum: Int
+    let idle: IdleConnections
+    private var count = 0
+
+    init(maximum: Int, idle: IdleConnections) {
+        self.maximum = maximum
+        self.idle = idle
+    }
+
+    mutating func connectionOpened() { count += 1 }
+
+    mutating func connectionClosed() { count -= 1 }
+
+    /// Asked before each accept: at the limit, an idle connection is closed, and accepting resumes once it is gone.
+    func isAcceptingNewConnections() -> Bool {
+        guard count >= maximum else { return true }
+        idle.closeOldest()
+        return false
+    }
+}
+
 /// Keeps one connection within its ``ConnectionPolicy``: refused when its client holds too many, closed after its
 /// last allowed request or at its maximum age. Keep-alive clients that send a request now and then never meet the
 /// idle timeout; without this, a few hundred of them would hold every slot of the server for as long as they like.
@@ -52,6 +107,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let policy: ConnectionPolicy
     private let clients: ClientConnections
+    private let idle: IdleConnections
+    /// The connection, while admitted: listed in ``idle`` whenever it waits for a request.
+    private var channel: (any Channel)?
     /// The address counted against the per-client limit, once admitted.
     private var client: String?
     private var requestsReceived = 0
@@ -63,9 +121,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var lastResponse = false
     private var ageLimit: Scheduled<Void>?
 
-    init(policy: ConnectionPolicy, clients: ClientConnections) {
+    init(policy: ConnectionPolicy, clients: ClientConnections, idle: IdleConnections) {
         self.policy = policy
         self.clients = clients
+        self.idle = idle
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -85,7 +144,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        if case .head = part { requestsReceived += 1 }
+        if case .head = part {
+            requestsReceived += 1
+            channel.map(idle.leave)
+        }
         // Requests pipelined past the last one allowed are never answered: the connection closes before them.
         guard requestsReceived <= policy.maxRequests else { return }
         guard case .head(var head) = part, requestsReceived == policy.maxRequests else {
@@ -110,6 +172,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             responsesEnded += 1
             guard lastResponse || aged else {
+                // Every request answered: the connection waits for the next, and may make room for another client.
+                if responsesEnded >= requestsReceived { channel.map(idle.enter) }
                 context.write(data, promise: promise)
                 return
             }
@@ -134,6 +198,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return false
         }
         client = address
+        channel = context.channel
+        idle.enter(context.channel)
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         let grace = policy.responseGrace
         ageLimit = context.eventLoop.scheduleTask(in: policy.maxAge) {
@@ -151,6 +217,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func leave() {
         ageLimit?.cancel()
+        channel.map(idle.leave)
+        channel = nil
         if let client { clients.release(client) }
         client = nil
     }

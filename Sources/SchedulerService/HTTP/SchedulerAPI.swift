@@ -380,7 +380,8 @@ extension SchedulerAPI {
     ///
     /// A connection that sends no request for `settings.idleTimeout` is closed (so is one trickling its request
     /// head), and at most `settings.maxConnections` are served at once: the rest wait in the kernel's accept queue
-    /// instead of taking file descriptors the reconcile pass needs. Within those, one client address holds at most
+    /// instead of taking file descriptors the reconcile pass needs, and each closes the idle connection that has
+    /// waited longest to be served (``EvictingConnectionLimit``). Within those, one client address holds at most
     /// `maxConnectionsPerClient`, and a connection serves `maxRequestsPerConnection` requests for
     /// `maxConnectionAge` at most (``ConnectionGuard``). A port that cannot be bound throws ``ListenFailure``.
     func server(
@@ -392,16 +393,16 @@ extension SchedulerAPI {
             maxAge: .nanoseconds(Int64(settings.maxConnectionAge.components.seconds) * 1_000_000_000),
             responseGrace: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000)
         )
-        let clients = ClientConnections()
+        let clients = ClientConnections(), idle = IdleConnections()
         let application = Application(
             router: router(routes),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [ConnectionGuard(policy: policy, clients: clients)],
+                additionalChannelHandlers: [ConnectionGuard(policy: policy, clients: clients, idle: idle)],
                 idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000)
             )),
             configuration: ApplicationConfiguration(
                 address: .hostname(listen.host, port: listen.port), serverName: "scheduler",
-                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)
+                availableConnectionsDelegate: EvictingConnectionLimit(maximum: settings.maxConnections, idle: idle)
             ),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? listen.port
