@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mustache
+import PluginAPI
 
 /// The service's HTML pages (the status page `GET /`, a unit's page, the sign-in form) and their two assets:
 /// rendered on the server, served with a Content-Security-Policy that allows the pages' own script, style, API
@@ -8,9 +9,11 @@ import Mustache
 enum StatusPage {
     private static let library: MustacheLibrary = {
         var library = MustacheLibrary()
+        MustacheContentTypes.register(VisibleHTML(), named: VisibleHTML.name)
         for (name, text) in PageTemplates.all {
             do {
-                try library.register(text, named: name)
+                // Every template, partials included (a partial starts again from Mustache's own HTML escaping).
+                try library.register("{{% CONTENT_TYPE: \(VisibleHTML.name)}}" + text, named: name)
             } catch {
                 preconditionFailure("the page template '\(name)' does not parse: \(error)")
             }
@@ -51,5 +54,28 @@ enum StatusPage {
             .contentType: contentType, .cacheControl: cache, .contentSecurityPolicy: contentSecurityPolicy,
             .xContentTypeOptions: "nosniff",
         ]
+    }
+}
+
+/// How `{{…}}` escapes on every page: HTML's five characters, after the control and bidirectional formatting
+/// characters of what a source wrote are made visible (``VisibleText``), so a plugin's error holding U+202E cannot
+/// reverse the page's own text after it.
+struct VisibleHTML: MustacheContentType {
+    static let name = "VISIBLE_HTML"
+
+    func escapeText(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in VisibleText.escaping(text).unicodeScalars {
+            switch scalar {
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

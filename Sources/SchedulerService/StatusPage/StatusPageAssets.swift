@@ -37,6 +37,7 @@ enum StatusPageAssets {
     #search label { display: block; font-weight: 600; margin-bottom: .25rem; }
     #q { width: 100%; max-width: 36rem; font-size: 1rem; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .5rem; }
     #results { padding-left: 1.25rem; max-width: 48rem; } #results li { margin: .4rem 0; }
+    #results li *, #search-status { unicode-bidi: isolate; }
     #results .title { font-weight: 600; } #results .where { color: var(--muted); font-size: .8rem; }
     #results mark { background: #ffe58a; color: #111; border-radius: 2px; }
     @media (max-width: 760px) {

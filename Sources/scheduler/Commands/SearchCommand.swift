@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PluginAPI
 import Indexing
 import SchedulerConfig
 
@@ -74,9 +75,12 @@ struct SearchCommand: AsyncParsableCommand {
             let authors = hit.authorNames.isEmpty ? nil : hit.authorNames.joined(separator: ", ")
             let day = hit.contentCreationDate.map { $0.formatted(.iso8601.year().month().day()) }
             let byline = [hit.title != nil ? hit.displayName : nil, authors, day].compactMap { $0 }.joined(separator: " · ")
-            print("\(offset + rank + 1). \(name)\(byline.isEmpty ? "" : " — " + byline)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)]")
+            // One line per hit whatever the source wrote: its line breaks are shown escaped, as its controls are.
+            let line = "\(offset + rank + 1). \(name)\(byline.isEmpty ? "" : " — " + byline)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)]"
+            print(VisibleText.escaping(line, keepingLineBreaks: false))
             if let link = hit.contentURL { print("   \(link)") }
             if let description = hit.contentDescription {
+                let description = description.split(whereSeparator: \.isNewline).joined(separator: " ")
                 print("   \(description.count > 120 ? description.prefix(119) + "…" : description)")
             }
         }
