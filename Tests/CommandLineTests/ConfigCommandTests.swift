@@ -77,11 +77,29 @@ struct ConfigCommandTests {
         #expect(units[4]["reason"] as? String == "on: flag 'blog-index' in flags.flagd.json served 'on' (TARGETING_MATCH)")
     }
 
+    /// A date alone is its midnight in the configuration's time zone: a gate window opening at midnight in Paris is
+    /// open at `--at` that day, not at midnight UTC (an hour later).
+    @Test func aDateAloneIsItsMidnightInTheConfigurationsTimeZone() async throws {
+        let workspace = try Workspace()
+        try workspace.write("scheduler.yaml", """
+            store: { sqlite: { path: index.sqlite } }
+            defaults: { timeZone: Europe/Paris }
+            sources:
+              docs: { plugin: command, domain: com.test.docs, gate: window, schedule: monthly, options: { command: [./feed.sh] } }
+            """)
+        try workspace.write("gates.yaml", "gates:\n  window: { enabled: true, from: 2026-12-31T23:00:00Z }\n")
+        let opening = try await SchedulerProcess.run(["gates", "--at", "2027-01-01", "--json", "--config", workspace.url.path])
+        #expect(opening.status == 0, "\(opening.stderr)")
+        #expect(opening.stdout.contains(#""state":"on""#), "midnight in Paris is 23:00 UTC the day before: \(opening.stdout)")
+        let before = try await SchedulerProcess.run(["gates", "--at", "2026-12-31", "--json", "--config", workspace.url.path])
+        #expect(before.stdout.contains(#""state":"off""#), "\(before.stdout)")
+    }
+
     @Test func gatesRefusesAMalformedDate() async throws {
         let workspace = try Workspace()
         let outcome = try await SchedulerProcess.run(["gates", "--at", "next tuesday", "--config", try exampleConfig(in: workspace)])
         #expect(outcome.status != 0)
-        #expect(outcome.stderr.contains("--at 'next tuesday' is not an ISO 8601 date"))
+        #expect(outcome.stderr.contains("--at 'next tuesday' is neither an instant"))
     }
 
     @Test func indexCommandsStillWorkWhileTheGatesFileIsBroken() async throws {

@@ -227,10 +227,11 @@ struct EngineCommandTests {
 
     @Test(arguments: [
         (["run-once", "--source", "doc"], "--source 'doc' is not a source", Int32(64)),
-        (["run-once", "--at", "next tuesday"], "is not an ISO 8601 date", Int32(64)),
-        (["run-once", "--now", "next tuesday"], "--now 'next tuesday' is not an ISO 8601 date", Int32(64)),
+        (["run-once", "--at", "next tuesday"], "is neither an instant such as 2026-12-01T00:00:00Z (a time and its zone: Z or +01:00) nor a date such as 2026-12-01", Int32(64)),
+        (["run-once", "--now", "next tuesday"], "--now 'next tuesday' is neither an instant", Int32(64)),
         (["run-once", "--at", "2026-12-01T00:00:00Z", "--now", "2026-12-01T00:00:00Z"], "give --at only (--now is its former name)", Int32(64)),
-        (["gates", "--at", "2026-12-01"], "--at '2026-12-01' is not an ISO 8601 date", Int32(64)),
+        (["gates", "--at", "2026-02-30"], "--at '2026-02-30' is neither an instant", Int32(64)),
+        (["gates", "--at", "2026-12-01T00:00:00"], "--at '2026-12-01T00:00:00' is neither an instant", Int32(64)),
         (["run-once", "--batch-size", "0"], "--batch-size must be between 1 and 100000", Int32(64)),
         (["run-once", "--concurrency", "0"], "--concurrency must be between 1 and 64", Int32(64)),
         (["run-once", "--concurrency", "10000"], "--concurrency must be between 1 and 64", Int32(64)),

@@ -36,9 +36,9 @@ struct GatesCommand: ParsableCommand {
     @OptionGroup var config: ConfigOptions
 
     func run() throws {
-        let date = instant.instant ?? Date()
         // Loaded as now (a flag that fails now refuses it), decided at --at: a unit a flag would hold then says so.
         let loaded = try config.loadOrExit()
+        let date = instant.instant(in: loaded.scheduler.defaultTimeZone) ?? Date()
         let reports = loaded.plans(at: date).map { plan in
             UnitReport(
                 unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain, gate: plan.gate,

@@ -65,7 +65,7 @@ struct RunOnceCommand: AsyncParsableCommand {
         if let unknown = sources.first(where: { !known.contains($0) }) {
             throw ValidationError("--source '\(unknown)' is not a source of \(config.directory)\(NearestName.suggestion(for: unknown, among: known)); the sources are \(known.joined(separator: ", "))")
         }
-        let clock: any WallClock = instant.instant.map(FixedWallClock.init) ?? SystemWallClock()
+        let clock: any WallClock = instant.instant(in: configuration.scheduler.defaultTimeZone).map(FixedWallClock.init) ?? SystemWallClock()
         let logger = log.makeLogger(defaultLevel: .warning)
         let outcomes = try await CommandSignals.exitingWhenStopped(
             "the pass ended: committed batches stay, the unit in progress keeps its previous success and is redone by the next pass"
