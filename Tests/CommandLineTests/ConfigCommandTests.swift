@@ -72,7 +72,7 @@ struct ConfigCommandTests {
         let units = try #require(object["units"] as? [[String: Any]])
         #expect(units.map { $0["unit"] as? String } == ["categories/us", "categories/fr", "help/en", "help/fr", "blog"])
         #expect(units[2]["state"] as? String == "on")
-        #expect(units[2]["reason"] as? String == "on: unit bucket 4750 < rollout 100%")
+        #expect(units[2]["reason"] as? String == "on: rolled out to every unit (rollout 100%)")
         #expect(units[3]["variantReason"] as? String == "variant weekly (bucket 5085)")
         #expect(units[4]["reason"] as? String == "on: flag 'blog-index' in flags.flagd.json served 'on' (TARGETING_MATCH)")
     }

@@ -52,8 +52,8 @@ struct EvaluationTests {
         let at72_78 = try folder.load().gates["spotlight_index"]!
         try folder.write("gates.yaml", "gates:\n  spotlight_index: { enabled: true, rollout: 50 }\n")
         let at50 = try folder.load().gates["spotlight_index"]!
-        #expect(at72_78.evaluate(unit: unit("categories/fr"), environment: "production", at: now).reason == "on: unit bucket 7277 < rollout 72.78%")
-        #expect(at50.evaluate(unit: unit("categories/fr"), environment: "production", at: now).reason == "off: unit bucket 7277 ≥ rollout 50%")
+        #expect(at72_78.evaluate(unit: unit("categories/fr"), environment: "production", at: now).reason == "on: within the rollout of 72.78% (this unit is in from 72.78%)")
+        #expect(at50.evaluate(unit: unit("categories/fr"), environment: "production", at: now).reason == "off: not rolled out to this unit yet (rollout 50%; it is in from 72.78%)")
     }
 
     @Test func variantsFollowTheirBucketAndIgnoreTheRollout() throws {

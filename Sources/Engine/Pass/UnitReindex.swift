@@ -128,7 +128,10 @@ struct UnitReindex {
     }
 
     /// The batch name the run's checkpoints are committed under.
-    private var batchName: String { "run/\(plan.unit.key)" }
+    private var batchName: String { Self.batchName(unit: plan.unit.key) }
+
+    /// The batch name the runs of `unit` commit their checkpoints under.
+    static func batchName(unit: String) -> String { "run/\(unit)" }
 
     /// One attempt at the run, from `start`; throws ``SyncStateUnusable`` as the plugin threw it.
     private func attempt(from start: Start) async throws -> Result {

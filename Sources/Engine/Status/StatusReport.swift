@@ -50,6 +50,8 @@ public struct StatusReport: Sendable, Codable {
         public var paused = false
         /// How many seconds its source's `jitter` moves the unit's due instants; absent without a jitter.
         public var jitter: TimeInterval?
+        /// While it runs: the items its run has committed so far (by its last checkpoint; a batch at a time).
+        public var itemsSoFar: Int?
     }
 
     /// Items in a domain that no configured unit covers: a source was removed or renamed. They stay until
@@ -116,9 +118,10 @@ public struct StatusReport: Sendable, Codable {
                 source: source, unit: unit, domain: domain, gate: .unknown, items: items(in: domain),
                 lastSuccess: state?.lastSuccessAt, lastAttempt: state?.lastAttemptAt, lastResult: state?.lastResult,
                 lastError: state?.lastError, failures: state?.failures ?? 0, backoffUntil: state?.retryAt.flatMap { $0 > now ? $0 : nil },
-                lastIncremental: state?.lastIncrementalAt, stateCommittedAt: state?.syncStateAt
+                lastIncremental: state?.lastIncrementalAt, stateCommittedAt: state?.syncStateAt, itemsSoFar: progress[unit]
             )
         }
+        let progress = try await runProgress(states: states, index: store.index)
         var report = StatusReport(at: now, configValid: true, problems: [], units: [], orphanedDomains: [], totalItems: counts.values.reduce(0, +))
         report.pendingPurges = try await store.index.pendingPurges()
         let pauses = try await store.pausedSources()
@@ -147,6 +150,10 @@ public struct StatusReport: Sendable, Codable {
                     if case .reindex = need.action { unit.due = true } else { unit.due = false }
                     if case .reindex(_, let mode) = need.action { unit.dueMode = mode }
                     unit.dueReason = need.reason
+                    if state?.lastResult == .running {
+                        // Running is not due: the run going now is the one a pass would start.
+                        (unit.due, unit.dueMode, unit.dueReason) = (false, nil, "running now")
+                    }
                     unit.nextDue = need.nextDue
                     let zone = plan.settings.timeZone
                     unit.timeZone = zone.secondsFromGMT() == 0 && zone.nextDaylightSavingTimeTransition == nil ? nil : zone.identifier
@@ -172,6 +179,21 @@ public struct StatusReport: Sendable, Codable {
             report.replicaWarning = replicaWarning(report.replicas ?? [], now: now)
         }
         return report
+    }
+
+    /// The items each running unit's run has committed so far, read from the checkpoint its last batch committed
+    /// (only a checkpoint of the run going now: one left by an earlier run says nothing of this one).
+    static func runProgress(states: [String: UnitState], index: any SearchIndex) async throws -> [String: Int] {
+        var progress: [String: Int] = [:]
+        for (key, state) in states where state.lastResult == .running {
+            progress[key] = 0
+            guard let data = try await index.lastClientState(batchName: UnitReindex.batchName(unit: key)),
+                let checkpoint = try? JSONDecoder().decode(UnitReindex.Checkpoint.self, from: data),
+                let attempt = state.lastAttemptAt, abs(checkpoint.startedAt.timeIntervalSince(attempt)) < 0.001
+            else { continue }
+            progress[key] = checkpoint.committedItems
+        }
+        return progress
     }
 
     /// Which recent replicas run which configuration, when they do not all run the same one.

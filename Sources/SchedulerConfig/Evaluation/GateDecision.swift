@@ -3,7 +3,7 @@ public import Foundation
 /// Whether a gate is on for a unit, and why, in words an operator can check.
 public struct GateDecision: Sendable, Hashable, Codable {
     public var state: GateState
-    /// Such as "on: unit bucket 1204 < rollout 50%", "off: gate disabled" or "on: flag 'spotlight-index' in
+    /// Such as "on: within the rollout of 50% (this unit is in from 12.05%)", "off: gate disabled" or "on: flag 'spotlight-index' in
     /// flags.flagd.json served 'on' (TARGETING_MATCH)".
     public var reason: String
     /// For a gate a flagd flag decides: the flag, the variant served and why.
@@ -40,9 +40,18 @@ extension GateRules {
         let bucket = Bucketing.rolloutBucket(gate: gate, unit: unit)
         let threshold = Int((rollout * 100).rounded())
         let share = rollout == rollout.rounded() ? String(Int(rollout)) : String(rollout)
+        // The unit is in once the rollout passes its bucket: from (bucket + 1) hundredths of a percent.
+        let joins = Self.percent(hundredths: bucket + 1)
+        if threshold >= 10_000 { return decision(true, "on: rolled out to every unit (rollout 100%)") }
         return bucket < threshold
-            ? decision(true, "on: unit bucket \(bucket) < rollout \(share)%")
-            : decision(false, "off: unit bucket \(bucket) ≥ rollout \(share)%")
+            ? decision(true, "on: within the rollout of \(share)% (this unit is in from \(joins)%)")
+            : decision(false, "off: not rolled out to this unit yet (rollout \(share)%; it is in from \(joins)%)")
+    }
+
+    /// `hundredths` of a percent as people write it: `7278` is `72.78`, `5000` is `50`.
+    static func percent(hundredths: Int) -> String {
+        let whole = hundredths / 100, rest = hundredths % 100
+        return rest == 0 ? "\(whole)" : rest.isMultiple(of: 10) ? "\(whole).\(rest / 10)" : "\(whole).\(rest < 10 ? "0" : "")\(rest)"
     }
 }
 

@@ -80,16 +80,20 @@ public struct SchedulerAPI: Sendable {
         router.get("metrics") { _, _ in await exposition() }
         router.get("status") { _, _ in try await status() }
         router.get("/") { request, context in
-            try await statusPage(
-                showing: UnitTrouble.named(request.uri.queryParameters["show"].map(String.init)),
-                console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.uri.queryParameters["notice"])
-            )
+            await page { () async throws(APIError) -> Response in
+                try await statusPage(
+                    showing: UnitTrouble.named(request.uri.queryParameters["show"].map(String.init)),
+                    console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.uri.queryParameters["notice"])
+                )
+            }
         }
         router.get("units/**") { request, context in
-            try await unitPage(
-                context.parameters.getCatchAll().joined(separator: "/"),
-                console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.uri.queryParameters["notice"])
-            )
+            await page { () async throws(APIError) -> Response in
+                try await unitPage(
+                    context.parameters.getCatchAll().joined(separator: "/"),
+                    console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.uri.queryParameters["notice"])
+                )
+            }
         }
         router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
         router.get("assets/status.js") { _, _ in StatusPage.script() }
@@ -190,6 +194,24 @@ public struct SchedulerAPI: Sendable {
 
     /// `GET /units/{unit}`: the unit's page (its state, lease, runs and their durations, and the console's actions);
     /// 404 for a unit the configuration in force does not have.
+    /// A page, or its refusal as a page (a browser shown raw JSON for `/units/nope` helps no one): the same status
+    /// and sentence, with a link back to the status page.
+    func page(_ render: () async throws(APIError) -> Response) async -> Response {
+        do {
+            return try await render()
+        } catch {
+            let title = switch error.status {
+            case .notFound: "Not found"
+            case .serviceUnavailable: "Unavailable"
+            default: "Nothing was shown"
+            }
+            return StatusPage.response(
+                RefusalPageModel(title: title, environment: await active.current.scheduler.environment, message: error.message, back: "/"),
+                status: error.status
+            )
+        }
+    }
+
     func unitPage(_ rawUnit: String, console: ConsoleView, notice: String? = nil) async throws(APIError) -> Response {
         let configuration = await active.current
         let unit = rawUnit.removingPercentEncoding ?? rawUnit

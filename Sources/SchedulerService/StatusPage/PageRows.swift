@@ -51,7 +51,7 @@ struct UnitRow {
         gate = unit.gate.rawValue
         gateReason = unit.gateReason ?? ""
         variant = unit.variant
-        result = unit.lastResult?.rawValue ?? "never run"
+        result = UnitRow.result(unit, now: now)
         isFailing = unit.failures > 0
         lastSuccess = unit.lastSuccess.map { Moment($0, now: now) }
         nextDue = unit.nextDue.map { Moment($0, now: now) }
@@ -63,6 +63,14 @@ struct UnitRow {
         isPaused = unit.paused
         isRunning = unit.lastResult == .running
         trouble = UnitTrouble(failures: unit.failures, overdue: isOverdue, lastResult: unit.lastResult, due: unit.due == true, paused: unit.paused)
+    }
+
+    /// The last result; for a run going now, how long it has run and what it committed so far.
+    static func result(_ unit: StatusReport.UnitStatus, now: Date) -> String {
+        guard unit.lastResult == .running, let started = unit.lastAttempt else { return unit.lastResult?.rawValue ?? "never run" }
+        let elapsed = RelativeTime.describe(started, now: now).replacingOccurrences(of: " ago", with: "")
+        let items = unit.itemsSoFar.map { ", \($0) item\($0 == 1 ? "" : "s") committed so far" } ?? ""
+        return "running (started \(elapsed == "just now" ? "just now" : elapsed + " ago")\(items))"
     }
 
     /// The path of `unit`'s page.

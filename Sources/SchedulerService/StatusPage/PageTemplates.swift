@@ -156,6 +156,26 @@ enum PageTemplates {
       {{#unit}}<h1>{{unit}} <span class="env">{{environment}}</span></h1>
       <p class="muted">source {{source}} · domain {{domain}}</p>{{/unit}}
     </header>
+    <!-- The actions come before the facts and the runs (up to 50 rows), where an operator looks first. -->
+    {{#console}}{{#signedIn}}
+    <section id="actions">
+      <h2>Act</h2>
+      {{#unit}}
+      <form class="inline" method="post" action="/console/sources/{{source}}/reindex">{{> formFields}}<input type="hidden" name="mode" value="full"><button type="submit">Reindex the source</button></form>
+      {{/unit}}
+      {{#incremental}}{{#unit}}<form class="inline" method="post" action="/console/sources/{{source}}/reindex">{{> formFields}}<input type="hidden" name="mode" value="incremental"><button type="submit">Incremental reindex</button></form>{{/unit}}{{/incremental}}
+      {{#unit}}
+      {{#isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/resume">{{> formFields}}<button type="submit">Resume the source</button></form>{{/isPaused}}
+      {{#isRunning}}<form class="inline" method="post" action="/console/sources/{{source}}/cancel">{{> formFields}}<button type="submit" class="danger">Cancel the running run</button></form>{{/isRunning}}
+      {{^isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/pause">{{> formFields}}<button type="submit">Pause the source</button></form>{{/isPaused}}
+      <form id="purge" method="post" action="/console/domains/{{domain}}/purge">{{> formFields}}
+        <label for="confirm">Purge the domain: type <code>{{domain}}</code> to confirm</label>
+        <input id="confirm" name="confirm" autocomplete="off" spellcheck="false" required> <button type="submit" class="danger">Purge</button>
+      </form>
+      <p class="muted">Actions apply to the whole source (every partition) or domain; a purged unit whose gate is on is reindexed by the next pass.</p>
+      {{/unit}}
+    </section>
+    {{/signedIn}}{{/console}}
     <main id="live" data-generated="{{generatedAt}}">
       <p class="muted">As of {{generatedAt}} · refreshes every 30 s</p>
       {{#unit}}
@@ -191,25 +211,6 @@ enum PageTemplates {
         {{^runs}}<p class="muted">No run in the history kept.</p>{{/runs}}
       </section>
     </main>
-    {{#console}}{{#signedIn}}
-    <section id="actions">
-      <h2>Act</h2>
-      {{#unit}}
-      <form class="inline" method="post" action="/console/sources/{{source}}/reindex">{{> formFields}}<input type="hidden" name="mode" value="full"><button type="submit">Reindex the source</button></form>
-      {{/unit}}
-      {{#incremental}}{{#unit}}<form class="inline" method="post" action="/console/sources/{{source}}/reindex">{{> formFields}}<input type="hidden" name="mode" value="incremental"><button type="submit">Incremental reindex</button></form>{{/unit}}{{/incremental}}
-      {{#unit}}
-      {{#isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/resume">{{> formFields}}<button type="submit">Resume the source</button></form>{{/isPaused}}
-      {{#isRunning}}<form class="inline" method="post" action="/console/sources/{{source}}/cancel">{{> formFields}}<button type="submit" class="danger">Cancel the running run</button></form>{{/isRunning}}
-      {{^isPaused}}<form class="inline" method="post" action="/console/sources/{{source}}/pause">{{> formFields}}<button type="submit">Pause the source</button></form>{{/isPaused}}
-      <form id="purge" method="post" action="/console/domains/{{domain}}/purge">{{> formFields}}
-        <label for="confirm">Purge the domain: type <code>{{domain}}</code> to confirm</label>
-        <input id="confirm" name="confirm" autocomplete="off" spellcheck="false" required> <button type="submit" class="danger">Purge</button>
-      </form>
-      <p class="muted">Actions apply to the whole source (every partition) or domain; a purged unit whose gate is on is reindexed by the next pass.</p>
-      {{/unit}}
-    </section>
-    {{/signedIn}}{{/console}}
     {{> foot}}
     """#
 
@@ -231,7 +232,7 @@ enum PageTemplates {
     /// A console action refused: why, and the way back.
     static let refused = #"""
     {{> head}}
-    <header><p><a href="{{back}}">← back</a></p><h1>Nothing was done <span class="env">{{environment}}</span></h1></header>
+    <header><p><a href="{{back}}">← back</a></p><h1>{{title}} <span class="env">{{environment}}</span></h1></header>
     <main><p class="alert" role="alert" id="refusal">{{message}}</p></main>
     {{> foot}}
     """#

@@ -38,6 +38,7 @@ enum StatusPageAssets {
     #q { width: 100%; max-width: 36rem; font-size: 1rem; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .5rem; }
     #results { padding-left: 1.25rem; max-width: 48rem; } #results li { margin: .4rem 0; }
     #results li *, #search-status { unicode-bidi: isolate; }
+    td[data-label="Next due"] .muted, td[data-label="Last success"] .muted, td[data-label="Finished"] .muted { white-space: nowrap; }
     #results .title { font-weight: 600; } #results .where { color: var(--muted); font-size: .8rem; }
     #results mark { background: #ffe58a; color: #111; border-radius: 2px; }
     @media (max-width: 760px) {

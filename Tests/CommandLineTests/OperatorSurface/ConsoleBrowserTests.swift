@@ -83,6 +83,8 @@ struct ConsoleBrowserTests {
             ("the status page", ["goto": site + "/"]),
             ("units in trouble first", ["eval": "Array.from(document.querySelectorAll('tr[data-unit]')).map(r => r.dataset.unit).join(' ')"]),
             ("read-only without a session", ["eval": "!document.querySelector('#actions') && " + Self.text(".console") + ".includes('Sign in')"]),
+            ("a unit that does not exist", ["goto": site + "/units/nope"]),
+            ("a page, not JSON", ["eval": "document.querySelector('h1').textContent + ' | ' + " + Self.text("#refusal")]),
             ("the failing unit's page", ["goto": site + "/units/broken"]),
             ("its error", ["eval": Self.text("#facts code.error")]),
             ("no script of the error ran", ["eval": "document.scripts.length === 1 && document.title !== 'pwned' && !document.querySelector('#facts script')"]),
@@ -96,6 +98,7 @@ struct ConsoleBrowserTests {
             ("signed in", ["eval": Self.text(".notice") + " + ' | ' + " + Self.text(".console")]),
             ("the docs unit's page", ["goto": site + "/units/docs"]),
             ("its page with actions", ["screenshot": try Self.screenshot("console-unit-page.png"), "width": 1280]),
+            ("actions before the runs", ["eval": "!!(document.querySelector('#actions').compareDocumentPosition(document.querySelector('#runs')) & Node.DOCUMENT_POSITION_FOLLOWING)"]),
             ("pause", ["click": pause]),
             ("paused", ["eval": "location.pathname + ' | ' + " + Self.text(".notice") + " + ' | ' + " + Self.text("#pause")]),
             ("the paused chip", ["goto": site + "/?show=paused"]),
@@ -159,6 +162,8 @@ struct ConsoleBrowserTests {
 
         #expect(result("units in trouble first") as? String == "broken docs")
         #expect(result("read-only without a session") as? Bool == true)
+        #expect((result("a page, not JSON") as? String)?.hasPrefix("Not found") == true && (result("a page, not JSON") as? String)?.contains("no unit 'nope'") == true, "\(String(describing: result("a page, not JSON")))")
+        #expect(result("actions before the runs") as? Bool == true)
         let error = try #require(result("its error") as? String)
         #expect(error.contains(#"<script>document.title="pwned"</script>"#) && error.contains("upstream API returned HTTP 503"), "\(error.prefix(300))")
         #expect(!error.contains("\u{1B}") && !error.contains("\u{07}"), "terminal escapes removed")
