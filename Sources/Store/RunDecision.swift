@@ -9,7 +9,7 @@ public enum RunDecision: String, Sendable, Hashable, Codable, CaseIterable {
     case skipped
     /// Left alone: its source is paused (``SourcePause``).
     case paused
-    /// Stopped at a batch boundary by an operator's cancel: no success, no failure counted.
+    /// Stopped by an operator's cancel (its plugin stopped, nothing committed after): no success, no failure counted.
     case cancelled
     /// Not started: the pass reached it later than the source's `startingDeadline` after its due instant.
     case missed

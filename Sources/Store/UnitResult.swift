@@ -8,7 +8,7 @@ public enum UnitResult: String, Sendable, Hashable, Codable, CaseIterable {
     case purged
     /// The process stopped during the run, before its final commit; the next pass redoes it.
     case interrupted
-    /// An operator cancelled the run (`scheduler cancel`): it stopped at a batch boundary, its committed batches stay,
+    /// An operator cancelled the run (`scheduler cancel`): its plugin was stopped within seconds, its committed batches stay,
     /// and the unit waits for its next scheduled instant.
     case cancelled
     /// The run due could not start within the source's `startingDeadline`: it was skipped, and the unit waits for its

@@ -19,11 +19,11 @@ struct HostileConfigTests {
         ("gates.yaml", "rollout: 100", "rollout: -1e19", "gates.yaml:5:14: rollout must be between 0 and 100 (got -1e+19)"),
         ("gates.yaml", "rollout: 100", "rollout: 99999999999999999999", "gates.yaml:5:14: rollout must be between 0 and 100"),
         ("gates.yaml", "rollout: 100", "rollout: .nan", "gates.yaml:5:14: rollout must be a number"),
-        ("scheduler.yaml", "maxDeleteRatio: 0.5", "maxDeleteRatio: 1e19", "scheduler.yaml:9:46: defaults.maxDeleteRatio must be between 0 and 1 (got 1e+19)"),
+        ("scheduler.yaml", "maxDeleteRatio: 0.5", "maxDeleteRatio: 1e19", "scheduler.yaml:10:46: defaults.maxDeleteRatio must be between 0 and 1 (got 1e+19)"),
         ("scheduler.yaml", "maxDeleteRatio: 0.3", "maxDeleteRatio: -9.3e18", "source 'help': maxDeleteRatio must be between 0 and 1 (got -9.3e+18)"),
         ("experiments.yaml", "control: { weight: 50 }", "control: { weight: 1e19 }", "experiments.yaml:7:26: experiment 'reindex_cadence', variant 'control': weight must be a whole number"),
-        ("scheduler.yaml", "thumbnails: none", "thumbnails: none\n      concurrency: 99999999999999999999", "scheduler.yaml:27:20: source 'categories': option 'concurrency': '99999999999999999999' is too large for a whole number"),
-        ("scheduler.yaml", "timeout: 2m", "timeout: 2m\n      maxOutputBytes: 1e19", "scheduler.yaml:40:23: source 'help': option 'maxOutputBytes': '1e19' is not a whole number"),
+        ("scheduler.yaml", "thumbnails: none", "thumbnails: none\n      concurrency: 99999999999999999999", "scheduler.yaml:28:20: source 'categories': option 'concurrency': '99999999999999999999' is too large for a whole number"),
+        ("scheduler.yaml", "timeout: 2m", "timeout: 2m\n      maxOutputBytes: 1e19", "scheduler.yaml:41:23: source 'help': option 'maxOutputBytes': '1e19' is not a whole number"),
     ])
     func aHugeNumberIsRefusedByEveryCommand(file: String, old: String, new: String, message: String) async throws {
         let workspace = try Workspace()
@@ -42,7 +42,7 @@ struct HostileConfigTests {
     @Test(arguments: [
         ("gates.yaml", "enabled: true", "enabled: !custom true", "gates.yaml:4:14: the tag '!custom' is not read"),
         ("gates.yaml", "rollout: 100", "rollout: !!python/object:os.system 100", "gates.yaml:5:14: the tag '!!python/object:os.system' is not read"),
-        ("scheduler.yaml", "schedule: daily", "schedule: !!binary ZGFpbHk=", "scheduler.yaml:45:15: the tag '!!binary' is not read"),
+        ("scheduler.yaml", "schedule: daily", "schedule: !!binary ZGFpbHk=", "scheduler.yaml:46:15: the tag '!!binary' is not read"),
         ("experiments.yaml", "sources: [help]", "sources: !tagged [help]", "experiments.yaml:4:14: the tag '!tagged' is not read"),
     ])
     func aCustomTagIsRefusedWithItsLocation(file: String, old: String, new: String, message: String) async throws {

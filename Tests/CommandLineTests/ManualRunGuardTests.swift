@@ -52,11 +52,15 @@ struct ManualRunGuardTests {
 
     @Test func anIncrementalRunOfAUnitWithoutACommittedStateIsRefusedWithASentence() async throws {
         let setup = try await workspace()
-        try setup.setGate(on: false)
+        // Its full runs fail: no state is ever committed.
+        try setup.writeScript("#!/bin/sh\necho 'the feed is down' >&2\nexit 1\n")
         let service = try await RunningService(setup.config, environment: ["SCHEDULER_ADMIN_TOKEN": "secret-token"])
+        #expect(try await eventually {
+            try await service.json("/status")["units"].flatMap { ($0 as? [[String: Any]])?.first?["lastResult"] as? String } == "failed"
+        })
         let refused = try await service.request("/sources/docs/reindex?mode=incremental", method: "POST", token: "secret-token")
         #expect(refused.status == 409, "\(refused.body)")
-        #expect(refused.body.contains("run a full reindex first"), "\(refused.body)")
+        #expect(refused.body.contains("no full run has committed a state") && refused.body.contains("run a full reindex first"), "\(refused.body)")
         #expect(await service.terminate() == 0, "\(service.log)")
     }
 }

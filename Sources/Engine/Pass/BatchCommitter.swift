@@ -149,7 +149,8 @@ final class BatchCommitter: Sendable {
             group.addTask {
                 while true {
                     try await Task.sleep(for: Self.cancelPollInterval)
-                    if let by = try await self.store.cancelRequest(unit: cancellable) { throw self.stop(Cancelled(by: by)) }
+                    // A look that fails (the database busy a moment) is tried again a second later: it fails no run.
+                    if let by = try? await self.store.cancelRequest(unit: cancellable) { throw self.stop(Cancelled(by: by)) }
                 }
             }
             // The plugin's end (or failure) ends the watch; a cancel found ends the plugin.
@@ -161,6 +162,8 @@ final class BatchCommitter: Sendable {
 
     /// Writes `changes`, admitted, with the checkpoint holding `state`, after the batches before it.
     private func commit(_ changes: RunChanges, state: SyncState?) async throws {
+        // Nothing is written once writing stopped (a cancel seen while this batch waited its turn).
+        if let failure { throw failure }
         let (written, deleted) = progress.withLock { ($0.written, $0.deleted) }
         if let deleteBudget, deleted + changes.deletions.count > deleteBudget {
             throw TooManyDeletions(deleted: deleted, budget: deleteBudget)

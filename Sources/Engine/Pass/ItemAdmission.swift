@@ -15,7 +15,7 @@ struct ItemAdmission {
 
     /// The item as it would be written, or `nil` when refused.
     func admit(_ produced: SearchableItem) -> SearchableItem? {
-        var item = produced.composingText()
+        var item = produced.composingText() ?? produced
         guard DomainIdentifier.isWithin(item.domainIdentifier, plan.unit.domain) else {
             context.rejections.reject(item.uniqueIdentifier, reason: "domain '\(item.domainIdentifier)' is outside the unit's domain '\(plan.unit.domain)'")
             return nil

@@ -12,8 +12,8 @@ public import Store
 public struct ReconcilePass: Sendable {
     /// What an operator asks of one pass.
     public struct Options: Sendable {
-        /// Run every unit whose gate is on, due or not, and allow deletions over `maxDeleteRatio`: a full run, or an
-        /// incremental one (where the plugin runs them and a state is committed).
+        /// Run every unit whose gate is on, due or not: a full run, which may delete over `maxDeleteRatio`, or an
+        /// incremental one (where the plugin runs them and a state is committed), under the delete guard.
         public var force: DueDecision.Forced?
         /// Decide and report only; touch nothing.
         public var dryRun = false

@@ -53,7 +53,8 @@ public struct UnitNeed: Sendable {
         }
         if let paused { return UnitNeed(plan: plan, state: state, action: .nothing, reason: "", nextDue: nil).held(by: paused) }
         // An interrupted forced run is redone forced (resumed, when its plugin can): its operator accepted what it deletes.
-        let redoneForced = force == nil && state?.lastResult == .interrupted && state?.forcedRun == true
+        // (Not an incremental one: a release before this one recorded those forced too.)
+        let redoneForced = force == nil && state?.lastResult == .interrupted && state?.forcedRun == true && state?.runMode != .incremental
         // Only an operator's full `--force` lifts the delete guard: an incremental run they ask for is guarded as a
         // scheduled one is (its deletions come from the plugin, not from the operator).
         let liftsGuard = force == .full || redoneForced

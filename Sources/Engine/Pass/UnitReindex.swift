@@ -193,6 +193,8 @@ struct UnitReindex {
                     throw committer.failure ?? error
                 }
                 try await group.waitForAll()
+                // A cancel seen as the plugin ended: the run stops before its final commit.
+                if let failure = committer.failure { throw failure }
                 return writer
             }
         } catch let error where error is CancellationError || Task.isCancelled {

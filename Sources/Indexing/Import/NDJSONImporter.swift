@@ -45,7 +45,12 @@ public struct NDJSONImporter: Sendable {
                     reject(number, "line of \(byteCount) bytes is over the limit of \(maxLineBytes) bytes")
                 case .text(let number, let text):
                     do {
-                        if let item = try decoder.decode(text)?.composingText() {
+                        if var item = try decoder.decode(text) {
+                            if let composed = item.composingText() {
+                                // Composed text may be a few bytes longer than sent (rare characters): checked again.
+                                try composed.validate()
+                                item = composed
+                            }
                             batch.append(item)
                             bytes += item.byteCount
                         }

@@ -1,3 +1,4 @@
+import PluginAPI
 /// Groups of words or short phrases that find each other (`search.synonyms` in `scheduler.yaml`):
 /// `[[tee, t-shirt], [nyc, new york]]`. Applied to what people type, never to stored text: typed words that are
 /// one phrase of a group (folded, whole, in order) also match an item holding another phrase of the group, each of
@@ -36,7 +37,8 @@ public struct Synonyms: Sendable, Hashable {
     /// The folded words of `phrase`, in order, each cut as a search term is.
     public static func words(of phrase: String) -> [String] {
         var words: [String] = []
-        TextFolding.forEachWord(in: phrase) { bytes in
+        // In the composed form items and queries are read in (``UnicodeNormalization``).
+        TextFolding.forEachWord(in: UnicodeNormalization.composed(phrase)) { bytes in
             words.append(SearchTerms.term(bytes))
             return words.count <= maxPhraseWords
         }

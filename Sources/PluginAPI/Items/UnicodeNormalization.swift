@@ -12,7 +12,7 @@ public enum UnicodeNormalization {
 
     /// Whether `text` holds a code point from U+0300 on (UTF-8 lead bytes from 0xCC): below it no character
     /// combines with another or has another composed form, so NFC leaves such text unchanged.
-    static func mayChange(_ text: String) -> Bool {
+    public static func mayChange(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in bytes.contains { $0 >= 0xCC } }
     }
@@ -20,8 +20,12 @@ public enum UnicodeNormalization {
 
 extension SearchableItem {
     /// This item with its searchable text (title, display name, description, keywords, author names) in NFC, so
-    /// that a query finds it whichever form its source wrote; identifiers, links and dates are left as sent.
-    public func composingText() -> SearchableItem {
+    /// that a query finds it whichever form its source wrote; `nil` when it is in NFC already (nearly always, and
+    /// told without a copy). Identifiers, links and dates are left as sent.
+    public func composingText() -> SearchableItem? {
+        let mayChange = [title, displayName, contentDescription].contains { $0.map(UnicodeNormalization.mayChange) ?? false }
+            || keywords.contains(where: UnicodeNormalization.mayChange) || authorNames.contains(where: UnicodeNormalization.mayChange)
+        guard mayChange else { return nil }
         var item = self
         item.title = title.map(UnicodeNormalization.composed)
         item.displayName = displayName.map(UnicodeNormalization.composed)

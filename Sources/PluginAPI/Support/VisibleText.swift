@@ -4,8 +4,10 @@
 /// right-to-left override). Line breaks and tabs are kept or escaped as the caller says; every other character,
 /// joiners and marks included, is shown as it is.
 public enum VisibleText {
-    /// `text` with every control character (C0 but the line breaks and tabs kept, DEL, C1) and every bidirectional
-    /// formatting character (U+061C, U+200E–200F, U+202A–202E, U+2066–2069) written as `\u{…}`.
+    /// `text` with every control character (C0 but the line breaks and tabs kept, DEL, C1), the line and paragraph
+    /// separators (U+2028, U+2029) and every format character (the bidirectional ones, U+061C, U+200E–200F,
+    /// U+202A–202E, U+2066–2069, among them; but the joiners U+200C–200D, the soft hyphen and the emoji tags, which
+    /// shape text without moving it) written as `\u{…}`.
     public static func escaping(_ text: String, keepingLineBreaks: Bool = true) -> String {
         guard needsEscape(text, keepingLineBreaks: keepingLineBreaks) else { return text }
         var shown = String.UnicodeScalarView()
@@ -21,17 +23,18 @@ public enum VisibleText {
 
     private static func isHidden(_ scalar: Unicode.Scalar, keepingLineBreaks: Bool) -> Bool {
         switch scalar.value {
-        case 0x0A, 0x09: !keepingLineBreaks
-        case 0x00..<0x20, 0x7F...0x9F, 0x061C, 0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
+        case 0x0A, 0x09: return !keepingLineBreaks
+        case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029: return true
+        case 0x00AD, 0x200C, 0x200D, 0xE0020...0xE007F: return false
+        default: return scalar.properties.generalCategory == .format
         }
     }
 
-    /// Whether any byte may start a hidden character: ASCII controls and the lead bytes of the others (0xC2 for C1,
-    /// 0xD8 for U+061C, 0xE2 for the U+2000 block); most text has none and is returned as it is.
+    /// Whether `text` may hold a hidden character: an ASCII control, or any character past U+007F (the control
+    /// and format characters above it are looked at one by one); ASCII text is returned as it is, without a copy.
     private static func needsEscape(_ text: String, keepingLineBreaks: Bool) -> Bool {
         text.utf8.contains { byte in
-            (byte < 0x20 && !(keepingLineBreaks && (byte == 0x0A || byte == 0x09))) || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+            (byte < 0x20 && !(keepingLineBreaks && (byte == 0x0A || byte == 0x09))) || byte >= 0x7F
         }
     }
 }

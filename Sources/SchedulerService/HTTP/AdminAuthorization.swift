@@ -19,9 +19,16 @@ public struct AdminAuthorization: Sendable {
         guard isEnabled else {
             throw APIError(.forbidden, "admin endpoints are disabled: start the service with SCHEDULER_ADMIN_TOKEN set")
         }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), accepts(String(header.dropFirst(7))) else {
-            throw APIError(.unauthorized, "missing or wrong token: send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>")
-        }
+        guard admits(request) else { throw Self.wrongToken }
+    }
+
+    /// The refusal of a missing or wrong token (401).
+    static let wrongToken = APIError(.unauthorized, "missing or wrong token: send Authorization: Bearer <SCHEDULER_ADMIN_TOKEN>")
+
+    /// Whether `request` carries the token (``check(_:)`` passes).
+    func admits(_ request: Request) -> Bool {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
+        return accepts(String(header.dropFirst(7)))
     }
 
     /// Whether `given` is the token, compared in constant time.
@@ -41,8 +48,8 @@ public struct AdminAuthorization: Sendable {
 }
 
 /// The middleware of the admin routes: a request passes only with the admin token (see ``AdminAuthorization``).
-/// Wrong tokens are limited as the console's sign-ins are (``AttemptThrottle``, one of its own that spares clean
-/// clients): past the limit, 429 with `Retry-After`, the token not even compared.
+/// Wrong tokens are limited as the console's sign-ins are (``AttemptThrottle/check(client:correct:)``, a throttle of
+/// its own): past the limit, 429 with `Retry-After`, whatever the token.
 struct AdminOnly: RouterMiddleware {
     typealias Context = SchedulerRequestContext
     let authorization: AdminAuthorization
@@ -52,20 +59,16 @@ struct AdminOnly: RouterMiddleware {
         // Without a token the endpoints are closed (403): nothing to guess, nothing to count.
         if !authorization.isEnabled { try authorization.check(request) }
         let client = ClientKey.of(context.remoteAddress)
-        switch await attempts.admit(client: client) {
-        case .failure(let refusal):
+        switch await attempts.check(client: client, correct: authorization.admits(request)) {
+        case .success:
+            return try await next(request, context)
+        case .failure(.heldBack(let refusal)):
             var response = JSONResponse.error(.tooManyRequests, "too many wrong admin tokens from this client: try again in \(Int(refusal.wait)) seconds")
             response.headers[.retryAfter] = "\(Int(refusal.wait))"
             return response
-        case .success(let admitted):
-            do {
-                try authorization.check(request)
-            } catch {
-                context.logger.warning("admin request refused: missing or wrong token", metadata: ["client": "\(client ?? "in process")"])
-                throw error
-            }
-            await attempts.succeeded(client: client, admittedAt: admitted)
-            return try await next(request, context)
+        case .failure(.wrong):
+            context.logger.warning("admin request refused: missing or wrong token", metadata: ["client": "\(client ?? "in process")"])
+            throw AdminAuthorization.wrongToken
         }
     }
 }

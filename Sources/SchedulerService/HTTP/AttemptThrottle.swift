@@ -8,23 +8,23 @@ import HostSupport
 /// sent together cannot all slip past the limit; a success gives its own back. A success does not clear a client's
 /// failures: guessing is not made cheaper by a token someone else knows. At most `overall` attempts are held.
 ///
-/// Past the overall limit, a throttle that `sparesCleanClients` (the bearer token's) still admits a client with no
-/// attempt of its own in the window, so a flood of wrong tokens from elsewhere never locks the operator out: at the
-/// cost of one guess per fresh address and window. The console's throttle does not (the bearer token and the command
-/// line still work while it holds everyone back).
+/// The admin API's bearer tokens go through ``check(client:correct:)`` instead, one call that counts only wrong
+/// tokens: a burst of requests with the right one is never held back by its own attempts in flight. Past the overall
+/// limit a client with no wrong token of its own in the window still has its token compared, so a flood of wrong
+/// tokens from elsewhere never locks the operator out; such spared guesses are bounded too (``sparedLimit`` in all,
+/// then every client waits), so addresses by the million buy no more than that.
 actor AttemptThrottle {
     static let perClient = 5
     static let overall = 50
+    /// The most wrong tokens held in a window, spared ones included: the memory and the work of a check stay bounded.
+    static let sparedLimit = 1_000
     static let window: TimeInterval = 300
-
-    private let sparesCleanClients: Bool
     private let clock: any WallClock
     private let hash = ClientHash()
     private var attempts: [Int: [Date]] = [:]
     private var all: [Date] = []
 
-    init(sparesCleanClients: Bool = false, clock: any WallClock = SystemWallClock()) {
-        self.sparesCleanClients = sparesCleanClients
+    init(clock: any WallClock = SystemWallClock()) {
         self.clock = clock
     }
 
@@ -32,22 +32,51 @@ actor AttemptThrottle {
     /// returns when it was admitted; or returns how long the client must wait, counting nothing.
     func admit(client: String?) -> Result<Date, Refusal> {
         let now = clock.now()
-        let cutoff = now.addingTimeInterval(-Self.window)
+        forget(before: now.addingTimeInterval(-Self.window))
+        let key = hash.hash(client ?? "")
+        if let refusal = refusal(mine: attempts[key] ?? [], overall: all.count >= Self.overall, now: now) { return .failure(refusal) }
+        attempts[key, default: []].append(now)
+        all.append(now)
+        return .success(now)
+    }
+
+    /// What a bearer token of `client` gets, `correct` or not: refused (the token not even compared) while the
+    /// client is held back; else let through when correct, and counted when wrong.
+    func check(client: String?, correct: Bool) -> Result<Void, BearerRefusal> {
+        let now = clock.now()
+        forget(before: now.addingTimeInterval(-Self.window))
+        let key = hash.hash(client ?? "")
+        let mine = attempts[key] ?? []
+        // Past the overall limit, a client with no wrong token of its own is spared, up to the spared limit.
+        let overall = all.count >= (mine.isEmpty ? Self.sparedLimit : Self.overall)
+        if let refusal = refusal(mine: mine, overall: overall, now: now) { return .failure(.heldBack(refusal)) }
+        guard !correct else { return .success(()) }
+        attempts[key, default: []].append(now)
+        all.append(now)
+        return .failure(.wrong)
+    }
+
+    /// Why a bearer token was refused.
+    enum BearerRefusal: Error {
+        case heldBack(Refusal)
+        case wrong
+    }
+
+    /// The refusal when `mine` (a client's attempts in the window) or all of them together (`overall` limit reached)
+    /// hold the client back: until the oldest that holds it leaves the window.
+    private func refusal(mine: [Date], overall: Bool, now: Date) -> Refusal? {
+        let blocking = [mine.count >= Self.perClient ? mine.first : nil, overall ? all.first : nil].compactMap { $0 }
+        return blocking.max().map { Refusal(wait: max(1, $0.addingTimeInterval(Self.window).timeIntervalSince(now).rounded(.up))) }
+    }
+
+    /// Drops the attempts made before `cutoff`.
+    private func forget(before cutoff: Date) {
+        guard let first = all.first, first < cutoff else { return }
         all.removeAll { $0 < cutoff }
         for (key, dates) in attempts {
             let kept = dates.filter { $0 >= cutoff }
             attempts[key] = kept.isEmpty ? nil : kept
         }
-        let key = hash.hash(client ?? "")
-        let mine = attempts[key] ?? []
-        let overallBlocks = all.count >= Self.overall && !(sparesCleanClients && mine.isEmpty)
-        let blocking = [mine.count >= Self.perClient ? mine.first : nil, overallBlocks ? all.first : nil].compactMap { $0 }
-        if let oldest = blocking.max() {
-            return .failure(Refusal(wait: max(1, oldest.addingTimeInterval(Self.window).timeIntervalSince(now).rounded(.up))))
-        }
-        attempts[key, default: []].append(now)
-        all.append(now)
-        return .success(now)
     }
 
     /// The attempt of `client` admitted at `admittedAt` gave the right token: it no longer counts.

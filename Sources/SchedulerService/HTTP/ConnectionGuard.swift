@@ -39,38 +39,58 @@ final class ClientConnections: Sendable {
     }
 }
 
-/// The connections of one listener that wait for a request (before their first, or between two), oldest first to
-/// go when every slot is taken (``EvictingConnectionLimit``): a client holding idle keep-alive connections never
-/// keeps another from being served.
+/// The connections of one listener that wait for a request (before their first, or between two, once the last
+/// response was sent), oldest first to go when every slot is taken (``EvictingConnectionLimit``): a client holding
+/// idle keep-alive connections never keeps another from being served.
 final class IdleConnections: Sendable {
-    private let waiting = Mutex<[ObjectIdentifier: (since: NIODeadline, channel: any Channel)]>([:])
-
-    /// `channel` waits for a request from now on.
-    func enter(_ channel: any Channel) {
-        waiting.withLock { $0[ObjectIdentifier(channel)] = (.now(), channel) }
+    /// A waiting connection: since when, and how to close it on its own event loop if it still waits then.
+    private struct Waiting {
+        var since: NIODeadline
+        var closeIfIdle: @Sendable () -> Void
     }
 
-    /// `channel` is busy with a request, or gone.
-    func leave(_ channel: any Channel) {
-        _ = waiting.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+    private struct State {
+        var waiting: [ObjectIdentifier: Waiting] = [:]
+        /// Whether a client waits for a slot: a connection that becomes idle then makes room at once.
+        var underPressure = false
     }
 
-    /// Closes the connection that has waited longest, if any; whether there was one.
-    @discardableResult
-    func closeOldest() -> Bool {
-        let oldest = waiting.withLock { waiting -> (any Channel)? in
-            guard let key = waiting.min(by: { $0.value.since < $1.value.since })?.key else { return nil }
-            return waiting.removeValue(forKey: key)?.channel
+    private let state = Mutex(State())
+
+    /// The connection `id` waits for a request from now on; `closeIfIdle` closes it, on its own loop, unless a
+    /// request has come meanwhile. Under pressure, the longest waiting connection is closed at once.
+    func enter(_ id: ObjectIdentifier, closeIfIdle: @escaping @Sendable () -> Void) {
+        let pressed = state.withLock { state in
+            state.waiting[id] = Waiting(since: .now(), closeIfIdle: closeIfIdle)
+            return state.underPressure
         }
-        oldest?.close(promise: nil)
-        return oldest != nil
+        if pressed { closeOldest() }
+    }
+
+    /// The connection `id` is busy with a request, or gone.
+    func leave(_ id: ObjectIdentifier) {
+        _ = state.withLock { $0.waiting.removeValue(forKey: id) }
+    }
+
+    /// Whether a client waits for a slot (``EvictingConnectionLimit`` says so as it refuses, or frees one).
+    func setPressure(_ pressed: Bool) {
+        state.withLock { $0.underPressure = pressed }
+    }
+
+    /// Closes the connection that has waited longest, if any (on its loop, if it still waits then).
+    func closeOldest() {
+        let oldest = state.withLock { state -> Waiting? in
+            guard let key = state.waiting.min(by: { $0.value.since < $1.value.since })?.key else { return nil }
+            return state.waiting.removeValue(forKey: key)
+        }
+        oldest?.closeIfIdle()
     }
 }
 
 /// At most `maximum` connections served at once, as Hummingbird's `MaximumAvailableConnections`; but when every slot
-/// is taken, the idle connection that has waited longest is closed (``IdleConnections``), so the next client in the
-/// kernel's accept queue is served within moments instead of after an idle timeout. Only a slot held by a request in
-/// progress makes a new client wait.
+/// is taken, the idle connection that has waited longest is closed (``IdleConnections``), at once or as soon as one
+/// becomes idle, so the next client in the kernel's accept queue is served within moments instead of after an idle
+/// timeout. Only slots held by requests in progress make a new client wait.
 struct EvictingConnectionLimit: AvailableConnectionsDelegate {
     let maximum: Int
     let idle: IdleConnections
@@ -83,11 +103,15 @@ struct EvictingConnectionLimit: AvailableConnectionsDelegate {
 
     mutating func connectionOpened() { count += 1 }
 
-    mutating func connectionClosed() { count -= 1 }
+    mutating func connectionClosed() {
+        count -= 1
+        if count < maximum { idle.setPressure(false) }
+    }
 
     /// Asked before each accept: at the limit, an idle connection is closed, and accepting resumes once it is gone.
     func isAcceptingNewConnections() -> Bool {
         guard count >= maximum else { return true }
+        idle.setPressure(true)
         idle.closeOldest()
         return false
     }
@@ -110,6 +134,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let idle: IdleConnections
     /// The connection, while admitted: listed in ``idle`` whenever it waits for a request.
     private var channel: (any Channel)?
+    /// Whether a request's head came and its response has not been sent whole yet.
+    private var isIdle: Bool { responsesEnded >= requestsReceived && !writingLastEnd }
+    /// A response's end is written but not yet sent.
+    private var writingLastEnd = false
     /// The address counted against the per-client limit, once admitted.
     private var client: String?
     private var requestsReceived = 0
@@ -146,7 +174,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let part = unwrapInboundIn(data)
         if case .head = part {
             requestsReceived += 1
-            channel.map(idle.leave)
+            channel.map { idle.leave(ObjectIdentifier($0)) }
         }
         // Requests pipelined past the last one allowed are never answered: the connection closes before them.
         guard requestsReceived <= policy.maxRequests else { return }
@@ -172,9 +200,18 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             responsesEnded += 1
             guard lastResponse || aged else {
-                // Every request answered: the connection waits for the next, and may make room for another client.
-                if responsesEnded >= requestsReceived { channel.map(idle.enter) }
-                context.write(data, promise: promise)
+                // Once the response is sent and every request answered, the connection waits for the next, and may
+                // make room for another client.
+                let sent = context.eventLoop.makePromise(of: Void.self)
+                let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+                writingLastEnd = true
+                sent.futureResult.whenComplete { result in
+                    let handler = bound.value.handler
+                    handler.writingLastEnd = false
+                    if case .success = result, handler.isIdle { handler.waitForRequest(context: bound.value.context) }
+                }
+                sent.futureResult.cascade(to: promise)
+                context.writeAndFlush(data, promise: sent)
                 return
             }
             let written = context.eventLoop.makePromise(of: Void.self)
@@ -199,7 +236,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         client = address
         channel = context.channel
-        idle.enter(context.channel)
+        waitForRequest(context: context)
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         let grace = policy.responseGrace
         ageLimit = context.eventLoop.scheduleTask(in: policy.maxAge) {
@@ -215,9 +252,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         return true
     }
 
+    /// Lists the connection as waiting for a request: it may be closed, on its loop and only if it still waits then,
+    /// to make room for another client.
+    private func waitForRequest(context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        idle.enter(ObjectIdentifier(context.channel)) {
+            bound.eventLoop.execute {
+                if bound.value.handler.isIdle { bound.value.context.close(promise: nil) }
+            }
+        }
+    }
+
     private func leave() {
         ageLimit?.cancel()
-        channel.map(idle.leave)
+        channel.map { idle.leave(ObjectIdentifier($0)) }
         channel = nil
         if let client { clients.release(client) }
         client = nil

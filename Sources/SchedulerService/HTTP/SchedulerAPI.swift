@@ -36,7 +36,7 @@ public struct SchedulerAPI: Sendable {
     /// Holds back clients that sign in with wrong tokens.
     let signIns = AttemptThrottle()
     /// Holds back clients that send the admin API wrong bearer tokens.
-    let bearerAttempts = AttemptThrottle(sparesCleanClients: true)
+    let bearerAttempts = AttemptThrottle()
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
@@ -192,8 +192,6 @@ public struct SchedulerAPI: Sendable {
         }
     }
 
-    /// `GET /units/{unit}`: the unit's page (its state, lease, runs and their durations, and the console's actions);
-    /// 404 for a unit the configuration in force does not have.
     /// A page, or its refusal as a page (a browser shown raw JSON for `/units/nope` helps no one): the same status
     /// and sentence, with a link back to the status page.
     func page(_ render: () async throws(APIError) -> Response) async -> Response {
@@ -212,6 +210,8 @@ public struct SchedulerAPI: Sendable {
         }
     }
 
+    /// `GET /units/{unit}`: the unit's page (its state, lease, runs and their durations, and the console's actions);
+    /// 404 for a unit the configuration in force does not have.
     func unitPage(_ rawUnit: String, console: ConsoleView, notice: String? = nil) async throws(APIError) -> Response {
         let configuration = await active.current
         let unit = rawUnit.removingPercentEncoding ?? rawUnit
@@ -338,23 +338,30 @@ public struct SchedulerAPI: Sendable {
         return incremental
     }
 
-    /// Refuses an incremental run of `source` when none of its units has a state committed by a successful run to go
-    /// on from (409): the pass would run nothing, and the operator should know (a full reindex commits one).
+    /// Refuses an incremental run of `source` when none of its units would run one (409, with why, as the pass would
+    /// decide it: no state committed by a successful run yet, or a full run needed first): the pass would run
+    /// nothing, and the operator should know. Reads the source's units only.
     func refuseWithoutSyncState(_ source: Source) async throws(APIError) {
-        let states: [String: UnitState]
+        let plans = await active.current.plans(at: Date()).filter { $0.unit.source == source.name }
+        let decisions: [DueDecision]
         do {
-            states = try await storeDeadline.run { [store] in try await store.units() }
+            decisions = try await storeDeadline.run { [store] in
+                let holding = try await store.index.domainsHoldingItems(among: plans.map(\.unit.domain))
+                var decisions: [DueDecision] = []
+                for plan in plans where plan.gateDecision.isOn {
+                    let state = try await store.unit(plan.unit.key)
+                    decisions.append(DueDecision.decide(
+                        plan: plan, state: state, domainHasItems: holding.contains(plan.unit.domain), now: Date(), force: .incremental
+                    ))
+                }
+                return decisions
+            }
         } catch {
             throw await unavailable(error)
         }
-        let canGoOn = source.units.contains { unit in
-            states[unit.key].map { $0.lastSuccessAt != nil && $0.syncStateAt != nil } ?? false
-        }
-        guard canGoOn else {
-            throw APIError(
-                .conflict,
-                "no unit of source '\(source.name)' has a state committed by a successful run to go on from; run a full reindex first (mode=full); nothing was queued"
-            )
+        guard decisions.contains(where: \.isDue) else {
+            let why = decisions.first?.reason ?? "its gate is off for every unit"
+            throw APIError(.conflict, "no unit of source '\(source.name)' can run an incremental sync: \(why); run a full reindex first (mode=full); nothing was queued")
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import PluginAPI
 import Synchronization
 
 /// The logger commands hand to the libraries. Only the executable configures logging, once per process.
@@ -34,8 +35,52 @@ extension LoggingSystem {
         }
         guard first else { return }
         switch format {
-        case .text: bootstrap(StreamLogHandler.standardError)
+        case .text: bootstrap { VisibleTextLogHandler(wrapping: StreamLogHandler.standardError(label: $0)) }
         case .json: bootstrap { JSONLogHandler(label: $0) }
+        }
+    }
+}
+
+/// A text log handler whose lines show what a source wrote (an item's identifier, a program's standard error) with
+/// its control and bidirectional formatting characters made visible (``VisibleText``): a log line on a terminal can
+/// neither drive it nor reorder the line. (JSON lines escape their strings themselves.)
+struct VisibleTextLogHandler: LogHandler {
+    private var wrapped: StreamLogHandler
+
+    init(wrapping wrapped: StreamLogHandler) {
+        self.wrapped = wrapped
+    }
+
+    var metadata: Logger.Metadata {
+        get { wrapped.metadata }
+        set { wrapped.metadata = newValue }
+    }
+
+    var logLevel: Logger.Level {
+        get { wrapped.logLevel }
+        set { wrapped.logLevel = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { wrapped[metadataKey: key] }
+        set { wrapped[metadataKey: key] = newValue }
+    }
+
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt
+    ) {
+        wrapped.log(
+            level: level, message: "\(VisibleText.escaping(message.description, keepingLineBreaks: false))",
+            metadata: metadata?.mapValues(Self.visible), source: source, file: file, function: function, line: line
+        )
+    }
+
+    private static func visible(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
+        switch value {
+        case .string(let text): .string(VisibleText.escaping(text, keepingLineBreaks: false))
+        case .stringConvertible(let value): .string(VisibleText.escaping(value.description, keepingLineBreaks: false))
+        case .array(let values): .array(values.map(visible))
+        case .dictionary(let values): .dictionary(values.mapValues(visible))
         }
     }
 }

@@ -41,6 +41,7 @@ struct RunCommand: AsyncParsableCommand {
         let logger = log.makeLogger(defaultLevel: .info)
         let loadedFrom = ConfigFolderSnapshot(loader: config.loader)
         let configuration = try config.loadOrExit()
+        for warning in configuration.warnings { logger.warning("configuration warning: \(config.located(warning))") }
         var serving = false
         do {
             try await PassLock.withService(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) {
