@@ -10,13 +10,14 @@ struct CancelRunTests {
     @Test(arguments: ["", "trap '' TERM"])
     func aCancelStopsTheProgramWithinSecondsAndCommitsNothingAfter(trap: String) async throws {
         let setup = try SourceWorkspace()
-        // An item a second for a minute; its pid written first, so the test can tell when its group is gone.
+        // An item a second for ten minutes (a test process starved on a busy machine still finds it running); its
+        // pid written first, so the test can tell when its group is gone.
         try setup.writeScript("""
             #!/bin/sh
             \(trap)
             echo $$ > program.pid
             i=0
-            while [ $i -lt 60 ]; do
+            while [ $i -lt 600 ]; do
                 printf '{"uniqueIdentifier":"s%d","domainIdentifier":"%s","title":"Doc %d"}\\n' $i "$SCHEDULER_DOMAIN" $i
                 sleep 1
                 i=$((i + 1))
@@ -36,12 +37,9 @@ struct CancelRunTests {
         #expect(try await eventually { try await service.request("/").body.contains("running (started") })
         let cancel = try await service.request("/sources/docs/cancel", method: "POST", token: "secret-token")
         #expect(cancel.status == 202, "\(cancel.body)")
-        let cancelledAt = Date()
         let unit = { () async throws -> [String: Any]? in (try await service.json("/status")["units"] as? [[String: Any]])?.first }
-        #expect(try await eventually(within: 30) { try await unit()?["lastResult"] as? String == "cancelled" }, "\(service.logSoFar)")
-        // Well before the program's minute: it did not run to its end (the bound only stops a failing test).
-        #expect(Date().timeIntervalSince(cancelledAt) < 30)
-        #expect(kill(pid, 0) != 0, "the program's process is gone")
+        #expect(try await eventually(within: 120) { try await unit()?["lastResult"] as? String == "cancelled" }, "\(service.logSoFar)")
+        #expect(kill(pid, 0) != 0, "the program's process is gone, long before its ten minutes")
         #expect((try await unit()?["lastError"] as? String)?.contains("cancelled by") == true)
         #expect(try await service.searchTotal() == 0, "no batch was committed after the cancel (none was full before it)")
         #expect(await service.terminate() == 0, "\(service.log)")

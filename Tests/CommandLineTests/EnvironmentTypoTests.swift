@@ -33,7 +33,13 @@ struct EnvironmentTypoTests {
         let problems = try await service.json("/status")["problems"] as? [[String: Any]]
         #expect((problems?.first?["message"] as? String)?.contains("unknown environment 'prod'") == true, "\(problems ?? [])")
         #expect(try await service.searchTotal() == 3, "the last good configuration stays in force")
+        // A valid change that turns the gate off says so, and its purge is a warning too.
+        try setup.workspace.write("gates.yaml", "gates:\n  docs_gate: { enabled: true, environments: [staging] }\n")
+        #expect(try await eventually { try await service.searchTotal() == 0 })
         #expect(await service.terminate() == 0, "\(service.log)")
+        let log = await service.finalLog
+        #expect(log.contains("the configuration change turns 1 unit(s) off: their domains are purged now"), "\(log)")
+        #expect(log.contains("warning") && log.contains("purged"), "\(log)")
     }
 
     @Test func validateListsWhatTheConfigurationWouldPurge() async throws {

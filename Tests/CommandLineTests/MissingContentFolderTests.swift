@@ -39,10 +39,14 @@ struct MissingContentFolderTests {
         #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
         #expect(run.stdout.contains("blog  failed") && run.stdout.contains("cannot open the folder"), "\(run.stdout)")
         #expect(try await setup.indexed() == ["a", "b", "c"], "the other source ran")
-        // Once the folder is there, the unit's next run succeeds.
+        // Backing off meanwhile: not retried at once.
+        let soon = try await setup.run(["run-once", "--source", "blog"])
+        #expect(soon.status == 0 && soon.stdout.contains("backing off"), "\(soon.stdout) \(soon.stderr)")
+        // Once the folder is there, the retry its backoff brings (a minute, ±20 %) succeeds, unforced.
         try writePost(setup)
-        let again = try await setup.run(["run-once", "--source", "blog", "--force"])
-        #expect(again.status == 0, "\(again.stdout) \(again.stderr)")
+        let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(5 * 60))
+        let again = try await setup.run(["run-once", "--source", "blog", "--at", later])
+        #expect(again.status == 0 && again.stdout.contains("blog  reindexed"), "\(again.stdout) \(again.stderr)")
         #expect(try await setup.indexed().count == 4)
     }
 

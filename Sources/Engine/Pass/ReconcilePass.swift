@@ -189,6 +189,8 @@ public struct ReconcilePass: Sendable {
     private func log(_ outcome: UnitOutcome, asked: Bool) -> UnitOutcome {
         let level: Logger.Level = switch outcome.decision {
         case .failed: .error
+        // A purge takes a domain out of search: an operator should see it whatever the log level.
+        case .purged: .warning
         case .notDue, .paused: asked ? .notice : .debug
         default: .info
         }

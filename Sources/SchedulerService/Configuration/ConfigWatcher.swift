@@ -1,3 +1,4 @@
+import Foundation
 public import Logging
 public import SchedulerConfig
 public import ServiceLifecycle
@@ -67,9 +68,11 @@ public struct ConfigWatcher: Service {
         guard await state.update(snapshot) || force else { return }
         do {
             let configuration = try loader.load()
+            let previous = await active.current
             await active.activate(configuration)
             metrics.prepare(for: configuration)
             logger.notice("configuration reloaded", metadata: ["sources": "\(configuration.scheduler.sources.count)"])
+            warnOfGatesTurnedOff(from: previous, to: configuration)
             for warning in configuration.warnings { logger.warning("configuration warning: \(warning)") }
             trigger.wake(.configurationChanged)
         } catch {
@@ -79,6 +82,19 @@ public struct ConfigWatcher: Service {
                 logger.warning("configuration change refused, the last good one stays in force: \(problem)")
             }
         }
+    }
+
+    /// Warns of the units a reloaded configuration turns off (their gate on before, validly off now): the pass it
+    /// wakes purges their domains.
+    func warnOfGatesTurnedOff(from previous: SchedulerConfiguration, to configuration: SchedulerConfiguration) {
+        let now = Date()
+        let wasOn = Set(previous.plans(at: now).filter(\.gateDecision.isOn).map(\.unit.key))
+        let turnedOff = configuration.plans(at: now).filter { $0.gateDecision.state == .off && wasOn.contains($0.unit.key) }
+        guard !turnedOff.isEmpty else { return }
+        logger.warning(
+            "the configuration change turns \(turnedOff.count) unit(s) off: their domains are purged now",
+            metadata: ["units": "\(turnedOff.prefix(20).map { "\($0.unit.key) (\($0.gateDecision.reason))" }.joined(separator: "; "))"]
+        )
     }
 
     /// The snapshot seen last.
