@@ -30,4 +30,12 @@ struct NearestNameTests {
         #expect(NearestName.nearest(to: "Environment", among: known) == "environments")
         #expect(NearestName.nearest(to: "colour", among: known) == nil)
     }
+
+    @Test func suggestsTheOneNameAnAbbreviationStandsFor() {
+        let environments = ["production", "staging", "development"]
+        #expect(NearestName.nearest(to: "prod", among: environments) == "production")
+        #expect(NearestName.nearest(to: "dev", among: environments) == "development")
+        #expect(NearestName.nearest(to: "pr", among: environments) == nil, "too short to tell")
+        #expect(NearestName.nearest(to: "pro", among: ["production", "profiling"]) == nil, "two names start so")
+    }
 }
