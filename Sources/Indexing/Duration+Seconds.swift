@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 extension Duration {
     /// The duration in seconds, as a floating-point number.

@@ -1,7 +1,7 @@
 public import Indexing
 import Foundation
 import Logging
-public import PluginAPI
+import PluginAPI
 import PostgresNIO
 
 /// The index as a feed that copies on each replica follow (``SearchCopy``). Commits take their numbers under the

@@ -121,7 +121,7 @@ enum FleetBenchmark {
                     await fleet.markStalled(victim)
                 }
                 if killed == settings.kills, cut == settings.connectionCuts, stalled, !FileManager.default.fileExists(atPath: "\(folder)/release") {
-                    FileManager.default.createFile(atPath: "\(folder)/release", contents: nil)
+                    _ = FileManager.default.createFile(atPath: "\(folder)/release", contents: nil)
                 }
                 if done == settings.units { break }
             }
@@ -245,7 +245,7 @@ actor Fleet {
         process.arguments = ["run", "--config", folder, "--replica-id", id, "--log-level", "warning"]
             + (skewed.flatMap { $0.id == id ? ["--clock-offset", "\($0.seconds)"] : nil } ?? [])
         let logPath = "\(folder)/\(id).log"
-        if !FileManager.default.fileExists(atPath: logPath) { FileManager.default.createFile(atPath: logPath, contents: nil) }
+        if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
         (process.standardOutput, process.standardError) = (log, log)

@@ -31,7 +31,14 @@ struct UntrustedTextTests {
 
     @Test func theCommandLineEscapesControlBytesASourceWrote() async throws {
         let setup = try workspace()
-        _ = try await setup.run(["run-once"])
+        // An item identifier holding ESC is rejected, and the rejection logged: escaped too.
+        try setup.workspace.write("item.json", (try String(contentsOfFile: setup.workspace.path("item.json"), encoding: .utf8))
+            + #"{"uniqueIdentifier":"bad\u001b]0;pwned\u0007","domainIdentifier":"com.other","title":"Doc"}"# + "\n")
+        let run = try await setup.run(["run-once"])
+        for output in [run.stdout, run.stderr] {
+            #expect(!output.utf8.contains(0x1B) && !output.utf8.contains(0x07) && !holds(output, Self.override), "run-once printed raw: \(output.debugDescription)")
+        }
+        #expect(run.stderr.contains(#"bad\u{1B}]0;pwned\u{7}"#), "the rejection is logged, escaped: \(run.stderr)")
         for command in [["search", "doc"], ["item", "evil"], ["status"], ["history"]] {
             let outcome = try await setup.run(command)
             #expect(outcome.status == 0, "\(command): \(outcome.stderr)")

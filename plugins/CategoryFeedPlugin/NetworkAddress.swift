@@ -36,7 +36,7 @@ struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
         bytes.withUnsafeBytes { raw in
             _ = inet_ntop(bytes.count == 4 ? AF_INET : AF_INET6, raw.baseAddress, &buffer, socklen_t(buffer.count))
         }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Why content may not make the scheduler connect here, or `nil` for a public address.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import HostSupport
 
 /// Holds scheduled runs back so that no more than a number start in any minute (`service.maxStartsPerMinute`):

@@ -1,4 +1,4 @@
-public import PluginAPI
+import PluginAPI
 
 /// Loads NDJSON items (one item JSON object per line) into an index in atomic batches of `batchSize` items or
 /// `maxBatchBytes` of items, whichever comes first: what `scheduler index import` runs. Decoding the next batch

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// How what people open lifts search results: an item's opens, and more its opens for the same query, multiply its
 /// text score by at most ``maxLift``.

@@ -3,7 +3,7 @@ import Foundation
 public import HostSupport
 import Hummingbird
 public import Logging
-public import PluginAPI
+import PluginAPI
 public import Prometheus
 public import SchedulerConfig
 import ServiceLifecycle

@@ -1,8 +1,8 @@
 import Glibc
-public import Logging
+import Logging
 import NIOCore
 public import SchedulerConfig
-public import ServiceLifecycle
+import ServiceLifecycle
 public import Store
 
 /// The HTTP server could not bind its address: which address, which setting names it, and why.

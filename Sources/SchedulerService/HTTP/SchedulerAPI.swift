@@ -1,7 +1,7 @@
 public import Engine
 import Foundation
 public import Hummingbird
-public import HummingbirdAuth
+import HummingbirdAuth
 import HummingbirdCore
 public import Indexing
 public import Logging

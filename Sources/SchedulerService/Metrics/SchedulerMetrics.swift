@@ -1,10 +1,10 @@
 import Engine
-public import Foundation
+import Foundation
 import Indexing
 import Metrics
 import PluginAPI
-public import SchedulerConfig
-public import Store
+import SchedulerConfig
+import Store
 import Synchronization
 
 /// The service's metrics, through swift-metrics (the executable chooses the backend: Prometheus). Every family of

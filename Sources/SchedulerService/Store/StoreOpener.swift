@@ -6,7 +6,7 @@ public import Logging
 public import PluginAPI
 import PostgresStore
 public import SchedulerConfig
-public import ServiceLifecycle
+import ServiceLifecycle
 import SQLiteStore
 public import Store
 public import UnixSignals

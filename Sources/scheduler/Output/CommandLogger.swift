@@ -66,13 +66,11 @@ struct VisibleTextLogHandler: LogHandler {
         set { wrapped[metadataKey: key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt
-    ) {
-        wrapped.log(
-            level: level, message: "\(VisibleText.escaping(message.description, keepingLineBreaks: false))",
-            metadata: metadata?.mapValues(Self.visible), source: source, file: file, function: function, line: line
-        )
+    func log(event: LogEvent) {
+        var event = event
+        event.message = "\(VisibleText.escaping(event.message.description, keepingLineBreaks: false))"
+        event.metadata = event.metadata?.mapValues(Self.visible)
+        wrapped.log(event: event)
     }
 
     private static func visible(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
