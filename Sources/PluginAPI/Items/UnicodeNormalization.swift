@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Text in Unicode's composed form (NFC), the form keyboards and nearly every web page produce: the index compares
 /// words byte by byte, so a query and an item meet only when both are in one form. Items are written and queries
