@@ -66,6 +66,16 @@ struct UnitReindex {
         var state: Data?
         /// The fingerprint of the settings the run used: a resume with other settings starts over.
         var fingerprint: String?
+
+        /// The last checkpoint `state`'s unit committed, when it is its last attempt's (one left by an earlier run
+        /// says nothing of this one).
+        static func ofAttempt(_ state: UnitState, index: any SearchIndex) async throws -> Checkpoint? {
+            guard let attempt = state.lastAttemptAt, let data = try await index.lastClientState(batchName: UnitReindex.batchName(unit: state.unit)),
+                let checkpoint = try? JSONDecoder().decode(Checkpoint.self, from: data),
+                abs(checkpoint.startedAt.timeIntervalSince(attempt)) < 0.001
+            else { return nil }
+            return checkpoint
+        }
     }
 
     let plan: UnitPlan
@@ -92,13 +102,11 @@ struct UnitReindex {
 
     /// The start of this run: a resume goes on from the interrupted attempt's last checkpoint when it is that
     /// attempt's and holds a state (else the run is full); an incremental run from the last success's state.
-    private func start(batchName: String) async throws -> Start {
+    private func start() async throws -> Start {
         let now = clock.now()
         switch mode {
         case .resume:
-            if let data = try await store.index.lastClientState(batchName: batchName),
-               let checkpoint = try? JSONDecoder().decode(Checkpoint.self, from: data), checkpoint.mode != .incremental,
-               let attempt = unit.lastAttemptAt, abs(checkpoint.startedAt.timeIntervalSince(attempt)) < 0.001,
+            if let checkpoint = try await Checkpoint.ofAttempt(unit, index: store.index), checkpoint.mode != .incremental,
                checkpoint.fingerprint == plan.fingerprint, now.timeIntervalSince(checkpoint.startedAt) <= Self.maxResumeAge,
                let json = checkpoint.state, let state = try? SyncState(json: json) {
                 return Start(mode: .resume, startedAt: checkpoint.startedAt, baseline: checkpoint.baselineCommit, committedItems: checkpoint.committedItems, state: state)
@@ -117,7 +125,7 @@ struct UnitReindex {
     }
 
     func run() async throws -> Result {
-        let start = try await start(batchName: batchName)
+        let start = try await start()
         do {
             return try await attempt(from: start)
         } catch let unusable as SyncStateUnusable where start.mode != .full {

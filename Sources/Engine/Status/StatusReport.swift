@@ -186,12 +186,7 @@ public struct StatusReport: Sendable, Codable {
     static func runProgress(states: [String: UnitState], index: any SearchIndex) async throws -> [String: Int] {
         var progress: [String: Int] = [:]
         for (key, state) in states where state.lastResult == .running {
-            progress[key] = 0
-            guard let data = try await index.lastClientState(batchName: UnitReindex.batchName(unit: key)),
-                let checkpoint = try? JSONDecoder().decode(UnitReindex.Checkpoint.self, from: data),
-                let attempt = state.lastAttemptAt, abs(checkpoint.startedAt.timeIntervalSince(attempt)) < 0.001
-            else { continue }
-            progress[key] = checkpoint.committedItems
+            progress[key] = try await UnitReindex.Checkpoint.ofAttempt(state, index: index)?.committedItems ?? 0
         }
         return progress
     }
