@@ -9,8 +9,12 @@ public struct PendingPurge: Sendable, Hashable, Codable {
     public var purgedItems: Int
     /// Of those, the rows still on disk.
     public var rowsLeft: Int
+    /// Until when the purge can be undone (its gate turned on again brings its items back without a run); `nil` for
+    /// a purge that cannot: asked by an operator, or with no grace, or past it and being reclaimed.
+    public var restorableUntil: Date?
 
-    public init(domain: String, purgedAt: Date, purgedItems: Int, rowsLeft: Int) {
+    public init(domain: String, purgedAt: Date, purgedItems: Int, rowsLeft: Int, restorableUntil: Date? = nil) {
+        self.restorableUntil = restorableUntil
         self.domain = domain
         self.purgedAt = purgedAt
         self.purgedItems = purgedItems

@@ -46,11 +46,16 @@ public protocol SearchIndex: SearchUsage {
     func item(withIdentifier identifier: String) async throws -> SearchableItem?
 
     /// Deletes up to `limit` rows of a purge that made them invisible (``PendingPurge``), in one short transaction;
-    /// returns how many, or `nil` when no purge is pending. Repeat until `nil`.
+    /// returns how many, or `nil` when no purge is pending. Repeat until `nil`. A purge restorable at the index's
+    /// clock's now is left alone; the first step on one past its grace makes it final.
     func reclaimPurgedItems(limit: Int) async throws -> Int?
 
     /// The purges whose rows are not all reclaimed, with their progress.
     func pendingPurges() async throws -> [PendingPurge]
+
+    /// The domains whose purge was restorable, with until when: those still restorable, and those past their grace
+    /// that no reclaim step or final purge has ended yet. Reads the purges alone, never an item.
+    func restorablePurges() async throws -> [String: Date]
 }
 
 extension SearchIndex {

@@ -74,8 +74,10 @@ public struct MemorySearchIndex: SearchIndex {
     }
 
     public func reclaimPurgedItems(limit: Int) async throws -> Int? {
-        tables.change { tables in
-            guard let (domain, _) = tables.tombstonesOldestFirst.first else { return nil }
+        let now = clock.now()
+        return tables.change { tables in
+            guard let (domain, _) = tables.tombstonesOldestFirst.first(where: { ($0.tombstone.restorableUntil ?? .distantPast) <= now }) else { return nil }
+            tables.tombstones[domain]?.restorableUntil = nil
             let covered = tables.rowsLeft(by: domain)
             let doomed = Set(covered.prefix(limit).map(\.id))
             let deleted = tables.deleteRows { doomed.contains($0.id) }
@@ -87,8 +89,15 @@ public struct MemorySearchIndex: SearchIndex {
     public func pendingPurges() async throws -> [PendingPurge] {
         tables.read { tables in
             tables.tombstonesOldestFirst.map { domain, tombstone in
-                PendingPurge(domain: domain, purgedAt: tombstone.purgedAt, purgedItems: tombstone.items, rowsLeft: tables.rowsLeft(by: domain).count)
+                PendingPurge(
+                    domain: domain, purgedAt: tombstone.purgedAt, purgedItems: tombstone.items, rowsLeft: tables.rowsLeft(by: domain).count,
+                    restorableUntil: tombstone.restorableUntil
+                )
             }
         }
+    }
+
+    public func restorablePurges() async throws -> [String: Date] {
+        tables.read { tables in tables.tombstones.compactMapValues(\.restorableUntil) }
     }
 }

@@ -171,23 +171,47 @@ public struct MemoryStore: SchedulerStore {
         database.read { tables in tables.units[unit]?.lastResult == .running ? tables.cancelRequests[unit] : nil }
     }
 
-    public func purge(domain: String) async throws -> Int {
-        try memoryIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { tables, _ in
+    public func purge(domain: String, restorableUntil until: Date?) async throws -> PurgeOutcome {
+        let now = memoryIndex.clock.now()
+        var result = PurgeOutcome(deleted: 0, restorableUntil: nil)
+        _ = try memoryIndex.commit(IndexBatch()) { tables, outcome in
             try tables.check(fence)
+            let (removed, restorable) = tables.purge(
+                domain: domain, commitNumber: outcome.commitNumber, deletingThisCommitsRows: false, now: now, restorableUntil: until
+            )
             // Counted: the purged domain may lie under a unit's, which holds fewer items, or none, while its state stands.
             tables.outsideChanges += 1
-            for (key, var state) in tables.units where DomainIdentifier.isWithin(state.domain, domain) {
-                state.lastSuccessAt = nil
-                state.fingerprint = nil
-                state.itemCount = nil
-                state.lastIncrementalAt = nil
-                state.syncStateAt = nil
-                tables.syncStates[key] = nil
-                state.settle(.purged)
-                state.settledUntil = nil
-                tables.units[key] = state
-            }
-        }.deleted
+            if restorable { tables.unsettle(within: domain) } else { Self.forgetSuccesses(within: domain, in: &tables) }
+            result = PurgeOutcome(deleted: removed, restorableUntil: restorable ? until : nil)
+        }
+        return result
+    }
+
+    public func restorePurge(domain: String) async throws -> Int? {
+        let now = memoryIndex.clock.now()
+        var restored: Int?
+        _ = try memoryIndex.commit(IndexBatch()) { tables, _ in
+            try tables.check(fence)
+            restored = tables.restore(domain: domain, now: now)
+            guard restored != nil else { return }
+            tables.outsideChanges += 1
+            tables.unsettle(within: domain)
+        }
+        return restored
+    }
+
+    private static func forgetSuccesses(within domain: String, in tables: inout MemoryTables) {
+        for (key, var state) in tables.units where DomainIdentifier.isWithin(state.domain, domain) {
+            state.lastSuccessAt = nil
+            state.fingerprint = nil
+            state.itemCount = nil
+            state.lastIncrementalAt = nil
+            state.syncStateAt = nil
+            tables.syncStates[key] = nil
+            state.settle(.purged)
+            state.settledUntil = nil
+            tables.units[key] = state
+        }
     }
 
     public func markInterrupted() async throws -> [UnitState] {

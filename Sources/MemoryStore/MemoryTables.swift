@@ -23,6 +23,8 @@ struct MemoryTables: Sendable {
         var throughCommit: Int64
         var purgedAt: Date
         var items: Int
+        /// Until when the purge may be undone; `nil` when it is final.
+        var restorableUntil: Date?
     }
 
     /// The items by identifier, compared byte for byte as the databases compare text (Swift's `==` would merge the
@@ -72,6 +74,11 @@ struct MemoryTables: Sendable {
         !tombstones.contains { domain, tombstone in
             row.commitNumber <= tombstone.throughCommit && DomainIdentifier.isWithin(row.item.domainIdentifier, domain)
         }
+    }
+
+    /// Makes the pass decide the units within `domain` again, their state otherwise kept.
+    mutating func unsettle(within domain: String) {
+        for (key, state) in units where DomainIdentifier.isWithin(state.domain, domain) { units[key]?.settledUntil = nil }
     }
 
     /// The purges not yet reclaimed, the oldest first, as the reclaimer takes them.
@@ -155,7 +162,7 @@ struct MemoryTables: Sendable {
                 }
             case .deleteDomains(let domains):
                 for domain in domains {
-                    outcome.deleted += purge(domain: domain, commitNumber: number, deletingThisCommitsRows: outcome.upserted > 0, now: now)
+                    outcome.deleted += purge(domain: domain, commitNumber: number, deletingThisCommitsRows: outcome.upserted > 0, now: now).removed
                 }
             case .deleteStale(let domain, let through):
                 // Rows a purge hid are not stale items of this run: the reclaimer deletes them.
@@ -231,13 +238,26 @@ struct MemoryTables: Sendable {
 
     /// Tombstones `domain` inside commit `number`, as ``SearchIndex/commit(_:)`` documents a purge; returns how many
     /// items it removed.
-    mutating func purge(domain: String, commitNumber number: Int64, deletingThisCommitsRows: Bool, now: Date) -> Int {
+    /// Restorable until `until` when it is given and no earlier purge of `domain` is still being reclaimed; returns
+    /// whether it is.
+    @discardableResult
+    mutating func purge(
+        domain: String, commitNumber number: Int64, deletingThisCommitsRows: Bool, now: Date, restorableUntil until: Date? = nil
+    ) -> (removed: Int, restorable: Bool) {
+        let restorable = until != nil && tombstones[domain] == nil
         let written = !deletingThisCommitsRows ? 0 : deleteRows { DomainIdentifier.isWithin($0.item.domainIdentifier, domain) && $0.commitNumber == number }
         let hidden = liveRows(within: domain).count
         opens = opens.filter { !DomainIdentifier.isWithin($0.value.domain, domain) }
         let previous = tombstones[domain]?.items ?? 0
-        tombstones[domain] = Tombstone(throughCommit: number - 1, purgedAt: now, items: previous + hidden)
-        return written + hidden
+        tombstones[domain] = Tombstone(throughCommit: number - 1, purgedAt: now, items: previous + hidden, restorableUntil: restorable ? until : nil)
+        return (written + hidden, restorable)
+    }
+
+    /// Deletes the tombstone of `domain` when it is restorable at `now`; returns how many items it had purged.
+    mutating func restore(domain: String, now: Date) -> Int? {
+        guard let tombstone = tombstones[domain], let until = tombstone.restorableUntil, until > now else { return nil }
+        tombstones[domain] = nil
+        return tombstone.items
     }
 
     /// The folded words of each searchable field, as the full-text tables hold them.

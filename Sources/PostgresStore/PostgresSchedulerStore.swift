@@ -263,18 +263,52 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return nil
     }
 
-    public func purge(domain: String) async throws -> Int {
-        let logger = logger, fence = fence
-        return try await postgresIndex.commit(IndexBatch(operations: [.deleteDomains([domain])])) { connection, _ in
+    public func purge(domain: String, restorableUntil until: Date?) async throws -> PurgeOutcome {
+        let logger = logger, fence = fence, now = postgresIndex.clock.now()
+        var result = PurgeOutcome(deleted: 0, restorableUntil: nil)
+        _ = try await postgresIndex.commit(IndexBatch()) { connection, outcome in
             try await Self.check(fence, connection, logger: logger)
+            let (removed, restorable) = try await PostgresPurgedDomains.purge(
+                connection, domain: domain, commitNumber: outcome.commitNumber, now: now, restorableUntil: until, logger: logger
+            )
             // Counted: the purged domain may lie under a unit's, which holds fewer items, or none, while its state stands.
-            try await connection.checkedQuery("UPDATE index_commit SET outside_changes = outside_changes + 1", logger: logger)
-            var sql = SQLBuilder("UPDATE unit_state SET last_success_at = NULL, fingerprint = NULL, item_count = NULL, last_result = ")
-            sql.append("\(sql.bind(UnitResult.purged.rawValue)), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL, forced_run = FALSE, ")
-            sql.append("run_mode = NULL, last_incremental_at = NULL, sync_state = NULL, sync_state_at = NULL, settled_until = NULL WHERE ")
-            sql.appendDomainRange(domain, column: "domain")
-            try await connection.checkedQuery(sql.query, logger: logger)
-        }.deleted
+            try await Self.countOutsideChange(connection, logger: logger)
+            if restorable {
+                try await Self.unsettle(within: domain, connection, logger: logger)
+            } else {
+                var sql = SQLBuilder("UPDATE unit_state SET last_success_at = NULL, fingerprint = NULL, item_count = NULL, last_result = ")
+                sql.append("\(sql.bind(UnitResult.purged.rawValue)), last_error = NULL, failures = 0, retry_at = NULL, runner = NULL, forced_run = FALSE, ")
+                sql.append("run_mode = NULL, last_incremental_at = NULL, sync_state = NULL, sync_state_at = NULL, settled_until = NULL WHERE ")
+                sql.appendDomainRange(domain, column: "domain")
+                try await connection.checkedQuery(sql.query, logger: logger)
+            }
+            result = PurgeOutcome(deleted: removed, restorableUntil: restorable ? until : nil)
+        }
+        return result
+    }
+
+    public func restorePurge(domain: String) async throws -> Int? {
+        let logger = logger, fence = fence, now = postgresIndex.clock.now()
+        var restored: Int?
+        _ = try await postgresIndex.commit(IndexBatch()) { connection, outcome in
+            try await Self.check(fence, connection, logger: logger)
+            restored = try await PostgresPurgedDomains.restore(connection, domain: domain, commitNumber: outcome.commitNumber, now: now, logger: logger)
+            guard restored != nil else { return }
+            try await Self.countOutsideChange(connection, logger: logger)
+            try await Self.unsettle(within: domain, connection, logger: logger)
+        }
+        return restored
+    }
+
+    private static func countOutsideChange(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.checkedQuery("UPDATE index_commit SET outside_changes = outside_changes + 1", logger: logger)
+    }
+
+    /// Makes the pass decide the units within `domain` again, their state otherwise kept.
+    private static func unsettle(within domain: String, _ connection: PostgresConnection, logger: Logger) async throws {
+        var sql = SQLBuilder("UPDATE unit_state SET settled_until = NULL WHERE ")
+        sql.appendDomainRange(domain, column: "domain")
+        try await connection.checkedQuery(sql.query, logger: logger)
     }
 
     public func markInterrupted() async throws -> [UnitState] {

@@ -178,6 +178,8 @@ enum PostgresSchema {
             "ALTER TABLE index_commit ADD COLUMN identity TEXT NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text)",
             "ALTER TABLE index_commit ADD COLUMN removals_forgotten_through BIGINT NOT NULL DEFAULT 0",
         ]),
+        // Purges from before are not restorable: NULL.
+        .statements("v15-restorable-purges", ["ALTER TABLE purged_domain ADD COLUMN restorable_until DOUBLE PRECISION"]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -295,11 +295,15 @@ public final class PostgresSearchIndex: SearchIndex {
     }
 
     public func reclaimPurgedItems(limit: Int) async throws -> Int? {
-        try await PostgresPurgedDomains.reclaim(client, limit: limit, logger: logger)
+        try await PostgresPurgedDomains.reclaim(client, limit: limit, now: clock.now(), logger: logger)
     }
 
     public func pendingPurges() async throws -> [PendingPurge] {
         try await PostgresPurgedDomains.pending(client, logger: logger)
+    }
+
+    public func restorablePurges() async throws -> [String: Date] {
+        try await PostgresPurgedDomains.restorable(client, logger: logger)
     }
 
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {

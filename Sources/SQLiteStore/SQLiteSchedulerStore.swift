@@ -113,7 +113,7 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     public func writeRunBatch(_ changes: RunChanges, domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
         // Checked and written in one transaction: no other writer can take an identifier in between.
         let batch = IndexBatch(operations: changes.operations(without: []), clientState: checkpoint, defaultExpiration: changes.defaultExpiration)
-        let (outcome, taken) = try await sqliteIndex.commit(batch, confinedTo: domain, validated: true, alongside: { _, _ in })
+        let (outcome, taken, _) = try await sqliteIndex.commit(batch, confinedTo: domain, validated: true, alongside: { _, _ in })
         return RunBatchOutcome(upserted: outcome.upserted, unchanged: outcome.unchanged, deleted: outcome.deleted, taken: taken)
     }
 
@@ -166,12 +166,27 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }
     }
 
-    public func purge(domain: String) async throws -> Int {
-        try await sqliteIndex.commit(IndexBatch(operations: [.deleteDomains([domain])]), alongside: { db, _ in
+    public func purge(domain: String, restorableUntil until: Date?) async throws -> PurgeOutcome {
+        let now = sqliteIndex.clock.now()
+        return try await sqliteIndex.commit(IndexBatch(), alongside: { db, outcome in
+            let (removed, restorable) = try PurgedDomains.purge(
+                db, domain: domain, commitNumber: outcome.commitNumber, deletingThisCommitsRows: false, now: now, restorableUntil: until
+            )
             // Counted: the purged domain may lie under a unit's, which holds fewer items, or none, while its state stands.
             try SQLiteSearchIndex.countOutsideChange(db)
-            try UnitStateRow.forgetSuccesses(db, within: domain)
-        }).outcome.deleted
+            if restorable { try UnitStateRow.unsettle(db, within: domain) } else { try UnitStateRow.forgetSuccesses(db, within: domain) }
+            return PurgeOutcome(deleted: removed, restorableUntil: restorable ? until : nil)
+        }).result
+    }
+
+    public func restorePurge(domain: String) async throws -> Int? {
+        let now = sqliteIndex.clock.now()
+        return try await sqliteIndex.commit(IndexBatch(), alongside: { db, _ in
+            guard let restored = try PurgedDomains.restore(db, domain: domain, now: now) else { return nil }
+            try SQLiteSearchIndex.countOutsideChange(db)
+            try UnitStateRow.unsettle(db, within: domain)
+            return restored
+        }).result
     }
 
     public func markInterrupted() async throws -> [UnitState] {

@@ -182,6 +182,10 @@ enum SQLiteSchema {
             try db.execute(sql: table.createStatement)
             try db.execute(sql: table.indexAllRowsStatement)
         }
+        migrator.registerMigration("v15-restorable-purges") { db in
+            // Purges from before are not restorable: NULL.
+            try db.execute(sql: "ALTER TABLE purged_domain ADD COLUMN restorableUntil REAL")
+        }
         return migrator
     }
 

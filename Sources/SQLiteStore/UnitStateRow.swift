@@ -56,6 +56,14 @@ enum UnitStateRow {
         )
     }
 
+    /// Makes the pass decide the units within `domain` again, their state otherwise kept: a restorable purge, a restore.
+    static func unsettle(_ db: Database, within domain: String) throws {
+        try db.execute(
+            sql: "UPDATE unit_state SET settledUntil = NULL WHERE domain = ? OR (domain >= ? AND domain < ?)",
+            arguments: [domain, domain + ".", domain + "/"]
+        )
+    }
+
     /// The state a row of ``columns`` holds, read by position (a read by name searches the columns each time: a
     /// tick reads every unit's row).
     static func state(from row: Row) -> UnitState {

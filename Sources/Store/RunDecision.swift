@@ -3,9 +3,12 @@ public enum RunDecision: String, Sendable, Hashable, Codable, CaseIterable {
     case reindexed
     case notDue = "not-due"
     case purged
+    /// A restorable purge undone: the unit's gate turned on again within its grace; its items are back without a run.
+    case restored
     case failed
     case wouldReindex = "would-reindex"
     case wouldPurge = "would-purge"
+    case wouldRestore = "would-restore"
     case skipped
     /// Left alone: its source is paused (``SourcePause``).
     case paused

@@ -66,9 +66,18 @@ public protocol SchedulerStore: Sendable {
     /// Who asked the run of `unit` going now to stop; `nil` when nobody did.
     func cancelRequest(unit: String) async throws -> String?
 
-    /// Deletes `domain` and every domain under it from the index, and forgets the successes of the units
-    /// there (so they reindex at once when they run again), in one transaction; returns how many items were deleted.
-    func purge(domain: String) async throws -> Int
+    /// Deletes `domain` and every domain under it from the index in one transaction: gone from every search when this
+    /// returns. Restorable until `until` when it is given (a purge a configuration change caused; see
+    /// ``restorePurge(domain:)``) and no earlier purge of the same domain is still being reclaimed: the rows and the
+    /// units' states are kept, the units only decided again. Otherwise final: the successes of the units there are
+    /// forgotten (so they reindex at once when they run again).
+    func purge(domain: String, restorableUntil until: Date?) async throws -> PurgeOutcome
+
+    /// Undoes the restorable purge of exactly `domain` if its grace has not ended by the index's clock, in one
+    /// transaction: its items are searchable again, the units there keep the state they had and are decided again.
+    /// Returns how many items it brought back, or `nil` when there is no such purge (none, final, expired, or its rows
+    /// being reclaimed).
+    func restorePurge(domain: String) async throws -> Int?
 
     /// Marks the attempts still `running` as `interrupted` and returns them: called by a pass that holds the
     /// pass lock. With leases, only the units whose lease is not live are marked: another replica may be running
@@ -105,7 +114,25 @@ public protocol SchedulerStore: Sendable {
     func storageBytes() async throws -> Int
 }
 
+/// What ``SchedulerStore/purge(domain:restorableUntil:)`` did.
+public struct PurgeOutcome: Sendable, Hashable {
+    /// The items gone from search.
+    public var deleted: Int
+    /// Until when the purge can be undone; `nil` when it is final.
+    public var restorableUntil: Date?
+
+    public init(deleted: Int, restorableUntil: Date?) {
+        self.deleted = deleted
+        self.restorableUntil = restorableUntil
+    }
+}
+
 extension SchedulerStore {
+    /// Purges `domain` at once and for good, as an operator asks: returns how many items were deleted.
+    public func purge(domain: String) async throws -> Int {
+        try await purge(domain: domain, restorableUntil: nil).deleted
+    }
+
     /// Writes `items` as one batch of a run (no deletions).
     public func writeRunBatch(_ items: [SearchableItem], domain: String, checkpoint: IndexBatch.ClientState) async throws -> RunBatchOutcome {
         try await writeRunBatch(RunChanges(upserting: items), domain: domain, checkpoint: checkpoint)

@@ -109,10 +109,11 @@ public struct ReconcilePass: Sendable {
         let states = skipping ? try await store.unitsToDecide(at: now, settledUnder: signature) : try await store.units()
         let deciding = !skipping ? plans : states.isEmpty ? [] : plans.filter { states[$0.unit.key] != nil }
         let holdingItems = try await store.index.domainsHoldingItems(among: deciding.map(\.unit.domain))
+        let restorable = deciding.isEmpty ? [:] : try await store.index.restorablePurges()
         let needs = deciding.map { plan in
             UnitNeed.decide(
-                plan: plan, state: states[plan.unit.key], domainHasItems: holdingItems.contains(plan.unit.domain), now: now, force: options.force,
-                paused: pauses[plan.unit.source]
+                plan: plan, state: states[plan.unit.key], domainHasItems: holdingItems.contains(plan.unit.domain),
+                restorableUntil: restorable[plan.unit.domain], now: now, force: options.force, paused: pauses[plan.unit.source]
             )
         }
         // Units with nothing to do are reported at once; the others run `concurrency` at a time, each in a child task,
@@ -160,7 +161,7 @@ public struct ReconcilePass: Sendable {
     }
 
     /// The decisions of a unit acted on that record its state (and so clear its settlement).
-    private static let writesTheState: Set<RunDecision> = [.reindexed, .purged, .failed, .cancelled, .missed]
+    private static let writesTheState: Set<RunDecision> = [.reindexed, .purged, .restored, .failed, .cancelled, .missed]
 
     /// Settles every unit of `needs` with nothing to do whose settlement changed, and every state read whose unit the
     /// configuration no longer declares (until a configuration declares it again), under `signature`; for a pass that
@@ -191,6 +192,7 @@ public struct ReconcilePass: Sendable {
         case .failed: .error
         // A purge takes a domain out of search: an operator should see it whatever the log level.
         case .purged: .warning
+        case .restored: .notice
         case .notDue, .paused: asked ? .notice : .debug
         default: .info
         }
@@ -229,9 +231,11 @@ public struct ReconcilePass: Sendable {
             let outcome = try await work.run(Lease.unitName(unit.key)) { fenced in
                 let state = try await fenced.unit(unit.key)
                 let hasItems = try await fenced.index.domainsHoldingItems(among: [unit.domain]).contains(unit.domain)
+                let restorableUntil = try await fenced.index.restorablePurges()[unit.domain]
                 let paused = try await fenced.pausedSources()[unit.source]
                 let fresh = UnitNeed.decide(
-                    plan: need.plan, state: state, domainHasItems: hasItems, now: clock.now(), force: options.force, paused: paused
+                    plan: need.plan, state: state, domainHasItems: hasItems, restorableUntil: restorableUntil, now: clock.now(), force: options.force,
+                    paused: paused
                 )
                 guard fresh.changesSomething else { return fresh.outcome(dryRun: false) }
                 return try await perform(fresh, startedAt: startedAt, options: options, store: fenced)
@@ -258,10 +262,24 @@ public struct ReconcilePass: Sendable {
         switch need.action {
         case .nothing:
             return outcome
-        case .purge:
-            outcome.deleted = try await store.purge(domain: plan.unit.domain)
+        case .purge(let until):
+            let purged = try await store.purge(domain: plan.unit.domain, restorableUntil: until)
+            outcome.deleted = purged.deleted
             outcome.decision = .purged
-            outcome.lastSuccess = nil
+            if let kept = purged.restorableUntil {
+                outcome.reason += "; restorable until \(kept.iso8601Text) (purgeGrace): turning the gate on again brings its items back without a run"
+            } else {
+                outcome.lastSuccess = nil
+            }
+            try await store.append(historyLine(outcome, startedAt: startedAt))
+            return outcome
+        case .restore:
+            guard let restored = try await store.restorePurge(domain: plan.unit.domain) else {
+                return skipped(need, reason: "the purge's grace ended as it was restored: the unit is reindexed by the next pass")
+            }
+            outcome.decision = .restored
+            outcome.reason += " (\(restored) items)"
+            outcome.nextDue = need.state?.lastSuccessAt.map { plan.nextDue(after: $0) }
             try await store.append(historyLine(outcome, startedAt: startedAt))
             return outcome
         case .recordMissed(_, let next):

@@ -52,6 +52,9 @@ public struct StatusReport: Sendable, Codable {
         public var jitter: TimeInterval?
         /// While it runs: the items its run has committed so far (by its last checkpoint; a batch at a time).
         public var itemsSoFar: Int?
+        /// Until when the purge of its domain can be undone by its gate turning on (it is, at the next pass, if the
+        /// gate is on); absent when no such purge is pending.
+        public var restorableUntil: Date?
     }
 
     /// Items in a domain that no configured unit covers: a source was removed or renamed. They stay until
@@ -124,6 +127,7 @@ public struct StatusReport: Sendable, Codable {
         let progress = try await runProgress(states: states, index: store.index)
         var report = StatusReport(at: now, configValid: true, problems: [], units: [], orphanedDomains: [], totalItems: counts.values.reduce(0, +))
         report.pendingPurges = try await store.index.pendingPurges()
+        let restorable = try await store.index.restorablePurges().filter { $0.value > now }
         let pauses = try await store.pausedSources()
         report.pausedSources = pauses.values.sorted { $0.source < $1.source }
         switch configuration {
@@ -141,11 +145,13 @@ public struct StatusReport: Sendable, Codable {
                 unit.variant = plan.variant?.variant
                 unit.variantReason = plan.variant.map { "experiment \($0.experiment): \($0.reason)" }
                 unit.paused = pauses[plan.unit.source] != nil
+                unit.restorableUntil = restorable[plan.unit.domain]
                 if plan.settings.jitter != nil { unit.jitter = plan.jitter.seconds }
                 if plan.gateDecision.isOn {
                     // What the next pass would decide, by the same code.
                     let need = UnitNeed.decide(
-                        plan: plan, state: state, domainHasItems: unit.items > 0, now: now, force: nil, paused: pauses[plan.unit.source]
+                        plan: plan, state: state, domainHasItems: unit.items > 0, restorableUntil: unit.restorableUntil, now: now, force: nil,
+                        paused: pauses[plan.unit.source]
                     )
                     if case .reindex = need.action { unit.due = true } else { unit.due = false }
                     if case .reindex(_, let mode) = need.action { unit.dueMode = mode }

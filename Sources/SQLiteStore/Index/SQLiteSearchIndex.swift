@@ -110,10 +110,10 @@ public final class SQLiteSearchIndex: SearchIndex {
     ///
     /// `priorities`, one per item of the batch's upserts in order, are the ids the items written take (a copy keeps
     /// the order of the index it follows).
-    func commit(
+    func commit<Alongside: Sendable>(
         _ batch: IndexBatch, confinedTo owner: String? = nil, validated: Bool = false, priorities: [Int64]? = nil,
-        alongside: @escaping @Sendable (Database, BatchOutcome) throws -> Void
-    ) async throws -> (outcome: BatchOutcome, taken: [HeldIdentifier]) {
+        alongside: @escaping @Sendable (Database, BatchOutcome) throws -> Alongside
+    ) async throws -> (outcome: BatchOutcome, taken: [HeldIdentifier], result: Alongside) {
         if !validated { try batch.validate() }
         let now = clock.now()
         let expiration = batch.defaultExpiration ?? DefaultExpiration(lifetime: timeToLive.seconds, from: now)
@@ -159,8 +159,8 @@ public final class SQLiteSearchIndex: SearchIndex {
                     arguments: [state.batchName, state.data, now.timeIntervalSince1970]
                 )
             }
-            try alongside(db, outcome)
-            return (outcome, taken.held)
+            let result = try alongside(db, outcome)
+            return (outcome, taken.held, result)
         }
     }
 
@@ -263,11 +263,16 @@ public final class SQLiteSearchIndex: SearchIndex {
     }
 
     public func reclaimPurgedItems(limit: Int) async throws -> Int? {
-        try await write { db in try PurgedDomains.reclaim(db, limit: limit) }
+        let now = clock.now()
+        return try await write { db in try PurgedDomains.reclaim(db, limit: limit, now: now) }
     }
 
     public func pendingPurges() async throws -> [PendingPurge] {
         try await database.read { db in try PurgedDomains.pending(db) }
+    }
+
+    public func restorablePurges() async throws -> [String: Date] {
+        try await database.read { db in try PurgedDomains.restorable(db) }
     }
 
     public func item(withIdentifier identifier: String) async throws -> SearchableItem? {

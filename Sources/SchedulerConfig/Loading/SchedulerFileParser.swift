@@ -6,7 +6,7 @@ import YAML
 /// Reads `scheduler.yaml`: the environment, the store, the service, the defaults, the search and the sources.
 struct SchedulerFileParser {
     static let topKeys = ["environment", "environments", "store", "service", "defaults", "search", "sources"]
-    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "incremental", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline", "jitter", "options"]
+    static let sourceKeys = ["plugin", "domain", "gate", "schedule", "incremental", "partitions", "expiration", "deepLink", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline", "jitter", "purgeGrace", "options"]
 
     let reader: NodeReader
     let directory: URL
@@ -84,7 +84,7 @@ struct SchedulerFileParser {
                 reader.problem(service["adminListen"], "service.adminListen \(admin) is service.listen too; give operators an address or port of their own")
             }
         }
-        let defaultKeys = ["expiration", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline"]
+        let defaultKeys = ["expiration", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline", "purgeGrace"]
         if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: defaultKeys) {
             let parsers = SettingParsers(reader: reader)
             for (key, _, node) in fields {
@@ -93,6 +93,7 @@ struct SchedulerFileParser {
                     settings.defaultStartingDeadline = deadline
                 }
                 if key == "maxDeleteWindow", let window = reader.duration(node, "defaults.maxDeleteWindow") { settings.defaultMaxDeleteWindow = window }
+                if key == "purgeGrace", let grace = parsers.purgeGrace(node, "defaults") { settings.defaultPurgeGrace = grace }
                 if key == "timeZone", let zone = SettingParsers(reader: reader).timeZone(node, "defaults") { settings.defaultTimeZone = zone }
                 if key == "expiration", let expiration = reader.duration(node, "defaults.expiration") { settings.defaultExpiration = expiration }
                 if key == "maxDeleteRatio", let ratio = reader.number(node, "defaults.maxDeleteRatio", in: 0...1) { settings.defaultMaxDeleteRatio = ratio }
@@ -282,6 +283,7 @@ struct SchedulerFileParser {
         let missedRuns = optional("missedRuns", parsers.missedRuns) ?? defaults.defaultMissedRuns
         let startingDeadline = optional("startingDeadline") { node, what in parsers.startingDeadline(node, what, tick: defaults.tick) }
             ?? defaults.defaultStartingDeadline ?? (missedRuns == .skip ? defaults.tick : nil)
+        let purgeGrace = optional("purgeGrace", parsers.purgeGrace) ?? defaults.defaultPurgeGrace
         let incremental = optional("incremental") { node, what in parsers.schedule(node, what, key: "incremental") }
         let jitter = optional("jitter") { node, what in
             parsers.jitter(node, what, schedules: [schedule, incremental].compactMap { $0 })
@@ -298,7 +300,7 @@ struct SchedulerFileParser {
         guard valid, let plugin, let maker, let domain, let gate, let schedule else { return nil }
         let settings = SourceSettings(
             schedule: schedule, incremental: incremental, timeZone: timeZone, expiration: expiration, deepLink: deepLink, maxDeleteRatio: maxDeleteRatio,
-            maxDeleteWindow: maxDeleteWindow, startingDeadline: startingDeadline, jitter: jitter, options: options, maker: maker
+            maxDeleteWindow: maxDeleteWindow, startingDeadline: startingDeadline, jitter: jitter, purgeGrace: purgeGrace, options: options, maker: maker
         )
         return Source(name: name, plugin: plugin, domain: domain, gate: gate, settings: settings, partitions: partitions)
     }
@@ -332,6 +334,12 @@ struct SettingParsers {
     }
 
     /// A starting deadline: a duration of a tick or more (passes reach a due instant up to a tick late).
+    /// A duration, or `0` (or `0s`): a purge that is final at once.
+    func purgeGrace(_ node: YAMLNode, _ what: String) -> Duration? {
+        if let text = node.scalarText, ["0", "0s"].contains(text.trimmingCharacters(in: .whitespaces)) { return .zero }
+        return reader.duration(node, "\(what): purgeGrace")
+    }
+
     func startingDeadline(_ node: YAMLNode, _ what: String, tick: Duration) -> Duration? {
         guard let deadline = reader.duration(node, "\(what): startingDeadline") else { return nil }
         guard deadline >= tick else {

@@ -64,6 +64,8 @@ public struct SchedulerSettings: Sendable {
     public var defaultMissedRuns: MissedRuns = .once
     /// How late a scheduled run may start, unless a source says (`defaults.startingDeadline`); `nil`: however late.
     public var defaultStartingDeadline: Duration?
+    /// How long a purge that turning a gate off caused can be undone, unless a source says (`defaults.purgeGrace`).
+    public var defaultPurgeGrace: Duration
     /// How many runs `scheduler history` keeps (`store.history`).
     public var historyLength: Int
     /// How searches treat what people type (`search:`).
@@ -121,6 +123,7 @@ public struct SchedulerSettings: Sendable {
         defaultMaxDeleteRatio = 0.5
         defaultMaxDeleteWindow = .seconds(7 * 86_400)
         defaultTimeZone = .utc
+        defaultPurgeGrace = .seconds(3600)
         historyLength = StoreDefaults.historyLength
         self.sources = sources
     }

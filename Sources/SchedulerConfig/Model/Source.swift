@@ -47,6 +47,9 @@ public struct SourceSettings: Sendable {
     /// Spreads the due instants of the source's units over this long (`jitter`): each unit's moved by an offset of
     /// its own (``UnitPlan/jitter``), so units sharing a schedule do not all start at once; `nil` for none.
     public var jitter: Duration?
+    /// How long a purge that turning the gate off caused can be undone by turning it on again (`purgeGrace`, else
+    /// `defaults.purgeGrace`); zero: the purge is final at once.
+    public var purgeGrace: Duration
     /// The plugin's own options, as written.
     var options: YAMLNode
     /// The plugin, made from those options as decoded and validated when the config loaded.
@@ -54,8 +57,10 @@ public struct SourceSettings: Sendable {
 
     init(
         schedule: Schedule, incremental: Schedule? = nil, timeZone: TimeZone, expiration: Duration?, deepLink: String?, maxDeleteRatio: Double?,
-        maxDeleteWindow: Duration?, startingDeadline: Duration? = nil, jitter: Duration? = nil, options: YAMLNode, maker: PluginMaker
+        maxDeleteWindow: Duration?, startingDeadline: Duration? = nil, jitter: Duration? = nil, purgeGrace: Duration, options: YAMLNode,
+        maker: PluginMaker
     ) {
+        self.purgeGrace = purgeGrace
         self.startingDeadline = startingDeadline
         self.jitter = jitter
         self.incremental = incremental

@@ -23,6 +23,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case opens = "scheduler_opens_total"
     case stateCommitted = "scheduler_unit_state_timestamp_seconds"
     case searchPostingsRows = "scheduler_search_postings_rows"
+    case purgesRestorable = "scheduler_purges_restorable"
 
     /// The Prometheus metric type.
     public enum Kind: String, Sendable {
@@ -36,7 +37,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .runs, .itemsIndexed, .itemsUnchanged, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures, .searches, .opens: .counter
         case .runDuration: .histogram
         case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held,
-             .paused, .stateCommitted, .searchPostingsRows: .gauge
+             .paused, .stateCommitted, .searchPostingsRows, .purgesRestorable: .gauge
         }
     }
 
@@ -48,14 +49,14 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .domainItems: ["domain"]
         case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .paused, .stateCommitted: ["unit"]
         case .searches: ["result"]
-        case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy, .opens, .searchPostingsRows: []
+        case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy, .opens, .searchPostingsRows, .purgesRestorable: []
         }
     }
 
     /// The `# HELP` text.
     public var help: String {
         switch self {
-        case .runs: "Runs finished, by source, result (reindexed, failed, purged, cancelled or missed) and mode (full, incremental or resume; a purge is full)."
+        case .runs: "Runs finished, by source, result (reindexed, failed, purged, restored, cancelled or missed) and mode (full, incremental or resume; a purge is full)."
         case .itemsIndexed: "Items written to the index by runs of the source."
         case .itemsUnchanged: "Items runs of the source sent that the index held with the same content: marked as sent, nothing rewritten."
         case .itemsDeleted: "Items deleted from the index by runs of the source: stale items and purges."
@@ -76,6 +77,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .stateCommitted: "When the state handed to the unit's next incremental run was committed, in Unix seconds; 0 while it has none."
         case .paused: "1 while the unit's source is paused (scheduler pause): no run starts, nothing is purged unless its gate turns off; else 0."
         case .searchPostingsRows: "Item rows the search postings in memory hold (SQLite store); 0 while they are built, when searches scan FTS5 alone, and on PostgreSQL."
+        case .purgesRestorable: "Purges that turning a gate off caused and that turning it on again still undoes (within purgeGrace), as of the last pass."
         case .held: "1 while a flagd flag that decides the unit's gate or variant does not resolve: the unit neither runs nor is purged; else 0."
         }
     }

@@ -24,7 +24,7 @@ public final class SchedulerMetrics: Sendable {
     private let published = Mutex(Published())
 
     /// The decisions `scheduler_runs_total` counts: runs that did something.
-    static let countedDecisions: [RunDecision] = [.reindexed, .failed, .purged, .cancelled, .missed]
+    static let countedDecisions: [RunDecision] = [.reindexed, .failed, .purged, .restored, .cancelled, .missed]
 
     /// Call after swift-metrics is bootstrapped: the last pass's instant reads 0 until a pass finishes.
     public init() {
@@ -45,7 +45,7 @@ public final class SchedulerMetrics: Sendable {
             let source = configured.name
             let modes = configured.settings.incremental == nil ? [SyncMode.full] : [.full, .incremental]
             for result in Self.countedDecisions {
-                for mode in modes where mode == .full || result != .purged {
+                for mode in modes where mode == .full || ![.purged, .restored].contains(result) {
                     _ = Counter(label: MetricFamily.runs.name, dimensions: [("source", source), ("result", result.rawValue), ("mode", mode.rawValue)])
                 }
             }
@@ -76,7 +76,9 @@ public final class SchedulerMetrics: Sendable {
     func passFinished(
         _ result: PassResult, store: any SchedulerStore, configuration: SchedulerConfiguration, at now: Date, watchingSince: Date
     ) async throws {
-        let changed = result.outcomes.contains { $0.indexed + $0.deleted > 0 || $0.decision == .purged }
+        let changed = result.outcomes.contains { $0.indexed + $0.deleted > 0 || [.purged, .restored].contains($0.decision) }
+        let restorable = try await store.index.restorablePurges().values.filter { $0 > now }.count
+        Gauge(label: MetricFamily.purgesRestorable.name).record(restorable)
         try await recordLevels(
             store: store, configuration: configuration, now: now, watchingSince: watchingSince, recountingItems: changed,
             only: result.settledUnits == 0 ? nil : result.decidedPlans

@@ -116,8 +116,9 @@ enum PageTemplates {
       {{#hasPurges}}
       <section id="purges">
         <h2>Purges in progress</h2>
-        <p class="muted">Gone from search already; their rows are reclaimed in the background.</p>
-        <ul>{{#purges}}<li><code>{{domain}}</code>: {{items}} items purged {{#purged}}{{relative}}{{/purged}}, {{rowsLeft}} rows left</li>{{/purges}}</ul>
+        <p class="muted">Gone from search already; their rows are reclaimed in the background. A purge a gate turned off is kept for its <code>purgeGrace</code>: turning the gate on again within it brings the items back without a run.</p>
+        <ul>{{#purges}}<li><code>{{domain}}</code>: {{items}} items purged {{#purged}}{{relative}}{{/purged}}, {{rowsLeft}} rows left{{#restorable}}; <strong>restorable until <time>{{utc}}</time></strong> ({{relative}}) if its gate turns on again
+          {{#console}}{{#signedIn}}<form class="inline" method="post" action="/console/domains/{{domain}}/purge">{{> formFields}}<input type="hidden" name="confirm" value="{{domain}}"><button type="submit" class="danger">Purge now</button></form>{{/signedIn}}{{/console}}{{/restorable}}</li>{{/purges}}</ul>
       </section>
       {{/hasPurges}}
       {{#hasReplicas}}

@@ -51,6 +51,10 @@ struct StatusPageModel {
         var purged: Moment
         var items: Int
         var rowsLeft: Int
+        /// Until when turning its gate on again undoes it; `nil` when it is final.
+        var restorable: Moment?
+        /// Where a console action on it returns: the status page.
+        var link = "/"
     }
 
     struct ReplicaRow {
@@ -135,7 +139,10 @@ struct StatusPageModel {
         }
         orphans = report.orphanedDomains
         purges = report.pendingPurges.map { purge in
-            PurgeRow(domain: purge.domain, purged: moment(purge.purgedAt), items: purge.purgedItems, rowsLeft: purge.rowsLeft)
+            PurgeRow(
+                domain: purge.domain, purged: moment(purge.purgedAt), items: purge.purgedItems, rowsLeft: purge.rowsLeft,
+                restorable: purge.restorableUntil.flatMap { $0 > now ? moment($0) : nil }
+            )
         }
         self.runs = runs.map { RunRow($0, now: now) }
         replicas = (report.replicas ?? []).map { replica in

@@ -27,9 +27,11 @@ struct ValidateCommand: AsyncParsableCommand {
         var warnings: [ConfigProblem] = []
         /// The purges the configuration would cause, one sentence each (empty when the store holds nothing to purge).
         var wouldPurge: [String] = []
+        /// The restorable purges the configuration would undo (gates on again within their grace), one sentence each.
+        var wouldRestore: [String] = []
     }
 
-    @Flag(help: "Print one JSON object {valid, summary, problems, warnings, wouldPurge} on standard output.")
+    @Flag(help: "Print one JSON object {valid, summary, problems, warnings, wouldPurge, wouldRestore} on standard output.")
     var json = false
 
     @Flag(
@@ -56,18 +58,23 @@ struct ValidateCommand: AsyncParsableCommand {
         let summary = "\(config.directory) is valid: \(sources) source\(sources == 1 ? "" : "s") (\(units) unit\(units == 1 ? "" : "s")), "
             + "\(loaded.gates.count) gate\(loaded.gates.count == 1 ? "" : "s"), "
             + "\(loaded.experiments.count) experiment\(loaded.experiments.count == 1 ? "" : "s")"
-        let purges = noStore ? [] : await Self.purges(loaded)
-        if json { return try JSONOutput.print(Report(valid: true, summary: summary, problems: [], warnings: loaded.warnings, wouldPurge: purges)) }
+        let (purges, restores) = noStore ? ([], []) : await Self.storeChanges(loaded)
+        if json {
+            return try JSONOutput.print(
+                Report(valid: true, summary: summary, problems: [], warnings: loaded.warnings, wouldPurge: purges, wouldRestore: restores)
+            )
+        }
         loaded.warnings.forEach { printError("warning: \(config.located($0))") }
         print(summary)
-        purges.forEach { print($0) }
+        (purges + restores).forEach { print($0) }
     }
 
-    /// What `configuration` would purge from the store it names, as a pass would decide it now: a unit whose gate is
-    /// validly off while its domain holds items or its success is remembered. Nothing for a database file that does
+    /// What `configuration` would purge from the store it names, as a pass would decide it now (a unit whose gate is
+    /// validly off while its domain holds items or its success is remembered), and the restorable purges it would undo
+    /// (a unit whose gate is on again within its purge's grace). Nothing for a database file that does
     /// not exist yet; a store that cannot be read is said on standard error, and the configuration is still valid.
-    static func purges(_ configuration: SchedulerConfiguration) async -> [String] {
-        if case .sqlite(let path) = configuration.scheduler.store, !FileManager.default.fileExists(atPath: path) { return [] }
+    static func storeChanges(_ configuration: SchedulerConfiguration) async -> (purges: [String], restores: [String]) {
+        if case .sqlite(let path) = configuration.scheduler.store, !FileManager.default.fileExists(atPath: path) { return ([], []) }
         do {
             // A store that does not answer (a database out of reach from where the config is checked) holds it 10 s.
             let report = try await withThrowingTaskGroup(of: StatusReport?.self) { group in
@@ -85,14 +92,18 @@ struct ValidateCommand: AsyncParsableCommand {
             }
             guard let report else {
                 printError("the store did not answer within 10 s: what this configuration would purge is not listed (--no-store skips the store)")
-                return []
+                return ([], [])
             }
-            return report.units.filter { $0.gate == .off && ($0.items > 0 || $0.lastSuccess != nil) }.map { unit in
+            let restores = report.units.filter { $0.gate == .on && $0.restorableUntil != nil }.map { unit in
+                "would restore \(unit.unit) (\(unit.domain)): its gate is on again within the grace of its purge"
+            }
+            let purges = report.units.filter { $0.gate == .off && $0.restorableUntil == nil && ($0.items > 0 || $0.lastSuccess != nil) }.map { unit in
                 "would purge \(unit.unit) (\(unit.domain), \(unit.items) item\(unit.items == 1 ? "" : "s")): \(unit.gateReason ?? "its gate is off")"
             }
+            return (purges, restores)
         } catch {
             printError("could not read the store to list what this configuration would purge: \(error)")
-            return []
+            return ([], [])
         }
     }
 }

@@ -130,7 +130,7 @@ struct RunOnceCommand: AsyncParsableCommand {
                 + ", \(outcome.deleted) deleted, \(outcome.rejected) rejected"
         case .purged: line += ": \(outcome.deleted) deleted"
         case .failed, .cancelled: line += ": \(outcome.error ?? "")"
-        case .notDue, .wouldReindex, .wouldPurge, .skipped, .paused, .missed: break
+        case .notDue, .wouldReindex, .wouldPurge, .wouldRestore, .restored, .skipped, .paused, .missed: break
         }
         line += " (\(outcome.reason))"
         if let next = outcome.nextDue { line += "; next \(outcome.decision == .failed ? "attempt" : "due") \(ISO8601.string(from: next))" }

@@ -57,7 +57,10 @@ struct StatusCommand: AsyncParsableCommand {
             print("orphaned domain \(orphan.domain): \(orphan.items) items no configured source covers (scheduler purge --domain \(orphan.domain))")
         }
         for purge in report.pendingPurges {
-            print("purge of \(purge.domain) (\(Self.date(purge.purgedAt))): its \(purge.purgedItems) items are gone from search; \(purge.rowsLeft) rows left to reclaim")
+            let restorable = purge.restorableUntil.flatMap { $0 > report.at ? $0 : nil }.map {
+                "; restorable until \(Self.date($0)) if its gate turns on again (scheduler purge --domain \(purge.domain) makes it final now)"
+            } ?? ""
+            print("purge of \(purge.domain) (\(Self.date(purge.purgedAt))): its \(purge.purgedItems) items are gone from search; \(purge.rowsLeft) rows left to reclaim\(restorable)")
         }
         for pause in report.pausedSources {
             print("source \(pause.source) paused since \(Self.date(pause.pausedAt)) by \(pause.pausedBy) (scheduler resume --source \(pause.source))")
