@@ -5,7 +5,7 @@ import Testing
 @Suite("scheduler run: the service")
 struct ServiceTests {
     @Test func itPassesOnStartAndFollowsGateChangesButNotInvalidFiles() async throws {
-        let setup = try SourceWorkspace()
+        let setup = try SourceWorkspace(extraLines: "    purgeGrace: 0")
         try setup.setFeed("a b c")
         let service = try await RunningService(setup.config)
 

@@ -151,6 +151,8 @@ struct ReconcilePassTests {
     @Test(arguments: StoreBackend.allCases)
     func aGateTurnedOffPurgesAndTurnedOnAgainReindexesAtOnce(backend: StoreBackend) async throws {
         let fixture = try await EngineFixture(backend)
+        fixture.sourceLines = ["purgeGrace: 0"]
+        try fixture.writeScheduler()
         try fixture.setFeed(["a", "b", "c"])
         try await fixture.pass(at: start)
         let canary = SearchableItem(uniqueIdentifier: "other", domainIdentifier: "com.example.articlesarchive", title: "Article other")
@@ -172,6 +174,80 @@ struct ReconcilePassTests {
         #expect(on.map(\.decision) == [.reindexed])
         #expect(on[0].reason == "never succeeded")
         #expect(try await fixture.identifiers() == ["a", "b", "c"])
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aGateTurnedOnAgainWithinThePurgeGraceRestoresTheItemsWithoutARun(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
+        try fixture.setFeed(["a", "b", "c"])
+        try await fixture.pass(at: start)
+        // A run now would fail: the items must come back from the store, not from the plugin.
+        try fixture.setFeed(["FAIL"])
+
+        try fixture.setGate(on: false)
+        let off = try await fixture.pass(at: start.plus(seconds: 60))
+        #expect(off.map(\.decision) == [.purged])
+        #expect(off[0].deleted == 3)
+        #expect(off[0].reason.contains("restorable until 2026-01-31T11:01:00Z"))
+        #expect(try await fixture.identifiers().isEmpty, "gone from search at once")
+        #expect(try await fixture.unitState()?.lastSuccessAt == start, "the unit's success is kept through the grace")
+        let waiting = try await fixture.pass(at: start.plus(seconds: 120))
+        #expect(waiting.map(\.decision) == [.skipped])
+        #expect(waiting[0].reason.contains("purged, restorable until 2026-01-31T11:01:00Z if the gate turns on again"))
+
+        try fixture.setGate(on: true)
+        let on = try await fixture.pass(at: start.plus(seconds: 180))
+        #expect(on.map(\.decision) == [.restored])
+        #expect(on[0].reason.contains("(3 items)"))
+        #expect(on[0].nextDue == ISO8601.date(from: "2026-02-28T10:00:00Z"))
+        #expect(try await fixture.identifiers() == ["a", "b", "c"])
+        let state = try #require(try await fixture.unitState())
+        #expect(state.lastSuccessAt == start && state.lastResult == .succeeded && state.itemCount == 3)
+        #expect(try await fixture.pass(at: start.plus(seconds: 240)).map(\.decision) == [.notDue])
+        let history = try await fixture.withStore { try await $0.history(source: nil, limit: 10) }
+        #expect(history.map(\.decision) == [.restored, .purged, .reindexed])
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func pastThePurgeGraceThePurgeIsFinalAndTheGateTurnedOnReindexes(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
+        fixture.sourceLines = ["purgeGrace: 10m"]
+        try fixture.writeScheduler()
+        try fixture.setFeed(["a", "b", "c"])
+        try await fixture.pass(at: start)
+        try fixture.setGate(on: false)
+        #expect(try await fixture.pass(at: start.plus(seconds: 60)).map(\.decision) == [.purged])
+
+        let final = try await fixture.pass(at: start.plus(seconds: 660))
+        #expect(final.map(\.decision) == [.purged])
+        #expect(final[0].reason.contains("the purge's grace ended: final"))
+        #expect(try await fixture.unitState()?.lastSuccessAt == nil)
+        #expect(try await fixture.pass(at: start.plus(seconds: 720)).map(\.decision) == [.skipped])
+
+        try fixture.setFeed(["a", "d"])
+        try fixture.setGate(on: true)
+        let on = try await fixture.pass(at: start.plus(seconds: 780))
+        #expect(on.map(\.decision) == [.reindexed])
+        #expect(try await fixture.identifiers() == ["a", "d"])
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aGateTurnedOnJustPastTheGraceReindexesInsteadOfRestoring(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
+        fixture.sourceLines = ["purgeGrace: 10m"]
+        try fixture.writeScheduler()
+        try fixture.setFeed(["a", "b", "c"])
+        try await fixture.pass(at: start)
+        try fixture.setGate(on: false)
+        #expect(try await fixture.pass(at: start.plus(seconds: 60)).map(\.decision) == [.purged])
+
+        // No pass ran in the grace's last moments: the purge is not final yet, but it is past restoring.
+        try fixture.setFeed(["a", "e"])
+        try fixture.setGate(on: true)
+        let on = try await fixture.pass(at: start.plus(seconds: 700))
+        #expect(on.map(\.decision) == [.reindexed])
+        #expect(on[0].reason == "its purge's grace ended before the gate turned on again: reindexed")
+        #expect(try await fixture.identifiers() == ["a", "e"])
     }
 
     @Test(arguments: StoreBackend.allCases)

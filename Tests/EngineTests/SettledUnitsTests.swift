@@ -91,6 +91,11 @@ struct SettledUnitsTests {
         let tick = try await fixture.tick(at: EngineFixture.start.plus(days: 1))
         #expect(tick.outcomes.map(\.decision) == [.purged, .purged, .purged])
         #expect(try await fixture.identifiers().isEmpty)
+        // Restorable for the default purgeGrace (1 h): settled until it ends, then made final, then settled for good.
+        let day = EngineFixture.start.plus(days: 1)
+        #expect(try await fixture.tick(at: day.plus(seconds: 60)).outcomes.map(\.decision) == [.skipped, .skipped, .skipped])
+        #expect(try await fixture.tick(at: day.plus(seconds: 1800)).outcomes.isEmpty, "settled until the grace ends")
+        #expect(try await fixture.tick(at: day.plus(seconds: 3600)).outcomes.map(\.decision) == [.purged, .purged, .purged])
         #expect(try await fixture.tick(at: EngineFixture.start.plus(days: 2)).outcomes.map(\.decision) == [.skipped, .skipped, .skipped])
         #expect(try await fixture.tick(at: EngineFixture.start.plus(days: 3)).outcomes.isEmpty, "settled while the gate is off")
     }

@@ -37,6 +37,18 @@ struct MissedRunsConfigTests {
         #expect(problems.contains { $0.contains(message) && $0.contains("scheduler.yaml:") }, "\(problems)")
     }
 
+    @Test func aPurgeGraceComesFromTheSourceThenTheDefaultsThenOneHour() throws {
+        func grace(_ folder: ConfigFolder) throws -> Duration? { try folder.load().scheduler.sources.first?.settings.purgeGrace }
+        #expect(try grace(Self.folder()) == .seconds(3600))
+        #expect(try grace(Self.folder(defaults: ", purgeGrace: 0")) == .zero, "0: final at once")
+        #expect(try grace(Self.folder(defaults: ", purgeGrace: 0s")) == .zero)
+        #expect(try grace(Self.folder(defaults: ", purgeGrace: 1d", source: "    purgeGrace: 15m\n")) == .seconds(900))
+        for bad in ["soon", "-1h", "[1h]", "''"] {
+            let problems = try Self.folder(source: "    purgeGrace: \(bad)\n").problems().map(\.description)
+            #expect(problems.contains { $0.contains("purgeGrace") && $0.contains("scheduler.yaml:") }, "\(bad): \(problems)")
+        }
+    }
+
     @Test func maxStartsPerMinuteAndConcurrencyAreWholeNumbersInRange() throws {
         func folder(_ value: String) throws -> ConfigFolder {
             try ConfigFolder(scheduler: ConfigFolder.scheduler.replacingOccurrences(

@@ -61,6 +61,32 @@ struct ConsoleTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
+    func aRestorablePurgeShowsItsTimeLeftAndASignedInOperatorPurgesItNow(backend: StoreBackend) async throws {
+        let restorable: @Sendable (any SchedulerStore) async throws -> Void = { store in
+            _ = try await store.purge(domain: "com.test.docs", restorableUntil: Date().addingTimeInterval(3600))
+        }
+        try await SchedulerAPITests.withHarness(backend, prepare: restorable) { harness in
+            let client = harness.client
+            let anonymous = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(anonymous.contains(#/3 items purged [^<]*, 3 rows left; <strong>restorable until <time>[^<]+</time></strong> \(in (59|60) min\)/#), "\(anonymous)")
+            #expect(!anonymous.contains("Purge now"), "no action for who is not signed in")
+
+            let session = try await Self.signIn(client)
+            let page = String(buffer: try await client.execute(uri: "/", method: .get, headers: [.cookie: session.cookie]).body)
+            #expect(page.contains(#"<input type="hidden" name="confirm" value="com.test.docs"><button type="submit" class="danger">Purge now</button>"#))
+            let purged = try await client.execute(
+                uri: "/console/domains/com.test.docs/purge", method: .post, headers: session.headers,
+                body: Self.form(["csrf": session.csrf, "confirm": "com.test.docs", "back": "/"])
+            )
+            #expect(purged.headers[.location] == "/?notice=purged")
+            #expect(try await harness.store.index.restorablePurges().isEmpty, "final now")
+            #expect(try await harness.store.restorePurge(domain: "com.test.docs") == nil)
+            let after = String(buffer: try await client.execute(uri: "/", method: .get, headers: [.cookie: session.cookie]).body)
+            #expect(!after.contains("Purge now") && !after.contains("restorable until"))
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
     func aSignedInOperatorPausesResumesReindexesAndPurgesFromThePages(backend: StoreBackend) async throws {
         try await SchedulerAPITests.withHarness(backend) { harness in
             let client = harness.client

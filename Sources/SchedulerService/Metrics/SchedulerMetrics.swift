@@ -29,6 +29,7 @@ public final class SchedulerMetrics: Sendable {
     /// Call after swift-metrics is bootstrapped: the last pass's instant reads 0 until a pass finishes.
     public init() {
         Gauge(label: MetricFamily.lastPass.name).record(0)
+        Gauge(label: MetricFamily.purgesRestorable.name).record(0)
     }
 
     /// Creates every series the configuration implies with its zero, and marks the configuration in force as the
