@@ -187,13 +187,14 @@ public struct MemoryStore: SchedulerStore {
         return result
     }
 
-    public func restorePurge(domain: String) async throws -> Int? {
+    public func restorePurge(domain: String, endingCheckpoints batchNames: [String]) async throws -> Int? {
         let now = memoryIndex.clock.now()
         var restored: Int?
         _ = try memoryIndex.commit(IndexBatch()) { tables, _ in
             try tables.check(fence)
             restored = tables.restore(domain: domain, now: now)
             guard restored != nil else { return }
+            for name in batchNames { tables.clientStates[name] = nil }
             tables.outsideChanges += 1
             tables.unsettle(within: domain)
         }

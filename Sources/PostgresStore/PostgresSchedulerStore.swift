@@ -287,13 +287,14 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return result
     }
 
-    public func restorePurge(domain: String) async throws -> Int? {
+    public func restorePurge(domain: String, endingCheckpoints batchNames: [String]) async throws -> Int? {
         let logger = logger, fence = fence, now = postgresIndex.clock.now()
         var restored: Int?
         _ = try await postgresIndex.commit(IndexBatch()) { connection, outcome in
             try await Self.check(fence, connection, logger: logger)
             restored = try await PostgresPurgedDomains.restore(connection, domain: domain, commitNumber: outcome.commitNumber, now: now, logger: logger)
             guard restored != nil else { return }
+            try await connection.checkedQuery("DELETE FROM batch_client_state WHERE batch_name = ANY(\(batchNames)::text[])", logger: logger)
             try await Self.countOutsideChange(connection, logger: logger)
             try await Self.unsettle(within: domain, connection, logger: logger)
         }

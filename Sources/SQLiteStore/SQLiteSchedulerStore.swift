@@ -179,10 +179,11 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }).result
     }
 
-    public func restorePurge(domain: String) async throws -> Int? {
+    public func restorePurge(domain: String, endingCheckpoints batchNames: [String]) async throws -> Int? {
         let now = sqliteIndex.clock.now()
         return try await sqliteIndex.commit(IndexBatch(), alongside: { db, _ in
             guard let restored = try PurgedDomains.restore(db, domain: domain, now: now) else { return nil }
+            for name in batchNames { try db.execute(sql: "DELETE FROM batch_client_state WHERE batchName = ?", arguments: [name]) }
             try SQLiteSearchIndex.countOutsideChange(db)
             try UnitStateRow.unsettle(db, within: domain)
             return restored

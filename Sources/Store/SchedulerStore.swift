@@ -74,10 +74,11 @@ public protocol SchedulerStore: Sendable {
     func purge(domain: String, restorableUntil until: Date?) async throws -> PurgeOutcome
 
     /// Undoes the restorable purge of exactly `domain` if its grace has not ended by the index's clock, in one
-    /// transaction: its items are searchable again, the units there keep the state they had and are decided again.
-    /// Returns how many items it brought back, or `nil` when there is no such purge (none, final, expired, or its rows
-    /// being reclaimed).
-    func restorePurge(domain: String) async throws -> Int?
+    /// transaction: its items are searchable again, the units there keep the state they had and are decided again,
+    /// and the client states named `endingCheckpoints` are forgotten (the checkpoints of interrupted runs of those
+    /// units: their baseline predates the restore, which may renumber the rows). Returns how many items it brought
+    /// back, or `nil` when there is no such purge (none, final, expired, or its rows being reclaimed).
+    func restorePurge(domain: String, endingCheckpoints batchNames: [String]) async throws -> Int?
 
     /// Marks the attempts still `running` as `interrupted` and returns them: called by a pass that holds the
     /// pass lock. With leases, only the units whose lease is not live are marked: another replica may be running

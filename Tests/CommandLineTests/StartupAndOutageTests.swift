@@ -34,6 +34,10 @@ struct StartupAndOutageTests {
             // A request's own deadline (3 s), or the shared head read's a search waits on (2 s), or the pool's refusal.
             #expect(["did not answer within 3 s", "did not answer within 2 s", "cannot be reached", "check that the server runs"].contains { body.contains($0) }, "\(path): \(body)")
             #expect(!body.contains("ConnectionPoolError"), "\(path): \(body)")
+            if path != "/healthz" {
+                let retry = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After")
+                #expect(retry == "1" || retry == "5", "\(path): a client is told when to try again")
+            }
         }
         #expect(await service.terminate() == 0, "\(service.log)")
     }

@@ -231,6 +231,28 @@ struct ReconcilePassTests {
         #expect(try await fixture.identifiers() == ["a", "d"])
     }
 
+    /// In the service the reclaimer (every 2 s) usually reaches an expired purge before the pass (every tick): its
+    /// first step makes the purge final, and the pass then forgets the unit's success instead of purging again.
+    @Test(arguments: StoreBackend.allCases)
+    func aPurgeTheReclaimerMadeFinalIsNotPurgedRestorablyAgain(backend: StoreBackend) async throws {
+        let fixture = try await EngineFixture(backend)
+        fixture.sourceLines = ["purgeGrace: 10m"]
+        try fixture.writeScheduler()
+        try fixture.setFeed(["a", "b", "c"])
+        try await fixture.pass(at: start)
+        try fixture.setGate(on: false)
+        #expect(try await fixture.pass(at: start.plus(seconds: 60)).map(\.decision) == [.purged])
+        try await fixture.withStore(at: start.plus(seconds: 700)) { store in
+            while try await store.index.reclaimPurgedItems(limit: 2) != nil {}
+        }
+        let final = try await fixture.pass(at: start.plus(seconds: 720))
+        #expect(final.map(\.decision) == [.purged])
+        #expect(!final[0].reason.contains("restorable"), "\(final[0].reason)")
+        #expect(try await fixture.unitState()?.lastSuccessAt == nil)
+        #expect(try await fixture.withStore { try await $0.index.restorablePurges() }.isEmpty)
+        #expect(try await fixture.pass(at: start.plus(seconds: 780)).map(\.decision) == [.skipped])
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aGateTurnedOnJustPastTheGraceReindexesInsteadOfRestoring(backend: StoreBackend) async throws {
         let fixture = try await EngineFixture(backend)

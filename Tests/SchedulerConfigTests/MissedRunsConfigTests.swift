@@ -49,6 +49,19 @@ struct MissedRunsConfigTests {
         }
     }
 
+    @Test func theRequestDeadlineIsADurationOfAtMostFiveMinutes() throws {
+        func folder(_ value: String) throws -> ConfigFolder {
+            try ConfigFolder(scheduler: ConfigFolder.scheduler.replacingOccurrences(
+                of: "service: { tick: 60s, listen: 127.0.0.1:8080 }", with: "service: { tick: 60s, listen: 127.0.0.1:8080, requestDeadline: \(value) }"
+            ))
+        }
+        #expect(try ConfigFolder().load().scheduler.requestDeadline == .seconds(3))
+        #expect(try folder("10s").load().scheduler.requestDeadline == .seconds(10))
+        for bad in ["0", "soon", "1h"] {
+            #expect(try folder(bad).problems().contains { $0.message.contains("service.requestDeadline") }, "\(bad)")
+        }
+    }
+
     @Test func maxStartsPerMinuteAndConcurrencyAreWholeNumbersInRange() throws {
         func folder(_ value: String) throws -> ConfigFolder {
             try ConfigFolder(scheduler: ConfigFolder.scheduler.replacingOccurrences(

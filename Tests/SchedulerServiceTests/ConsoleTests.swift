@@ -80,7 +80,7 @@ struct ConsoleTests {
             )
             #expect(purged.headers[.location] == "/?notice=purged")
             #expect(try await harness.store.index.restorablePurges().isEmpty, "final now")
-            #expect(try await harness.store.restorePurge(domain: "com.test.docs") == nil)
+            #expect(try await harness.store.restorePurge(domain: "com.test.docs", endingCheckpoints: []) == nil)
             let after = String(buffer: try await client.execute(uri: "/", method: .get, headers: [.cookie: session.cookie]).body)
             #expect(!after.contains("Purge now") && !after.contains("restorable until"))
         }

@@ -203,7 +203,8 @@ struct OpeningResultsTests {
     @Test(arguments: StoreBackend.allCases)
     func analyticsReportWhatWasSearchedAndOpened(backend: StoreBackend) async throws {
         try await Self.withHarness(backend) { api in
-            for uri in ["/search?q=Do", "/search?q=Docu", "/search?q=nothing%20here", "/search?q=docu"] {
+            for uri in ["/search?q=Do", "/search?q=Docu", "/search?q=nothing+here", "/search?q=docu"] {
+                // (`+` is a space, as HTML forms and most clients send it.)
                 #expect(try await api.client.execute(uri: uri, method: .get).status == .ok)
             }
             #expect(try await api.client.execute(uri: "/open/pic?q=docu", method: .get).status == .found)

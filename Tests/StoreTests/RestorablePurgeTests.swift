@@ -43,14 +43,16 @@ struct RestorablePurgeTests {
             #expect(try await store.index.pendingPurges().first?.restorableUntil == until)
             #expect(try await store.index.reclaimPurgedItems(limit: 10) == nil, "the reclaimer leaves a restorable purge alone")
 
-            #expect(try await store.restorePurge(domain: "com.shop.help") == 5)
+            #expect(try await store.index.lastClientState(batchName: "run/help") != nil)
+            #expect(try await store.restorePurge(domain: "com.shop.help", endingCheckpoints: ["run/help"]) == 5)
+            #expect(try await store.index.lastClientState(batchName: "run/help") == nil, "no run resumes from a checkpoint older than the restore")
             #expect(try await Self.found(store) == ["a1", "a2", "a3", "a4", "a5"])
             #expect(try await store.index.itemCount(inDomain: "com.shop.help") == 5)
             #expect(try await store.index.pendingPurges().isEmpty)
             #expect(try await store.index.restorablePurges().isEmpty)
             let state = try await store.unit("help")
             #expect(state?.lastSuccessAt == Conformance.now && state?.fingerprint == "f" && state?.itemCount == 5)
-            #expect(try await store.restorePurge(domain: "com.shop.help") == nil, "nothing left to restore")
+            #expect(try await store.restorePurge(domain: "com.shop.help", endingCheckpoints: []) == nil, "nothing left to restore")
         }
     }
 
@@ -59,11 +61,11 @@ struct RestorablePurgeTests {
         try await Self.withIndexedUnit(backend) { store, clock in
             _ = try await store.purge(domain: "com.shop.help", restorableUntil: Conformance.now.addingTimeInterval(Self.grace))
             clock.set(Conformance.now.addingTimeInterval(Self.grace))
-            #expect(try await store.restorePurge(domain: "com.shop.help") == nil, "the grace ends at its instant")
+            #expect(try await store.restorePurge(domain: "com.shop.help", endingCheckpoints: []) == nil, "the grace ends at its instant")
             #expect(try await store.index.reclaimPurgedItems(limit: 2) == 2)
             #expect(try await store.index.restorablePurges().isEmpty, "its first reclaim step made it final")
             clock.set(Conformance.now)
-            #expect(try await store.restorePurge(domain: "com.shop.help") == nil, "a half-reclaimed domain never comes back, whatever the clock says")
+            #expect(try await store.restorePurge(domain: "com.shop.help", endingCheckpoints: []) == nil, "a half-reclaimed domain never comes back, whatever the clock says")
             #expect(try await Self.found(store).isEmpty)
             while try await store.index.reclaimPurgedItems(limit: 2) != nil {}
             #expect(try await store.index.pendingPurges().isEmpty)
@@ -77,7 +79,7 @@ struct RestorablePurgeTests {
             _ = try await store.purge(domain: "com.shop.help", restorableUntil: until)
             #expect(try await store.purge(domain: "com.shop.help") == 0, "purge now: nothing more leaves search")
             #expect(try await store.index.restorablePurges().isEmpty)
-            #expect(try await store.restorePurge(domain: "com.shop.help") == nil)
+            #expect(try await store.restorePurge(domain: "com.shop.help", endingCheckpoints: []) == nil)
             #expect(try await store.unit("help")?.lastSuccessAt == nil, "a final purge forgets the unit's success")
 
             // Reindexed, then purged again before the first purge's rows are reclaimed: a restore would bring those
@@ -95,7 +97,7 @@ struct RestorablePurgeTests {
             try await store.index.upsert([Conformance.item("fr1", "com.shop.help.fr"), Conformance.item("fr2", "com.shop.help.fr")])
             #expect(try await store.purge(domain: "com.shop.help.fr") == 2)
             _ = try await store.purge(domain: "com.shop.help", restorableUntil: Conformance.now.addingTimeInterval(Self.grace))
-            #expect(try await store.restorePurge(domain: "com.shop.help") == 5)
+            #expect(try await store.restorePurge(domain: "com.shop.help", endingCheckpoints: []) == 5)
             #expect(try await Self.found(store) == ["a1", "a2", "a3", "a4", "a5"])
             #expect(try await store.index.itemCount(inDomain: "com.shop.help") == 5)
         }

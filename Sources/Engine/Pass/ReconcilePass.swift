@@ -274,7 +274,8 @@ public struct ReconcilePass: Sendable {
             try await store.append(historyLine(outcome, startedAt: startedAt))
             return outcome
         case .restore:
-            guard let restored = try await store.restorePurge(domain: plan.unit.domain) else {
+            // An interrupted run of the unit starts over rather than resume: its checkpoint's baseline predates the restore.
+            guard let restored = try await store.restorePurge(domain: plan.unit.domain, endingCheckpoints: [UnitReindex.batchName(unit: plan.unit.key)]) else {
                 return skipped(need, reason: "the purge's grace ended as it was restored: the unit is reindexed by the next pass")
             }
             outcome.decision = .restored

@@ -90,9 +90,12 @@ public struct UnitNeed: Sendable {
             return UnitNeed(plan: plan, state: state, action: .purge(restorableUntil: nil), reason: reason + "; the purge's grace ended: final", nextDue: nil)
         }
         let indexed = domainHasItems || state?.lastSuccessAt != nil
+        // Restorable only when there is something to restore: a success remembered over an empty domain (the purge's
+        // grace ended and its rows are being reclaimed, or nothing was indexed) is forgotten at once.
         let grace = plan.settings.purgeGrace
+        let keptUntil = domainHasItems && grace > .zero ? now.addingTimeInterval(grace.seconds) : nil
         return UnitNeed(
-            plan: plan, state: state, action: indexed ? .purge(restorableUntil: grace > .zero ? now.addingTimeInterval(grace.seconds) : nil) : .nothing,
+            plan: plan, state: state, action: indexed ? .purge(restorableUntil: keptUntil) : .nothing,
             reason: reason + (indexed ? "" : "; nothing indexed"), nextDue: nil
         )
     }

@@ -1,19 +1,11 @@
 import Foundation
 
-/// How well an item matches the search terms; higher is better.
+/// How well an item matches the search terms, and the facts ranking orders by before it: the ranking rules are
+/// described once, for users and contributors alike, in docs/search.md ("Ranking").
 ///
-/// Each term counts the weight of the best field it matches (``SearchColumn/weight``), times 1 for a whole
-/// word or 0.8 for a prefix, divided by `1 + 0.05 × (words in the field − 1)` so a short field beats a long
-/// one. A term found in no field (the index matched it beyond the scored text) counts as half a description
-/// match. The sum is lifted by the ranking hint: `× (1 + hint / 100)`.
-///
-/// A word matched through a typo correction (``SearchTerms/corrections``) counts as a prefix would, and the
-/// item's typos are counted apart: the fewest each term needed, summed; ranking puts fewer typos first. So are the
-/// typed sequences (``SearchTerms/sequences``, `3.4.0`) a field holds word after word: ranking puts more first; and
-/// whether the title is exactly the typed words: ranking puts such an item first among those with as few typos; and
-/// how many terms are whole words where they score best: ranking puts more first, before the score.
-/// Typed words an item matches only through a synonym phrase (``SearchTerms/synonyms``, every word of the phrase found)
-/// score as prefixes in the phrase's weakest field, and count as one typo.
+/// Each term counts the weight of the best field it matches (``SearchColumn/weight``); a word matched through a typo
+/// correction (``SearchTerms/corrections``) counts as a prefix would; typed words matched only through a synonym
+/// phrase (``SearchTerms/synonyms``) score as prefixes in the phrase's weakest field.
 package struct RelevanceScore {
     /// What ranking orders by.
     package struct Result {

@@ -40,7 +40,7 @@ struct SchedulerFileParser {
         }
         let serviceKeys = [
             "tick", "listen", "adminListen", "idleTimeout", "maxConnections", "maxConnectionsPerClient", "maxRequestsPerConnection", "maxConnectionAge",
-            "overdueGrace", "openSchemes", "openRateLimit", "maxStartsPerMinute", "concurrency",
+            "overdueGrace", "requestDeadline", "openSchemes", "openRateLimit", "maxStartsPerMinute", "concurrency",
         ]
         if let service = value("service"), let fields = reader.mapping(service, "service", known: serviceKeys) {
             for (key, _, node) in fields {
@@ -73,6 +73,13 @@ struct SchedulerFileParser {
                     settings.maxStartsPerMinute = limit
                 }
                 if key == "overdueGrace", let grace = reader.duration(node, "service.overdueGrace") { settings.overdueGrace = grace }
+                if key == "requestDeadline", let deadline = reader.duration(node, "service.requestDeadline") {
+                    if deadline > .seconds(300) {
+                        reader.problem(node, "service.requestDeadline must be at most 5m: a request held longer holds a connection slot")
+                    } else {
+                        settings.requestDeadline = deadline
+                    }
+                }
                 if key == "tick", let tick = reader.duration(node, "service.tick") { settings.tick = tick }
                 if key == "listen", let text = reader.string(node, "service.listen") {
                     if let address = ListenAddress(text) { settings.listen = address } else {

@@ -38,6 +38,9 @@ public struct SchedulerSettings: Sendable {
     /// How long past its schedule's due instant a unit may go without a success before the service calls it
     /// overdue (`service.overdueGrace`): on the status page and as `scheduler_unit_overdue`.
     public var overdueGrace: Duration
+    /// How long an HTTP request waits for the store before it is answered 503 with `Retry-After`
+    /// (`service.requestDeadline`; read at start).
+    public var requestDeadline: Duration
     /// The URL schemes `/open` redirects to (`service.openSchemes`), lowercased; `nil` for the default
     /// (``OpenSchemes/allowed(in:)``: `https`, `http` and the schemes of the sources' `deepLink` templates).
     public var openSchemes: Set<String>?
@@ -117,6 +120,7 @@ public struct SchedulerSettings: Sendable {
         maxConnectionAge = .seconds(300)
         adminListen = nil
         overdueGrace = .seconds(3600)
+        requestDeadline = .seconds(3)
         openSchemes = nil
         openRateLimit = 60
         defaultExpiration = StoreDefaults.timeToLive

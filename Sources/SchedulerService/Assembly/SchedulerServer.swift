@@ -69,8 +69,8 @@ public struct SchedulerServer: Sendable {
             let searchStructures = Self.searchStructures(store: store, searchCopy: searchCopy, postings: settings.search.postings)
             let api = SchedulerAPI(
                 active: active, store: store, passLock: passLock, trigger: trigger, health: health, metrics: metrics, metricsRegistry: metricsRegistry,
-                authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches, sessionStore: sessions,
-                searchStructures: searchStructures
+                authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches,
+                storeDeadline: StoreDeadline(limit: settings.requestDeadline), sessionStore: sessions, searchStructures: searchStructures
             )
             let servers = api.servers(settings: settings, logger: logger, onListening: onListening)
             var group = ServiceGroupConfiguration(

@@ -1,9 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// The fields of a form the console posts (`application/x-www-form-urlencoded`), read from a body of at most
-/// ``maxBytes``: a field whose name or value is not valid percent-encoding is left out, and the first of a repeated
-/// name is kept.
+/// The fields of a form the console posts (``FormFields``), read from a body of at most ``maxBytes``.
 enum ConsoleForm {
     static let maxBytes = 16 * 1024
 
@@ -18,13 +16,6 @@ enum ConsoleForm {
     }
 
     static func fields(_ text: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let name = decoded(parts[0]), let value = parts.count == 2 ? decoded(parts[1]) : "", fields[name] == nil else { continue }
-            fields[name] = value
-        }
-        return fields
+        FormFields.decode(text)
     }
 }

@@ -43,7 +43,7 @@ enum ConsoleNotice: String, CaseIterable {
     }
 
     /// The text of the notice `name` names; `nil` for none or an unknown one.
-    static func text(_ name: Substring?) -> String? {
+    static func text(_ name: String?) -> String? {
         name.flatMap { ConsoleNotice(rawValue: String($0)) }?.text
     }
 }

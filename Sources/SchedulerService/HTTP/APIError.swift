@@ -5,13 +5,18 @@ import Hummingbird
 struct APIError: HTTPResponseError {
     let status: HTTPResponse.Status
     let message: String
+    /// Seconds after which the same request may succeed (`Retry-After`): a 503 of a store that did not answer.
+    var retryAfter: Int?
 
-    init(_ status: HTTPResponse.Status, _ message: String) {
+    init(_ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil) {
         self.status = status
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONResponse.error(status, message)
+        var response = JSONResponse.error(status, message)
+        if let retryAfter { response.headers[.retryAfter] = "\(retryAfter)" }
+        return response
     }
 }

@@ -44,7 +44,7 @@ extension SchedulerAPI {
         guard let location = OpenSchemes.location(of: address, allowed: allowed) else {
             throw APIError(.notFound, "the item's contentURL is not opened from here: its scheme is not one of service.openSchemes (\(allowed.sorted().joined(separator: ", ")))")
         }
-        let query = request.uri.queryParameters["q"].flatMap { OpenTally.foldedQuery(String($0)) }
+        let query = request.queryFields["q"].flatMap { OpenTally.foldedQuery($0) }
         let redirect = Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
         guard counted else { return redirect }
         switch await opens.admit(identifier: item.uniqueIdentifier, query: query, client: client, rateLimit: configuration.scheduler.openRateLimit) {

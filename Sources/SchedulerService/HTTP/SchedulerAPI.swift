@@ -82,8 +82,8 @@ public struct SchedulerAPI: Sendable {
         router.get("/") { request, context in
             await page { () async throws(APIError) -> Response in
                 try await statusPage(
-                    showing: UnitTrouble.named(request.uri.queryParameters["show"].map(String.init)),
-                    console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.uri.queryParameters["notice"])
+                    showing: UnitTrouble.named(request.queryFields["show"]),
+                    console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.queryFields["notice"])
                 )
             }
         }
@@ -91,7 +91,7 @@ public struct SchedulerAPI: Sendable {
             await page { () async throws(APIError) -> Response in
                 try await unitPage(
                     context.parameters.getCatchAll().joined(separator: "/"),
-                    console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.uri.queryParameters["notice"])
+                    console: ConsoleView(available: console, session: context.sessions.session), notice: ConsoleNotice.text(request.queryFields["notice"])
                 )
             }
         }
@@ -108,7 +108,7 @@ public struct SchedulerAPI: Sendable {
         if routes != .publicOnly {
             let admin = router.group().add(middleware: AdminOnly(authorization: authorization, attempts: bearerAttempts))
             admin.post("sources/{name}/reindex") { request, context in
-                try await reindex(source: context.parameters.get("name") ?? "", mode: request.uri.queryParameters["mode"].map(String.init))
+                try await reindex(source: context.parameters.get("name") ?? "", mode: request.queryFields["mode"])
             }
             admin.post("sources/{name}/pause") { _, context in
                 JSONResponse.make(try await pause(
@@ -253,12 +253,12 @@ public struct SchedulerAPI: Sendable {
 
     /// `GET /search`: the hits of `q` as JSON; the search counted (metrics, ``SearchCounter``) unless not `counted`.
     func search(_ request: Request, client: String?, counted: Bool = true) async throws(APIError) -> Response {
-        let parameters = request.uri.queryParameters
-        guard let text = parameters["q"].map(String.init), !text.isEmpty else {
+        let parameters = request.queryFields
+        guard let text = parameters["q"], !text.isEmpty else {
             throw APIError(.badRequest, "the query parameter q (the text to search for) is required")
         }
         func integer(_ name: String, default value: Int) -> Int? {
-            guard let raw = parameters[Substring(name)] else { return value }
+            guard let raw = parameters[name] else { return value }
             return Int(raw)
         }
         guard let limit = integer("limit", default: 20), let offset = integer("offset", default: 0) else {
@@ -267,11 +267,11 @@ public struct SchedulerAPI: Sendable {
         let query: SearchQuery
         let settings = await active.current.scheduler.search
         do {
-            let facets = try parameters["facets"].map { names throws(SearchQueryError) in try SearchFacet.list(String(names)) } ?? []
-            let sort = try parameters["sort"].map { name throws(SearchQueryError) in try SearchSort.named(String(name)) } ?? .relevance
-            let distinct = try parameters["distinct"].map { name throws(SearchQueryError) in try SearchDistinct.named(String(name)) }
+            let facets = try parameters["facets"].map { names throws(SearchQueryError) in try SearchFacet.list(names) } ?? []
+            let sort = try parameters["sort"].map { name throws(SearchQueryError) in try SearchSort.named(name) } ?? .relevance
+            let distinct = try parameters["distinct"].map { name throws(SearchQueryError) in try SearchDistinct.named(name) }
             query = try SearchQuery(
-                text: text, domain: parameters["domain"].map(String.init), contentType: parameters["type"].map(String.init),
+                text: text, domain: parameters["domain"], contentType: parameters["type"],
                 limit: limit, offset: offset, facets: facets, sort: sort, distinct: distinct, typos: settings.typos, synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
             )
         } catch {
@@ -294,15 +294,16 @@ public struct SchedulerAPI: Sendable {
         try await storeDeadline.run { [store] in try await store.checkHealth() }
     }
 
-    /// The 503 for a store call that failed: the health check's sentence when the database is down (a driver's
-    /// own error, such as a pool's, says little to an operator), else the error.
+    /// The 503 for a store call that failed, with `Retry-After`: 1 s when the store missed the request's deadline
+    /// (`service.requestDeadline`: busy, a retry soon may pass), 5 s when it failed; the health check's sentence when
+    /// the database is down (a driver's own error, such as a pool's, says little to an operator), else the error.
     func unavailable(_ error: any Error) async -> APIError {
-        if error is StoreDeadline.Missed { return APIError(.serviceUnavailable, "\(error)") }
+        if error is StoreDeadline.Missed { return APIError(.serviceUnavailable, "\(error); retry the request", retryAfter: 1) }
         do {
             try await databaseHealth()
-            return APIError(.serviceUnavailable, "the database did not answer: \(error)")
+            return APIError(.serviceUnavailable, "the database did not answer: \(error)", retryAfter: 5)
         } catch {
-            return APIError(.serviceUnavailable, "\(error)")
+            return APIError(.serviceUnavailable, "\(error)", retryAfter: 5)
         }
     }
 
