@@ -20,11 +20,19 @@ public enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertibl
     case postgresSearchCopy = "postgres+copy"
 
     /// Every store: what every store and engine test runs against.
-    public static let allCases: [StoreBackend] = [.sqlite, .postgres, .memory]
+    public static let allCases: [StoreBackend] = [.sqlite, .postgres, .memory].filter(chosen)
     /// Every store, and PostgreSQL searched through a copy: what tests of search run against.
-    public static let searching: [StoreBackend] = allCases + [.postgresSearchCopy]
+    public static let searching: [StoreBackend] = allCases + [.postgresSearchCopy].filter(chosen)
     /// The backends that keep a store across processes: what tests of reopening, files and servers run against.
-    public static let real: [StoreBackend] = [.sqlite, .postgres]
+    public static let real: [StoreBackend] = [.sqlite, .postgres].filter(chosen)
+
+    /// Whether the backends `SCHEDULER_TEST_BACKENDS` names (`sqlite,memory`: the contributor's quick loop,
+    /// `scripts/quick-test`) include `backend`; unset, as in CI and the README's command, every backend runs.
+    private static func chosen(_ backend: StoreBackend) -> Bool {
+        guard let names = ProcessInfo.processInfo.environment["SCHEDULER_TEST_BACKENDS"] else { return true }
+        let listed = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return listed.contains(backend.rawValue) || (backend == .postgresSearchCopy && listed.contains(StoreBackend.postgres.rawValue))
+    }
 
     /// The memory twin has no location to open again.
     public struct NoLocation: Error, CustomStringConvertible {
