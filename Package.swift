@@ -136,6 +136,7 @@ let package = Package(
                 "Store",
                 "SQLiteStore",
                 "PostgresStore",
+                "YAML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -9,7 +9,7 @@ struct Scheduler: AsyncParsableCommand {
         version: "\(Self.version) (commit \(BuildInfo.commit))",
         subcommands: [
             RunCommand.self, RunOnceCommand.self, StatusCommand.self, HistoryCommand.self, PauseCommand.self, ResumeCommand.self, CancelCommand.self, PurgeCommand.self, SearchCommand.self, ItemCommand.self, AnalyticsCommand.self, IndexCommand.self,
-            ValidateCommand.self, GatesCommand.self, PluginsCommand.self,
+            ValidateCommand.self, GatesCommand.self, PluginsCommand.self, OpenAPICommand.self,
         ]
     )
 

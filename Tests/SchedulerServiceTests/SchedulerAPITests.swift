@@ -26,6 +26,7 @@ struct SchedulerAPITests {
         let store: any SchedulerStore
         let opens: OpenCounter
         let searches: SearchCounter
+        let api: SchedulerAPI
 
         /// Writes what the counters hold, as the service does every few seconds (searches still being typed too).
         func writeUsage() async {
@@ -80,7 +81,7 @@ struct SchedulerAPITests {
                 storeDeadline: StoreDeadline(limit: .seconds(120))
             )
             try await Application(router: api.router()).test(.router) { client in
-                try await body(Harness(client: client, passLock: passLock, store: store, opens: opens, searches: searches))
+                try await body(Harness(client: client, passLock: passLock, store: store, opens: opens, searches: searches, api: api))
             }
         }
     }

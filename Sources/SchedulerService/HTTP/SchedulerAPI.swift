@@ -95,6 +95,7 @@ public struct SchedulerAPI: Sendable {
                 )
             }
         }
+        addContractRoutes(to: router)
         router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
         router.get("assets/status.js") { _, _ in StatusPage.script() }
         router.get("search") { request, context in

@@ -2,22 +2,34 @@ import Foundation
 import ProcessSupport
 import Testing
 
-/// A program from a Debian package that the tests drive as an independent judge (`promtool`, `chromium`): found on
-/// `PATH`, or the test fails and says which package to install. Never skipped.
+/// A program that the tests drive as an independent judge (`promtool`, `chromium` from Debian packages,
+/// `openapi-spec-validator` from PyPI): found on `PATH`, or the test fails and says how to install it. Never skipped.
 struct ExternalTool {
     let url: URL
 
     struct Missing: Error, CustomStringConvertible {
         var name: String
-        var package: String
-        var description: String { "\(name) is not installed: apt-get install -y \(package) (.ci/run does)" }
+        var install: String
+        var description: String { "\(name) is not installed: \(install) (.ci/run does)" }
     }
 
     init(_ name: String, debianPackage: String) throws {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let found = folders.map({ URL(fileURLWithPath: String($0)).appendingPathComponent(name) })
+        try self.init(name, install: "apt-get install -y \(debianPackage)")
+    }
+
+    /// A judge from PyPI: on `PATH`, or in `.build/ci-python`, where `.ci/run` installs the pinned version.
+    init(_ name: String, pipPackage: String) throws {
+        try self.init(
+            name, install: "python3 -m venv .build/ci-python && .build/ci-python/bin/pip install \(pipPackage)",
+            alsoIn: [repositoryRoot.appendingPathComponent(".build/ci-python/bin").path]
+        )
+    }
+
+    private init(_ name: String, install: String, alsoIn extra: [String] = []) throws {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + extra
+        guard let found = folders.map({ URL(fileURLWithPath: $0).appendingPathComponent(name) })
             .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
-        else { throw Missing(name: name, package: debianPackage) }
+        else { throw Missing(name: name, install: install) }
         url = found
     }
 
