@@ -446,7 +446,8 @@ components:
           properties:
             score: { type: number }
             highlights:
-              type: object
+              type: [object, "null"]
+              description: Where the typed words are in each field; null when the hit has none to show.
               properties:
                 title: { type: array, items: { $ref: "#/components/schemas/TextRange" } }
                 displayName: { type: array, items: { $ref: "#/components/schemas/TextRange" } }
@@ -454,7 +455,8 @@ components:
                 keywords: { type: array, items: { type: array, items: { $ref: "#/components/schemas/TextRange" } } }
                 authorNames: { type: array, items: { type: array, items: { $ref: "#/components/schemas/TextRange" } } }
             snippet:
-              type: object
+              type: [object, "null"]
+              description: The passage of the description around the words found; null without a description.
               required: [text, highlights]
               properties:
                 text: { type: string }

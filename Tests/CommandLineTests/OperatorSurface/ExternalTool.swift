@@ -25,6 +25,11 @@ struct ExternalTool {
         )
     }
 
+    /// The program at `url`, found by the caller (the interpreter beside a judge from PyPI).
+    init(at url: URL) {
+        self.url = url
+    }
+
     private init(_ name: String, install: String, alsoIn extra: [String] = []) throws {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + extra
         guard let found = folders.map({ URL(fileURLWithPath: $0).appendingPathComponent(name) })
