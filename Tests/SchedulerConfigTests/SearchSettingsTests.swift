@@ -20,6 +20,19 @@ struct SearchSettingsTests {
         #expect(try ConfigLoader.searchSettings(directory: "/nonexistent-\(UInt64.random(in: 0...UInt64.max))") == nil)
     }
 
+    @Test func corsOriginsAreOriginsAsBrowsersSendThem() throws {
+        #expect(try ConfigFolder().load().scheduler.search.corsOrigins.isEmpty, "no cross-origin answer unless asked")
+        let folder = try ConfigFolder(scheduler: Self.withSearch("search: { cors: { origins: [HTTPS://Shop.Example, 'http://localhost:3000'] } }"))
+        #expect(try folder.load().scheduler.search.corsOrigins == ["https://shop.example", "http://localhost:3000"])
+        for bad in ["'*'", "https://shop.example/", "https://shop.example/path", "ftp://shop.example", "shop.example", "'https://*.shop.example'", "https://user@shop.example"] {
+            let problems = try ConfigFolder(scheduler: Self.withSearch("search: { cors: { origins: [\(bad)] } }")).problems().map(\.description)
+            #expect(problems.contains { $0.contains("is not an origin") && $0.contains("scheduler.yaml:") }, "\(bad): \(problems)")
+        }
+        for bad in ["search: { cors: { origin: [https://a.example] } }", "search: { cors: { origins: [] } }", "search: { cors: true }"] {
+            #expect(try !ConfigFolder(scheduler: Self.withSearch(bad)).problems().isEmpty, "\(bad)")
+        }
+    }
+
     @Test func synonymsAreReadAsWritten() throws {
         #expect(try ConfigFolder().load().scheduler.search.synonyms == .none)
         let folder = try ConfigFolder(scheduler: Self.withSearch("search:\n  synonyms:\n    - [tee, T-shirt]\n    - [NYC, New York]"))

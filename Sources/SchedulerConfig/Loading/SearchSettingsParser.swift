@@ -1,3 +1,4 @@
+import Foundation
 import Indexing
 import YAML
 
@@ -11,6 +12,7 @@ import YAML
 ///   popularityHalfLife: 14d
 ///   analyticsRetention: 90d     # open counts older than this are deleted
 ///   postings: all               # which fields' words the SQLite service keeps in memory: all, best or off
+///   cors: { origins: [https://shop.example] }   # pages that may search from the browser
 /// ```
 struct SearchSettingsParser {
     static let typoKeys = ["oneTypoFrom", "twoTyposFrom", "disabledOn"]
@@ -20,7 +22,7 @@ struct SearchSettingsParser {
     let reader: NodeReader
 
     func parse(_ node: YAMLNode) -> SearchSettings? {
-        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention", "postings"]) else { return nil }
+        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention", "postings", "cors"]) else { return nil }
         var settings = SearchSettings()
         var popularity = true
         for (key, _, value) in fields {
@@ -40,6 +42,9 @@ struct SearchSettingsParser {
                     return nil
                 }
                 settings.postings = fields
+            case "cors":
+                guard let origins = corsOrigins(value) else { return nil }
+                settings.corsOrigins = origins
             case "analyticsRetention":
                 guard let retention = reader.duration(value, "search.analyticsRetention", minimum: .seconds(86_400)) else { return nil }
                 settings.analyticsRetention = retention
@@ -50,6 +55,36 @@ struct SearchSettingsParser {
         }
         if !popularity { settings.popularityHalfLife = nil }
         return settings
+    }
+
+    /// `{ origins: [ORIGIN, …] }`: each an origin as browsers send it, `https://host` or `http://host:port`, without a
+    /// path, a query or `*` (a listed origin is answered by name, never every origin).
+    private func corsOrigins(_ node: YAMLNode) -> Set<String>? {
+        guard let fields = reader.mapping(node, "search.cors", known: ["origins"]) else { return nil }
+        guard let list = fields.first(where: { $0.key == "origins" })?.value else {
+            reader.problem(node, "search.cors needs origins, such as { origins: [https://shop.example] }")
+            return nil
+        }
+        guard let origins = reader.stringList(list, "search.cors.origins"), let nodes = list.elements else { return nil }
+        var valid = true
+        for (origin, originNode) in zip(origins, nodes) where Self.origin(origin) == nil {
+            reader.problem(
+                originNode,
+                "search.cors.origins: '\(origin.prefix(100))' is not an origin; write the scheme and host (and port) a browser sends in Origin, such as https://shop.example or http://localhost:3000, without a path or *"
+            )
+            valid = false
+        }
+        return valid ? Set(origins.compactMap(Self.origin)) : nil
+    }
+
+    /// `text` as the `Origin` header names it (scheme, host and port, lowercased), when it is one.
+    static func origin(_ text: String) -> String? {
+        let lowered = text.lowercased()
+        guard let components = URLComponents(string: lowered), let scheme = components.scheme, ["http", "https"].contains(scheme),
+              let host = components.host, !host.isEmpty, components.path.isEmpty, components.query == nil, components.fragment == nil,
+              components.user == nil, components.password == nil, !host.contains("*")
+        else { return nil }
+        return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
     }
 
     /// Groups of 2 to ``Synonyms/maxPhrasesPerGroup`` phrases of 1 to ``Synonyms/maxPhraseWords`` words, each phrase

@@ -14,6 +14,9 @@ public struct SearchSettings: Sendable, Hashable {
     /// Which fields' words the SQLite service keeps in memory for search (`search.postings`, `all` unless set); read
     /// at start.
     public var postings: SearchPostingsFields = .all
+    /// The web origins (`https://shop.example`, lowercased) whose pages may call search, items and opens from the
+    /// browser (`search.cors.origins`); empty: none, no cross-origin answer at all.
+    public var corsOrigins: Set<String> = []
 
     public init() {}
 }

@@ -98,14 +98,7 @@ public struct SchedulerAPI: Sendable {
         addContractRoutes(to: router)
         router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
         router.get("assets/status.js") { _, _ in StatusPage.script() }
-        router.get("search") { request, context in
-            try await search(request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
-        }
-        router.get("items/{id}") { _, context in try await item(context.parameters.get("id") ?? "") }
-        router.get("items/{id}/thumbnail") { request, context in try await thumbnail(context.parameters.get("id") ?? "", request: request) }
-        router.get("open/{id}") { request, context in
-            try await open(context.parameters.get("id") ?? "", request: request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
-        }
+        addItemRoutes(to: router)
         if routes != .publicOnly {
             let admin = router.group().add(middleware: AdminOnly(authorization: authorization, attempts: bearerAttempts))
             admin.post("sources/{name}/reindex") { request, context in

@@ -15,7 +15,9 @@ info:
     credential; the admin endpoints need the admin token as a bearer token. Query strings are read as HTML forms
     write them (`+` is a space, `%2B` a plus). Every error is `{"error": "what is wrong; what to do"}`; bad input
     is a 4xx, never a 500. A 503 means the store did not answer in time (`service.requestDeadline`, default 3 s) or
-    failed: retry after the seconds `Retry-After` gives. Every `GET` answers `HEAD` too. The status page and the
+    failed: retry after the seconds `Retry-After` gives. Every `GET` answers `HEAD` too. The endpoints that reveal
+    items (search, items, thumbnails, opens) answer the pages of the origins `search.cors.origins` lists, with
+    `Access-Control-Allow-Origin` naming that origin; nothing else answers another origin. The status page and the
     console (`/`, `/units/…`, `/signin`, `/console/…`: HTML for people) are not part of this contract.
   license:
     name: see the repository
@@ -78,6 +80,13 @@ paths:
               schema: { $ref: "#/components/schemas/SearchResults" }
         "400": { $ref: "#/components/responses/BadRequest" }
         "503": { $ref: "#/components/responses/Unavailable" }
+    options:
+      tags: [search]
+      operationId: searchPreflight
+      summary: The browser's preflight for a page of another origin
+      description: A page of an origin `search.cors.origins` lists may call this endpoint with an `Authorization` header.
+      responses:
+        "204": { $ref: "#/components/responses/Preflight" }
   /items/{id}:
     get:
       tags: [search]
@@ -93,6 +102,15 @@ paths:
               schema: { $ref: "#/components/schemas/Item" }
         "404": { $ref: "#/components/responses/NotFound" }
         "503": { $ref: "#/components/responses/Unavailable" }
+    options:
+      tags: [search]
+      operationId: getItemPreflight
+      parameters:
+        - $ref: "#/components/parameters/ItemIdentifier"
+      summary: The browser's preflight for a page of another origin
+      description: A page of an origin `search.cors.origins` lists may call this endpoint with an `Authorization` header.
+      responses:
+        "204": { $ref: "#/components/responses/Preflight" }
   /items/{id}/thumbnail:
     get:
       tags: [search]
@@ -117,6 +135,15 @@ paths:
           description: The client's copy (`If-None-Match`) is current.
         "404": { $ref: "#/components/responses/NotFound" }
         "503": { $ref: "#/components/responses/Unavailable" }
+    options:
+      tags: [search]
+      operationId: getThumbnailPreflight
+      parameters:
+        - $ref: "#/components/parameters/ItemIdentifier"
+      summary: The browser's preflight for a page of another origin
+      description: A page of an origin `search.cors.origins` lists may call this endpoint with an `Authorization` header.
+      responses:
+        "204": { $ref: "#/components/responses/Preflight" }
   /open/{id}:
     get:
       tags: [search]
@@ -137,6 +164,15 @@ paths:
         "404": { $ref: "#/components/responses/NotFound" }
         "429": { $ref: "#/components/responses/TooManyRequests" }
         "503": { $ref: "#/components/responses/Unavailable" }
+    options:
+      tags: [search]
+      operationId: openItemPreflight
+      parameters:
+        - $ref: "#/components/parameters/ItemIdentifier"
+      summary: The browser's preflight for a page of another origin
+      description: A page of an origin `search.cors.origins` lists may call this endpoint with an `Authorization` header.
+      responses:
+        "204": { $ref: "#/components/responses/Preflight" }
   /healthz:
     get:
       tags: [operations]
@@ -360,6 +396,13 @@ components:
       description: Seconds after which the same request may succeed.
       schema: { type: integer, minimum: 1 }
   responses:
+    Preflight:
+      description: Permission for a listed origin (`Access-Control-Allow-*`); for any other, the same answer without them.
+      headers:
+        Access-Control-Allow-Origin: { schema: { type: string }, description: "The origin, when listed." }
+        Access-Control-Allow-Methods: { schema: { type: string }, example: "GET, HEAD" }
+        Access-Control-Allow-Headers: { schema: { type: string }, example: Authorization }
+        Vary: { schema: { type: string }, example: Origin }
     BadRequest:
       description: The request is malformed; the message says what to send.
       content:
