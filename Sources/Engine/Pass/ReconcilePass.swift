@@ -254,6 +254,36 @@ public struct ReconcilePass: Sendable {
         return outcome
     }
 
+    /// Purges the unit's domain, restorably until `until` when given, and records it in the history.
+    private func purge(_ need: UnitNeed, restorableUntil until: Date?, startedAt: Date, store: any SchedulerStore) async throws -> UnitOutcome {
+        var outcome = need.outcome(dryRun: false)
+        let purged = try await store.purge(domain: need.plan.unit.domain, restorableUntil: until)
+        outcome.deleted = purged.deleted
+        outcome.decision = .purged
+        if let kept = purged.restorableUntil {
+            outcome.reason += "; restorable until \(kept.iso8601Text) (purgeGrace): turning the gate on again brings its items back without a run"
+        } else {
+            outcome.lastSuccess = nil
+        }
+        try await store.append(historyLine(outcome, startedAt: startedAt))
+        return outcome
+    }
+
+    /// Undoes the restorable purge of the unit's domain, and records it in the history; skipped when its grace ended
+    /// meanwhile. An interrupted run of the unit starts over rather than resume: its checkpoint predates the restore.
+    private func restore(_ need: UnitNeed, startedAt: Date, store: any SchedulerStore) async throws -> UnitOutcome {
+        let plan = need.plan
+        guard let restored = try await store.restorePurge(domain: plan.unit.domain, endingCheckpoints: [UnitReindex.batchName(unit: plan.unit.key)]) else {
+            return skipped(need, reason: "the purge's grace ended as it was restored: the unit is reindexed by the next pass")
+        }
+        var outcome = need.outcome(dryRun: false)
+        outcome.decision = .restored
+        outcome.reason += " (\(restored) items)"
+        outcome.nextDue = need.state?.lastSuccessAt.map { plan.nextDue(after: $0) }
+        try await store.append(historyLine(outcome, startedAt: startedAt))
+        return outcome
+    }
+
     /// Purges or reindexes the unit as `need` says, writing through `store` (fenced by the unit's lease when there
     /// is one), and records the run.
     private func perform(_ need: UnitNeed, startedAt: Date, options: Options, store: any SchedulerStore) async throws -> UnitOutcome {
@@ -263,26 +293,9 @@ public struct ReconcilePass: Sendable {
         case .nothing:
             return outcome
         case .purge(let until):
-            let purged = try await store.purge(domain: plan.unit.domain, restorableUntil: until)
-            outcome.deleted = purged.deleted
-            outcome.decision = .purged
-            if let kept = purged.restorableUntil {
-                outcome.reason += "; restorable until \(kept.iso8601Text) (purgeGrace): turning the gate on again brings its items back without a run"
-            } else {
-                outcome.lastSuccess = nil
-            }
-            try await store.append(historyLine(outcome, startedAt: startedAt))
-            return outcome
+            return try await purge(need, restorableUntil: until, startedAt: startedAt, store: store)
         case .restore:
-            // An interrupted run of the unit starts over rather than resume: its checkpoint's baseline predates the restore.
-            guard let restored = try await store.restorePurge(domain: plan.unit.domain, endingCheckpoints: [UnitReindex.batchName(unit: plan.unit.key)]) else {
-                return skipped(need, reason: "the purge's grace ended as it was restored: the unit is reindexed by the next pass")
-            }
-            outcome.decision = .restored
-            outcome.reason += " (\(restored) items)"
-            outcome.nextDue = need.state?.lastSuccessAt.map { plan.nextDue(after: $0) }
-            try await store.append(historyLine(outcome, startedAt: startedAt))
-            return outcome
+            return try await restore(need, startedAt: startedAt, store: store)
         case .recordMissed(_, let next):
             let known = need.state ?? UnitState(unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
             outcome.decision = .missed
