@@ -29,6 +29,9 @@ struct FrontMatter {
     /// Whether the fields are read as Jekyll reads them (Ruby's YAML): a key written twice keeps its last value, and
     /// dates are ``JekyllDate``s.
     let asJekyll: Bool
+    /// Values for the keys the front matter leaves out: Jekyll's front matter defaults that apply to the file
+    /// (``JekyllDefaults``); `nil` for none.
+    var defaults: YAMLNode?
 
     /// Reads the front matter of `block` (`nil`: none), as Jekyll does when `asJekyll`.
     init(_ block: FrontMatterBlock?, zone: TimeZone, asJekyll: Bool = false) throws(FrontMatterProblem) {
@@ -63,10 +66,13 @@ struct FrontMatter {
     }
 
     func node(_ path: [String]) -> YAMLNode? {
-        var node = fields
-        for key in path { node = node?[key] }
-        guard let node, !node.isNull else { return nil }
-        return node
+        func value(in root: YAMLNode?) -> YAMLNode? {
+            var node = root
+            for key in path { node = node?[key] }
+            guard let node, !node.isNull else { return nil }
+            return node
+        }
+        return value(in: fields) ?? value(in: defaults)
     }
 
     func problem(_ node: YAMLNode, _ message: String) -> FrontMatterProblem {

@@ -34,6 +34,8 @@ struct PostReader: Sendable {
     /// Jekyll's collections' permalinks (``SiteSettings/jekyllCollectionPermalinks``) and the default one.
     var jekyllCollectionPermalinks: [String: Permalink] = [:]
     var jekyllCollectionDefault = Permalink.collectionDefault(siteStyle: nil)
+    /// Jekyll's front matter defaults (``SiteSettings/jekyllDefaults``).
+    var jekyllDefaults = JekyllDefaults()
     var uglyURLs = false
     /// The deepest heading level that starts a section (2 or 3); `nil` for none.
     var sectionDepth: Int?
@@ -48,10 +50,17 @@ struct PostReader: Sendable {
         let path = PostPath(relativePath)
         // Jekyll is told apart without the keys, so its files are read by its rules from the start.
         let asJekyll = (self.flavor ?? SiteFlavor.detect(path: path, format: block?.format, keys: [])) == .jekyll
-        let fields = try FrontMatter(block, zone: zone, asJekyll: asJekyll)
+        var fields = try FrontMatter(block, zone: zone, asJekyll: asJekyll)
+        if asJekyll { fields.defaults = jekyllDefaults.values(path: relativePath, type: Self.jekyllType(of: path)) }
         let flavor = self.flavor ?? SiteFlavor.detect(path: path, format: block?.format, keys: fields.keys)
         let post = Post(fields: fields, body: block?.body ?? text[...], path: path, flavor: flavor, zone: zone)
         return (flavor, try outcome(of: post, inHeadlessSection: inHeadlessSection))
+    }
+
+    /// The type Jekyll's defaults scope a file by: `posts` (drafts are posts to Jekyll 4), a collection's name, or `pages`.
+    static func jekyllType(of path: PostPath) -> String {
+        if path.jekyllFolder != nil { return "posts" }
+        return path.jekyllCollection.map { String($0.name) } ?? "pages"
     }
 
     /// Whether a Hugo section page (`_index.md`) makes its descendants headless: `cascade: {build: {render: never}}`.

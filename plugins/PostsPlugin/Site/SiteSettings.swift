@@ -17,6 +17,8 @@ struct SiteSettings: Sendable {
     var jekyllCollectionPermalinks: [String: Permalink] = [:]
     /// The permalink of a collection's documents without one: the site's `permalink` style decides its end.
     var jekyllCollectionDefault = Permalink.collectionDefault(siteStyle: nil)
+    /// Jekyll's front matter defaults (`defaults:`).
+    var jekyllDefaults = JekyllDefaults()
     /// Hugo's `permalinks`, by section (also read from the newer `permalinks.page`).
     var hugoPermalinks: [String: HugoPermalink] = [:]
     /// Hugo's `uglyURLs`: pages at `/section/name.html` rather than `/section/name/`.
@@ -98,6 +100,9 @@ struct SiteSettings: Sendable {
                 settings.jekyllCollectionPermalinks[name] = permalink
             }
             settings.jekyllCollectionDefault = Permalink.collectionDefault(siteStyle: text(root["permalink"]))
+            var problems: [String] = []
+            settings.jekyllDefaults = JekyllDefaults(root["defaults"]) { problems.append($0) }
+            if let problem = problems.first { throw Problem(description: "\(path): \(problem)") }
             settings.timeZone = text(root["timezone"])
             if let url = text(root["url"]) {
                 settings.baseURL = String(url.trimmingTrailingSlashes) + (text(root["baseurl"]).map { "/" + $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) } ?? "")
