@@ -9,7 +9,12 @@ enum FormFields {
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            func decoded(_ part: Substring) -> String? {
+                // Most names and values hold neither: taken as they are, without Foundation's two passes (a search's
+                // parameters are read on every request, cached ones included).
+                guard part.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return String(part) }
+                return part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
             guard let name = decoded(parts[0]), let value = parts.count == 2 ? decoded(parts[1]) : "", fields[name] == nil else { continue }
             fields[name] = value
         }
