@@ -208,8 +208,9 @@ struct ReconcilePassTests {
         #expect(history.map(\.decision) == [.restored, .purged, .reindexed])
     }
 
-    @Test(arguments: StoreBackend.allCases)
-    func pastThePurgeGraceThePurgeIsFinalAndTheGateTurnedOnReindexes(backend: StoreBackend) async throws {
+    /// A unit indexed at `start` (a, b, c) whose gate turned off a minute later, with `purgeGrace: 10m`: purged,
+    /// restorable until `start` + 11 min.
+    private func purgedWithTenMinutesOfGrace(_ backend: StoreBackend) async throws -> EngineFixture {
         let fixture = try await EngineFixture(backend)
         fixture.sourceLines = ["purgeGrace: 10m"]
         try fixture.writeScheduler()
@@ -217,6 +218,12 @@ struct ReconcilePassTests {
         try await fixture.pass(at: start)
         try fixture.setGate(on: false)
         #expect(try await fixture.pass(at: start.plus(seconds: 60)).map(\.decision) == [.purged])
+        return fixture
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func pastThePurgeGraceThePurgeIsFinalAndTheGateTurnedOnReindexes(backend: StoreBackend) async throws {
+        let fixture = try await purgedWithTenMinutesOfGrace(backend)
 
         let final = try await fixture.pass(at: start.plus(seconds: 660))
         #expect(final.map(\.decision) == [.purged])
@@ -235,13 +242,7 @@ struct ReconcilePassTests {
     /// first step makes the purge final, and the pass then forgets the unit's success instead of purging again.
     @Test(arguments: StoreBackend.allCases)
     func aPurgeTheReclaimerMadeFinalIsNotPurgedRestorablyAgain(backend: StoreBackend) async throws {
-        let fixture = try await EngineFixture(backend)
-        fixture.sourceLines = ["purgeGrace: 10m"]
-        try fixture.writeScheduler()
-        try fixture.setFeed(["a", "b", "c"])
-        try await fixture.pass(at: start)
-        try fixture.setGate(on: false)
-        #expect(try await fixture.pass(at: start.plus(seconds: 60)).map(\.decision) == [.purged])
+        let fixture = try await purgedWithTenMinutesOfGrace(backend)
         try await fixture.withStore(at: start.plus(seconds: 700)) { store in
             while try await store.index.reclaimPurgedItems(limit: 2) != nil {}
         }
@@ -255,13 +256,7 @@ struct ReconcilePassTests {
 
     @Test(arguments: StoreBackend.allCases)
     func aGateTurnedOnJustPastTheGraceReindexesInsteadOfRestoring(backend: StoreBackend) async throws {
-        let fixture = try await EngineFixture(backend)
-        fixture.sourceLines = ["purgeGrace: 10m"]
-        try fixture.writeScheduler()
-        try fixture.setFeed(["a", "b", "c"])
-        try await fixture.pass(at: start)
-        try fixture.setGate(on: false)
-        #expect(try await fixture.pass(at: start.plus(seconds: 60)).map(\.decision) == [.purged])
+        let fixture = try await purgedWithTenMinutesOfGrace(backend)
 
         // No pass ran in the grace's last moments: the purge is not final yet, but it is past restoring.
         try fixture.setFeed(["a", "e"])

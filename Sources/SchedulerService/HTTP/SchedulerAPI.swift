@@ -249,7 +249,7 @@ public struct SchedulerAPI: Sendable {
     func search(_ request: Request, client: String?, counted: Bool = true) async throws(APIError) -> Response {
         let parameters = request.queryFields
         guard let text = parameters["q"], !text.isEmpty else {
-            throw APIError(.badRequest, "the query parameter q (the text to search for) is required")
+            throw APIError(.badRequest, "the query parameter q (the text to search for) is required, percent-encoded as UTF-8 (%C3%A9 for é, + or %20 for a space)")
         }
         func integer(_ name: String, default value: Int) -> Int? {
             guard let raw = parameters[name] else { return value }
