@@ -141,10 +141,10 @@ struct SearchPostingsTests {
     }
 
     /// A common word whose matches are almost all outside the domain asked: the scans walk more of its members than
-    /// a search keeps once read (``SQLiteSearchIndex/rowsRememberedPerSearch``), and read past them.
+    /// a search keeps once read (``SQLiteSearch.rowsRememberedPerSearch``), and read past them.
     @Test func aNarrowFilterWalkingPastTheRowsASearchKeepsAnswersAsFullText() async throws {
         let pair = try Pair(allFields: true)
-        let elsewhere = SQLiteSearchIndex.rowsRememberedPerSearch * 2 + 1_000
+        let elsewhere = SQLiteSearch.rowsRememberedPerSearch * 2 + 1_000
         let crowd = (0..<elsewhere).map { item("c\($0)", domain: "com.test.b", title: "cat \($0)", description: "camel") }
         let few = (0..<30).map { item("a\($0)", domain: "com.test.a", title: $0 % 2 == 0 ? "cat" : "zebu", description: "camel cat") }
         try await pair.keeping.commit(IndexBatch(operations: [.upsert(crowd + few)]))

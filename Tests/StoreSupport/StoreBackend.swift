@@ -5,9 +5,9 @@ import Synchronization
 public import HostSupport
 import Logging
 import MemoryStore
-public import PluginAPI
+import PluginAPI
 import PostgresStore
-public import SchedulerConfig
+import SchedulerConfig
 import SchedulerService
 public import Store
 
@@ -100,7 +100,7 @@ extension StoreBackend {
         ))
         let result = try await StoreOpener.withStore(location, historyLength: historyLength, clock: clock, searchCopy: copy, logger: quiet) { store in
             guard let feed = store.index as? any IndexChangeFeed else { throw AnsweringSearchCopy.DidNotAnswer(description: "the store's index is no feed") }
-            try await copy.follow(feed)
+            _ = try await copy.follow(feed)
             return try await body(store)
         }
         try copy.check()

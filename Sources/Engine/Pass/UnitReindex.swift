@@ -143,127 +143,175 @@ struct UnitReindex {
 
     /// One attempt at the run, from `start`; throws ``SyncStateUnusable`` as the plugin threw it.
     private func attempt(from start: Start) async throws -> Result {
-        let batchName = batchName
         try await store.recordAttemptStart(unit, at: start.startedAt, forced: force, mode: start.mode)
-        let itemsBefore = try await store.index.itemCount(inDomain: plan.unit.domain)
-        let rejections = RejectionLog(logger: logger)
-        let context = PluginContext(
-            source: plan.unit.source, partition: plan.unit.partition, domain: plan.unit.domain, deepLink: plan.settings.deepLink,
-            baseDirectory: configuration.directory, logger: logger, rejections: rejections, processes: processes,
-            now: clock.now(), mode: start.mode, state: start.state
-        )
-        let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
-        let ratio = plan.settings.maxDeleteRatio ?? configuration.scheduler.defaultMaxDeleteRatio
-        // An incremental run may shrink the domain by the ratio of what the last full run left (`itemCount`), whatever
-        // shrank it since (earlier incremental runs, failed ones): each deletion it asks counts, found or not. A full
-        // one deletes by its sweep.
-        let base = unit.itemCount ?? itemsBefore
-        let deleteBudget = start.mode == .incremental && !force
-            ? max(0, Int((Double(base) * ratio).rounded(.down)) - max(0, base - itemsBefore)) : nil
-        let (startedAt, baseline, alreadyCommitted, mode, fingerprint) = (start.startedAt, start.baseline, start.committedItems, start.mode, plan.fingerprint)
-        let admission = ItemAdmission(plan: plan, context: context, expiration: DefaultExpiration(lifetime: expiration, from: clock.now()))
-        let committer = BatchCommitter(
-            admission: admission, store: store, domain: plan.unit.domain, rejections: rejections, deleteBudget: deleteBudget,
-            cancellable: plan.unit.key
-        ) { committed, state in
-            let checkpoint = Checkpoint(
-                startedAt: startedAt, baselineCommit: baseline, committedItems: alreadyCommitted + committed, mode: mode, state: state?.json,
-                fingerprint: fingerprint
-            )
-            return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
+        let attempt = try await Attempt(start, of: self)
+        let writer = try await produce(attempt)
+        try Task.checkCancellation()
+        if writer.ignoredDeletions > 0 {
+            logger.info("deletions ignored: a \(start.mode.rawValue) run deletes what it does not send", metadata: ["deletions": "\(writer.ignoredDeletions)"])
         }
-        let writesDeletions = start.mode == .incremental, batchSize = batchSize, plan = plan
+        return start.mode == .incremental ? try await finishIncremental(attempt, writer) : try await finishFull(attempt, writer)
+    }
+
+    /// What one attempt works with: the plugin's context, the committer its batches go through, and what its
+    /// failures report.
+    private struct Attempt {
+        let start: Start
+        let context: PluginContext
+        let rejections: RejectionLog
+        let committer: BatchCommitter
+        /// The items the domain held when the attempt began.
+        let itemsBefore: Int
+        /// What an incremental run's deletions are measured by: the items the last full run left (``UnitState/itemCount``).
+        let base: Int
+        /// The share of `base` an incremental run may delete (`maxDeleteRatio`).
+        let ratio: Double
+
+        init(_ start: Start, of run: UnitReindex) async throws {
+            let (plan, configuration) = (run.plan, run.configuration)
+            self.start = start
+            itemsBefore = try await run.store.index.itemCount(inDomain: plan.unit.domain)
+            rejections = RejectionLog(logger: run.logger)
+            context = PluginContext(
+                source: plan.unit.source, partition: plan.unit.partition, domain: plan.unit.domain, deepLink: plan.settings.deepLink,
+                baseDirectory: configuration.directory, logger: run.logger, rejections: rejections, processes: run.processes,
+                now: run.clock.now(), mode: start.mode, state: start.state
+            )
+            ratio = plan.settings.maxDeleteRatio ?? configuration.scheduler.defaultMaxDeleteRatio
+            // An incremental run may shrink the domain by the ratio of what the last full run left (`itemCount`),
+            // whatever shrank it since (earlier incremental runs, failed ones): each deletion it asks counts, found or
+            // not. A full one deletes by its sweep.
+            base = run.unit.itemCount ?? itemsBefore
+            let deleteBudget = start.mode == .incremental && !run.force
+                ? max(0, Int((Double(base) * ratio).rounded(.down)) - max(0, base - itemsBefore)) : nil
+            let expiration = TimeInterval((plan.settings.expiration ?? configuration.scheduler.defaultExpiration).components.seconds)
+            let admission = ItemAdmission(plan: plan, context: context, expiration: DefaultExpiration(lifetime: expiration, from: run.clock.now()))
+            let (batchName, fingerprint) = (run.batchName, plan.fingerprint)
+            committer = BatchCommitter(
+                admission: admission, store: run.store, domain: plan.unit.domain, rejections: rejections, deleteBudget: deleteBudget,
+                cancellable: plan.unit.key
+            ) { committed, state in
+                let checkpoint = Checkpoint(
+                    startedAt: start.startedAt, baselineCommit: start.baseline, committedItems: start.committedItems + committed,
+                    mode: start.mode, state: state?.json, fingerprint: fingerprint
+                )
+                return IndexBatch.ClientState(batchName: batchName, data: try JSONEncoder().encode(checkpoint))
+            }
+        }
+
+        /// A failure with what the attempt had done.
         func failure(_ message: String) -> Failure {
             Failure(message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, mode: start.mode)
         }
-        let untouched = start.mode == .incremental ? "the state did not move" : "nothing was deleted and the last-indexed date did not move"
-        let writer: BatchWriter
+
+        /// What a failed attempt left as it was.
+        var untouched: String {
+            start.mode == .incremental ? "the state did not move" : "nothing was deleted and the last-indexed date did not move"
+        }
+    }
+
+    /// Runs the plugin while the committer writes its batches, and says why when either fails.
+    private func produce(_ attempt: Attempt) async throws -> BatchWriter {
         do {
-            // The plugin produces while the committer writes in a child task: one batch in each. An operator's cancel
-            // stops the plugin wherever it is (``BatchCommitter/producing(_:)``).
-            writer = try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await committer.commitAll() }
-                let writer: BatchWriter
-                do {
-                    writer = try await committer.producing {
-                        var writer = BatchWriter(committer: committer, batchSize: batchSize, writesDeletions: writesDeletions)
-                        let plugin = try plan.makePlugin(context: context)
-                        try await plugin.produce(into: &writer)
-                        try await writer.finish()
-                        return writer
-                    }
-                } catch {
-                    committer.batches.finish()
-                    // The batches handed over before the plugin failed are committed, as they hold fresh items; a
-                    // cancellation (a shutdown, an operator's cancel) stops the committer as well: nothing after it.
-                    if !(error is CancellationError || committer.failure is BatchCommitter.Cancelled) { try? await group.waitForAll() }
-                    // What stopped the committer is the cause, whatever the plugin made of it.
-                    throw committer.failure ?? error
-                }
-                try await group.waitForAll()
-                // A cancel seen as the plugin ended: the run stops before its final commit.
-                if let failure = committer.failure { throw failure }
-                return writer
-            }
+            return try await produceAndCommit(attempt)
         } catch let error where error is CancellationError || Task.isCancelled {
             // Stopped (a shutdown): whatever surfaced first (a database statement interrupted, a pipe closed), the run
             // is interrupted, not failed, and the next pass redoes it.
             throw CancellationError()
         } catch let lost as LeaseLost {
             throw lost
-        } catch let unusable as SyncStateUnusable where start.mode != .full {
+        } catch let unusable as SyncStateUnusable where attempt.start.mode != .full {
             throw unusable
         } catch let cancelled as BatchCommitter.Cancelled {
-            throw Cancelled(by: cancelled.by, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, mode: start.mode)
+            let committer = attempt.committer
+            throw Cancelled(
+                by: cancelled.by, indexed: committer.written, deleted: committer.deleted, rejected: attempt.rejections.count, mode: attempt.start.mode
+            )
         } catch let failed as BatchCommitter.IndexWriteFailure {
-            throw failure("writing to the index failed: \(failed.error); \(untouched)")
+            throw attempt.failure("writing to the index failed: \(failed.error); \(attempt.untouched)")
         } catch let guarded as BatchCommitter.TooManyDeletions {
-            throw failure(
-                "the incremental run would shrink \(plan.unit.domain) by more than maxDeleteRatio \(ratio) of the \(base) items of the last "
-                    + "full run (it holds \(itemsBefore); \(guarded.budget) deletions at most, \(guarded.deleted) made by its earlier batches); "
-                    + "the state did not move. Check the source, or run with --force if this is intended"
+            throw attempt.failure(
+                "the incremental run would shrink \(plan.unit.domain) by more than maxDeleteRatio \(attempt.ratio) of the \(attempt.base) items "
+                    + "of the last full run (it holds \(attempt.itemsBefore); \(guarded.budget) deletions at most, \(guarded.deleted) made by its "
+                    + "earlier batches); the state did not move. Check the source, or run with --force if this is intended"
             )
         } catch {
-            throw failure("the plugin failed: \(error); \(untouched)")
+            throw attempt.failure("the plugin failed: \(error); \(attempt.untouched)")
         }
-        try Task.checkCancellation()
+    }
 
-        if writer.ignoredDeletions > 0 {
-            logger.info("deletions ignored: a \(start.mode.rawValue) run deletes what it does not send", metadata: ["deletions": "\(writer.ignoredDeletions)"])
+    /// The plugin produces while the committer writes in a child task: one batch in each. An operator's cancel stops
+    /// the plugin wherever it is (``BatchCommitter/producing(_:)``).
+    private func produceAndCommit(_ attempt: Attempt) async throws -> BatchWriter {
+        let (committer, context, plan, batchSize) = (attempt.committer, attempt.context, plan, batchSize)
+        let writesDeletions = attempt.start.mode == .incremental
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await committer.commitAll() }
+            let writer: BatchWriter
+            do {
+                writer = try await committer.producing {
+                    var writer = BatchWriter(committer: committer, batchSize: batchSize, writesDeletions: writesDeletions)
+                    let plugin = try plan.makePlugin(context: context)
+                    try await plugin.produce(into: &writer)
+                    try await writer.finish()
+                    return writer
+                }
+            } catch {
+                committer.batches.finish()
+                // The batches handed over before the plugin failed are committed, as they hold fresh items; a
+                // cancellation (a shutdown, an operator's cancel) stops the committer as well: nothing after it.
+                if !(error is CancellationError || committer.failure is BatchCommitter.Cancelled) { try? await group.waitForAll() }
+                // What stopped the committer is the cause, whatever the plugin made of it.
+                throw committer.failure ?? error
+            }
+            try await group.waitForAll()
+            // A cancel seen as the plugin ended: the run stops before its final commit.
+            if let failure = committer.failure { throw failure }
+            return writer
         }
-        if start.mode == .incremental {
-            let finishedAt = clock.now()
-            // The unit's item count stays the last full run's: what the next incremental runs' deletions are measured by.
-            let count = try await store.index.itemCount(inDomain: plan.unit.domain)
-            _ = try await store.finishRun(
-                UnitSuccess(
-                    unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: unit.itemCount ?? count, mode: .incremental, state: writer.state,
-                    history: historyLine(indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, finishedAt: finishedAt, mode: .incremental)
-                ),
-                deletingItemsCommittedThrough: nil
-            )
-            return Result(
-                indexed: committer.written, unchanged: committer.unchanged, deleted: committer.deleted, rejected: rejections.count,
-                finishedAt: finishedAt, mode: .incremental
-            )
-        }
+    }
+
+    /// Records an incremental run's success: what it sent is written; nothing is swept. The unit's item count stays
+    /// the last full run's: what the next incremental runs' deletions are measured by.
+    private func finishIncremental(_ attempt: Attempt, _ writer: BatchWriter) async throws -> Result {
+        let (committer, rejected) = (attempt.committer, attempt.rejections.count)
+        let finishedAt = clock.now()
+        let count = try await store.index.itemCount(inDomain: plan.unit.domain)
+        _ = try await store.finishRun(
+            UnitSuccess(
+                unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: unit.itemCount ?? count, mode: .incremental,
+                state: writer.state,
+                history: historyLine(indexed: committer.written, deleted: committer.deleted, rejected: rejected, finishedAt: finishedAt, mode: .incremental)
+            ),
+            deletingItemsCommittedThrough: nil
+        )
+        return Result(
+            indexed: committer.written, unchanged: committer.unchanged, deleted: committer.deleted, rejected: rejected,
+            finishedAt: finishedAt, mode: .incremental
+        )
+    }
+
+    /// Records a full (or resumed) run's success after the delete-ratio checks, sweeping the domain's items the run
+    /// did not produce in the same commit.
+    private func finishFull(_ attempt: Attempt, _ writer: BatchWriter) async throws -> Result {
+        let (committer, rejected, baseline, mode) = (attempt.committer, attempt.rejections.count, attempt.start.baseline, attempt.start.mode)
         let stale = try await store.index.itemCount(inDomain: plan.unit.domain, committedThrough: baseline)
         // Items this run wrote, each identifier once, whatever the plugin repeated.
         let produced = try await store.index.itemCount(inDomain: plan.unit.domain) - stale
-        if !force { try await checkDeleteRatio(stale: stale, produced: produced, itemsBefore: itemsBefore, failure: failure) }
+        if !force { try await checkDeleteRatio(stale: stale, produced: produced, itemsBefore: attempt.itemsBefore, failure: attempt.failure) }
         let finishedAt = clock.now()
         let swept = try await store.finishRun(
             UnitSuccess(
-                unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: produced, mode: start.mode, state: writer.state,
-                history: historyLine(indexed: produced, deleted: committer.deleted, rejected: rejections.count, finishedAt: finishedAt, mode: start.mode)
+                unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: produced, mode: mode, state: writer.state,
+                history: historyLine(indexed: produced, deleted: committer.deleted, rejected: rejected, finishedAt: finishedAt, mode: mode)
             ),
             // No item can become stale now (every later commit is newer): without any, the sweep is skipped.
             deletingItemsCommittedThrough: stale > 0 ? baseline : nil
         )
         return Result(
             // Both of distinct identifiers at most: an item a plugin repeated is unchanged each time it comes again.
-            indexed: produced, unchanged: min(committer.unchanged, produced), deleted: swept + committer.deleted, rejected: rejections.count,
-            finishedAt: finishedAt, mode: start.mode
+            indexed: produced, unchanged: min(committer.unchanged, produced), deleted: swept + committer.deleted, rejected: rejected,
+            finishedAt: finishedAt, mode: mode
         )
     }
 

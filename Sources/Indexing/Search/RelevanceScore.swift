@@ -152,109 +152,152 @@ package struct RelevanceScore {
     private func score(
         rankingHint: Int?, fields: CandidateRanking.Candidate.Fields, query: TermBytes, state: UnsafeMutableBufferPointer<TermState>
     ) -> Result {
-        // (Locals, so the closure that reads each word captures them, not a copy of `self`.)
-        let (sequences, longestSequence, synonyms) = (sequences, longestSequence, synonyms)
-        let termSpans = query.terms
-        let hasSynonyms = !synonyms.isEmpty
-        var sequenceFound = [Bool](repeating: false, count: sequences.count)
-        var titleIsExact = false
-        /// For each word of each synonym phrase, the best weight of a field holding it (0: none), and whether the
-        /// field being read does.
-        var phraseWordBest = synonyms.map { $0.alternatives.map { [Double](repeating: 0, count: $0.count) } }
-        var phraseWordInField = phraseWordBest.map { $0.map { $0.map { _ in false } } }
-        /// Whether some synonym span's typed words are not all found yet.
-        func synonymPending() -> Bool { synonyms.contains { !$0.terms.allSatisfy { state[$0].seen } } }
+        var reading = FieldReading(self)
         for column in SearchColumn.allCases {
-            guard let words = fields[column] else { continue }
-            // A field counts at most its weight for a term: once every term does as well, and no term is left with
-            // typos or sequence a later field could spare, it is not read.
-            guard state.contains(where: { $0.best < column.weight || $0.typos > 0 }) || sequenceFound.contains(false) || synonymPending() else {
-                continue
-            }
-            var wordCount = 0
+            guard let words = fields[column], reading.needs(column, state: state) else { continue }
             for index in state.indices { state[index].match = 0 }
-            /// Whether the title's words so far are the typed words, in order.
-            var titleSoFar = column == .title
-            if column != .title, longestSequence == 0, !hasSynonyms {
-                // Each term is looked for in turn: what the walk below finds, with less to do for each word.
+            let wordCount: Int
+            if column != .title, longestSequence == 0, synonyms.isEmpty {
+                // Each term is looked for in turn: what the walk finds, with less to do for each word.
                 wordCount = words.count
                 for index in state.indices {
                     Self.match(index, in: words, query: query, state: &state[index])
                 }
             } else {
-                /// The field's last words, as many as the longest sequence holds.
-                var recent: [[UInt8]] = []
-                words.forEach { word in
-                    wordCount += 1
-                    if titleSoFar {
-                        titleSoFar = wordCount <= termSpans.count && word.count == termSpans[wordCount - 1].count
-                            && query.starts(word, with: termSpans[wordCount - 1])
-                    }
-                    if longestSequence > 0 {
-                        if recent.count == longestSequence { recent.removeFirst() }
-                        recent.append(Array(word))
-                        for (index, sequence) in sequences.enumerated() where !sequenceFound[index] && Self.ends(recent, with: sequence) {
-                            sequenceFound[index] = true
-                        }
-                    }
-                    if hasSynonyms {
-                        for (span, synonym) in synonyms.enumerated() {
-                            for (phrase, phraseWords) in synonym.alternatives.enumerated() {
-                                for (position, phraseWord) in phraseWords.enumerated() where word.elementsEqual(phraseWord) {
-                                    phraseWordInField[span][phrase][position] = true
-                                }
-                            }
-                        }
-                    }
-                    for index in state.indices where state[index].match < 1 {
-                        let term = termSpans[index]
-                        if query.starts(word, with: term) {
-                            state[index].match = word.count == term.count ? 1 : 0.8
-                            (state[index].typos, state[index].seen) = (0, true)
-                        } else if let corrected = query.correction(of: index, equalTo: word) {
-                            state[index].corrected(by: corrected)
-                        }
-                    }
-                    return true
+                wordCount = reading.walk(words, of: column, query: query, state: state)
+            }
+            let lengthFactor = 1 / (1 + 0.05 * Double(max(0, wordCount - 1)))
+            Self.record(column, lengthFactor: lengthFactor, state: state)
+            reading.recordPhraseWords(weight: column.weight * lengthFactor)
+        }
+        let synonymsUsed = reading.applySynonymPhrases(state: state)
+        return Result(
+            score: state.reduce(0) { $0 + $1.best } * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100),
+            typos: state.reduce(0) { $0 + $1.typos }, synonyms: synonymsUsed, sequences: reading.sequenceFound.count { $0 },
+            titleIsExact: reading.titleIsExact, wholeWords: state.count { $0.whole }
+        )
+    }
+
+    /// Each term's best match with the field just read, its weight scaled by `lengthFactor`.
+    private static func record(_ column: SearchColumn, lengthFactor: Double, state: UnsafeMutableBufferPointer<TermState>) {
+        for index in state.indices {
+            let match = state[index].match
+            let scored = column.weight * match * lengthFactor
+            if match > 0, scored > state[index].matchedBest || (scored == state[index].matchedBest && match == 1) {
+                state[index].whole = match == 1
+                state[index].matchedBest = scored
+            }
+            state[index].best = max(state[index].best, scored)
+        }
+    }
+
+    /// What scoring one item learns across its fields, beside each term's state: the sequences found, whether the
+    /// title is exactly the typed words, and how well each synonym phrase's words are held.
+    private struct FieldReading {
+        let sequences: [[[UInt8]]]
+        let longestSequence: Int
+        let synonyms: [(terms: Range<Int>, alternatives: [[[UInt8]]])]
+        var sequenceFound: [Bool]
+        var titleIsExact = false
+        /// For each word of each synonym phrase, the best weight of a field holding it (0: none).
+        var phraseWordBest: [[[Double]]]
+        /// Whether the field being read holds each word of each synonym phrase.
+        var phraseWordInField: [[[Bool]]]
+
+        init(_ score: RelevanceScore) {
+            (sequences, longestSequence, synonyms) = (score.sequences, score.longestSequence, score.synonyms)
+            sequenceFound = [Bool](repeating: false, count: sequences.count)
+            phraseWordBest = synonyms.map { $0.alternatives.map { [Double](repeating: 0, count: $0.count) } }
+            phraseWordInField = phraseWordBest.map { $0.map { $0.map { _ in false } } }
+        }
+
+        /// Whether `column` can change the score: a field counts at most its weight for a term, so once every term
+        /// does as well, and no term is left with typos, sequence or synonym a later field could spare, it is not read.
+        func needs(_ column: SearchColumn, state: UnsafeMutableBufferPointer<TermState>) -> Bool {
+            state.contains(where: { $0.best < column.weight || $0.typos > 0 }) || sequenceFound.contains(false)
+                || synonyms.contains { !$0.terms.allSatisfy { state[$0].seen } }
+        }
+
+        /// Reads the field's `words` one by one, matching every term, sequence and synonym phrase word; the words read.
+        mutating func walk(
+            _ words: FoldedWords, of column: SearchColumn, query: TermBytes, state: UnsafeMutableBufferPointer<TermState>
+        ) -> Int {
+            let termSpans = query.terms
+            var wordCount = 0
+            /// Whether the title's words so far are the typed words, in order.
+            var titleSoFar = column == .title
+            /// The field's last words, as many as the longest sequence holds.
+            var recent: [[UInt8]] = []
+            words.forEach { word in
+                wordCount += 1
+                if titleSoFar {
+                    titleSoFar = wordCount <= termSpans.count && word.count == termSpans[wordCount - 1].count
+                        && query.starts(word, with: termSpans[wordCount - 1])
                 }
+                if longestSequence > 0 { noteSequences(ending: word, recent: &recent) }
+                if !synonyms.isEmpty { notePhraseWords(word) }
+                for index in state.indices where state[index].match < 1 {
+                    let term = termSpans[index]
+                    if query.starts(word, with: term) {
+                        state[index].match = word.count == term.count ? 1 : 0.8
+                        (state[index].typos, state[index].seen) = (0, true)
+                    } else if let corrected = query.correction(of: index, equalTo: word) {
+                        state[index].corrected(by: corrected)
+                    }
+                }
+                return true
             }
             if column == .title { titleIsExact = titleSoFar && wordCount == termSpans.count }
-            let lengthFactor = 1 / (1 + 0.05 * Double(max(0, wordCount - 1)))
-            for index in state.indices {
-                let match = state[index].match
-                let scored = column.weight * match * lengthFactor
-                if match > 0, scored > state[index].matchedBest || (scored == state[index].matchedBest && match == 1) {
-                    state[index].whole = match == 1
-                    state[index].matchedBest = scored
-                }
-                state[index].best = max(state[index].best, scored)
+            return wordCount
+        }
+
+        /// Marks the sequences the field's words end with once `word` is added to the `recent` ones.
+        private mutating func noteSequences(ending word: UnsafeBufferPointer<UInt8>, recent: inout [[UInt8]]) {
+            if recent.count == longestSequence { recent.removeFirst() }
+            recent.append(Array(word))
+            for (index, sequence) in sequences.enumerated() where !sequenceFound[index] && RelevanceScore.ends(recent, with: sequence) {
+                sequenceFound[index] = true
             }
+        }
+
+        /// Marks the synonym phrase words `word` is.
+        private mutating func notePhraseWords(_ word: UnsafeBufferPointer<UInt8>) {
+            for (span, synonym) in synonyms.enumerated() {
+                for (phrase, phraseWords) in synonym.alternatives.enumerated() {
+                    for (position, phraseWord) in phraseWords.enumerated() where word.elementsEqual(phraseWord) {
+                        phraseWordInField[span][phrase][position] = true
+                    }
+                }
+            }
+        }
+
+        /// Keeps the weight of the field just read for each synonym phrase word it held.
+        mutating func recordPhraseWords(weight: Double) {
             for span in phraseWordInField.indices {
                 for phrase in phraseWordInField[span].indices {
                     for position in phraseWordInField[span][phrase].indices where phraseWordInField[span][phrase][position] {
-                        phraseWordBest[span][phrase][position] = max(phraseWordBest[span][phrase][position], column.weight * lengthFactor)
+                        phraseWordBest[span][phrase][position] = max(phraseWordBest[span][phrase][position], weight)
                         phraseWordInField[span][phrase][position] = false
                     }
                 }
             }
         }
-        // A synonym span whose typed words were not all found, matched through a phrase: one typo, the phrase's
-        // weakest field for each of its terms.
-        var synonymsUsed = 0
-        for (span, synonym) in synonyms.enumerated() where !synonym.terms.allSatisfy({ state[$0].seen }) {
-            let weight = phraseWordBest[span].map { $0.min() ?? 0 }.max() ?? 0
-            guard weight > 0 else { continue }
-            synonymsUsed += 1
-            for index in synonym.terms {
-                state[index].best = max(state[index].best, weight * 0.8)
-                state[index].typos = 0
+
+        /// Scores each synonym span whose typed words were not all found, but matched through a phrase: one typo, the
+        /// phrase's weakest field for each of its terms. The spans so matched.
+        func applySynonymPhrases(state: UnsafeMutableBufferPointer<TermState>) -> Int {
+            var used = 0
+            for (span, synonym) in synonyms.enumerated() where !synonym.terms.allSatisfy({ state[$0].seen }) {
+                let weight = phraseWordBest[span].map { $0.min() ?? 0 }.max() ?? 0
+                guard weight > 0 else { continue }
+                used += 1
+                for index in synonym.terms {
+                    state[index].best = max(state[index].best, weight * 0.8)
+                    state[index].typos = 0
+                }
             }
+            return used
         }
-        return Result(
-            score: state.reduce(0) { $0 + $1.best } * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100),
-            typos: state.reduce(0) { $0 + $1.typos }, synonyms: synonymsUsed, sequences: sequenceFound.count { $0 }, titleIsExact: titleIsExact,
-            wholeWords: state.count { $0.whole }
-        )
     }
 
     /// How the field whose folded `words` are given matches term `index`: what the walk over its words finds, word

@@ -1,0 +1,168 @@
+import GRDB
+import Indexing
+
+/// Where a search's matches come from: the postings' members in priority order when they hold the read's commit
+/// (each row then read by id, with the filter), else FTS5's matches joined to the rows, filtered in SQL. Both give the
+/// same rows in the same order; the differential tests hold them to it.
+extension SQLiteSearch {
+    /// The first `limit` matches of `terms` in `scope`, in priority order, with the fields they are scored on.
+    func scan(_ terms: SearchTerms, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate] {
+        if scope != .all || postings.keepsAllFields, try postingsHoldThisCommit(),
+            let found = try scanPostings(terms.match!, scope, limit: limit)
+        {
+            return found
+        }
+        let table = FullTextTable.items.name
+        let statement = try db.cachedStatement(sql: """
+            SELECT item.expirationDate, \(SearchRows.candidateColumns)
+            FROM \(table) JOIN item ON item.id = \(table).rowid
+            WHERE \(table) MATCH ? AND \(filter.sql) ORDER BY \(table).rowid LIMIT ?
+            """)
+        let rows = try Row.fetchCursor(
+            statement, arguments: [FullTextTable.matchExpression(terms, in: scope)!] + filter.arguments + [limit]
+        )
+        var found: [CandidateRanking.Candidate] = []
+        while let row = try rows.next() {
+            noteExpiration(row[0])
+            found.append(SearchRows.candidate(row, statement))
+        }
+        return found
+    }
+
+    /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``, for facets and the newest-first order.
+    func walk(_ terms: SearchTerms) throws -> [WalkedMatch] {
+        if postings.keepsAllFields, try postingsHoldThisCommit(), let walked = try walkPostings(terms.match!) { return walked }
+        let table = FullTextTable.items.name
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: """
+                SELECT item.expirationDate, \(SearchRows.walkedColumns) FROM \(table) JOIN item ON item.id = \(table).rowid
+                WHERE \(table) MATCH ? AND \(filter.sql) ORDER BY \(table).rowid LIMIT ?
+                """),
+            arguments: [terms.matchExpression!] + filter.arguments + [WalkedMatch.rowsRead]
+        )
+        var walked: [WalkedMatch] = []
+        while let row = try rows.next() {
+            noteExpiration(row[0])
+            walked.append(SearchRows.walked(row))
+        }
+        return walked
+    }
+
+    /// ``scan(_:_:limit:)`` from the postings: each member's row read with the filter (``CandidateBatch``), and checked
+    /// on its text when it was rewritten since the postings were built; `nil` when the postings moved on.
+    private func scanPostings(_ match: WordMatch, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate]? {
+        var found: [CandidateRanking.Candidate] = []
+        let held = try eachPostingsBatch(scope, match, first: limit, most: 8_192) { ids, toCheck in
+            var batch = try CandidateBatch(ids, for: self)
+            defer { sharedRows?.store(batch.newlyRead, at: commitNumber) }
+            for id in ids {
+                guard found.count < limit else { break }
+                guard let (candidate, expiration) = try batch.row(id, for: self) else { continue }
+                if toCheck.contains(id), try !SearchRows.row(id, holds: match, in: scope.columns, db) { continue }
+                noteExpiration(expiration)
+                found.append(candidate)
+            }
+            return found.count < limit
+        }
+        return held ? found : nil
+    }
+
+    /// ``walk(_:)`` from every field's postings: each batch's rows read with the filter, and checked on their text
+    /// when they were rewritten; `nil` when the postings moved on.
+    private func walkPostings(_ match: WordMatch) throws -> [WalkedMatch]? {
+        var walked: [WalkedMatch] = []
+        let held = try eachPostingsBatch(.all, match, first: WalkedMatch.rowsRead, most: 65_536) { ids, toCheck in
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: """
+                    SELECT item.expirationDate, \(SearchRows.walkedColumns) FROM item
+                    WHERE item.id IN (SELECT value FROM json_each(?)) AND \(filter.sql) ORDER BY item.id
+                    """),
+                arguments: [RowIDList.json(ids)] + filter.arguments
+            )
+            while walked.count < WalkedMatch.rowsRead, let row = try rows.next() {
+                let id: Int64 = row[1]
+                // A rewritten row is read again, alone, with its text: few are, and a walk reads thousands.
+                if toCheck.contains(id), try !SearchRows.row(id, holds: match, in: CandidateRanking.Scope.all.columns, db) { continue }
+                noteExpiration(row[0])
+                walked.append(SearchRows.walked(row))
+            }
+            return walked.count < WalkedMatch.rowsRead
+        }
+        return held ? walked : nil
+    }
+
+    /// Hands `body` the members of `match` in `scope` in priority order, batch after batch, with those to check on
+    /// their text, while it asks for more and members are left: the first batch `first` long, each next twice as
+    /// long up to `most` (a filter that passes few rows, a small domain, reads bigger batches). False when the
+    /// postings moved on.
+    private func eachPostingsBatch(
+        _ scope: CandidateRanking.Scope, _ match: WordMatch, first: Int, most: Int,
+        _ body: (_ ids: [Int64], _ toCheck: Set<Int64>) throws -> Bool
+    ) throws -> Bool {
+        var after: Int64?
+        var batch = first
+        while true {
+            guard let (ids, toCheck) = postings.firstMembers(scope, matching: match, at: commitNumber, after: after, limit: batch) else {
+                return false
+            }
+            guard try body(ids, toCheck), ids.count == batch, let last = ids.last else { return true }
+            after = last
+            batch = min(batch * 2, most)
+        }
+    }
+}
+
+/// The rows of one batch of postings members, each taken from where it is cheapest: read earlier in this search
+/// (``SQLiteSearch/rowsRead``), read by recent searches (``CandidateRowCache``), or stepped from one statement over
+/// the rest, lazily, in id order, so a scan that has its candidates stops reading.
+struct CandidateBatch {
+    /// The rows recent searches read, of those this search had not.
+    private let shared: [Int64: CandidateRowCache.Entry?]
+    private let statement: Statement
+    private let rows: RowCursor
+    /// The next row the filter let through, of those read from the file (in id order).
+    private var next: CandidateRowCache.Entry?
+    /// What this batch read from the file, for the shared rows: `nil` for a row the filter left out.
+    private(set) var newlyRead: [Int64: CandidateRowCache.Entry?] = [:]
+
+    init(_ ids: [Int64], for search: SQLiteSearch) throws {
+        let unread = ids.filter { search.rowsRead[$0] == nil }
+        // A row about to expire is read from the file: the expiry sweep deletes rows without a commit, and its clock
+        // may be ahead of this search's.
+        shared = search.sharedRows?.entries(
+            unread, at: search.commitNumber, expiringAfter: search.nowSeconds + CandidateRowCache.expiringSoon
+        ) ?? [:]
+        // Read for the shared rows, a row is filtered on its domain's liveness alone (the expiration is the search's).
+        let condition = search.sharedRows == nil ? search.filter : .liveRows
+        statement = try search.db.cachedStatement(sql: """
+            SELECT item.expirationDate, \(SearchRows.candidateColumns) FROM item
+            WHERE item.id IN (SELECT value FROM json_each(?)) AND \(condition.sql) ORDER BY item.id
+            """)
+        let toRead = shared.isEmpty ? unread : unread.filter { [shared] in shared[$0] == nil }
+        rows = try Row.fetchCursor(statement, arguments: [RowIDList.json(toRead)] + condition.arguments)
+        next = try Self.read(rows, statement)
+    }
+
+    /// Row `id` (a member of the batch, asked in order) and its expiration when the search may return it.
+    mutating func row(_ id: Int64, for search: SQLiteSearch) throws -> CandidateRowCache.Entry? {
+        if let remembered = search.rowsRead[id] { return remembered }
+        let stored: CandidateRowCache.Entry?
+        if let entry = shared[id] {
+            stored = entry
+        } else if let read = next, read.candidate.id == id {
+            stored = read
+            next = try Self.read(rows, statement)
+            if search.sharedRows != nil { newlyRead[id] = .some(read) }
+        } else {
+            stored = nil
+            if search.sharedRows != nil { newlyRead[id] = .some(nil) }
+        }
+        let row = stored.flatMap { $0.expiration > search.nowSeconds ? $0 : nil }
+        if search.rowsRead.count < SQLiteSearch.rowsRememberedPerSearch { search.rowsRead[id] = .some(row) }
+        return row
+    }
+
+    private static func read(_ rows: RowCursor, _ statement: Statement) throws -> CandidateRowCache.Entry? {
+        try rows.next().map { (SearchRows.candidate($0, statement), $0[0]) }
+    }
+}
