@@ -26,8 +26,33 @@ extension PostgresSearchIndex {
         }
         let typed = query.terms
         guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
-        let ranking = CandidateRanking(query: query, terms: typed)
-        let now = clock.now().timeIntervalSince1970
+        return try await PostgresSearch(query, terms: typed, in: self).run()
+    }
+
+    /// One search against PostgreSQL, step by step: gather the candidates of every level, walk the matches when
+    /// facets or the newest-first order need them, order, page and highlight.
+    private struct PostgresSearch {
+        let query: SearchQuery
+        let typed: SearchTerms
+        let index: PostgresSearchIndex
+        let ranking: CandidateRanking
+        /// The search's clock reading, in seconds since 1970: rows expiring by then are left out.
+        let now: Double
+
+        init(_ query: SearchQuery, terms typed: SearchTerms, in index: PostgresSearchIndex) {
+            (self.query, self.typed, self.index) = (query, typed, index)
+            ranking = CandidateRanking(query: query, terms: typed)
+            now = index.clock.now().timeIntervalSince1970
+        }
+
+        func run() async throws -> SearchResults {
+            let gathered = try await gatherCandidates()
+            let walked = WalkedMatch.isNeeded(by: query) ? try await walk(gathered.matched) : []
+            let (page, total) = try await order(gathered, walked: walked)
+            let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await index.hits(for: page))
+                .highlighted(for: gathered.terms)
+            return query.facets.isEmpty ? results : FacetCounter(facets: query.facets, counting: walked).applied(to: results)
+        }
 
         /// `SELECT <selected> FROM item WHERE <words> @@ <terms> AND <filters> ORDER BY id LIMIT limit`.
         func scan(_ column: String, _ terms: SearchTerms, selecting selected: String = "id", limit: Int, into sql: inout SQLBuilder) {
@@ -41,76 +66,84 @@ extension PostgresSearchIndex {
             if let contentType = query.contentType { sql.append(" AND content_type = \(sql.bind(contentType))") }
             sql.append(" ORDER BY id LIMIT \(sql.bind(limit))")
         }
+
         /// The first matches of `terms` in priority order, up to the count limit and one more: the first
         /// ``CandidateRanking/perScope`` are candidates.
         func firstMatches(_ terms: SearchTerms) async throws -> (candidates: [Int64], matches: Int) {
             var first = SQLBuilder()
             scan("words_all", terms, limit: ranking.countLimit + 1, into: &first)
             var matches: [Int64] = []
-            for try await id in try await client.checkedQuery(first.query, logger: logger).decode(Int64.self) { matches.append(id) }
+            for try await id in try await index.client.checkedQuery(first.query, logger: index.logger).decode(Int64.self) { matches.append(id) }
             return (Array(matches.prefix(ranking.perScope)), matches.count)
         }
 
-        // The levels every store gathers (``CandidateRanking/gatherLevels``): the words as typed; when they match too
-        // few items, their typo corrections; then fewer words while too few match. The best-field and name scans of
-        // the last level run inside the candidate query below.
-        let (typedCandidates, typedMatches) = try await firstMatches(typed)
-        var gathered = GatheredCandidates(terms: typed, candidates: typedCandidates, matches: typedMatches, id: { $0 })
-        if let corrector = ranking.corrector(terms: typed, matches: typedMatches) {
-            let corrected = corrector.corrected(typed, vocabulary: try await vocabularyWords(for: corrector.lookups))
-            if corrected.hasCorrections {
-                let (more, matches) = try await firstMatches(corrected)
-                gathered.addCorrected(corrected, candidates: more, matches: matches)
+        /// The levels every store gathers (``CandidateRanking/gatherLevels``): the words as typed; when they match too
+        /// few items, their typo corrections; then fewer words while too few match. The best-field and name scans of
+        /// the last level run inside the candidate query (``order(_:walked:)``).
+        func gatherCandidates() async throws -> GatheredCandidates<Int64> {
+            let (typedCandidates, typedMatches) = try await firstMatches(typed)
+            var gathered = GatheredCandidates(terms: typed, candidates: typedCandidates, matches: typedMatches, id: { $0 })
+            if let corrector = ranking.corrector(terms: typed, matches: typedMatches) {
+                let corrected = corrector.corrected(typed, vocabulary: try await index.vocabularyWords(for: corrector.lookups))
+                if corrected.hasCorrections {
+                    let (more, matches) = try await firstMatches(corrected)
+                    gathered.addCorrected(corrected, candidates: more, matches: matches)
+                }
             }
-        }
-        while let broader = ranking.broadened(gathered.matched, matches: gathered.matches) {
-            let (more, matches) = try await firstMatches(broader)
-            gathered.addBroadened(broader, candidates: more, matches: matches)
+            while let broader = ranking.broadened(gathered.matched, matches: gathered.matches) {
+                let (more, matches) = try await firstMatches(broader)
+                gathered.addBroadened(broader, candidates: more, matches: matches)
+            }
+            return gathered
         }
 
-        let popularity = Popularity(query: query, now: clock.now())
-        var walked: [WalkedMatch] = []
-        if WalkedMatch.isNeeded(by: query) {
+        /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``, for facets and the newest-first order.
+        func walk(_ terms: SearchTerms) async throws -> [WalkedMatch] {
             var walk = SQLBuilder()
-            scan("words_all", gathered.matched, selecting: "id, content_creation_date, domain_identifier, content_type, \(Self.pageColumn)", limit: WalkedMatch.rowsRead, into: &walk)
-            for try await (id, created, domain, contentType, page) in try await client.checkedQuery(walk.query, logger: logger).decode((Int64, Double?, String, String, String).self) {
+            scan("words_all", terms, selecting: "id, content_creation_date, domain_identifier, content_type, \(PostgresSearchIndex.pageColumn)",
+                 limit: WalkedMatch.rowsRead, into: &walk)
+            var walked: [WalkedMatch] = []
+            let rows = try await index.client.checkedQuery(walk.query, logger: index.logger).decode((Int64, Double?, String, String, String).self)
+            for try await (id, created, domain, contentType, page) in rows {
                 walked.append(WalkedMatch(id: id, created: created, domain: domain, contentType: contentType, page: page))
             }
+            return walked
         }
-        let page: [(id: Int64, score: Double)]
-        let total: (total: Int, isExact: Bool)
-        switch query.sort {
-        case .relevance:
-            // The candidates: those gathered, and the best-field and name matches of the last level when it overflowed.
-            let (rows, lifts) = try await candidates(popularity: popularity) { sql in
-                sql.append("SELECT unnest(\(sql.bind(gathered.candidates))::bigint[])")
-                if gathered.matches > ranking.perScope {
+
+        /// The page, ranked, and the total: by relevance, the candidates scored, with the best-field and name matches of
+        /// the last level when it overflowed; newest first, only the walked matches that can reach the page.
+        func order(
+            _ gathered: GatheredCandidates<Int64>, walked: [WalkedMatch]
+        ) async throws -> (page: [(id: Int64, score: Double)], total: (total: Int, isExact: Bool)) {
+            let popularity = Popularity(query: query, now: Date(timeIntervalSince1970: now))
+            let scorer = CandidateRanking(query: query, terms: gathered.terms)
+            switch query.sort {
+            case .relevance:
+                let (rows, lifts) = try await index.candidates(popularity: popularity) { sql in
+                    sql.append("SELECT unnest(\(sql.bind(gathered.candidates))::bigint[])")
+                    guard gathered.matches > ranking.perScope else { return }
                     for column in ["words_best", "words_names"] {
                         sql.append(" UNION (")
                         scan(column, gathered.matched, limit: ranking.perScope, into: &sql)
                         sql.append(")")
                     }
                 }
+                return (scorer.page(of: rows, gathered: gathered, lifts: lifts), ranking.total(matches: gathered.matches, candidates: rows))
+            case .newest:
+                let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit, distinct: query.distinct)
+                let (rows, lifts) = try await index.candidates(popularity: popularity) { sql in
+                    sql.append("SELECT unnest(\(sql.bind(order.toScore))::bigint[])")
+                }
+                return (order.page(ranking: scorer, candidates: rows, gathered: gathered, lifts: lifts), order.total)
             }
-            page = CandidateRanking(query: query, terms: gathered.terms).page(of: rows, gathered: gathered, lifts: lifts)
-            total = ranking.total(matches: gathered.matches, candidates: rows)
-        case .newest:
-            let order = NewestOrder(walked: walked, offset: query.offset, limit: query.limit, distinct: query.distinct)
-            let (rows, lifts) = try await candidates(popularity: popularity) { sql in
-                sql.append("SELECT unnest(\(sql.bind(order.toScore))::bigint[])")
-            }
-            page = order.page(ranking: CandidateRanking(query: query, terms: gathered.terms), candidates: rows, gathered: gathered, lifts: lifts)
-            total = order.total
         }
-        let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await hits(for: page)).highlighted(for: gathered.terms)
-        return query.facets.isEmpty ? results : FacetCounter(facets: query.facets, counting: walked).applied(to: results)
     }
 
     /// The page an item belongs to (``SearchDistinct/page``).
-    private static let pageColumn = "coalesce(related_unique_identifier, unique_identifier)"
+    fileprivate static let pageColumn = "coalesce(related_unique_identifier, unique_identifier)"
 
     /// The fields of the items whose ids `appendIDs` selects, and the lifts of their opens (``Popularity``): one round trip.
-    private func candidates(
+    fileprivate func candidates(
         popularity: Popularity?, ids appendIDs: (inout SQLBuilder) -> Void
     ) async throws -> (rows: [CandidateRanking.Candidate], lifts: [Int64: Double]) {
         var sql = SQLBuilder(
@@ -138,7 +171,7 @@ extension PostgresSearchIndex {
     }
 
     /// The words of the vocabulary (`search_term`) each lookup names, in byte order.
-    private func vocabularyWords(for lookups: [TypoCorrector.Lookup]) async throws -> [[String]] {
+    fileprivate func vocabularyWords(for lookups: [TypoCorrector.Lookup]) async throws -> [[String]] {
         var words: [[String]] = []
         for lookup in lookups {
             var found: [String] = []
@@ -156,7 +189,7 @@ extension PostgresSearchIndex {
     }
 
     /// The hits for a ranked page of item ids and scores, in the same order.
-    private func hits(for page: [(id: Int64, score: Double)]) async throws -> [SearchHit] {
+    fileprivate func hits(for page: [(id: Int64, score: Double)]) async throws -> [SearchHit] {
         guard !page.isEmpty else { return [] }
         let rows = try await client.checkedQuery(
             "SELECT \(unescaped: Self.itemColumns(withThumbnailData: false)) FROM item WHERE id = ANY(\(page.map(\.id)))", logger: logger

@@ -16,8 +16,17 @@ import Indexing
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
 /// take the highest-priority matches first and stop early instead of scoring every match.
 enum SQLiteSchema {
+    /// Every migration, in the order files met them: the index's first tables, the scheduler's, then the rest.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
+        registerIndexTables(in: &migrator)
+        registerSchedulerTables(in: &migrator)
+        registerLaterChanges(in: &migrator)
+        return migrator
+    }
+
+    /// The index's tables, as the first releases made them (`v1-index` … `v5-search-vocabulary`).
+    private static func registerIndexTables(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v1-index") { db in
             try db.execute(sql: """
                 CREATE TABLE item (
@@ -77,6 +86,10 @@ enum SQLiteSchema {
             try db.execute(sql: SearchTermTable.createTable)
             try SearchTermTable.insertWordsOfEveryItem(db)
         }
+    }
+
+    /// The scheduler's tables (`v1-scheduler-state` … `v3-sync-state`), which the store once kept in a file of its own.
+    private static func registerSchedulerTables(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v1-scheduler-state") { db in
             try db.execute(sql: """
                 CREATE TABLE unit_state (
@@ -126,6 +139,10 @@ enum SQLiteSchema {
                 ALTER TABLE run_history ADD COLUMN mode TEXT NOT NULL DEFAULT 'full';
                 """)
         }
+    }
+
+    /// What came after both (`v6-item-opens` onwards): one sequence for the whole file.
+    private static func registerLaterChanges(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v6-item-opens") { db in
             try db.execute(sql: ItemOpenTable.createTable)
         }
@@ -186,7 +203,6 @@ enum SQLiteSchema {
             // Purges from before are not restorable: NULL.
             try db.execute(sql: "ALTER TABLE purged_domain ADD COLUMN restorableUntil REAL")
         }
-        return migrator
     }
 
     /// Fails with a clear message when the host's SQLite lacks FTS5.

@@ -31,32 +31,50 @@ extension TOMLReader {
             if index > first {
                 throw failure("'\(shown)': hexadecimal, octal and binary integers take no sign; write the number in decimal", at: first)
             }
-            let digitsStart = index &+ 2
-            let digitsEnd = try scanDigits(from: digitsStart, radix: radix, token: shown)
-            guard digitsEnd == tokenEnd else {
-                throw failure("'\(shown)' is not a base-\(radix) integer: unexpected \(describe(at: digitsEnd))", at: digitsEnd)
-            }
-            var value: Int64 = 0
-            for offset in digitsStart..<digitsEnd where byte(offset) != UInt8(ascii: "_") {
-                guard let digit = Self.hexValue(byte(offset)) else { continue }
-                let (shifted, overflow) = value.multipliedReportingOverflow(by: Int64(radix))
-                let (sum, overflow2) = shifted.addingReportingOverflow(Int64(digit))
-                guard !overflow, !overflow2 else {
-                    throw failure("'\(shown)' does not fit in a 64-bit integer (at most 0x7FFFFFFFFFFFFFFF)", at: first)
-                }
-                value = sum
-            }
+            let value = try radixInteger(digitsFrom: index &+ 2, to: tokenEnd, radix: radix, token: shown, first: first)
             pos = tokenEnd
             return .integer(value)
         }
-
-        // Decimal: an integer part without leading zeros, then an optional fraction and exponent.
-        let integerStart = index
-        let integerEnd = try scanDigits(from: integerStart, radix: 10, token: shown)
-        if byte(integerStart) == UInt8(ascii: "0"), integerEnd &- integerStart > 1 {
-            throw failure("'\(shown)' has a leading zero, which TOML does not allow; write it without (or 0o… for octal)", at: integerStart)
+        let (integerEnd, isFloat) = try scanDecimal(from: index, to: tokenEnd, token: shown)
+        pos = tokenEnd
+        if isFloat {
+            var digits = ""
+            digits.unicodeScalars.append(contentsOf: bytes[first..<tokenEnd].lazy.filter { $0 != UInt8(ascii: "_") }.map { Unicode.Scalar($0) })
+            guard let value = Double(digits), value.isFinite else {
+                throw failure("'\(shown)' is too large for a 64-bit float (about ±1.8e308 at most)", at: first)
+            }
+            return .float(value)
         }
-        index = integerEnd
+        return .integer(try decimalInteger(index..<integerEnd, negative: negative, token: shown, first: first))
+    }
+
+    /// The value of the digits of `radix` from `start`, which must end at `tokenEnd`: `0x`, `0o` and `0b` integers.
+    private mutating func radixInteger(digitsFrom start: Int, to tokenEnd: Int, radix: Int, token shown: String, first: Int) throws(TOMLError) -> Int64 {
+        let digitsEnd = try scanDigits(from: start, radix: radix, token: shown)
+        guard digitsEnd == tokenEnd else {
+            throw failure("'\(shown)' is not a base-\(radix) integer: unexpected \(describe(at: digitsEnd))", at: digitsEnd)
+        }
+        var value: Int64 = 0
+        for offset in start..<digitsEnd where byte(offset) != UInt8(ascii: "_") {
+            guard let digit = Self.hexValue(byte(offset)) else { continue }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: Int64(radix))
+            let (sum, overflow2) = shifted.addingReportingOverflow(Int64(digit))
+            guard !overflow, !overflow2 else {
+                throw failure("'\(shown)' does not fit in a 64-bit integer (at most 0x7FFFFFFFFFFFFFFF)", at: first)
+            }
+            value = sum
+        }
+        return value
+    }
+
+    /// Checks a decimal number from `start` (after its sign) to `tokenEnd`: an integer part without leading zeros,
+    /// then an optional fraction and exponent. The end of the integer part, and whether the number is a float.
+    private mutating func scanDecimal(from start: Int, to tokenEnd: Int, token shown: String) throws(TOMLError) -> (integerEnd: Int, isFloat: Bool) {
+        let integerEnd = try scanDigits(from: start, radix: 10, token: shown)
+        if byte(start) == UInt8(ascii: "0"), integerEnd &- start > 1 {
+            throw failure("'\(shown)' has a leading zero, which TOML does not allow; write it without (or 0o… for octal)", at: start)
+        }
+        var index = integerEnd
         var isFloat = false
         if byte(index) == UInt8(ascii: ".") {
             isFloat = true
@@ -77,18 +95,13 @@ extension TOMLReader {
         guard index == tokenEnd else {
             throw failure("'\(shown)' is not a number: unexpected \(describe(at: index)) (strings need quotes; numbers are written 42, -1_000, 3.14, 1e6, 0xFF, inf, nan)", at: index)
         }
-        pos = tokenEnd
+        return (integerEnd, isFloat)
+    }
 
-        if isFloat {
-            var digits = ""
-            digits.unicodeScalars.append(contentsOf: bytes[first..<tokenEnd].lazy.filter { $0 != UInt8(ascii: "_") }.map { Unicode.Scalar($0) })
-            guard let value = Double(digits), value.isFinite else {
-                throw failure("'\(shown)' is too large for a 64-bit float (about ±1.8e308 at most)", at: first)
-            }
-            return .float(value)
-        }
+    /// The value of the decimal digits at `digits` (underscores skipped), negated when `negative`, refused past 64 bits.
+    private mutating func decimalInteger(_ digits: Range<Int>, negative: Bool, token shown: String, first: Int) throws(TOMLError) -> Int64 {
         var value: Int64 = 0
-        for offset in integerStart..<integerEnd where byte(offset) != UInt8(ascii: "_") {
+        for offset in digits where byte(offset) != UInt8(ascii: "_") {
             let digit = Int64(byte(offset) &- 0x30)
             let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
@@ -97,7 +110,7 @@ extension TOMLReader {
             }
             value = sum
         }
-        return .integer(value)
+        return value
     }
 
     /// The end of the digits of `radix` from `start`, with an underscore allowed only between two digits.

@@ -19,86 +19,102 @@ extension TOMLReader {
         var frames: [Frame] = []
         var depth = startDepth
         while true {
-            var node: TOMLNode
-            let first = current
-            if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
-                guard depth <= maxDepth else {
-                    throw failure("arrays and tables nested deeper than \(maxDepth) levels are not read; flatten the data")
-                }
-                try countValue(at: pos)
-                let mark = mark(at: pos)
-                pos &+= 1
-                if first == UInt8(ascii: "[") {
-                    try skipBlank()
-                    if current == UInt8(ascii: "]") {
-                        pos &+= 1
-                        node = TOMLNode(.array([]), mark: mark)
-                    } else {
-                        frames.append(Frame(mark: mark, depth: depth, table: nil))
-                        depth &+= 1
-                        continue
-                    }
-                } else {
-                    skipSpaces()
-                    if current == UInt8(ascii: "}") {
-                        pos &+= 1
-                        node = TOMLNode(.table(TOMLTable()), mark: mark)
-                    } else {
-                        let key = try readInlineKey()
-                        frames.append(Frame(mark: mark, depth: depth, table: TOMLTableBuilder(origin: .defined, mark: mark, depth: depth), key: key))
-                        depth = depth &+ key.count
-                        continue
-                    }
-                }
+            let node: TOMLNode
+            if current == UInt8(ascii: "[") || current == UInt8(ascii: "{") {
+                guard let empty = try open(depth: &depth, frames: &frames) else { continue }
+                node = empty
             } else {
                 node = try readScalar()
             }
+            if let value = try handOver(node, frames: &frames, depth: &depth) { return value }
+        }
+    }
 
-            // Hand the value to the array or inline table it is in, closing those that end after it.
-            closing: while true {
-                guard let top = frames.indices.last else { return node }
-                if let table = frames[top].table {
-                    try insert(frames[top].key, node, into: table)
+    /// Opens the array or inline table where reading is, at level `depth`: its node when it is empty, else `nil`,
+    /// with its frame pushed and `depth` its first value's.
+    private mutating func open(depth: inout Int, frames: inout [Frame]) throws(TOMLError) -> TOMLNode? {
+        guard depth <= maxDepth else {
+            throw failure("arrays and tables nested deeper than \(maxDepth) levels are not read; flatten the data")
+        }
+        let first = current
+        try countValue(at: pos)
+        let mark = mark(at: pos)
+        pos &+= 1
+        if first == UInt8(ascii: "[") {
+            try skipBlank()
+            if current == UInt8(ascii: "]") {
+                pos &+= 1
+                return TOMLNode(.array([]), mark: mark)
+            }
+            frames.append(Frame(mark: mark, depth: depth, table: nil))
+            depth &+= 1
+            return nil
+        }
+        skipSpaces()
+        if current == UInt8(ascii: "}") {
+            pos &+= 1
+            return TOMLNode(.table(TOMLTable()), mark: mark)
+        }
+        let key = try readInlineKey()
+        frames.append(Frame(mark: mark, depth: depth, table: TOMLTableBuilder(origin: .defined, mark: mark, depth: depth), key: key))
+        depth = depth &+ key.count
+        return nil
+    }
+
+    /// Hands `node` to the array or inline table it is in, closing those that end after it: the whole value once
+    /// no frame is left, else `nil`, with `depth` the next value's.
+    private mutating func handOver(_ value: TOMLNode, frames: inout [Frame], depth: inout Int) throws(TOMLError) -> TOMLNode? {
+        var node = value
+        while let top = frames.indices.last {
+            if let table = frames[top].table {
+                try insert(frames[top].key, node, into: table)
+                skipSpaces()
+                if current == UInt8(ascii: ",") {
+                    pos &+= 1
                     skipSpaces()
-                    if current == UInt8(ascii: ",") {
-                        pos &+= 1
-                        skipSpaces()
-                        if current == UInt8(ascii: "}") {
-                            throw failure("an inline table takes no comma after its last value (TOML 1.0); remove it")
-                        }
-                        let key = try readInlineKey()
-                        frames[top].key = key
-                        depth = frames[top].depth &+ key.count
-                        break closing
+                    if current == UInt8(ascii: "}") {
+                        throw failure("an inline table takes no comma after its last value (TOML 1.0); remove it")
                     }
-                    guard current == UInt8(ascii: "}") else {
-                        throw inlineTableFailure(opened: frames[top].mark, expecting: "',' or '}'")
-                    }
-                    pos &+= 1
-                    let frame = frames.removeLast()
-                    node = TOMLNode(.table(table.finish()), mark: frame.mark)
-                } else {
-                    frames[top].elements.append(node)
-                    try skipBlank()
-                    if current == UInt8(ascii: ",") {
-                        pos &+= 1
-                        try skipBlank()
-                        if current != UInt8(ascii: "]") {
-                            depth = frames[top].depth &+ 1
-                            break closing
-                        }
-                    } else if current != UInt8(ascii: "]") {
-                        if atEnd {
-                            throw failure("the array opened at \(frames[top].mark) is not closed; end it with ']'")
-                        }
-                        throw failure("expected ',' or ']' after an array element, found \(describe(at: pos)); separate elements with commas")
-                    }
-                    pos &+= 1
-                    let frame = frames.removeLast()
-                    node = TOMLNode(.array(frame.elements), mark: frame.mark)
+                    let key = try readInlineKey()
+                    frames[top].key = key
+                    depth = frames[top].depth &+ key.count
+                    return nil
                 }
+                guard current == UInt8(ascii: "}") else {
+                    throw inlineTableFailure(opened: frames[top].mark, expecting: "',' or '}'")
+                }
+                pos &+= 1
+                let frame = frames.removeLast()
+                node = TOMLNode(.table(table.finish()), mark: frame.mark)
+            } else {
+                frames[top].elements.append(node)
+                if try nextArrayElement(openedAt: frames[top].mark) {
+                    depth = frames[top].depth &+ 1
+                    return nil
+                }
+                let frame = frames.removeLast()
+                node = TOMLNode(.array(frame.elements), mark: frame.mark)
             }
         }
+        return node
+    }
+
+    /// After an element of the array opened at `mark`: whether another element follows (past its comma), else the
+    /// array is closed (past its `]`).
+    private mutating func nextArrayElement(openedAt mark: TOMLMark) throws(TOMLError) -> Bool {
+        try skipBlank()
+        if current == UInt8(ascii: ",") {
+            pos &+= 1
+            try skipBlank()
+            if current != UInt8(ascii: "]") { return true }
+        } else if current != UInt8(ascii: "]") {
+            if atEnd {
+                throw failure("the array opened at \(mark) is not closed; end it with ']'")
+            }
+            throw failure("expected ',' or ']' after an array element, found \(describe(at: pos)); separate elements with commas")
+        }
+        pos &+= 1
+        return false
     }
 
     /// Reads `key =` inside an inline table, up to the value.

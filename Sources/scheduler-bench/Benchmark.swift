@@ -31,121 +31,40 @@ struct Benchmark {
     static func main() async throws {
         // Each figure reaches the file or pipe as soon as it is printed: a run stopped or crashed keeps what it measured.
         csystem_line_buffer_standard_output()
-        var sizes: [Int] = []
-        var work = FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-bench").path
-        var scheduler = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("scheduler").path
-        var arguments = CommandLine.arguments.dropFirst()
-        var passSizes: [Int] = []
-        var postgres: String?
-        var tickUnits: [Int]?
-        var fleetServer: String?
-        var fleet = FleetBenchmark.Settings()
-        var json = false
-        var goals: Int?, afterImport: Int?
-        func count(_ option: String, _ range: ClosedRange<Int>) -> Int {
-            guard let n = arguments.popFirst().flatMap(Int.init), range.contains(n) else {
-                print("usage: scheduler-bench \(option) N (\(range.lowerBound)–\(range.upperBound))")
-                exit(2)
-            }
-            return n
-        }
-        while let argument = arguments.popFirst() {
-            switch argument {
-            case "--work": work = arguments.popFirst() ?? work
-            case "--scheduler": scheduler = arguments.popFirst() ?? scheduler
-            case "--postgres": postgres = arguments.popFirst()
-            case "--pass":
-                guard let n = arguments.popFirst().flatMap(Int.init), n > 0 else {
-                    print("usage: scheduler-bench --pass N")
-                    exit(2)
-                }
-                passSizes.append(n)
-            case "--decode":
-                guard let n = arguments.popFirst().flatMap(Int.init), n > 0 else {
-                    print("usage: scheduler-bench --decode N")
-                    exit(2)
-                }
-                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-                return try DecodeBenchmark.run(n: n, work: work)
-            case "--ticks":
-                tickUnits = tickUnits ?? []
-                if let n = arguments.first.flatMap(Int.init) {
-                    guard (1...1_000_000).contains(n) else {
-                        print("usage: scheduler-bench --ticks N (1–1000000)")
-                        exit(2)
-                    }
-                    tickUnits?.append(n)
-                    arguments.removeFirst()
-                }
-            case "--fleet": fleetServer = arguments.popFirst()
-            case "--replicas": fleet.replicas = count(argument, 1...64)
-            case "--units": fleet.units = count(argument, 1...1_000_000)
-            case "--kills": fleet.kills = count(argument, 0...10_000)
-            case "--concurrency": fleet.concurrency = count(argument, 1...64)
-            case "--limit": fleet.limit = .seconds(count(argument, 10...86_400))
-            case "--cut-connections": fleet.connectionCuts = count(argument, 0...100)
-            case "--skew": fleet.skew = count(argument, 0...86_400)
-            case "--json": json = true
-            case "--goals":
-                goals = count(argument, 1...100_000_000)
-            case "--after-import":
-                afterImport = count(argument, 1...100_000_000)
-            case "--http":
-                let database = arguments.popFirst() ?? ""
-                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-                return try await HTTPBenchmark.run(database: database, work: work, scheduler: scheduler)
-            case "--postings":
-                let database = arguments.popFirst() ?? ""
-                return try await PostingsBenchmark.run(database: database, allFields: arguments.first == "--all-fields")
-            case "--purge":
-                let index = try SQLiteSearchIndex(path: arguments.popFirst() ?? "", logger: Logger(label: "bench"))
-                return try await PurgeBenchmark.measure(index)
-            case "--relevance":
-                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-                return try await RelevanceBenchmark.run(folders: Array(arguments), work: work)
-            case "--popularity":
-                return try await PopularityBenchmark.run(target: arguments.popFirst() ?? "")
-            case "--search":
-                // Without the result cache: what a search costs, not what a repeated one does.
-                let target = arguments.popFirst() ?? ""
-                if target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") {
-                    return try await PostgresBenchmark.measureSearch(url: target)
-                }
-                let index = try SQLiteSearchIndex(path: target, searchCacheEntries: 0, logger: Logger(label: "bench"))
-                return try await measureSearch(index)
-            default:
-                guard let n = Int(argument), n > 0 else {
-                    print("usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL | --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE [--all-fields] | --purge DATABASE | --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL")
-                    exit(2)
-                }
-                sizes.append(n)
-            }
-        }
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        if let fleetServer {
-            let report = try await FleetBenchmark.run(fleet, server: fleetServer, work: work, scheduler: scheduler)
-            return try FleetBenchmark.print(report, json: json)
+        var options = BenchmarkOptions()
+        options.parse(CommandLine.arguments.dropFirst())
+        try FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
+        if let single = options.single { return try await single.run(options) }
+        if let fleetServer = options.fleetServer {
+            let report = try await FleetBenchmark.run(options.fleet, server: fleetServer, work: options.work, scheduler: options.scheduler)
+            return try FleetBenchmark.print(report, json: options.json)
         }
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
             + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; \(Date())")
-        if let goals {
+        try await runSizes(options)
+    }
+
+    /// The measures that take sizes: the goals, a replica after an import, ticks, passes, or the import and search
+    /// figures at each size (100k and 1M unless given).
+    private static func runSizes(_ options: BenchmarkOptions) async throws {
+        let (work, scheduler, postgres) = (options.work, options.scheduler, options.postgres)
+        if let goals = options.goals {
             return try await GoalsBenchmark.run(n: goals, postgres: postgres, work: work, scheduler: scheduler)
         }
-        if let afterImport {
+        if let afterImport = options.afterImport {
             guard let postgres else { throw BenchmarkError("--after-import measures a PostgreSQL replica: give --postgres URL") }
             let ndjson = "\(work)/items-\(afterImport).ndjson"
             try Benchmark.generate(n: afterImport, ndjson: ndjson, csv: "\(work)/items-\(afterImport).csv")
             _ = try await PostgresBenchmark.serviceAfterImport(n: afterImport, ndjson: ndjson, work: work, scheduler: scheduler, server: postgres)
             return
         }
-        if let tickUnits {
+        if let tickUnits = options.tickUnits {
             return try await TickBenchmark.run(units: tickUnits, postgres: postgres, work: work)
         }
-        guard passSizes.isEmpty else {
-            return try passSizes.forEach { try PassBenchmark.run(n: $0, work: work, scheduler: scheduler) }
+        guard options.passSizes.isEmpty else {
+            return try options.passSizes.forEach { try PassBenchmark.run(n: $0, work: work, scheduler: scheduler) }
         }
-        for n in sizes.isEmpty ? [100_000, 1_000_000] : sizes {
+        for n in options.sizes.isEmpty ? [100_000, 1_000_000] : options.sizes {
             try await run(n: n, work: work, scheduler: scheduler)
             if let postgres {
                 try await PostgresBenchmark.run(n: n, ndjson: "\(work)/items-\(n).ndjson", work: work, scheduler: scheduler, server: postgres)

@@ -140,30 +140,9 @@ public struct StatusReport: Sendable, Codable {
             report.units = plans.map { plan in
                 let state = states[plan.unit.key]
                 var unit = status(state, unit: plan.unit.key, source: plan.unit.source, domain: plan.unit.domain)
-                unit.gate = plan.gateDecision.state
-                unit.gateReason = plan.gateDecision.reason
-                unit.variant = plan.variant?.variant
-                unit.variantReason = plan.variant.map { "experiment \($0.experiment): \($0.reason)" }
                 unit.paused = pauses[plan.unit.source] != nil
                 unit.restorableUntil = restorable[plan.unit.domain]
-                if plan.settings.jitter != nil { unit.jitter = plan.jitter.seconds }
-                if plan.gateDecision.isOn {
-                    // What the next pass would decide, by the same code.
-                    let need = UnitNeed.decide(
-                        plan: plan, state: state, domainHasItems: unit.items > 0, restorableUntil: unit.restorableUntil, now: now, force: nil,
-                        paused: pauses[plan.unit.source]
-                    )
-                    if case .reindex = need.action { unit.due = true } else { unit.due = false }
-                    if case .reindex(_, let mode) = need.action { unit.dueMode = mode }
-                    unit.dueReason = need.reason
-                    if state?.lastResult == .running {
-                        // Running is not due: the run going now is the one a pass would start.
-                        (unit.due, unit.dueMode, unit.dueReason) = (false, nil, "running now")
-                    }
-                    unit.nextDue = need.nextDue
-                    let zone = plan.settings.timeZone
-                    unit.timeZone = zone.secondsFromGMT() == 0 && zone.nextDaylightSavingTimeTransition == nil ? nil : zone.identifier
-                }
+                unit.describe(plan, state: state, pause: pauses[plan.unit.source], now: now)
                 if let scheduled = ScheduledDue.of(
                     plan: plan, state: state, now: now, grace: configuration.scheduler.overdueGrace, watchingSince: watchingSince, paused: unit.paused
                 ) {

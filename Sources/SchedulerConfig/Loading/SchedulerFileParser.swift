@@ -38,97 +38,111 @@ struct SchedulerFileParser {
         {
             settings.historyLength = length
         }
-        let serviceKeys = [
-            "tick", "listen", "adminListen", "idleTimeout", "maxConnections", "maxConnectionsPerClient", "maxRequestsPerConnection", "maxConnectionAge",
-            "overdueGrace", "requestDeadline", "openSchemes", "openRateLimit", "maxStartsPerMinute", "concurrency",
-        ]
-        if let service = value("service"), let fields = reader.mapping(service, "service", known: serviceKeys) {
-            for (key, _, node) in fields {
-                if key == "idleTimeout", let timeout = reader.duration(node, "service.idleTimeout") { settings.idleTimeout = timeout }
-                if key == "maxConnections", let count = reader.integer(node, "service.maxConnections", in: 1...100_000) {
-                    settings.maxConnections = count
-                }
-                if key == "maxConnectionsPerClient", let count = reader.integer(node, "service.maxConnectionsPerClient", in: 1...100_000) {
-                    settings.maxConnectionsPerClient = count
-                }
-                if key == "maxRequestsPerConnection", let count = reader.integer(node, "service.maxRequestsPerConnection", in: 1...10_000_000) {
-                    settings.maxRequestsPerConnection = count
-                }
-                if key == "maxConnectionAge", let age = reader.duration(node, "service.maxConnectionAge", minimum: .seconds(1)) {
-                    settings.maxConnectionAge = age
-                }
-                if key == "adminListen", let text = reader.string(node, "service.adminListen") {
-                    if let address = ListenAddress(text) { settings.adminListen = address } else {
-                        reader.problem(node, "service.adminListen '\(text)' must be host:port, such as 127.0.0.1:9090")
-                    }
-                }
-                if key == "openSchemes", let schemes = openSchemes(node) { settings.openSchemes = schemes }
-                if key == "openRateLimit", let limit = reader.integer(node, "service.openRateLimit", in: 1...1_000_000) {
-                    settings.openRateLimit = limit
-                }
-                if key == "concurrency", let count = reader.integer(node, "service.concurrency", in: 1...SchedulerSettings.maxConcurrency) {
-                    settings.concurrency = count
-                }
-                if key == "maxStartsPerMinute", let limit = reader.integer(node, "service.maxStartsPerMinute", in: 1...1_000_000) {
-                    settings.maxStartsPerMinute = limit
-                }
-                if key == "overdueGrace", let grace = reader.duration(node, "service.overdueGrace") { settings.overdueGrace = grace }
-                if key == "requestDeadline", let deadline = reader.duration(node, "service.requestDeadline") {
-                    if deadline > .seconds(300) {
-                        reader.problem(node, "service.requestDeadline must be at most 5m: a request held longer holds a connection slot")
-                    } else {
-                        settings.requestDeadline = deadline
-                    }
-                }
-                if key == "tick", let tick = reader.duration(node, "service.tick") { settings.tick = tick }
-                if key == "listen", let text = reader.string(node, "service.listen") {
-                    if let address = ListenAddress(text) { settings.listen = address } else {
-                        reader.problem(node, "service.listen '\(text)' must be host:port, such as 127.0.0.1:8080")
-                    }
-                }
-            }
-            if let admin = settings.adminListen, admin == settings.listen, admin.port != 0 {
-                reader.problem(service["adminListen"], "service.adminListen \(admin) is service.listen too; give operators an address or port of their own")
-            }
-        }
-        let defaultKeys = ["expiration", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline", "purgeGrace"]
-        if let defaults = value("defaults"), let fields = reader.mapping(defaults, "defaults", known: defaultKeys) {
-            let parsers = SettingParsers(reader: reader)
-            for (key, _, node) in fields {
-                if key == "missedRuns", let policy = parsers.missedRuns(node, "defaults") { settings.defaultMissedRuns = policy }
-                if key == "startingDeadline", let deadline = parsers.startingDeadline(node, "defaults", tick: settings.tick) {
-                    settings.defaultStartingDeadline = deadline
-                }
-                if key == "maxDeleteWindow", let window = reader.duration(node, "defaults.maxDeleteWindow") { settings.defaultMaxDeleteWindow = window }
-                if key == "purgeGrace", let grace = parsers.purgeGrace(node, "defaults") { settings.defaultPurgeGrace = grace }
-                if key == "timeZone", let zone = SettingParsers(reader: reader).timeZone(node, "defaults") { settings.defaultTimeZone = zone }
-                if key == "expiration", let expiration = reader.duration(node, "defaults.expiration") { settings.defaultExpiration = expiration }
-                if key == "maxDeleteRatio", let ratio = reader.number(node, "defaults.maxDeleteRatio", in: 0...1) { settings.defaultMaxDeleteRatio = ratio }
-            }
-        }
+        if let service = value("service") { parseService(service, into: &settings) }
+        if let defaults = value("defaults") { parseDefaults(defaults, into: &settings) }
         if let search = value("search"), let parsed = SearchSettingsParser(reader: reader).parse(search) {
             settings.search = parsed
         }
-        if let sources = value("sources"), let entries = reader.mapping(sources, "sources") {
-            var domainOwners = DomainOwners()
-            for entry in entries {
-                guard let name = reader.name(entry.keyNode, "source name") else { continue }
-                declaredSources.insert(name)
-                guard let source = parseSource(name, entry.value, gates: gates, defaults: settings) else { continue }
-                if let owner = domainOwners.overlapping(source.domain) {
-                    let domainNode = reader.mapping(entry.value, "source '\(name)'")?.first { $0.key == "domain" }?.value
-                    reader.problem(domainNode, "source '\(name)': domain '\(source.domain)' overlaps source '\(owner.source)''s domain "
-                        + "'\(owner.domain)'; purging one would purge the other, so give each source a domain of its own")
-                    continue
-                }
-                domainOwners.add(source.domain, source: name)
-                settings.sources.append(source)
-            }
-        }
+        if let sources = value("sources") { parseSources(sources, gates: gates, declaredSources: &declaredSources, into: &settings) }
         guard let store else { return nil }
         settings.store = store
         settings.localFilesPath = store.localFilesPath(configDirectory: directory)
         return settings
+    }
+
+    /// `service:`: the HTTP server's addresses and limits, the tick, and how many runs go at once.
+    private func parseService(_ service: YAMLNode, into settings: inout SchedulerSettings) {
+        let serviceKeys = [
+            "tick", "listen", "adminListen", "idleTimeout", "maxConnections", "maxConnectionsPerClient", "maxRequestsPerConnection", "maxConnectionAge",
+            "overdueGrace", "requestDeadline", "openSchemes", "openRateLimit", "maxStartsPerMinute", "concurrency",
+        ]
+        guard let fields = reader.mapping(service, "service", known: serviceKeys) else { return }
+        for (key, _, node) in fields {
+            if key == "idleTimeout", let timeout = reader.duration(node, "service.idleTimeout") { settings.idleTimeout = timeout }
+            if key == "maxConnections", let count = reader.integer(node, "service.maxConnections", in: 1...100_000) {
+                settings.maxConnections = count
+            }
+            if key == "maxConnectionsPerClient", let count = reader.integer(node, "service.maxConnectionsPerClient", in: 1...100_000) {
+                settings.maxConnectionsPerClient = count
+            }
+            if key == "maxRequestsPerConnection", let count = reader.integer(node, "service.maxRequestsPerConnection", in: 1...10_000_000) {
+                settings.maxRequestsPerConnection = count
+            }
+            if key == "maxConnectionAge", let age = reader.duration(node, "service.maxConnectionAge", minimum: .seconds(1)) {
+                settings.maxConnectionAge = age
+            }
+            if key == "adminListen", let text = reader.string(node, "service.adminListen") {
+                if let address = ListenAddress(text) { settings.adminListen = address } else {
+                    reader.problem(node, "service.adminListen '\(text)' must be host:port, such as 127.0.0.1:9090")
+                }
+            }
+            if key == "openSchemes", let schemes = openSchemes(node) { settings.openSchemes = schemes }
+            if key == "openRateLimit", let limit = reader.integer(node, "service.openRateLimit", in: 1...1_000_000) {
+                settings.openRateLimit = limit
+            }
+            if key == "concurrency", let count = reader.integer(node, "service.concurrency", in: 1...SchedulerSettings.maxConcurrency) {
+                settings.concurrency = count
+            }
+            if key == "maxStartsPerMinute", let limit = reader.integer(node, "service.maxStartsPerMinute", in: 1...1_000_000) {
+                settings.maxStartsPerMinute = limit
+            }
+            if key == "overdueGrace", let grace = reader.duration(node, "service.overdueGrace") { settings.overdueGrace = grace }
+            if key == "requestDeadline", let deadline = reader.duration(node, "service.requestDeadline") {
+                if deadline > .seconds(300) {
+                    reader.problem(node, "service.requestDeadline must be at most 5m: a request held longer holds a connection slot")
+                } else {
+                    settings.requestDeadline = deadline
+                }
+            }
+            if key == "tick", let tick = reader.duration(node, "service.tick") { settings.tick = tick }
+            if key == "listen", let text = reader.string(node, "service.listen") {
+                if let address = ListenAddress(text) { settings.listen = address } else {
+                    reader.problem(node, "service.listen '\(text)' must be host:port, such as 127.0.0.1:8080")
+                }
+            }
+        }
+        if let admin = settings.adminListen, admin == settings.listen, admin.port != 0 {
+            reader.problem(service["adminListen"], "service.adminListen \(admin) is service.listen too; give operators an address or port of their own")
+        }
+    }
+
+    /// `defaults:`: what every source inherits unless it says otherwise.
+    private func parseDefaults(_ defaults: YAMLNode, into settings: inout SchedulerSettings) {
+        let defaultKeys = ["expiration", "maxDeleteRatio", "maxDeleteWindow", "timeZone", "missedRuns", "startingDeadline", "purgeGrace"]
+        guard let fields = reader.mapping(defaults, "defaults", known: defaultKeys) else { return }
+        let parsers = SettingParsers(reader: reader)
+        for (key, _, node) in fields {
+            if key == "missedRuns", let policy = parsers.missedRuns(node, "defaults") { settings.defaultMissedRuns = policy }
+            if key == "startingDeadline", let deadline = parsers.startingDeadline(node, "defaults", tick: settings.tick) {
+                settings.defaultStartingDeadline = deadline
+            }
+            if key == "maxDeleteWindow", let window = reader.duration(node, "defaults.maxDeleteWindow") { settings.defaultMaxDeleteWindow = window }
+            if key == "purgeGrace", let grace = parsers.purgeGrace(node, "defaults") { settings.defaultPurgeGrace = grace }
+            if key == "timeZone", let zone = SettingParsers(reader: reader).timeZone(node, "defaults") { settings.defaultTimeZone = zone }
+            if key == "expiration", let expiration = reader.duration(node, "defaults.expiration") { settings.defaultExpiration = expiration }
+            if key == "maxDeleteRatio", let ratio = reader.number(node, "defaults.maxDeleteRatio", in: 0...1) { settings.defaultMaxDeleteRatio = ratio }
+        }
+    }
+
+    /// `sources:`: each source, refused when its domain overlaps an earlier one's; every name goes to `declaredSources`.
+    private func parseSources(
+        _ sources: YAMLNode, gates: Set<String>?, declaredSources: inout Set<String>, into settings: inout SchedulerSettings
+    ) {
+        guard let entries = reader.mapping(sources, "sources") else { return }
+        var domainOwners = DomainOwners()
+        for entry in entries {
+            guard let name = reader.name(entry.keyNode, "source name") else { continue }
+            declaredSources.insert(name)
+            guard let source = parseSource(name, entry.value, gates: gates, defaults: settings) else { continue }
+            if let owner = domainOwners.overlapping(source.domain) {
+                let domainNode = reader.mapping(entry.value, "source '\(name)'")?.first { $0.key == "domain" }?.value
+                reader.problem(domainNode, "source '\(name)': domain '\(source.domain)' overlaps source '\(owner.source)''s domain "
+                    + "'\(owner.domain)'; purging one would purge the other, so give each source a domain of its own")
+                continue
+            }
+            domainOwners.add(source.domain, source: name)
+            settings.sources.append(source)
+        }
     }
 
     /// `service.openSchemes`: URL scheme names, none of those a browser would run or read locally

@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import SQLiteStore
+
+/// The command line of `scheduler-bench` (its usage is ``Benchmark``'s comment): a bad option prints the usage and
+/// exits with status 2.
+struct BenchmarkOptions {
+    var sizes: [Int] = []
+    var work = FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-bench").path
+    var scheduler = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("scheduler").path
+    var passSizes: [Int] = []
+    var postgres: String?
+    var tickUnits: [Int]?
+    var fleetServer: String?
+    var fleet = FleetBenchmark.Settings()
+    var json = false
+    var goals: Int?
+    var afterImport: Int?
+    /// A measure that runs alone: the options after it are not read.
+    var single: Single?
+
+    /// The measures that run alone, on what their option names.
+    enum Single {
+        case decode(Int), http(String), postings(String, allFields: Bool), purge(String), relevance([String]), popularity(String)
+        /// Without the result cache: what a search costs, not what a repeated one does.
+        case search(String)
+
+        func run(_ options: BenchmarkOptions) async throws {
+            switch self {
+            case .decode(let n): try DecodeBenchmark.run(n: n, work: options.work)
+            case .http(let database): try await HTTPBenchmark.run(database: database, work: options.work, scheduler: options.scheduler)
+            case .postings(let database, let allFields): try await PostingsBenchmark.run(database: database, allFields: allFields)
+            case .purge(let database): try await PurgeBenchmark.measure(try SQLiteSearchIndex(path: database, logger: Logger(label: "bench")))
+            case .relevance(let folders): try await RelevanceBenchmark.run(folders: folders, work: options.work)
+            case .popularity(let target): try await PopularityBenchmark.run(target: target)
+            case .search(let target):
+                if target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") {
+                    return try await PostgresBenchmark.measureSearch(url: target)
+                }
+                try await Benchmark.measureSearch(SQLiteSearchIndex(path: target, searchCacheEntries: 0, logger: Logger(label: "bench")))
+            }
+        }
+    }
+
+    static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
+        + "| --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE [--all-fields] | --purge DATABASE "
+        + "| --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL"
+
+    mutating func parse(_ arguments: ArraySlice<String>) {
+        var arguments = arguments
+        while single == nil, let argument = arguments.popFirst() {
+            if !parseMeasure(argument, &arguments), !parseFleet(argument, &arguments) {
+                guard let n = Int(argument), n > 0 else { Self.fail(Self.usage) }
+                sizes.append(n)
+            }
+        }
+    }
+
+    /// The options of the measures; false when `argument` is none of them.
+    private mutating func parseMeasure(_ argument: String, _ arguments: inout ArraySlice<String>) -> Bool {
+        switch argument {
+        case "--work": work = arguments.popFirst() ?? work
+        case "--scheduler": scheduler = arguments.popFirst() ?? scheduler
+        case "--postgres": postgres = arguments.popFirst()
+        case "--pass": passSizes.append(Self.count(argument, 1...100_000_000, &arguments))
+        case "--decode": single = .decode(Self.count(argument, 1...100_000_000, &arguments))
+        case "--ticks":
+            tickUnits = tickUnits ?? []
+            if arguments.first.flatMap(Int.init) != nil { tickUnits?.append(Self.count(argument, 1...1_000_000, &arguments)) }
+        case "--goals": goals = Self.count(argument, 1...100_000_000, &arguments)
+        case "--after-import": afterImport = Self.count(argument, 1...100_000_000, &arguments)
+        case "--http": single = .http(arguments.popFirst() ?? "")
+        case "--postings": single = .postings(arguments.popFirst() ?? "", allFields: arguments.first == "--all-fields")
+        case "--purge": single = .purge(arguments.popFirst() ?? "")
+        case "--relevance": single = .relevance(Array(arguments))
+        case "--popularity": single = .popularity(arguments.popFirst() ?? "")
+        case "--search": single = .search(arguments.popFirst() ?? "")
+        default: return false
+        }
+        return true
+    }
+
+    /// The options of the fleet benchmark (``FleetBenchmark``); false when `argument` is none of them.
+    private mutating func parseFleet(_ argument: String, _ arguments: inout ArraySlice<String>) -> Bool {
+        switch argument {
+        case "--fleet": fleetServer = arguments.popFirst()
+        case "--replicas": fleet.replicas = Self.count(argument, 1...64, &arguments)
+        case "--units": fleet.units = Self.count(argument, 1...1_000_000, &arguments)
+        case "--kills": fleet.kills = Self.count(argument, 0...10_000, &arguments)
+        case "--concurrency": fleet.concurrency = Self.count(argument, 1...64, &arguments)
+        case "--limit": fleet.limit = .seconds(Self.count(argument, 10...86_400, &arguments))
+        case "--cut-connections": fleet.connectionCuts = Self.count(argument, 0...100, &arguments)
+        case "--skew": fleet.skew = Self.count(argument, 0...86_400, &arguments)
+        case "--json": json = true
+        default: return false
+        }
+        return true
+    }
+
+    /// The number after `option`, within `range`.
+    private static func count(_ option: String, _ range: ClosedRange<Int>, _ arguments: inout ArraySlice<String>) -> Int {
+        guard let n = arguments.popFirst().flatMap(Int.init), range.contains(n) else {
+            fail("usage: scheduler-bench \(option) N (\(range.lowerBound)–\(range.upperBound))")
+        }
+        return n
+    }
+
+    private static func fail(_ message: String) -> Never {
+        print(message)
+        exit(2)
+    }
+}
