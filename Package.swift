@@ -331,6 +331,8 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["scheduler", "FuzzSupport", "StoreSupport", "SchedulerService", "ProcessSupport"],
+            // The Chromium driver the browser tests run with python3 (``ConsoleBrowserTests``).
+            exclude: ["OperatorSurface/browser-driver.py"],
             swiftSettings: strictSettings
         ),
     ]

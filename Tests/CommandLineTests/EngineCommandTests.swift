@@ -165,7 +165,7 @@ struct EngineCommandTests {
         let resumed = try await setup.run(["resume", "--source", "docs"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("docs: resumed"))
-        #expect(try await units(try await setup.run(["run-once", "--json"])).first?["decision"] as? String == "reindexed")
+        #expect(try units(try await setup.run(["run-once", "--json"])).first?["decision"] as? String == "reindexed")
         #expect(try await setup.indexed() == ["a"])
         let unknown = try await setup.run(["resume", "--source", "doc"])
         #expect(unknown.status == 64)

@@ -61,7 +61,7 @@ struct SearchResultsJSONTests {
                     Date(timeIntervalSince1970: wholeSeconds[number(wholeSeconds.count)])][number(7)]
         }
         func ranges() -> [TextRange] { (0..<number(3)).map { _ in TextRange(start: number(100), end: number(100) + 100) } }
-        let scores: [Double] = [0, -0.0, 1, 0.5, 1.0 / 3, 1e-7, 1e20, 123_456.789, 2.5e300, 5e-324, Double(number(1_000_000)) / 7]
+        let scores: [Double] = [0, -0.0, 1, 0.5, 1.0 / 3, 1e-7, 1e20, 123_456.789, 2.5e300, .leastNonzeroMagnitude, Double(number(1_000_000)) / 7]
         let hits = (0..<number(5)).map { _ -> SearchHit in
             var hit = SearchHit(
                 SearchableItem(uniqueIdentifier: text(), domainIdentifier: text(), title: optionalText(), expirationDate: date()), score: scores[number(scores.count)]
