@@ -11,10 +11,11 @@ extension MemorySearchIndex {
         guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
         let ranking = CandidateRanking(query: query, terms: typed)
         let now = clock.now()
+        let searched = query.searchedDomains
         return tables.read { tables in
             let visible = tables.rows.values.filter { row in
                 row.item.expirationDate! > now && tables.isLive(row)
-                    && query.domain.map { DomainIdentifier.isWithin(row.item.domainIdentifier, $0) } ?? true
+                    && searched.map { domains in domains.contains { DomainIdentifier.isWithin(row.item.domainIdentifier, $0) } } ?? true
                     && query.contentType.map { row.item.contentType == $0 } ?? true
             }
             .sorted { $0.id < $1.id }

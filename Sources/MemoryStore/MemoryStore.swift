@@ -271,6 +271,22 @@ public struct MemoryStore: SchedulerStore {
         database.change { tables in tables.pauses.removeValue(forKey: source) != nil }
     }
 
+    public func searchKeys() async throws -> [SearchKey] {
+        database.read { $0.searchKeys }
+    }
+
+    public func addSearchKey(_ key: SearchKey) async throws {
+        database.change { $0.searchKeys.append(key) }
+    }
+
+    public func revokeSearchKey(uid: String) async throws -> Bool {
+        database.change { tables in
+            guard let index = tables.searchKeys.firstIndex(where: { $0.uid == uid }) else { return false }
+            tables.searchKeys.remove(at: index)
+            return true
+        }
+    }
+
     /// Nothing to check: memory always answers.
     public func checkHealth() async throws {}
 

@@ -46,6 +46,8 @@ struct MemoryTables: Sendable {
     var leases: [String: Lease] = [:]
     /// The sources operators paused, by name.
     var pauses: [String: SourcePause] = [:]
+    /// The search keys not revoked, oldest first.
+    var searchKeys: [SearchKey] = []
     /// Who asked the run going now of each unit to stop, by unit.
     var cancelRequests: [String: String] = [:]
     var replicas: [String: ReplicaRecord] = [:]

@@ -418,6 +418,35 @@ public final class PostgresSchedulerStore: SchedulerStore {
         return false
     }
 
+    public func searchKeys() async throws -> [SearchKey] {
+        let rows = try await client.checkedQuery("SELECT uid, name, domains, expires, created_at FROM search_key ORDER BY created_at, uid", logger: logger)
+        var keys: [SearchKey] = []
+        for try await (uid, name, domains, expires, createdAt) in rows.decode((String, String, String, Double?, Double).self) {
+            keys.append(SearchKey(
+                uid: uid, name: name, domains: SearchKeyDomains.decode(domains), expires: expires.map(Date.init(timeIntervalSince1970:)),
+                createdAt: Date(timeIntervalSince1970: createdAt)
+            ))
+        }
+        return keys
+    }
+
+    public func addSearchKey(_ key: SearchKey) async throws {
+        let domains = SearchKeyDomains.encode(key.domains)
+        try await client.checkedQuery(
+            """
+            INSERT INTO search_key (uid, name, domains, expires, created_at)
+            VALUES (\(key.uid), \(key.name), \(domains), \(key.expires?.timeIntervalSince1970), \(key.createdAt.timeIntervalSince1970))
+            """,
+            logger: logger
+        )
+    }
+
+    public func revokeSearchKey(uid: String) async throws -> Bool {
+        let rows = try await client.checkedQuery("DELETE FROM search_key WHERE uid = \(uid) RETURNING uid", logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
     public func storageBytes() async throws -> Int {
         for try await bytes in try await client.checkedQuery("SELECT pg_database_size(current_database())", logger: logger).decode(Int64.self) {
             return Int(bytes)

@@ -180,6 +180,14 @@ enum PostgresSchema {
         ]),
         // Purges from before are not restorable: NULL.
         .statements("v15-restorable-purges", ["ALTER TABLE purged_domain ADD COLUMN restorable_until DOUBLE PRECISION"]),
+        // What each key may do; never its secret (``SearchKey``). `domains` is a JSON array.
+        .statements("v16-search-keys", [
+            """
+            CREATE TABLE search_key (
+                uid TEXT PRIMARY KEY, name TEXT NOT NULL, domains TEXT NOT NULL, expires DOUBLE PRECISION, created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -59,9 +59,9 @@ extension PostgresSearchIndex {
             let matchQuery = ItemWords.matchQuery(terms)
             sql.append("SELECT \(selected) FROM item WHERE \(column) @@ \(sql.bind(matchQuery))::tsquery AND expiration_date > \(sql.bind(now))")
             sql.append(" AND \(PostgresPurgedDomains.liveCondition)")
-            if let domain = query.domain {
+            if let domains = query.searchedDomains {
                 sql.append(" AND ")
-                sql.appendDomainRange(domain)
+                sql.appendDomainRanges(domains)
             }
             if let contentType = query.contentType { sql.append(" AND content_type = \(sql.bind(contentType))") }
             sql.append(" ORDER BY id LIMIT \(sql.bind(limit))")

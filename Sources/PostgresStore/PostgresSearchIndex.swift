@@ -345,4 +345,15 @@ extension SQLBuilder {
     mutating func appendDomainRange(_ domain: String, column: String = "domain_identifier") {
         append("(\(column) = \(bind(domain)) OR (\(column) >= \(bind(domain + ".")) AND \(column) < \(bind(domain + "/"))))")
     }
+
+    /// "In any of `domains` or under one": ``appendDomainRange(_:column:)`` for each, or false for none.
+    mutating func appendDomainRanges(_ domains: [String], column: String = "domain_identifier") {
+        guard !domains.isEmpty else { return append("false") }
+        append("(")
+        for (index, domain) in domains.enumerated() {
+            if index > 0 { append(" OR ") }
+            appendDomainRange(domain, column: column)
+        }
+        append(")")
+    }
 }

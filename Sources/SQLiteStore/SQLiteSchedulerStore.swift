@@ -259,6 +259,33 @@ public final class SQLiteSchedulerStore: SchedulerStore {
         }
     }
 
+    public func searchKeys() async throws -> [SearchKey] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT uid, name, domains, expires, createdAt FROM search_key ORDER BY createdAt, uid").map { row in
+                SearchKey(
+                    uid: row[0], name: row[1], domains: SearchKeyDomains.decode(row[2]), expires: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    createdAt: Date(timeIntervalSince1970: row[4])
+                )
+            }
+        }
+    }
+
+    public func addSearchKey(_ key: SearchKey) async throws {
+        try await sqliteIndex.write { db in
+            try db.execute(
+                sql: "INSERT INTO search_key (uid, name, domains, expires, createdAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [key.uid, key.name, SearchKeyDomains.encode(key.domains), key.expires?.timeIntervalSince1970, key.createdAt.timeIntervalSince1970]
+            )
+        }
+    }
+
+    public func revokeSearchKey(uid: String) async throws -> Bool {
+        try await sqliteIndex.write { db in
+            try db.execute(sql: "DELETE FROM search_key WHERE uid = ?", arguments: [uid])
+            return db.changesCount > 0
+        }
+    }
+
     public var location: String { sqliteIndex.path }
 
     public func storageBytes() async throws -> Int { sqliteIndex.storageSize() }

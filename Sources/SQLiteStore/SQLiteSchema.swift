@@ -11,7 +11,8 @@ import Indexing
 /// inside each transaction. `batch_client_state` holds
 /// each batch name's last client state; `purged_domain` the purges whose rows are not all reclaimed
 /// (``PurgedDomains``); `search_term` the words typos are corrected to (``SearchTermTable``); `item_open` the opens of
-/// results (``ItemOpenTable``), `search_query` the queries searched (``SearchQueryTable``). `unit_state` holds one row per unit, `run_history` the last runs.
+/// results (``ItemOpenTable``), `search_query` the queries searched (``SearchQueryTable``); `search_key` the search keys (``SearchKey``).
+/// `unit_state` holds one row per unit, `run_history` the last runs.
 ///
 /// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
 /// take the highest-priority matches first and stop early instead of scoring every match.
@@ -202,6 +203,14 @@ enum SQLiteSchema {
         migrator.registerMigration("v15-restorable-purges") { db in
             // Purges from before are not restorable: NULL.
             try db.execute(sql: "ALTER TABLE purged_domain ADD COLUMN restorableUntil REAL")
+        }
+        migrator.registerMigration("v16-search-keys") { db in
+            // What each key may do; never its secret (``SearchKey``). `domains` is a JSON array.
+            try db.execute(sql: """
+                CREATE TABLE search_key (
+                    uid TEXT PRIMARY KEY, name TEXT NOT NULL, domains TEXT NOT NULL, expires REAL, createdAt REAL NOT NULL
+                )
+                """)
         }
     }
 

@@ -8,8 +8,8 @@ public import PluginAPI
 /// A backend (SQLite, PostgreSQL) implements each operation the reconcile pass needs as one whole transaction;
 /// the engine never sees the database. Every backend passes the same conformance suite. The requirements come in
 /// roles (``UnitStateStore``, ``RunStore``, ``PurgeStore``, ``RunHistoryStore``, ``SourcePauseStore``,
-/// ``StoreUsage``), so that a backend is written, and a caller asks for, one role at a time.
-public protocol SchedulerStore: UnitStateStore, RunStore, PurgeStore, RunHistoryStore, SourcePauseStore, StoreUsage {
+/// ``SearchKeyStore``, ``StoreUsage``), so that a backend is written, and a caller asks for, one role at a time.
+public protocol SchedulerStore: UnitStateStore, RunStore, PurgeStore, RunHistoryStore, SourcePauseStore, SearchKeyStore, StoreUsage {
     /// The searchable index, for searches, counts and the expiry sweep.
     var index: any SearchIndex { get }
 

@@ -8,7 +8,7 @@ struct Scheduler: AsyncParsableCommand {
         abstract: "A feature-flagged reindex scheduler that hosts source plugins and keeps a search index.",
         version: "\(Self.version) (commit \(BuildInfo.commit))",
         subcommands: [
-            RunCommand.self, RunOnceCommand.self, StatusCommand.self, HistoryCommand.self, PauseCommand.self, ResumeCommand.self, CancelCommand.self, PurgeCommand.self, SearchCommand.self, ItemCommand.self, AnalyticsCommand.self, IndexCommand.self,
+            RunCommand.self, RunOnceCommand.self, StatusCommand.self, HistoryCommand.self, PauseCommand.self, ResumeCommand.self, CancelCommand.self, PurgeCommand.self, SearchCommand.self, ItemCommand.self, AnalyticsCommand.self, IndexCommand.self, KeysCommand.self,
             ValidateCommand.self, GatesCommand.self, PluginsCommand.self, OpenAPICommand.self,
         ]
     )

@@ -84,11 +84,18 @@ final class RunningService {
     /// What the service has logged so far, while it runs.
     var logSoFar: String { errors.text(waitingAtMost: 0) }
 
-    /// A request to `path` (with its query), on the main listener or the one `listener` names; the status and the body.
-    func request(_ path: String, method: String = "GET", token: String? = nil, on listener: URL? = nil) async throws -> (status: Int, body: String) {
+    /// A request to `path` (with its query), with a JSON `body` if given, on the main listener or the one `listener`
+    /// names; the status and the body.
+    func request(
+        _ path: String, method: String = "GET", token: String? = nil, body: String? = nil, on listener: URL? = nil
+    ) async throws -> (status: Int, body: String) {
         var request = URLRequest(url: URL(string: path, relativeTo: listener ?? base)!)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }

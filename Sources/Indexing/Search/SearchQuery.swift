@@ -28,6 +28,8 @@ public struct SearchQuery: Sendable, Hashable {
     public var synonyms: Synonyms
     /// How fast the lift of opened items fades (``Popularity``): opens this old count half; `nil` turns the lift off.
     public var popularityHalfLife: Duration?
+    /// Who searches: the domains their key or token reaches (``SearchAudience/everyone`` unless set).
+    public var audience: SearchAudience = .everyone
 
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.
     public init(
@@ -59,6 +61,9 @@ public struct SearchQuery: Sendable, Hashable {
         self.synonyms = synonyms
         self.popularityHalfLife = popularityHalfLife
     }
+
+    /// The domains the search reads, ``domain`` within the ``audience``'s: `nil` for every domain, empty for none.
+    public var searchedDomains: [String]? { audience.searched(asking: domain) }
 
     /// The words of ``text``, with the synonym phrases they name.
     public var terms: SearchTerms { SearchTerms(text, synonyms: synonyms) }

@@ -39,7 +39,9 @@ package final class SearchResultCache: Sendable {
             text.append(terms.words)
             text.append(count: terms.sequences.count)
             for sequence in terms.sequences { text.append(sequence) }
-            text.append(query.domain)
+            let searched = query.searchedDomains
+            text.append(count: searched?.count ?? -1)
+            for domain in searched ?? [] { text.append(domain) }
             text.append(query.contentType)
             text.append(count: terms.synonyms.count)
             for span in terms.synonyms {

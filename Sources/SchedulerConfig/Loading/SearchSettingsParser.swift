@@ -13,6 +13,7 @@ import YAML
 ///   analyticsRetention: 90d     # open counts older than this are deleted
 ///   postings: all               # which fields' words the SQLite service keeps in memory: all, best or off
 ///   cors: { origins: [https://shop.example] }   # pages that may search from the browser
+///   access: keys                # who may search: public (anyone who reaches listen) or keys
 /// ```
 struct SearchSettingsParser {
     static let typoKeys = ["oneTypoFrom", "twoTyposFrom", "disabledOn"]
@@ -22,7 +23,7 @@ struct SearchSettingsParser {
     let reader: NodeReader
 
     func parse(_ node: YAMLNode) -> SearchSettings? {
-        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention", "postings", "cors"]) else { return nil }
+        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention", "postings", "cors", "access"]) else { return nil }
         var settings = SearchSettings()
         var popularity = true
         for (key, _, value) in fields {
@@ -42,6 +43,13 @@ struct SearchSettingsParser {
                     return nil
                 }
                 settings.postings = fields
+            case "access":
+                guard let text = reader.string(value, "search.access") else { return nil }
+                guard let access = SearchAccess(rawValue: text) else {
+                    reader.problem(value, "search.access must be public (anyone who reaches service.listen searches) or keys (a search key or tenant token is needed)")
+                    return nil
+                }
+                settings.access = access
             case "cors":
                 guard let origins = corsOrigins(value) else { return nil }
                 settings.corsOrigins = origins

@@ -17,6 +17,17 @@ public struct SearchSettings: Sendable, Hashable {
     /// The web origins (`https://shop.example`, lowercased) whose pages may call search, items and opens from the
     /// browser (`search.cors.origins`); empty: none, no cross-origin answer at all.
     public var corsOrigins: Set<String> = []
+    /// Who may search and read items (`search.access`, `public` unless set).
+    public var access: SearchAccess = .public
 
     public init() {}
+}
+
+/// Who may call the endpoints that reveal items: search, items, thumbnails and opens.
+public enum SearchAccess: String, Sendable, Hashable, CaseIterable {
+    /// Whoever reaches `service.listen`: the service is private, or its items are public.
+    case `public`
+    /// A search key or a tenant token signed with one (`Authorization: Bearer …`); operators through the console
+    /// and the command line.
+    case keys
 }

@@ -21,6 +21,7 @@ public struct SchedulerServer: Sendable {
     let passLock: LockFile
     let metricsRegistry: PrometheusCollectorRegistry
     let adminToken: String?
+    let searchKeySecrets: SearchKeySecrets?
     let replica: ReplicaName
     let clock: any WallClock
     let logger: Logger
@@ -30,13 +31,15 @@ public struct SchedulerServer: Sendable {
     ///   - passLock: the pass lock's file, opened once at start.
     ///   - metricsRegistry: the registry the executable bootstrapped swift-metrics with, served at `/metrics`.
     ///   - adminToken: the bearer token of the admin endpoints; they are refused when `nil`.
+    ///   - searchKeySecrets: the service's secret search keys derive from; without it no search key is recognized.
     ///   - replica: this replica's id on a shared store, and whether it was given.
     ///   - clock: the wall clock the passes decide by (the system's, unless a drill moves it).
     public init(
         loader: ConfigLoader, loadedFrom: ConfigFolderSnapshot, configuration: SchedulerConfiguration,
-        passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, replica: ReplicaName,
-        clock: any WallClock = SystemWallClock(), logger: Logger
+        passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, searchKeySecrets: SearchKeySecrets? = nil,
+        replica: ReplicaName, clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
+        self.searchKeySecrets = searchKeySecrets
         self.clock = clock
         self.loader = loader
         self.loadedFrom = loadedFrom
@@ -70,7 +73,8 @@ public struct SchedulerServer: Sendable {
             let api = SchedulerAPI(
                 active: active, store: store, passLock: passLock, trigger: trigger, health: health, metrics: metrics, metricsRegistry: metricsRegistry,
                 authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches,
-                storeDeadline: StoreDeadline(limit: settings.requestDeadline), sessionStore: sessions, searchStructures: searchStructures
+                storeDeadline: StoreDeadline(limit: settings.requestDeadline), sessionStore: sessions, searchStructures: searchStructures,
+                searchKeySecrets: searchKeySecrets
             )
             let servers = api.servers(settings: settings, logger: logger, onListening: onListening)
             var group = ServiceGroupConfiguration(

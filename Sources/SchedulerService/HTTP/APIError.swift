@@ -17,6 +17,8 @@ struct APIError: HTTPResponseError {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = JSONResponse.error(status, message)
         if let retryAfter { response.headers[.retryAfter] = "\(retryAfter)" }
+        // A refused credential says which scheme is expected (RFC 9110 §11.6.1).
+        if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
         return response
     }
 }

@@ -1,18 +1,29 @@
 import Hummingbird
+import Indexing
 
 extension SchedulerAPI {
-    /// The endpoints that reveal items (search, items, thumbnails, opens), with their answers to the pages of the
-    /// origins `search.cors.origins` lists (``CrossOriginSearch``) and the browser's preflights.
+    /// The endpoints that reveal items (search, items, thumbnails, opens), each to whom `search.access` lets see them
+    /// (``SearchGate``), with their answers to the pages of the origins `search.cors.origins` lists
+    /// (``CrossOriginSearch``) and the browser's preflights.
     func addItemRoutes(to router: Router<SchedulerRequestContext>) {
         let crossOrigin = CrossOriginSearch(active: active)
         let items = router.group().add(middleware: crossOrigin)
-        items.get("search") { request, context in
-            try await search(request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
+        let gate = searchGate
+        @Sendable func audience(_ request: Request, _ context: SchedulerRequestContext) async throws(APIError) -> SearchAudience {
+            try await gate.audience(of: request, signedIn: context.sessions.session != nil)
         }
-        items.get("items/{id}") { _, context in try await item(context.parameters.get("id") ?? "") }
-        items.get("items/{id}/thumbnail") { request, context in try await thumbnail(context.parameters.get("id") ?? "", request: request) }
+        items.get("search") { request, context in
+            try await search(request, audience: audience(request, context), client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
+        }
+        items.get("items/{id}") { request, context in try await item(context.parameters.get("id") ?? "", audience: audience(request, context)) }
+        items.get("items/{id}/thumbnail") { request, context in
+            try await thumbnail(context.parameters.get("id") ?? "", audience: audience(request, context), request: request)
+        }
         items.get("open/{id}") { request, context in
-            try await open(context.parameters.get("id") ?? "", request: request, client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
+            try await open(
+                context.parameters.get("id") ?? "", audience: audience(request, context), request: request, client: ClientKey.of(context.remoteAddress),
+                counted: !context.isHead
+            )
         }
         for path in ["search", "items/{id}", "items/{id}/thumbnail", "open/{id}"] {
             router.on(RouterPath(path), method: .options) { request, _ in try await crossOrigin.preflight(request) }

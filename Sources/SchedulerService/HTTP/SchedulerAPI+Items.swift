@@ -8,14 +8,14 @@ import SchedulerConfig
 /// redirects to the item's deep link.
 extension SchedulerAPI {
     /// `GET /items/{id}`: the item as ``ItemDocument``, or 404.
-    func item(_ rawIdentifier: String) async throws(APIError) -> Response {
-        JSONResponse.make(ItemDocument(try await liveItem(rawIdentifier)))
+    func item(_ rawIdentifier: String, audience: SearchAudience = .everyone) async throws(APIError) -> Response {
+        JSONResponse.make(ItemDocument(try await liveItem(rawIdentifier, audience: audience)))
     }
 
     /// `GET /items/{id}/thumbnail`: the stored thumbnail's bytes, served only when they are a PNG, JPEG, GIF or WebP
     /// image, as the type their first bytes show, with a strong `ETag` (a matching `If-None-Match` gets 304).
-    func thumbnail(_ rawIdentifier: String, request: Request) async throws(APIError) -> Response {
-        let item = try await liveItem(rawIdentifier)
+    func thumbnail(_ rawIdentifier: String, audience: SearchAudience = .everyone, request: Request) async throws(APIError) -> Response {
+        let item = try await liveItem(rawIdentifier, audience: audience)
         guard let data = item.thumbnailData, let format = ThumbnailFormat(sniffing: data) else {
             throw APIError(.notFound, "the item has no thumbnail stored as a PNG, JPEG, GIF or WebP image")
         }
@@ -36,8 +36,10 @@ extension SchedulerAPI {
     /// `GET /open/{id}?q=TEXT`: 302 to the item's `contentURL` when its scheme is allowed (``OpenSchemes``), the
     /// open counted for the item and the query (``OpenCounter``); 404 for an item that is gone, has no link or one
     /// never redirected to; 429 past the client's rate. An open not `counted` (a `HEAD`) is only answered.
-    func open(_ rawIdentifier: String, request: Request, client: String?, counted: Bool = true) async throws(APIError) -> Response {
-        let item = try await liveItem(rawIdentifier)
+    func open(
+        _ rawIdentifier: String, audience: SearchAudience = .everyone, request: Request, client: String?, counted: Bool = true
+    ) async throws(APIError) -> Response {
+        let item = try await liveItem(rawIdentifier, audience: audience)
         let configuration = await active.current
         let allowed = OpenSchemes.allowed(in: configuration)
         guard let address = item.contentURL else { throw APIError(.notFound, "the item has no contentURL to open") }
@@ -58,8 +60,9 @@ extension SchedulerAPI {
         return redirect
     }
 
-    /// The live item a raw path segment names (percent-decoded), or 404.
-    private func liveItem(_ rawIdentifier: String) async throws(APIError) -> SearchableItem {
+    /// The live item a raw path segment names (percent-decoded), or 404: also for an item `audience` may not find,
+    /// so that its existence is not revealed either.
+    private func liveItem(_ rawIdentifier: String, audience: SearchAudience) async throws(APIError) -> SearchableItem {
         guard let identifier = rawIdentifier.removingPercentEncoding, !identifier.isEmpty,
             identifier.utf8.count <= ItemLimits.standard.maxIdentifierBytes
         else {
@@ -71,7 +74,7 @@ extension SchedulerAPI {
         } catch {
             throw await unavailable(error)
         }
-        guard let found else {
+        guard let found, audience.mayFind(domain: found.domainIdentifier) else {
             throw APIError(.notFound, "no item '\(identifier.prefix(80))' in the index: it was never indexed, has expired or was deleted")
         }
         return found

@@ -37,14 +37,21 @@ public struct SchedulerAPI: Sendable {
     let signIns = AttemptThrottle()
     /// Holds back clients that send the admin API wrong bearer tokens.
     let bearerAttempts = AttemptThrottle()
+    /// Who may search and read items (`search.access`).
+    let searchGate: SearchGate
+    /// The service's secret search keys derive from; `nil` when it is not set.
+    let searchKeySecrets: SearchKeySecrets?
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
         metrics: SchedulerMetrics, metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization,
         opens: OpenCounter, searches: SearchCounter, storeDeadline: StoreDeadline = .request,
-        sessionStore: any PersistDriver = MemoryPersistDriver(), searchStructures: [any SearchStructureKeeping] = []
+        sessionStore: any PersistDriver = MemoryPersistDriver(), searchStructures: [any SearchStructureKeeping] = [],
+        searchKeySecrets: SearchKeySecrets? = nil
     ) {
         sessions = ConsoleSessions(storage: sessionStore)
+        self.searchKeySecrets = searchKeySecrets
+        searchGate = SearchGate(active: active, store: store, secrets: searchKeySecrets, authorization: authorization)
         self.searchStructures = searchStructures
         self.opens = opens
         self.searches = searches
@@ -118,6 +125,7 @@ public struct SchedulerAPI: Sendable {
             }
             admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
             admin.get("analytics") { request, _ in try await analytics(request) }
+            addKeyRoutes(to: admin)
         }
         if console { addConsoleRoutes(to: router) }
         return HeadRequests(routes: router)
@@ -246,7 +254,7 @@ public struct SchedulerAPI: Sendable {
     }
 
     /// `GET /search`: the hits of `q` as JSON; the search counted (metrics, ``SearchCounter``) unless not `counted`.
-    func search(_ request: Request, client: String?, counted: Bool = true) async throws(APIError) -> Response {
+    func search(_ request: Request, audience: SearchAudience = .everyone, client: String?, counted: Bool = true) async throws(APIError) -> Response {
         let parameters = request.queryFields
         guard let text = parameters["q"], !text.isEmpty else {
             throw APIError(.badRequest, "the query parameter q (the text to search for) is required, percent-encoded as UTF-8 (%C3%A9 for é, + or %20 for a space)")
@@ -258,7 +266,7 @@ public struct SchedulerAPI: Sendable {
         guard let limit = integer("limit", default: 20), let offset = integer("offset", default: 0) else {
             throw APIError(.badRequest, "limit and offset must be whole numbers")
         }
-        let query: SearchQuery
+        var query: SearchQuery
         let settings = await active.current.scheduler.search
         do {
             let facets = try parameters["facets"].map { names throws(SearchQueryError) in try SearchFacet.list(names) } ?? []
@@ -271,8 +279,9 @@ public struct SchedulerAPI: Sendable {
         } catch {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")
         }
+        query.audience = audience
         do {
-            let results = try await storeDeadline.run { [store] in try await store.index.search(query) }
+            let results = try await storeDeadline.run { [store, query] in try await store.index.search(query) }
             if counted {
                 metrics.recordSearch(found: results.total > 0)
                 await searches.record(text, found: results.total > 0, client: client)

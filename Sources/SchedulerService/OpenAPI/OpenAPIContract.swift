@@ -11,8 +11,10 @@ info:
   version: "1"
   summary: Search a feature-flagged index, open its results, and operate the scheduler that fills it.
   description: |
-    The HTTP API of `scheduler run`. Public endpoints (search, items, opens, health, metrics, status) need no
-    credential; the admin endpoints need the admin token as a bearer token. Query strings are read as HTML forms
+    The HTTP API of `scheduler run`. The endpoints that reveal items (search, items, thumbnails, opens) need no
+    credential while `search.access` is `public`, the default; with `keys`, a search key or a tenant token as a
+    bearer token (docs/security.md). Health, metrics and status need none; the admin endpoints need the admin token
+    as a bearer token. Query strings are read as HTML forms
     write them (`+` is a space, `%2B` a plus). Every error is `{"error": "what is wrong; what to do"}`; bad input
     is a 4xx, never a 500. A 503 means the store did not answer in time (`service.requestDeadline`, default 3 s) or
     failed: retry after the seconds `Retry-After` gives. Every `GET` answers `HEAD` too. The endpoints that reveal
@@ -72,6 +74,7 @@ paths:
           in: query
           description: One hit a page (sections of a page grouped under it).
           schema: { type: string, enum: [page] }
+      security: [{}, { searchKey: [] }, { adminToken: [] }]
       responses:
         "200":
           description: The hits of the page asked for, and how many match.
@@ -79,6 +82,7 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/SearchResults" }
         "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
         "503": { $ref: "#/components/responses/Unavailable" }
     options:
       tags: [search]
@@ -94,6 +98,7 @@ paths:
       summary: One live item
       parameters:
         - $ref: "#/components/parameters/ItemIdentifier"
+      security: [{}, { searchKey: [] }, { adminToken: [] }]
       responses:
         "200":
           description: The item, every field present (`null` when absent).
@@ -101,6 +106,7 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Item" }
         "404": { $ref: "#/components/responses/NotFound" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
         "503": { $ref: "#/components/responses/Unavailable" }
     options:
       tags: [search]
@@ -121,6 +127,7 @@ paths:
         - name: If-None-Match
           in: header
           schema: { type: string }
+      security: [{}, { searchKey: [] }, { adminToken: [] }]
       responses:
         "200":
           description: The image, as the type its bytes are, with a strong `ETag`.
@@ -134,6 +141,7 @@ paths:
         "304":
           description: The client's copy (`If-None-Match`) is current.
         "404": { $ref: "#/components/responses/NotFound" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
         "503": { $ref: "#/components/responses/Unavailable" }
     options:
       tags: [search]
@@ -156,6 +164,7 @@ paths:
           in: query
           description: The query the result was found with, counted with the open.
           schema: { type: string }
+      security: [{}, { searchKey: [] }, { adminToken: [] }]
       responses:
         "302":
           description: To the item's link.
@@ -163,6 +172,7 @@ paths:
             Location: { schema: { type: string } }
         "404": { $ref: "#/components/responses/NotFound" }
         "429": { $ref: "#/components/responses/TooManyRequests" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
         "503": { $ref: "#/components/responses/Unavailable" }
     options:
       tags: [search]
@@ -348,6 +358,77 @@ paths:
         "409": { $ref: "#/components/responses/Conflict" }
         "429": { $ref: "#/components/responses/TooManyRequests" }
         "503": { $ref: "#/components/responses/Unavailable" }
+  /keys:
+    post:
+      tags: [admin]
+      operationId: createSearchKey
+      summary: Make a search key; its secret is shown this once
+      description: The key finds the items of its domains and of those under them, and signs tenant tokens (docs/security.md). The service needs `SCHEDULER_SEARCH_KEY_SECRET` to make one (503 without it).
+      security: [{ adminToken: [] }]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/SearchKeyRequest" }
+      responses:
+        "201":
+          description: Made; `key` is its secret, shown only in this answer.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/SearchKey" }
+        "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "413": { $ref: "#/components/responses/TooLarge" }
+        "429": { $ref: "#/components/responses/TooManyRequests" }
+        "503": { $ref: "#/components/responses/Unavailable" }
+    get:
+      tags: [admin]
+      operationId: listSearchKeys
+      summary: The search keys not revoked, without their secrets
+      security: [{ adminToken: [] }]
+      responses:
+        "200":
+          description: Oldest first.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [keys]
+                properties:
+                  keys: { type: array, items: { $ref: "#/components/schemas/SearchKey" } }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "429": { $ref: "#/components/responses/TooManyRequests" }
+        "503": { $ref: "#/components/responses/Unavailable" }
+  /keys/{uid}:
+    delete:
+      tags: [admin]
+      operationId: revokeSearchKey
+      summary: Revoke a search key; it and the tenant tokens it signed stop working on every replica within seconds
+      security: [{ adminToken: [] }]
+      parameters:
+        - name: uid
+          in: path
+          required: true
+          schema: { type: string }
+          example: 3f2a9c0d5b7e41a8b6c2d9e0f1a2b3c4
+      responses:
+        "200":
+          description: Revoked.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [uid, revoked]
+                properties:
+                  uid: { type: string }
+                  revoked: { type: boolean }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "404": { $ref: "#/components/responses/NotFound" }
+        "429": { $ref: "#/components/responses/TooManyRequests" }
+        "503": { $ref: "#/components/responses/Unavailable" }
   /openapi.json:
     get:
       tags: [operations]
@@ -376,6 +457,10 @@ components:
       type: http
       scheme: bearer
       description: The admin token (`SCHEDULER_ADMIN_TOKEN_FILE`, the systemd credential `admin-token`, or `SCHEDULER_ADMIN_TOKEN`). Without a token configured, admin endpoints answer 403.
+    searchKey:
+      type: http
+      scheme: bearer
+      description: With `search.access` `keys`, a search key (`sk_…`, made with `POST /keys`) or a tenant token (a JWT signed with a key, HS256, claims `keyUid`, `exp`, optional `domains` and `groups`).
   parameters:
     ItemIdentifier:
       name: id
@@ -409,7 +494,7 @@ components:
         application/json:
           schema: { $ref: "#/components/schemas/Error" }
     Unauthorized:
-      description: The bearer token is missing or wrong.
+      description: "The bearer token is missing or wrong (`WWW-Authenticate: Bearer`)."
       content:
         application/json:
           schema: { $ref: "#/components/schemas/Error" }
@@ -435,8 +520,13 @@ components:
       content:
         application/json:
           schema: { $ref: "#/components/schemas/Error" }
+    TooLarge:
+      description: The body is over the size the operation reads.
+      content:
+        application/json:
+          schema: { $ref: "#/components/schemas/Error" }
     Unavailable:
-      description: The store did not answer within `service.requestDeadline` (Retry-After 1) or failed (Retry-After 5).
+      description: The store did not answer within `service.requestDeadline` (Retry-After 1) or failed (Retry-After 5); or, without Retry-After, the service lacks a setting the operation needs (the message names it).
       headers:
         Retry-After: { $ref: "#/components/headers/RetryAfter" }
       content:
@@ -603,6 +693,29 @@ components:
         source: { type: string }
         mode: { type: string, enum: [full, incremental] }
         status: { type: string }
+    SearchKeyRequest:
+      type: object
+      required: [name, domains]
+      properties:
+        name: { type: string, minLength: 1, maxLength: 200, description: "What the key is for; no control characters." }
+        domains:
+          type: array
+          minItems: 1
+          maxItems: 100
+          items: { type: string }
+          description: The domains the key finds items in, each with the domains under it.
+          example: [com.shop]
+        expires: { type: string, format: date-time, description: "When the key stops working; absent: when revoked." }
+    SearchKey:
+      type: object
+      required: [uid, name, domains, createdAt]
+      properties:
+        uid: { type: string, description: "Public: tenant tokens name their key by it (`keyUid`)." }
+        key: { type: string, description: "The secret, only in the answer that made it." }
+        name: { type: string }
+        domains: { type: array, items: { type: string } }
+        expires: { type: string, format: date-time }
+        createdAt: { type: string, format: date-time }
     Pause:
       type: object
       required: [source, paused, changed, status]

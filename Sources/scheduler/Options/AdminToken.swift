@@ -1,5 +1,6 @@
 import CSystemCalls
 import Foundation
+import SchedulerService
 
 /// The admin endpoints' bearer token, read from where operators keep secrets, and the process's own secrets kept
 /// from the programs it starts.
@@ -61,6 +62,7 @@ enum AdminToken {
     /// readable to this process), and makes the process non-dumpable.
     static func hideSecrets() {
         unsetenv(variable)
+        unsetenv(SearchKeySecrets.environmentVariable)
         csystem_scrub_environment_block()
         _ = csystem_set_not_dumpable()
     }

@@ -3,7 +3,8 @@ import GRDB
 import Indexing
 
 /// Which rows a search may return, as one SQL condition on `item` with its arguments: not expired, in a live domain,
-/// and within the query's domain and content type.
+/// within the domains it reads (``SearchQuery/searchedDomains``: the one asked, within the searcher's) and of the
+/// content type asked.
 struct SearchRowFilter {
     let sql: String
     let arguments: StatementArguments
@@ -18,15 +19,17 @@ struct SearchRowFilter {
     init(_ query: SearchQuery, now: Date) {
         var conditions = ["item.expirationDate > ?", PurgedDomains.liveCondition()]
         var arguments: StatementArguments = [now.timeIntervalSince1970]
-        if let domain = query.domain {
-            conditions.append(DomainRange.condition(column: "item.domainIdentifier"))
-            arguments += DomainRange(domain: domain).arguments
+        let domains = query.searchedDomains
+        if let domains {
+            let ranges = domains.map { _ in DomainRange.condition(column: "item.domainIdentifier") }
+            conditions.append(ranges.isEmpty ? "0" : "(\(ranges.joined(separator: " OR ")))")
+            for domain in domains { arguments += DomainRange(domain: domain).arguments }
         }
         if let contentType = query.contentType {
             conditions.append("item.contentType = ?")
             arguments += [contentType]
         }
-        self.init(sql: conditions.joined(separator: " AND "), arguments: arguments, sharesRows: query.domain == nil && query.contentType == nil)
+        self.init(sql: conditions.joined(separator: " AND "), arguments: arguments, sharesRows: domains == nil && query.contentType == nil)
     }
 
     private init(sql: String, arguments: StatementArguments, sharesRows: Bool) {

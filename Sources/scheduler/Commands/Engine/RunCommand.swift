@@ -37,6 +37,7 @@ struct RunCommand: AsyncParsableCommand {
     var clockOffset: Int = 0
 
     func run() async throws {
+        let searchKeySecrets = try Self.starting { try SearchKeySecrets.fromEnvironment() }
         let adminToken = try Self.starting { try AdminToken.load() }
         let logger = log.makeLogger(defaultLevel: .info)
         let loadedFrom = ConfigFolderSnapshot(loader: config.loader)
@@ -46,7 +47,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try await PassLock.withService(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) {
                 serving = true
-                try await serve(configuration, adminToken: adminToken, loadedFrom: loadedFrom, logger: logger)
+                try await serve(configuration, adminToken: adminToken, searchKeySecrets: searchKeySecrets, loadedFrom: loadedFrom, logger: logger)
             }
         } catch where !serving {
             throw Self.refusingToStart(error)
@@ -55,7 +56,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// Serves until a shutdown signal, the service's lock held by the caller.
-    private func serve(_ configuration: SchedulerConfiguration, adminToken: String?, loadedFrom: ConfigFolderSnapshot, logger: Logger) async throws {
+    private func serve(
+        _ configuration: SchedulerConfiguration, adminToken: String?, searchKeySecrets: SearchKeySecrets?, loadedFrom: ConfigFolderSnapshot, logger: Logger
+    ) async throws {
         // Opened once: a pass takes the lock without opening anything, so a full descriptor table or a folder
         // made read-only later cannot stop the service.
         let passLock = try Self.starting { try PassLock.passLockFile(localFilesPath: configuration.scheduler.localFilesPath(replicaID: replica.id)) }
@@ -64,7 +67,7 @@ struct RunCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(DescribedPrometheusFactory(registry: metricsRegistry))
         let server = SchedulerServer(
             loader: config.loader, loadedFrom: loadedFrom, configuration: configuration,
-            passLock: passLock, metricsRegistry: metricsRegistry, adminToken: adminToken,
+            passLock: passLock, metricsRegistry: metricsRegistry, adminToken: adminToken, searchKeySecrets: searchKeySecrets,
             replica: replica.name, clock: clockOffset == 0 ? SystemWallClock() : OffsetWallClock(offset: TimeInterval(clockOffset)), logger: logger
         )
         do {

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import Indexing
+import SchedulerConfig
+import Store
+
+/// Who may call the endpoints that reveal items, request by request (`search.access`): with `public`, whoever
+/// reaches them; with `keys`, an operator (a console session, the admin token) finds everything, a search key the
+/// items of its domains, a tenant token those of its domains within its key's. Anything else is refused (401) with
+/// a sentence saying what to send.
+struct SearchGate: Sendable {
+    let active: ActiveConfiguration
+    let keyring: SearchKeyring
+    /// `nil` when the service's secret is not set: then no key or token is recognized.
+    let secrets: SearchKeySecrets?
+    let tokens: TenantTokens?
+    let authorization: AdminAuthorization
+    let clock: @Sendable () -> Date
+
+    init(active: ActiveConfiguration, store: any SearchKeyStore, secrets: SearchKeySecrets?, authorization: AdminAuthorization, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.active = active
+        keyring = SearchKeyring(store: store)
+        self.secrets = secrets
+        tokens = secrets.map(TenantTokens.init)
+        self.authorization = authorization
+        self.clock = clock
+    }
+
+    /// What the caller of `request` may find.
+    func audience(of request: Request, signedIn: Bool) async throws(APIError) -> SearchAudience {
+        guard await active.current.scheduler.search.access == .keys, !signedIn else { return .everyone }
+        guard let header = request.headers[.authorization] else {
+            throw APIError(.unauthorized, "search needs a search key or a tenant token: send Authorization: Bearer <key or token>")
+        }
+        guard header.hasPrefix("Bearer "), header.utf8.count <= TenantTokens.maxBytes + 7 else {
+            throw APIError(.unauthorized, "the Authorization header must be Bearer <search key or tenant token>, of at most \(TenantTokens.maxBytes) bytes")
+        }
+        let credential = String(header.dropFirst(7))
+        if authorization.accepts(credential) { return .everyone }
+        guard let secrets, let tokens else {
+            throw APIError(.unauthorized, "this replica recognizes no search key: its operator must set \(SearchKeySecrets.environmentVariable), the same on every replica")
+        }
+        if credential.hasPrefix("sk_") {
+            guard let uid = secrets.uid(ofKey: credential), let key = try await liveKey(uid) else {
+                throw APIError(.unauthorized, "the search key is not one of this service's, was revoked or has expired")
+            }
+            return SearchAudience(domains: key.domains)
+        }
+        return try await audience(ofToken: credential, tokens: tokens)
+    }
+
+    private func audience(ofToken token: String, tokens: TenantTokens) async throws(APIError) -> SearchAudience {
+        func refused(_ refusal: TenantTokenRefusal) -> APIError { APIError(.unauthorized, "tenant token refused: \(refusal.reason)") }
+        let uid: String
+        do { uid = try tokens.keyUID(of: token) } catch { throw refused(error) }
+        guard SearchKeyUID.isValid(uid), let key = try await liveKey(uid) else {
+            throw refused(TenantTokenRefusal("its keyUid names no search key of this service, or a revoked or expired one"))
+        }
+        do {
+            let claims = try await tokens.verify(token, now: clock(), key: key)
+            return SearchAudience(domains: claims.domains ?? key.domains)
+        } catch {
+            throw refused(error)
+        }
+    }
+
+    /// The key `uid` when it exists and has not expired.
+    private func liveKey(_ uid: String) async throws(APIError) -> SearchKey? {
+        do {
+            return try await keyring.key(uid: uid).flatMap { $0.isValid(at: clock()) ? $0 : nil }
+        } catch {
+            throw APIError(.serviceUnavailable, "the store did not answer with the search keys; try again", retryAfter: 1)
+        }
+    }
+}

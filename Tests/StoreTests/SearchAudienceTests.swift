@@ -1,0 +1,85 @@
+import Foundation
+import Indexing
+import PluginAPI
+import Store
+import StoreSupport
+import Testing
+
+/// What a search key or tenant token lets a search find (``SearchAudience``), alike on every store, PostgreSQL's
+/// search copy included: hits, totals, facets and the newest-first order hold nothing outside it, whatever `domain=`
+/// asks, and a cached answer for one audience is never served to another. The keys themselves are kept by every store.
+@Suite("Search within an audience's domains, on every store")
+struct SearchAudienceTests {
+    static let clock = StoreConformanceTests.clock
+
+    static let items = [
+        ("shop-1", "com.shop"), ("shop-fr-1", "com.shop.fr"), ("shop-fr-2", "com.shop.fr"), ("shopping-1", "com.shopping"),
+        ("help-1", "com.help"), ("help-staff-1", "com.help.staff"),
+    ].map { id, domain in SearchableItem(uniqueIdentifier: id, domainIdentifier: domain, contentType: "page", title: "Cheese \(id)") }
+
+    static func search(
+        _ store: any SchedulerStore, _ domains: [String]?, domain: String? = nil, sort: SearchSort = .relevance, facets: [SearchFacet] = []
+    ) async throws -> SearchResults {
+        var query = try SearchQuery(text: "cheese", domain: domain, limit: 100, facets: facets, sort: sort)
+        query.audience = SearchAudience(domains: domains)
+        return try await store.index.search(query)
+    }
+
+    static func ids(_ results: SearchResults) -> [String] { results.hits.map(\.uniqueIdentifier).sorted() }
+
+    @Test(arguments: StoreBackend.searching)
+    func aSearchFindsOnlyTheAudiencesDomainsWhateverItAsks(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert(Self.items)
+            #expect(Self.ids(try await Self.search(store, nil)).count == 6, "everyone finds everything")
+            let shop = try await Self.search(store, ["com.shop"])
+            #expect(Self.ids(shop) == ["shop-1", "shop-fr-1", "shop-fr-2"], "a domain and those under it, not com.shopping")
+            #expect(shop.total == 3 && shop.totalIsExact)
+            #expect(Self.ids(try await Self.search(store, ["com.shop"], domain: "com.shop.fr")) == ["shop-fr-1", "shop-fr-2"], "narrowed by domain=")
+            #expect(Self.ids(try await Self.search(store, ["com.shop.fr"], domain: "com.shop")) == ["shop-fr-1", "shop-fr-2"], "never widened by domain=")
+            let outside = try await Self.search(store, ["com.shop"], domain: "com.help")
+            #expect(outside.hits.isEmpty && outside.total == 0, "a domain outside the audience finds nothing")
+            #expect(Self.ids(try await Self.search(store, ["com.help.staff", "com.shop.fr"])) == ["help-staff-1", "shop-fr-1", "shop-fr-2"])
+            let newest = try await Self.search(store, ["com.help"], sort: .newest, facets: [.domain])
+            #expect(Self.ids(newest) == ["help-1", "help-staff-1"])
+            #expect(newest.facets?["domain"]?.keys.sorted() == ["com.help", "com.help.staff"], "facets count only what the audience finds")
+            #expect(Self.ids(try await Self.search(store, nil)).count == 6, "a cached answer for one audience is not another's")
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func keysAreKeptListedAndRevoked(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            #expect(try await store.searchKeys().isEmpty)
+            let first = SearchKey(uid: SearchKeyUIDs.first, name: "shop", domains: ["com.shop", "com.help"], expires: nil, createdAt: Self.clock.now())
+            let second = SearchKey(
+                uid: SearchKeyUIDs.second, name: "help", domains: ["com.help"], expires: Self.clock.now().addingTimeInterval(3600),
+                createdAt: Self.clock.now().addingTimeInterval(1)
+            )
+            try await store.addSearchKey(first)
+            try await store.addSearchKey(second)
+            #expect(try await store.searchKeys() == [first, second], "oldest first, every field as written")
+            #expect(try await store.revokeSearchKey(uid: first.uid))
+            #expect(try await store.revokeSearchKey(uid: first.uid) == false, "a key is revoked once")
+            #expect(try await store.searchKeys() == [second])
+        }
+    }
+
+    enum SearchKeyUIDs {
+        static let first = String(repeating: "a", count: 32), second = String(repeating: "b", count: 32)
+    }
+}
+
+@Suite("A search audience's domains")
+struct SearchAudienceDomainTests {
+    @Test func theDomainsSearchedAreTheAskedOneWithinTheAudiences() {
+        let shop = SearchAudience(domains: ["com.shop.fr", "com.shop", "com.help"])
+        #expect(shop.domains == ["com.help", "com.shop"], "one under another is dropped; sorted, for the cache's key")
+        #expect(shop.searched(asking: nil) == ["com.help", "com.shop"])
+        #expect(shop.searched(asking: "com.shop.fr") == ["com.shop.fr"])
+        #expect(SearchAudience(domains: ["com.shop.fr", "com.shop.de"]).searched(asking: "com.shop") == ["com.shop.de", "com.shop.fr"])
+        #expect(shop.searched(asking: "com.shopping") == [], "a prefix of the text is not a domain above")
+        #expect(SearchAudience.everyone.searched(asking: nil) == nil && SearchAudience.everyone.searched(asking: "com.a") == ["com.a"])
+        #expect(shop.mayFind(domain: "com.shop.fr.paris") && !shop.mayFind(domain: "com.shopping") && !shop.mayFind(domain: "com"))
+    }
+}
