@@ -16,6 +16,7 @@ extension MemorySearchIndex {
             let visible = tables.rows.values.filter { row in
                 row.item.expirationDate! > now && tables.isLive(row)
                     && searched.map { domains in domains.contains { DomainIdentifier.isWithin(row.item.domainIdentifier, $0) } } ?? true
+                    && query.audience.mayFind(access: row.item.access)
                     && query.contentType.map { row.item.contentType == $0 } ?? true
             }
             .sorted { $0.id < $1.id }

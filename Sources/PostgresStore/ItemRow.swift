@@ -22,6 +22,8 @@ struct ItemRow: Encodable {
     var contentURL: String?
     var related: String?
     var hint: Int?
+    /// The groups that may find the item; `nil` for whoever may search its domain.
+    var access: [String]?
     var expiration: Double
     var digest: Int64
     var wordsAll: [String]
@@ -29,7 +31,7 @@ struct ItemRow: Encodable {
     var wordsNames: [String]
 
     enum CodingKeys: String, CodingKey {
-        case band, uid, domain, type, title, name, description, keywords, created, modified, thumbnail, related, hint, expiration, digest
+        case band, uid, domain, type, title, name, description, keywords, created, modified, thumbnail, related, hint, access, expiration, digest
         case authorNames = "author_names", thumbnailURL = "thumbnail_url", contentURL = "content_url"
         case wordsAll = "words_all", wordsBest = "words_best", wordsNames = "words_names"
     }
@@ -55,6 +57,7 @@ struct ItemRow: Encodable {
         contentURL = item.contentURL
         related = item.relatedUniqueIdentifier
         hint = item.rankingHint
+        access = item.access
         self.expiration = expiration.timeIntervalSince1970
         self.digest = digest
         wordsAll = words.all

@@ -188,6 +188,8 @@ enum PostgresSchema {
             )
             """,
         ]),
+        // The groups that may find an item, NULL for whoever may search its domain: every row before.
+        .statements("v17-item-access", ["ALTER TABLE item ADD COLUMN access TEXT[]"]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

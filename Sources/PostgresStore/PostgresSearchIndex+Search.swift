@@ -63,6 +63,9 @@ extension PostgresSearchIndex {
                 sql.append(" AND ")
                 sql.appendDomainRanges(domains)
             }
+            if let groups = query.audience.groups {
+                sql.append(groups.isEmpty ? " AND access IS NULL" : " AND (access IS NULL OR access && \(sql.bind(groups))::text[])")
+            }
             if let contentType = query.contentType { sql.append(" AND content_type = \(sql.bind(contentType))") }
             sql.append(" ORDER BY id LIMIT \(sql.bind(limit))")
         }

@@ -212,6 +212,10 @@ enum SQLiteSchema {
                 )
                 """)
         }
+        migrator.registerMigration("v17-item-access") { db in
+            // The groups that may find an item (a JSON array), NULL for whoever may search its domain: every row before.
+            try db.execute(sql: "ALTER TABLE item ADD COLUMN access TEXT")
+        }
     }
 
     /// Fails with a clear message when the host's SQLite lacks FTS5.

@@ -11,15 +11,18 @@ struct SearchKeyTests {
     static let adminToken = "admin-secret"
     static let environment = ["SCHEDULER_SEARCH_KEY_SECRET": secret, "SCHEDULER_ADMIN_TOKEN": adminToken]
 
-    /// A service over two partitions, `com.test.docs.public` and `com.test.docs.staff`, three items each.
+    /// A service over two partitions, `com.test.docs.public` and `com.test.docs.staff`, three items each; `staff-c`
+    /// only the group `editors` may find.
     static func workspace() throws -> SourceWorkspace {
         let setup = try SourceWorkspace(extraLines: "    partitions: [public, staff]")
         try setup.editConfig(replacing: "service: { tick: 1h, listen: 127.0.0.1:0 }", with: "service: { tick: 1h, listen: 127.0.0.1:0 }\nsearch: { access: keys }")
         try setup.writeScript("""
             #!/bin/sh
             for id in $(cat ids.txt); do
-                printf '{"uniqueIdentifier":"%s-%s","domainIdentifier":"%s","title":"Doc %s","contentURL":"https://docs.test/%s"}\\n' \
-                    "$SCHEDULER_PARTITION" "$id" "$SCHEDULER_DOMAIN" "$id" "$id"
+                access=""
+                if [ "$SCHEDULER_PARTITION-$id" = staff-c ]; then access=',"access":["editors"]'; fi
+                printf '{"uniqueIdentifier":"%s-%s","domainIdentifier":"%s","title":"Doc %s","contentURL":"https://docs.test/%s"%s}\\n' \
+                    "$SCHEDULER_PARTITION" "$id" "$SCHEDULER_DOMAIN" "$id" "$id" "$access"
             done
             """)
         try setup.setFeed("a b c")
@@ -29,11 +32,19 @@ struct SearchKeyTests {
     @Test func aKeyFindsItsDomainsAndATokenNarrowsIt() async throws {
         let setup = try Self.workspace()
         let service = try await RunningService(setup.config, environment: Self.environment)
-        #expect(try await eventually { try await Self.total(service, token: Self.adminToken) == 6 }, "the admin token finds everything")
+        let adminKey = try await service.request("/keys", method: "POST", token: Self.adminToken, body: #"{"name":"all docs","domains":["com.test.docs"]}"#)
+        let wide = try #require(try JSONSerialization.jsonObject(with: Data(adminKey.body.utf8)) as? [String: Any])
+        let (wideSecret, wideUID) = (try #require(wide["key"] as? String), try #require(wide["uid"] as? String))
+        #expect(try await eventually { try await Self.total(service, token: wideSecret) == 5 }, "every item but the editors' one")
 
         let anonymous = try await service.request("/search?q=doc")
         #expect(anonymous.status == 401 && anonymous.body.contains("Authorization: Bearer"), "\(anonymous)")
         #expect(try await service.request("/items/public-a").status == 401)
+        #expect(try await service.request("/search?q=doc", token: Self.adminToken).status == 401, "the admin token is no search credential")
+        #expect(try await service.request("/status").status == 401, "what /status tells is for operators while search is keyed")
+        #expect(try await service.request("/").status == 401)
+        #expect(try await service.request("/status", token: Self.adminToken).status == 200)
+        #expect(try await service.request("/healthz").status == 200)
 
         let made = try await service.request("/keys", method: "POST", token: Self.adminToken, body: #"{"name":"public site","domains":["com.test.docs.public"]}"#)
         #expect(made.status == 201, "\(made)")
@@ -47,11 +58,14 @@ struct SearchKeyTests {
         let listed = try await service.request("/keys", token: Self.adminToken)
         #expect(listed.body.contains(uid) && !listed.body.contains(secret), "listed without its secret: \(listed.body)")
 
-        let adminKey = try await service.request("/keys", method: "POST", token: Self.adminToken, body: #"{"name":"all docs","domains":["com.test.docs"]}"#)
-        let wide = try #require(try JSONSerialization.jsonObject(with: Data(adminKey.body.utf8)) as? [String: Any])
-        let (wideSecret, wideUID) = (try #require(wide["key"] as? String), try #require(wide["uid"] as? String))
         let token = try await Self.mint(key: wideSecret, claims: ["keyUid": wideUID, "exp": Date().timeIntervalSince1970 + 600, "domains": ["com.test.docs.staff"]])
-        #expect(try await Self.identifiers(service, token: token) == ["staff-a", "staff-b", "staff-c"], "a token narrows its key")
+        #expect(try await Self.identifiers(service, token: token) == ["staff-a", "staff-b"], "a token narrows its key")
+        #expect(try await service.request("/items/staff-c", token: token).status == 404, "an item of a group the token lacks is not revealed")
+        let editor = try await Self.mint(
+            key: wideSecret, claims: ["keyUid": wideUID, "exp": Date().timeIntervalSince1970 + 600, "domains": ["com.test.docs.staff"], "groups": ["editors"]]
+        )
+        #expect(try await Self.identifiers(service, token: editor) == ["staff-a", "staff-b", "staff-c"], "a token of its group finds it")
+        #expect(try await service.request("/items/staff-c", token: editor).status == 200)
 
         #expect(try await service.request("/keys/\(uid)", method: "DELETE", token: Self.adminToken).status == 200)
         #expect(try await service.request("/search?q=doc", token: secret).status == 401, "a revoked key stops at once on its replica")
@@ -68,13 +82,16 @@ struct SearchKeyTests {
         let cases: [(String, String)] = [
             (try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon], algorithm: "none"), "alg is 'none'"),
             (try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon], algorithm: "HS512"), "alg is 'HS512'"),
-            (try await Self.mint(key: "another key", claims: ["keyUid": uid, "exp": soon]), "signature is not its key's"),
+            (try await Self.mint(key: "another key", claims: ["keyUid": uid, "exp": soon]), "not signed with that key"),
             (try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": 1_000]), "expired"),
             (try await Self.mint(key: secret, claims: ["keyUid": uid]), "keyUid and exp"),
             (try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon, "domains": ["com.test"]]), "never widens"),
             (try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon, "groups": (0..<2_000).map { "g\($0)" }]), "at most 8192 bytes"),
             (try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon, "groups": (0..<101).map { "\($0)" }]), "at most 100 groups"),
-            (try await Self.mint(key: secret, claims: ["keyUid": String(repeating: "0", count: 32), "exp": soon]), "names no search key"),
+            (try await Self.mint(key: secret, claims: ["keyUid": String(repeating: "0", count: 32), "exp": soon]), "names no live search key"),
+            (try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon + 40 * 86_400]), "more than 31 days away"),
+            (try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon, "nbf": soon - 60]), "not valid before"),
+            (try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon], critical: true), "crit extensions"),
             ("not.a.token", "not a JWT"),
             (String(repeating: "x", count: 10_000), "at most 8192 bytes"),
             (secret.dropLast() + "A", "not one of this service's"),
@@ -124,18 +141,19 @@ struct SearchKeyTests {
 
     /// A JWT signed by Python's standard library (`hmac`, `hashlib`): what an integrator's backend writes, without our
     /// JWT library. `algorithm` `none` leaves the signature empty.
-    static func mint(key: String, claims: [String: Any], algorithm: String = "HS256") async throws -> String {
+    static func mint(key: String, claims: [String: Any], algorithm: String = "HS256", critical: Bool = false) async throws -> String {
         let script = """
             import base64, hashlib, hmac, json, sys
-            key, alg, claims = sys.argv[1], sys.argv[2], json.loads(sys.stdin.read())
+            key, alg, critical, claims = sys.argv[1], sys.argv[2], sys.argv[3] == "crit", json.loads(sys.stdin.read())
             part = lambda value: base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode()).rstrip(b"=").decode()
-            signing_input = part({"alg": alg, "typ": "JWT"}) + "." + part(claims)
+            header = {"alg": alg, "typ": "JWT", **({"crit": ["exp"]} if critical else {})}
+            signing_input = part(header) + "." + part(claims)
             digest = {"HS256": hashlib.sha256, "HS512": hashlib.sha512}.get(alg)
             signature = base64.urlsafe_b64encode(hmac.new(key.encode(), signing_input.encode(), digest).digest()).rstrip(b"=").decode() if digest else ""
             print(signing_input + "." + signature)
             """
         let python = try ExternalTool("python3", debianPackage: "python3")
-        let outcome = try await python.run(["-c", script, key, algorithm], input: try JSONSerialization.data(withJSONObject: claims))
+        let outcome = try await python.run(["-c", script, key, algorithm, critical ? "crit" : "-"], input: try JSONSerialization.data(withJSONObject: claims))
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

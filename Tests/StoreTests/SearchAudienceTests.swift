@@ -6,8 +6,9 @@ import StoreSupport
 import Testing
 
 /// What a search key or tenant token lets a search find (``SearchAudience``), alike on every store, PostgreSQL's
-/// search copy included: hits, totals, facets and the newest-first order hold nothing outside it, whatever `domain=`
-/// asks, and a cached answer for one audience is never served to another. The keys themselves are kept by every store.
+/// search copy included: hits, totals, facets and the newest-first order hold nothing outside its domains, whatever
+/// `domain=` asks, nor an item whose `access` names none of its groups; a cached answer for one audience is never
+/// served to another. The keys themselves are kept by every store.
 @Suite("Search within an audience's domains, on every store")
 struct SearchAudienceTests {
     static let clock = StoreConformanceTests.clock
@@ -18,10 +19,11 @@ struct SearchAudienceTests {
     ].map { id, domain in SearchableItem(uniqueIdentifier: id, domainIdentifier: domain, contentType: "page", title: "Cheese \(id)") }
 
     static func search(
-        _ store: any SchedulerStore, _ domains: [String]?, domain: String? = nil, sort: SearchSort = .relevance, facets: [SearchFacet] = []
+        _ store: any SchedulerStore, _ domains: [String]?, groups: [String]? = nil, domain: String? = nil, sort: SearchSort = .relevance,
+        facets: [SearchFacet] = [], text: String = "cheese"
     ) async throws -> SearchResults {
-        var query = try SearchQuery(text: "cheese", domain: domain, limit: 100, facets: facets, sort: sort)
-        query.audience = SearchAudience(domains: domains)
+        var query = try SearchQuery(text: text, domain: domain, limit: 100, facets: facets, sort: sort)
+        query.audience = SearchAudience(domains: domains, groups: groups)
         return try await store.index.search(query)
     }
 
@@ -44,6 +46,36 @@ struct SearchAudienceTests {
             #expect(Self.ids(newest) == ["help-1", "help-staff-1"])
             #expect(newest.facets?["domain"]?.keys.sorted() == ["com.help", "com.help.staff"], "facets count only what the audience finds")
             #expect(Self.ids(try await Self.search(store, nil)).count == 6, "a cached answer for one audience is not another's")
+        }
+    }
+
+    /// Items only some may find (`access`), on every store and through every path of a search.
+    static let restricted = [
+        SearchableItem(uniqueIdentifier: "open", domainIdentifier: "com.help", title: "Refund policy"),
+        SearchableItem(uniqueIdentifier: "staff", domainIdentifier: "com.help", title: "Refund override", access: ["staff"]),
+        SearchableItem(uniqueIdentifier: "finance", domainIdentifier: "com.help", title: "Refund ledger", access: ["finance", "audit"]),
+    ]
+
+    @Test(arguments: StoreBackend.searching)
+    func anItemWithAccessIsFoundOnlyByItsGroups(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert(Self.restricted)
+            func ids(_ groups: [String]?, sort: SearchSort = .relevance) async throws -> [String] {
+                Self.ids(try await Self.search(store, nil, groups: groups, sort: sort, facets: [.domain], text: "refund"))
+            }
+            #expect(try await ids([]) == ["open"], "no group: the items without access")
+            #expect(try await ids(["staff"]) == ["open", "staff"])
+            #expect(try await ids(["audit", "nobody"]) == ["finance", "open"], "one shared name is enough")
+            #expect(try await ids(["Staff"]) == ["open"], "names compare exactly")
+            #expect(try await ids(nil) == ["finance", "open", "staff"], "operators find every item")
+            #expect(try await ids([], sort: .newest) == ["open"])
+            let counted = try await Self.search(store, nil, groups: [], facets: [.domain], text: "refund")
+            #expect(counted.total == 1 && counted.facets?["domain"]?["com.help"] == 1, "nothing of a hidden item leaks through counts")
+            #expect(try await ids(["staff"]) == ["open", "staff"], "a cached answer for one group is not another's")
+            try await store.index.upsert([Self.restricted[1].with { $0.access = nil }])
+            #expect(try await ids([]) == ["open", "staff"], "access lifted: a changed access is a change")
+            let item = try #require(try await store.index.item(withIdentifier: "finance"))
+            #expect(item.access == ["finance", "audit"], "stored and returned as written")
         }
     }
 
@@ -73,13 +105,15 @@ struct SearchAudienceTests {
 @Suite("A search audience's domains")
 struct SearchAudienceDomainTests {
     @Test func theDomainsSearchedAreTheAskedOneWithinTheAudiences() {
-        let shop = SearchAudience(domains: ["com.shop.fr", "com.shop", "com.help"])
+        let shop = SearchAudience(domains: ["com.shop.fr", "com.shop", "com.help"], groups: nil)
         #expect(shop.domains == ["com.help", "com.shop"], "one under another is dropped; sorted, for the cache's key")
         #expect(shop.searched(asking: nil) == ["com.help", "com.shop"])
         #expect(shop.searched(asking: "com.shop.fr") == ["com.shop.fr"])
-        #expect(SearchAudience(domains: ["com.shop.fr", "com.shop.de"]).searched(asking: "com.shop") == ["com.shop.de", "com.shop.fr"])
+        #expect(SearchAudience(domains: ["com.shop.fr", "com.shop.de"], groups: nil).searched(asking: "com.shop") == ["com.shop.de", "com.shop.fr"])
         #expect(shop.searched(asking: "com.shopping") == [], "a prefix of the text is not a domain above")
-        #expect(SearchAudience.everyone.searched(asking: nil) == nil && SearchAudience.everyone.searched(asking: "com.a") == ["com.a"])
+        #expect(SearchAudience.anyone.searched(asking: nil) == nil && SearchAudience.anyone.searched(asking: "com.a") == ["com.a"])
+        #expect(SearchAudience(domains: nil, groups: ["b", "a", "b"]).groups == ["a", "b"])
+        #expect(SearchAudience.anyone.mayFind(access: nil) && !SearchAudience.anyone.mayFind(access: ["staff"]) && SearchAudience.operators.mayFind(access: ["staff"]))
         #expect(shop.mayFind(domain: "com.shop.fr.paris") && !shop.mayFind(domain: "com.shopping") && !shop.mayFind(domain: "com"))
     }
 }

@@ -1,19 +1,28 @@
-import PluginAPI
+public import PluginAPI
 
-/// Who is searching, as far as what they may find: the domains a search key or tenant token reaches. Every store
-/// applies it where it applies the `domain=` filter (in SQL, in the postings' row reads, in the memory twin), so
-/// nothing outside it reaches a hit, a total or a facet count, and the result cache keys on it.
+/// Who is searching, as far as what they may find: the domains a search key or tenant token reaches, and the groups
+/// a tenant token names for the items only some may find (an item's `access`). Every store applies it where it
+/// applies the `domain=` filter (in SQL, in the postings' row reads, in the memory twin), so nothing outside it
+/// reaches a hit, a total or a facet count, and the result cache keys on it.
 public struct SearchAudience: Sendable, Hashable {
     /// The domains the searcher may find, each with the domains under it, without one under another and in order;
-    /// `nil`: every domain (a public service, an operator).
+    /// `nil`: every domain.
     public private(set) var domains: [String]?
+    /// The groups the searcher is in, sorted and without repeats: an item with `access` is found only when they share
+    /// a name with it. `nil`: every item, whatever its `access` (operators).
+    public private(set) var groups: [String]?
 
-    /// Whoever may search everything: a service whose search is public, an operator.
-    public static let everyone = SearchAudience(domains: nil)
+    /// Whoever reaches a search that asks for no key (`search.access: public`): every domain, the items without
+    /// `access` only.
+    public static let anyone = SearchAudience(domains: nil, groups: [])
+    /// Operators (the admin token, a console session, the command line): every item.
+    public static let operators = SearchAudience(domains: nil, groups: nil)
 
-    /// An audience that may find `domains` (each with the domains under it); `nil` for every domain.
-    public init(domains: [String]?) {
+    /// An audience that may find `domains` (each with the domains under it; `nil` for every domain) and the items
+    /// whose `access` names one of `groups` (`nil`: every item).
+    public init(domains: [String]?, groups: [String]?) {
         self.domains = domains.map(Self.outermost)
+        self.groups = groups.map { Array(Set($0)).sorted() }
     }
 
     /// `domains` without those under another of them, sorted: one form per set, for the result cache's key.
@@ -34,5 +43,22 @@ public struct SearchAudience: Sendable, Hashable {
     /// Whether an item of `domain` may be found.
     public func mayFind(domain: String) -> Bool {
         domains?.contains { DomainIdentifier.isWithin(domain, $0) } ?? true
+    }
+
+    /// Whether an item whose `access` is `access` may be found: one without is; one with, by a group it names.
+    public func mayFind(access: [String]?) -> Bool {
+        guard let access, let groups else { return true }
+        return access.contains { groups.contains($0) }
+    }
+
+    /// Whether `item` may be found: its domain and its `access`.
+    public func mayFind(_ item: SearchableItem) -> Bool {
+        mayFind(domain: item.domainIdentifier) && mayFind(access: item.access)
+    }
+
+    /// ``mayFind(access:)`` of an `access` as the stores keep it (``KeywordList``, `nil` for none).
+    package func mayFind(storedAccess: String?) -> Bool {
+        guard let storedAccess, groups != nil else { return true }
+        return mayFind(access: KeywordList.decode(storedAccess))
     }
 }

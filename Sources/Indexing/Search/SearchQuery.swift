@@ -28,8 +28,9 @@ public struct SearchQuery: Sendable, Hashable {
     public var synonyms: Synonyms
     /// How fast the lift of opened items fades (``Popularity``): opens this old count half; `nil` turns the lift off.
     public var popularityHalfLife: Duration?
-    /// Who searches: the domains their key or token reaches (``SearchAudience/everyone`` unless set).
-    public var audience: SearchAudience = .everyone
+    /// Who searches: the domains their key or token reaches, and their groups (``SearchAudience/anyone`` unless
+    /// set: every domain, the items without `access`).
+    public var audience: SearchAudience = .anyone
 
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.
     public init(

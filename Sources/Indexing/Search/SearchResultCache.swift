@@ -42,6 +42,9 @@ package final class SearchResultCache: Sendable {
             let searched = query.searchedDomains
             text.append(count: searched?.count ?? -1)
             for domain in searched ?? [] { text.append(domain) }
+            let groups = query.audience.groups
+            text.append(count: groups?.count ?? -1)
+            for group in groups ?? [] { text.append(group) }
             text.append(query.contentType)
             text.append(count: terms.synonyms.count)
             for span in terms.synonyms {

@@ -24,6 +24,8 @@ public enum ItemDigest {
         encoding.append(item.relatedUniqueIdentifier)
         encoding.append(item.rankingHint.map { UInt64(bitPattern: Int64($0)) })
         encoding.append(item.expirationDate)
+        // Last, and only when set: the digests of items without it stay those stores already keep.
+        if let access = item.access { encoding.append(access) }
         return Int64(bitPattern: encoding.bytes.withUnsafeBytes { XXHash64.hash($0) })
     }
 

@@ -19,6 +19,9 @@ public struct ItemLimits: Sendable, Hashable {
     public var maxAuthorNames = 20
     /// Longest author name, in UTF-8 bytes.
     public var maxAuthorNameBytes = 256
+    /// Groups an item's `access` names at most, and the longest group name.
+    public var maxAccessGroups = 100
+    public var maxAccessGroupBytes = 256
     /// Longest URL (thumbnail or content), in UTF-8 bytes.
     public var maxURLBytes = 4096
     /// Largest decoded thumbnail.

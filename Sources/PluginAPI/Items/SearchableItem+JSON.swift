@@ -6,7 +6,7 @@ extension SearchableItem: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription
         case keywords, authorNames, contentCreationDate, contentModificationDate
-        case thumbnailURL, thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate
+        case thumbnailURL, thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, access, expirationDate
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,6 +55,7 @@ extension SearchableItem: Codable {
             }
             rankingHint = Int(hint)
         }
+        access = try fields.strings(.access)
         expirationDate = try Self.date(.expirationDate, fields.string(.expirationDate))
     }
 
@@ -97,6 +98,7 @@ extension SearchableItem: Codable {
         try container.encodeIfPresent(contentURL, forKey: .contentURL)
         try container.encodeIfPresent(relatedUniqueIdentifier, forKey: .relatedUniqueIdentifier)
         try container.encodeIfPresent(rankingHint, forKey: .rankingHint)
+        try container.encodeIfPresent(access, forKey: .access)
         try container.encodeIfPresent(expirationDate.map(ISO8601.string(from:)), forKey: .expirationDate)
     }
 

@@ -48,6 +48,24 @@ extension SearchableItem {
         if let rankingHint, !(0...100).contains(rankingHint) {
             throw ItemValidationError(field: "rankingHint", reason: "must be between 0 and 100 (got \(rankingHint))")
         }
+        if let access { try Self.checkAccess(access, limits: limits) }
+    }
+
+    /// 1 to `maxAccessGroups` group names, each 1 to `maxAccessGroupBytes` bytes without control characters: an
+    /// empty list would hide the item from everyone, which deleting it says better.
+    private static func checkAccess(_ groups: [String], limits: ItemLimits) throws(ItemValidationError) {
+        guard (1...limits.maxAccessGroups).contains(groups.count) else {
+            throw ItemValidationError(
+                field: "access",
+                reason: "must name 1 to \(limits.maxAccessGroups) groups (got \(groups.count)); leave it out for an item whoever may search its domain finds"
+            )
+        }
+        for group in groups {
+            try require(group, field: "access", maxBytes: limits.maxAccessGroupBytes)
+            guard !group.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw ItemValidationError(field: "access", reason: "a group name holds a control character")
+            }
+        }
     }
 
     private static func require(_ value: String, field: String, maxBytes: Int) throws(ItemValidationError) {

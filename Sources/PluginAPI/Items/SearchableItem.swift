@@ -38,6 +38,10 @@ public struct SearchableItem: Sendable, Hashable {
     public var relatedUniqueIdentifier: String?
     /// 0 to 100: lifts the item in search results.
     public var rankingHint: Int?
+    /// The groups whose members may find the item (Elastic's document-level security): `nil` for whoever may search
+    /// its domain; otherwise only a tenant token whose `groups` share a name with these. 1 to
+    /// ``ItemLimits/maxAccessGroups`` names of 1 to ``ItemLimits/maxAccessGroupBytes`` bytes.
+    public var access: [String]?
     /// After this instant the item is never returned and the next sweep deletes it.
     /// `nil` means the index's default time to live.
     public var expirationDate: Date?
@@ -58,6 +62,7 @@ public struct SearchableItem: Sendable, Hashable {
         contentURL: String? = nil,
         relatedUniqueIdentifier: String? = nil,
         rankingHint: Int? = nil,
+        access: [String]? = nil,
         expirationDate: Date? = nil
     ) {
         self.uniqueIdentifier = uniqueIdentifier
@@ -75,6 +80,7 @@ public struct SearchableItem: Sendable, Hashable {
         self.contentURL = contentURL
         self.relatedUniqueIdentifier = relatedUniqueIdentifier
         self.rankingHint = rankingHint
+        self.access = access
         self.expirationDate = expirationDate
     }
 }

@@ -115,14 +115,14 @@ struct ItemRows {
         try run("""
             INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, displayName,
                 contentDescription, keywords, authorNames, contentCreationDate, contentModificationDate, thumbnailURL,
-                thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, indexedAt, commitNumber, contentDigest)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, indexedAt, commitNumber, contentDigest, access)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [
                 id, item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
                 item.contentDescription, keywords, authorNames, item.contentCreationDate?.timeIntervalSince1970,
                 item.contentModificationDate?.timeIntervalSince1970, item.thumbnailURL, item.thumbnailData, item.contentURL,
                 item.relatedUniqueIdentifier, item.rankingHint, expiration.expiration(of: item).timeIntervalSince1970, now.timeIntervalSince1970,
-                commitNumber, digest,
+                commitNumber, digest, item.access.map(KeywordList.encode),
             ])
         return id
     }
@@ -265,7 +265,7 @@ struct ItemRows {
         """
         uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription, keywords, authorNames,
             contentCreationDate, contentModificationDate, thumbnailURL, \(withThumbnailData ? "thumbnailData" : "NULL AS thumbnailData"),
-            contentURL, relatedUniqueIdentifier, rankingHint, expirationDate
+            contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, access
         """
     }
 
@@ -288,12 +288,13 @@ struct ItemRows {
             contentURL: row[12],
             relatedUniqueIdentifier: row[13],
             rankingHint: row[14],
+            access: (row[16] as String?).map(KeywordList.decode),
             expirationDate: Date(timeIntervalSince1970: row[15])
         )
     }
 
     /// How many columns ``itemColumns(withThumbnailData:)`` names.
-    static let itemColumnCount = 16
+    static let itemColumnCount = 17
 
     /// Deletes every row; returns how many.
     func deleteAll() throws -> Int {

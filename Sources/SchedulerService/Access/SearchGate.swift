@@ -4,39 +4,39 @@ import Indexing
 import SchedulerConfig
 import Store
 
-/// Who may call the endpoints that reveal items, request by request (`search.access`): with `public`, whoever
-/// reaches them; with `keys`, an operator (a console session, the admin token) finds everything, a search key the
-/// items of its domains, a tenant token those of its domains within its key's. Anything else is refused (401) with
-/// a sentence saying what to send.
+/// Who may call the endpoints that reveal items, request by request (`search.access`): an operator signed in to
+/// the console finds everything; with `public`, anyone finds the items without `access`; with `keys`, a search key
+/// finds the items of its domains without `access`, a tenant token those of its domains within its key's whose
+/// `access` names one of its groups (or none). Anything else is refused (401) with a sentence saying what to send.
+/// The admin token is not a search credential: a wrong guess here would not be held back as the admin API holds it.
 struct SearchGate: Sendable {
     let active: ActiveConfiguration
     let keyring: SearchKeyring
     /// `nil` when the service's secret is not set: then no key or token is recognized.
     let secrets: SearchKeySecrets?
     let tokens: TenantTokens?
-    let authorization: AdminAuthorization
     let clock: @Sendable () -> Date
 
-    init(active: ActiveConfiguration, store: any SearchKeyStore, secrets: SearchKeySecrets?, authorization: AdminAuthorization, clock: @escaping @Sendable () -> Date = Date.init) {
+    init(active: ActiveConfiguration, store: any SearchKeyStore, secrets: SearchKeySecrets?, clock: @escaping @Sendable () -> Date = Date.init) {
         self.active = active
         keyring = SearchKeyring(store: store)
         self.secrets = secrets
         tokens = secrets.map(TenantTokens.init)
-        self.authorization = authorization
         self.clock = clock
     }
 
     /// What the caller of `request` may find.
     func audience(of request: Request, signedIn: Bool) async throws(APIError) -> SearchAudience {
-        guard await active.current.scheduler.search.access == .keys, !signedIn else { return .everyone }
+        if signedIn { return .operators }
+        guard await active.current.scheduler.search.access == .keys else { return .anyone }
         guard let header = request.headers[.authorization] else {
             throw APIError(.unauthorized, "search needs a search key or a tenant token: send Authorization: Bearer <key or token>")
         }
-        guard header.hasPrefix("Bearer "), header.utf8.count <= TenantTokens.maxBytes + 7 else {
+        // The scheme's name is case-insensitive (RFC 9110 §11.1).
+        guard header.utf8.count <= TenantTokens.maxBytes + 7, header.prefix(7).lowercased() == "bearer " else {
             throw APIError(.unauthorized, "the Authorization header must be Bearer <search key or tenant token>, of at most \(TenantTokens.maxBytes) bytes")
         }
         let credential = String(header.dropFirst(7))
-        if authorization.accepts(credential) { return .everyone }
         guard let secrets, let tokens else {
             throw APIError(.unauthorized, "this replica recognizes no search key: its operator must set \(SearchKeySecrets.environmentVariable), the same on every replica")
         }
@@ -44,7 +44,7 @@ struct SearchGate: Sendable {
             guard let uid = secrets.uid(ofKey: credential), let key = try await liveKey(uid) else {
                 throw APIError(.unauthorized, "the search key is not one of this service's, was revoked or has expired")
             }
-            return SearchAudience(domains: key.domains)
+            return SearchAudience(domains: key.domains, groups: [])
         }
         return try await audience(ofToken: credential, tokens: tokens)
     }
@@ -53,12 +53,10 @@ struct SearchGate: Sendable {
         func refused(_ refusal: TenantTokenRefusal) -> APIError { APIError(.unauthorized, "tenant token refused: \(refusal.reason)") }
         let uid: String
         do { uid = try tokens.keyUID(of: token) } catch { throw refused(error) }
-        guard SearchKeyUID.isValid(uid), let key = try await liveKey(uid) else {
-            throw refused(TenantTokenRefusal("its keyUid names no search key of this service, or a revoked or expired one"))
-        }
+        guard SearchKeyUID.isValid(uid), let key = try await liveKey(uid) else { throw refused(TenantTokens.unknownKey) }
         do {
             let claims = try await tokens.verify(token, now: clock(), key: key)
-            return SearchAudience(domains: claims.domains ?? key.domains)
+            return SearchAudience(domains: claims.domains ?? key.domains, groups: claims.groups ?? [])
         } catch {
             throw refused(error)
         }

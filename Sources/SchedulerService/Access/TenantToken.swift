@@ -12,6 +12,8 @@ import Synchronization
 struct TenantTokenClaims: JWTPayload {
     var keyUid: String
     var exp: ExpirationClaim
+    /// Not before: a token is refused until then, when it says.
+    var nbf: NotBeforeClaim?
     var domains: [String]?
     var groups: [String]?
 
@@ -26,6 +28,8 @@ struct TenantTokens: Sendable {
     static let maxBytes = 8_192
     /// The most domains and groups a token may name, and the longest group name.
     static let maxDomains = 100, maxGroups = 100, maxGroupBytes = 256
+    /// How far ahead a token's `exp` may be: a token lives minutes or hours, never for ever.
+    static let maxLifetime: TimeInterval = 31 * 86_400
 
     private let secrets: SearchKeySecrets
     /// A key collection per key, made once (the HMAC key's setup): at most ``maxKeysKept``.
@@ -48,6 +52,8 @@ struct TenantTokens: Sendable {
         guard parsed.header.alg == "HS256" else {
             throw TenantTokenRefusal("the token's alg is \(parsed.header.alg.map { "'\($0.prefix(20))'" } ?? "missing"); tenant tokens are signed with HS256")
         }
+        // RFC 7515 §4.1.11: extensions the reader must understand; this one understands none.
+        guard parsed.header.crit == nil else { throw TenantTokenRefusal("the token's header names crit extensions, which are not understood") }
         return parsed.payload.keyUid
     }
 
@@ -58,9 +64,15 @@ struct TenantTokens: Sendable {
         do {
             claims = try await collection(for: key.uid).verify(token, as: TenantTokenClaims.self)
         } catch {
-            throw TenantTokenRefusal("the token's signature is not its key's: sign it with the search key whose uid is its keyUid, with HS256")
+            throw Self.unknownKey
         }
         guard claims.exp.value > now else { throw TenantTokenRefusal("the token expired at \(claims.exp.value.formatted(.iso8601)): mint a new one") }
+        guard claims.exp.value.timeIntervalSince(now) <= Self.maxLifetime else {
+            throw TenantTokenRefusal("the token's exp is more than 31 days away: tenant tokens live minutes or hours; mint them as users come")
+        }
+        if let notBefore = claims.nbf?.value, notBefore > now {
+            throw TenantTokenRefusal("the token is not valid before \(notBefore.formatted(.iso8601)) (nbf)")
+        }
         try Self.check(claims, within: key)
         return claims
     }
@@ -68,7 +80,7 @@ struct TenantTokens: Sendable {
     private static func check(_ claims: TenantTokenClaims, within key: SearchKey) throws(TenantTokenRefusal) {
         if let domains = claims.domains {
             guard (1...maxDomains).contains(domains.count) else { throw TenantTokenRefusal("domains must name 1 to \(maxDomains) domains") }
-            let keyAudience = SearchAudience(domains: key.domains)
+            let keyAudience = SearchAudience(domains: key.domains, groups: nil)
             for domain in domains where !DomainIdentifier.isValid(domain) || !keyAudience.mayFind(domain: domain) {
                 throw TenantTokenRefusal("the token's domain '\(domain.prefix(80))' is not within its key's domains: a token narrows its key, never widens it")
             }
@@ -94,6 +106,14 @@ struct TenantTokens: Sendable {
     private final class KeyCollections: Sendable {
         let kept = Mutex<[String: JWTKeyCollection]>([:])
     }
+}
+
+extension TenantTokens {
+    /// The refusal of a token whose key is unknown, revoked or expired, or whose signature is not its key's: one
+    /// sentence for all, so that a refusal does not tell which uids are live.
+    static let unknownKey = TenantTokenRefusal(
+        "its keyUid names no live search key of this service, or it was not signed with that key (HS256, the whole key sk_… as the secret)"
+    )
 }
 
 /// Why a tenant token was refused, in words for the application's developer.

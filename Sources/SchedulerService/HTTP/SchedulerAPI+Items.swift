@@ -8,20 +8,21 @@ import SchedulerConfig
 /// redirects to the item's deep link.
 extension SchedulerAPI {
     /// `GET /items/{id}`: the item as ``ItemDocument``, or 404.
-    func item(_ rawIdentifier: String, audience: SearchAudience = .everyone) async throws(APIError) -> Response {
+    func item(_ rawIdentifier: String, audience: SearchAudience = .anyone) async throws(APIError) -> Response {
         JSONResponse.make(ItemDocument(try await liveItem(rawIdentifier, audience: audience)))
     }
 
     /// `GET /items/{id}/thumbnail`: the stored thumbnail's bytes, served only when they are a PNG, JPEG, GIF or WebP
     /// image, as the type their first bytes show, with a strong `ETag` (a matching `If-None-Match` gets 304).
-    func thumbnail(_ rawIdentifier: String, audience: SearchAudience = .everyone, request: Request) async throws(APIError) -> Response {
+    func thumbnail(_ rawIdentifier: String, audience: SearchAudience = .anyone, request: Request) async throws(APIError) -> Response {
         let item = try await liveItem(rawIdentifier, audience: audience)
         guard let data = item.thumbnailData, let format = ThumbnailFormat(sniffing: data) else {
             throw APIError(.notFound, "the item has no thumbnail stored as a PNG, JPEG, GIF or WebP image")
         }
         let tag = "\"\(data.count)-\(Bucketing.digest(data))\""
         var headers: HTTPFields = [
-            .eTag: tag, .cacheControl: "public, max-age=300", .xContentTypeOptions: "nosniff",
+            // A thumbnail only some may see is kept by the browser alone, never by a shared cache.
+            .eTag: tag, .cacheControl: audience == .anyone ? "public, max-age=300" : "private, max-age=300", .xContentTypeOptions: "nosniff",
             .contentSecurityPolicy: "default-src 'none'; sandbox",
         ]
         // If-None-Match compares weakly (RFC 9110): `W/"…"` matches the same tag, `*` any.
@@ -37,7 +38,7 @@ extension SchedulerAPI {
     /// open counted for the item and the query (``OpenCounter``); 404 for an item that is gone, has no link or one
     /// never redirected to; 429 past the client's rate. An open not `counted` (a `HEAD`) is only answered.
     func open(
-        _ rawIdentifier: String, audience: SearchAudience = .everyone, request: Request, client: String?, counted: Bool = true
+        _ rawIdentifier: String, audience: SearchAudience = .anyone, request: Request, client: String?, counted: Bool = true
     ) async throws(APIError) -> Response {
         let item = try await liveItem(rawIdentifier, audience: audience)
         let configuration = await active.current
@@ -60,8 +61,8 @@ extension SchedulerAPI {
         return redirect
     }
 
-    /// The live item a raw path segment names (percent-decoded), or 404: also for an item `audience` may not find,
-    /// so that its existence is not revealed either.
+    /// The live item a raw path segment names (percent-decoded), or 404: also for an item `audience` may not find
+    /// (outside its domains, or whose `access` names none of its groups), so that its existence is not revealed.
     private func liveItem(_ rawIdentifier: String, audience: SearchAudience) async throws(APIError) -> SearchableItem {
         guard let identifier = rawIdentifier.removingPercentEncoding, !identifier.isEmpty,
             identifier.utf8.count <= ItemLimits.standard.maxIdentifierBytes
@@ -74,7 +75,7 @@ extension SchedulerAPI {
         } catch {
             throw await unavailable(error)
         }
-        guard let found, audience.mayFind(domain: found.domainIdentifier) else {
+        guard let found, audience.mayFind(found) else {
             throw APIError(.notFound, "no item '\(identifier.prefix(80))' in the index: it was never indexed, has expired or was deleted")
         }
         return found

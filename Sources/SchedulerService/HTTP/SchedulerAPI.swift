@@ -51,7 +51,7 @@ public struct SchedulerAPI: Sendable {
     ) {
         sessions = ConsoleSessions(storage: sessionStore)
         self.searchKeySecrets = searchKeySecrets
-        searchGate = SearchGate(active: active, store: store, secrets: searchKeySecrets, authorization: authorization)
+        searchGate = SearchGate(active: active, store: store, secrets: searchKeySecrets)
         self.searchStructures = searchStructures
         self.opens = opens
         self.searches = searches
@@ -85,8 +85,12 @@ public struct SchedulerAPI: Sendable {
         if console { router.add(middleware: sessions) }
         router.get("healthz") { _, _ in await healthz() }
         router.get("metrics") { _, _ in await exposition() }
-        router.get("status") { _, _ in try await status() }
-        router.get("/") { request, context in
+        // While search is keyed, what the pages and `/status` tell (domains, counts, what people typed) is for operators.
+        let operatorPages = router.group().add(middleware: OperatorsWhenSearchIsKeyed(
+            active: active, adminOnly: AdminOnly(authorization: authorization, attempts: bearerAttempts)
+        ))
+        operatorPages.get("status") { _, _ in try await status() }
+        operatorPages.get("/") { request, context in
             await page { () async throws(APIError) -> Response in
                 try await statusPage(
                     showing: UnitTrouble.named(request.queryFields["show"]),
@@ -94,7 +98,7 @@ public struct SchedulerAPI: Sendable {
                 )
             }
         }
-        router.get("units/**") { request, context in
+        operatorPages.get("units/**") { request, context in
             await page { () async throws(APIError) -> Response in
                 try await unitPage(
                     context.parameters.getCatchAll().joined(separator: "/"),
@@ -254,7 +258,7 @@ public struct SchedulerAPI: Sendable {
     }
 
     /// `GET /search`: the hits of `q` as JSON; the search counted (metrics, ``SearchCounter``) unless not `counted`.
-    func search(_ request: Request, audience: SearchAudience = .everyone, client: String?, counted: Bool = true) async throws(APIError) -> Response {
+    func search(_ request: Request, audience: SearchAudience = .anyone, client: String?, counted: Bool = true) async throws(APIError) -> Response {
         let parameters = request.queryFields
         guard let text = parameters["q"], !text.isEmpty else {
             throw APIError(.badRequest, "the query parameter q (the text to search for) is required, percent-encoded as UTF-8 (%C3%A9 for é, + or %20 for a space)")

@@ -48,7 +48,7 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let query: SearchQuery
+        var query: SearchQuery
         let settings: SearchSettings
         do {
             settings = try ConfigLoader.searchSettings(directory: store.config.directory) ?? SearchSettings()
@@ -66,7 +66,9 @@ struct SearchCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--\(error.parameter): \(error.reason)")
         }
-        let results = try await store.withStore(logger: CommandLogger.make()) { store in try await store.index.search(query) }
+        // An operator at the store's own machine: every item, whatever its `access`.
+        query.audience = .operators
+        let results = try await store.withStore(logger: CommandLogger.make()) { [query] store in try await store.index.search(query) }
         if json { return try JSONOutput.print(results) }
         // Past the counted matches, the total is a lower bound: "100+ matches".
         print("\(results.total)\(results.totalIsExact ? "" : "+") \(results.total == 1 ? "match" : "matches")")

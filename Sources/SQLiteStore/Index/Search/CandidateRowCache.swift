@@ -12,16 +12,17 @@ import Synchronization
 /// searches already) and the expiry sweep (its rows have expired, by the sweeper's clock): a search takes no row from
 /// here that expires within ``expiringSoon`` of its own clock.
 ///
-/// **What an entry is.** A row as a search without a domain or type filter reads it, with only the live-domain
-/// condition: its candidate and expiration, or `nil` for a row that is gone (deleted, or its domain purged). The
-/// search applies the expiration itself.
+/// **What an entry is.** A row as a search without a type filter reads it, with only the live-domain condition: its
+/// candidate, expiration, domain and `access`, or `nil` for a row that is gone (deleted, or its domain purged). The
+/// search applies the expiration, its domains and its groups itself.
 ///
 /// **Bounded in bytes**, as ``bytes(of:)`` counts them. The oldest entries go first, a few at each store, so no search
 /// pays for freeing many at once; entries of an earlier commit are never served, and go in turn (or when their row is
 /// read again). What the lock lets go is freed after it.
 final class CandidateRowCache: Sendable {
-    /// A row's candidate and its expiration (seconds since 1970); what a search takes from SQLite.
-    typealias Entry = (candidate: CandidateRanking.Candidate, expiration: Double)
+    /// A row's candidate, its expiration (seconds since 1970), its domain and its `access` as stored: what a search
+    /// takes from SQLite, and checks against its audience (``SearchAudience``).
+    typealias Entry = (candidate: CandidateRanking.Candidate, expiration: Double, domain: String, access: String?)
 
     private struct Slot {
         var entry: Entry?
@@ -110,7 +111,8 @@ final class CandidateRowCache: Sendable {
     /// What an entry counts against ``maxBytes``: its slot in a dictionary (with the room a dictionary keeps free), and
     /// for a row, its object, its fields' buffer and its page's string, each with its header.
     static func bytes(of entry: Entry?) -> Int {
-        guard let candidate = entry?.candidate else { return 64 }
-        return 64 + 64 + 32 + candidate.packedBytes + 32 + candidate.page.utf8.count
+        guard let entry else { return 64 }
+        return 64 + 64 + 32 + entry.candidate.packedBytes + 32 + entry.candidate.page.utf8.count + 32 + entry.domain.utf8.count
+            + (entry.access.map { 32 + $0.utf8.count } ?? 0)
     }
 }

@@ -3,13 +3,14 @@ import GRDB
 import Indexing
 
 /// Which rows a search may return, as one SQL condition on `item` with its arguments: not expired, in a live domain,
-/// within the domains it reads (``SearchQuery/searchedDomains``: the one asked, within the searcher's) and of the
-/// content type asked.
+/// within the domains it reads (``SearchQuery/searchedDomains``: the one asked, within the searcher's), without
+/// `access` or with one naming a group of the searcher's, and of the content type asked.
 struct SearchRowFilter {
     let sql: String
     let arguments: StatementArguments
     /// Whether the rows recent searches read serve this search (``CandidateRowCache``): they were read with the
-    /// live-domain condition alone, so only a search that narrows nothing more may take them.
+    /// live-domain condition alone, and hold each row's domain and `access`, which the search checks itself
+    /// (``SearchAudience``); a content type it does not.
     let sharesRows: Bool
 
     /// The rows of live domains, expired or not: what the shared rows are read with.
@@ -25,11 +26,21 @@ struct SearchRowFilter {
             conditions.append(ranges.isEmpty ? "0" : "(\(ranges.joined(separator: " OR ")))")
             for domain in domains { arguments += DomainRange(domain: domain).arguments }
         }
+        if let groups = query.audience.groups {
+            conditions.append(Self.accessCondition(groups))
+            if !groups.isEmpty { arguments += [KeywordList.encode(groups)] }
+        }
         if let contentType = query.contentType {
             conditions.append("item.contentType = ?")
             arguments += [contentType]
         }
-        self.init(sql: conditions.joined(separator: " AND "), arguments: arguments, sharesRows: domains == nil && query.contentType == nil)
+        self.init(sql: conditions.joined(separator: " AND "), arguments: arguments, sharesRows: query.contentType == nil)
+    }
+
+    /// "Without `access`, or with one naming one of `groups`" (given as one JSON array argument).
+    private static func accessCondition(_ groups: [String]) -> String {
+        guard !groups.isEmpty else { return "item.access IS NULL" }
+        return "(item.access IS NULL OR EXISTS (SELECT 1 FROM json_each(item.access) WHERE value IN (SELECT value FROM json_each(?))))"
     }
 
     private init(sql: String, arguments: StatementArguments, sharesRows: Bool) {
