@@ -6,6 +6,10 @@ It reads a JSON file of notes written by some other program:
     {"notes": [{"id": "n1", "title": "…", "body": "…", "updated": "2026-11-01T10:00:00Z"}, …],
      "deleted": [{"id": "n0", "at": "2026-11-02T08:00:00Z"}, …]}
 
+A note may say who may read it ("sharedWith": ["team:support", "user:ana"]): those names become the item's
+`access`, so only a tenant token whose `groups` name one of them finds it (docs/plugins.md, "Items only some may
+find"). A note without it is found by whoever may search the domain.
+
 A full run prints every note; an incremental run only the notes updated, and the deletions made, after the cursor its
 state holds; both end with the new state, {"cursor": "<latest instant seen>"}. Asked to check itself
 (SCHEDULER_ACTION=check), it reads the file and says how many notes it holds. A state it cannot read makes it exit
@@ -62,10 +66,14 @@ def main():
         latest = max(latest or updated, updated)
         if cursor is not None and updated <= cursor:
             continue
-        emit({
+        item = {
             "uniqueIdentifier": f"note-{note['id']}", "domainIdentifier": domain, "contentType": "public.text",
             "title": note["title"], "contentDescription": note.get("body"), "contentModificationDate": note["updated"],
-        })
+        }
+        if note.get("sharedWith"):
+            # The source's ACL, as group names: the application's backend puts the same names in its users' tokens.
+            item["access"] = sorted(set(note["sharedWith"]))
+        emit(item)
     for gone in deleted:
         at = instant(gone["at"])
         latest = max(latest or at, at)

@@ -25,10 +25,18 @@ struct SearchGate: Sendable {
         self.clock = clock
     }
 
-    /// What the caller of `request` may find.
-    func audience(of request: Request, signedIn: Bool) async throws(APIError) -> SearchAudience {
+    /// What the caller of `request` may find. Where `tokenInQuery` (a link or an image: an open, a thumbnail, which a
+    /// browser requests without headers), a tenant token may come as the query parameter `token` instead; never a
+    /// key, which must not reach logs and referrers.
+    func audience(of request: Request, signedIn: Bool, tokenInQuery: Bool = false) async throws(APIError) -> SearchAudience {
         if signedIn { return .operators }
         guard await active.current.scheduler.search.access == .keys else { return .anyone }
+        if tokenInQuery, request.headers[.authorization] == nil, let token = request.queryFields["token"] {
+            guard let tokens, !token.hasPrefix("sk_"), token.utf8.count <= TenantTokens.maxBytes else {
+                throw APIError(.unauthorized, "the token parameter takes a tenant token (at most \(TenantTokens.maxBytes) bytes), never a search key")
+            }
+            return try await audience(ofToken: token, tokens: tokens)
+        }
         guard let header = request.headers[.authorization] else {
             throw APIError(.unauthorized, "search needs a search key or a tenant token: send Authorization: Bearer <key or token>")
         }

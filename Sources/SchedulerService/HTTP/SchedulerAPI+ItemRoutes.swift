@@ -9,19 +9,20 @@ extension SchedulerAPI {
         let crossOrigin = CrossOriginSearch(active: active)
         let items = router.group().add(middleware: crossOrigin)
         let gate = searchGate
-        @Sendable func audience(_ request: Request, _ context: SchedulerRequestContext) async throws(APIError) -> SearchAudience {
-            try await gate.audience(of: request, signedIn: context.sessions.session != nil)
+        @Sendable func audience(_ request: Request, _ context: SchedulerRequestContext, tokenInQuery: Bool = false) async throws(APIError) -> SearchAudience {
+            try await gate.audience(of: request, signedIn: context.sessions.session != nil, tokenInQuery: tokenInQuery)
         }
         items.get("search") { request, context in
             try await search(request, audience: audience(request, context), client: ClientKey.of(context.remoteAddress), counted: !context.isHead)
         }
         items.get("items/{id}") { request, context in try await item(context.parameters.get("id") ?? "", audience: audience(request, context)) }
         items.get("items/{id}/thumbnail") { request, context in
-            try await thumbnail(context.parameters.get("id") ?? "", audience: audience(request, context), request: request)
+            try await thumbnail(context.parameters.get("id") ?? "", audience: audience(request, context, tokenInQuery: true), request: request)
         }
         items.get("open/{id}") { request, context in
             try await open(
-                context.parameters.get("id") ?? "", audience: audience(request, context), request: request, client: ClientKey.of(context.remoteAddress),
+                context.parameters.get("id") ?? "", audience: audience(request, context, tokenInQuery: true), request: request,
+                client: ClientKey.of(context.remoteAddress),
                 counted: !context.isHead
             )
         }

@@ -109,6 +109,17 @@ public struct SchedulerAPI: Sendable {
         addContractRoutes(to: router)
         router.get("assets/status.css") { _, _ in StatusPage.stylesheet() }
         router.get("assets/status.js") { _, _ in StatusPage.script() }
+        router.get("search-box.js") { _, _ in
+            Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=300", .xContentTypeOptions: "nosniff",
+                    // Other sites' pages load it, their Cross-Origin-Embedder-Policy included.
+                    .crossOriginResourcePolicy: "cross-origin",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: SearchBoxScript.source))
+            )
+        }
         addItemRoutes(to: router)
         if routes != .publicOnly {
             let admin = router.group().add(middleware: AdminOnly(authorization: authorization, attempts: bearerAttempts))

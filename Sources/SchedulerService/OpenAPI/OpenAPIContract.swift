@@ -74,7 +74,7 @@ paths:
           in: query
           description: One hit a page (sections of a page grouped under it).
           schema: { type: string, enum: [page] }
-      security: [{}, { searchKey: [] }, { adminToken: [] }]
+      security: [{}, { searchKey: [] }]
       responses:
         "200":
           description: The hits of the page asked for, and how many match.
@@ -98,7 +98,7 @@ paths:
       summary: One live item
       parameters:
         - $ref: "#/components/parameters/ItemIdentifier"
-      security: [{}, { searchKey: [] }, { adminToken: [] }]
+      security: [{}, { searchKey: [] }]
       responses:
         "200":
           description: The item, every field present (`null` when absent).
@@ -124,10 +124,14 @@ paths:
       summary: The item's stored thumbnail
       parameters:
         - $ref: "#/components/parameters/ItemIdentifier"
+        - name: token
+          in: query
+          description: With `search.access` `keys`, a tenant token, for a link or an image that cannot send a header (never a search key).
+          schema: { type: string }
         - name: If-None-Match
           in: header
           schema: { type: string }
-      security: [{}, { searchKey: [] }, { adminToken: [] }]
+      security: [{}, { searchKey: [] }]
       responses:
         "200":
           description: The image, as the type its bytes are, with a strong `ETag`.
@@ -160,11 +164,15 @@ paths:
       description: Redirects to the item's `contentURL` when its scheme is one `service.openSchemes` allows; counts one open per client, item and hour.
       parameters:
         - $ref: "#/components/parameters/ItemIdentifier"
+        - name: token
+          in: query
+          description: With `search.access` `keys`, a tenant token, for a link or an image that cannot send a header (never a search key).
+          schema: { type: string }
         - name: q
           in: query
           description: The query the result was found with, counted with the open.
           schema: { type: string }
-      security: [{}, { searchKey: [] }, { adminToken: [] }]
+      security: [{}, { searchKey: [] }]
       responses:
         "302":
           description: To the item's link.
@@ -183,6 +191,18 @@ paths:
       description: A page of an origin `search.cors.origins` lists may call this endpoint with an `Authorization` header.
       responses:
         "204": { $ref: "#/components/responses/Preflight" }
+  /search-box.js:
+    get:
+      tags: [search]
+      operationId: searchBoxScript
+      summary: The search box, a custom element for any page
+      description: 'Defines `<scheduler-search endpoint="…" token="…">`: results as you type, highlights, thumbnails, sections under their page, keyboard navigation, an ARIA combobox, opens counted (docs/search-box.md).'
+      responses:
+        "200":
+          description: The script.
+          content:
+            text/javascript:
+              schema: { type: string }
   /healthz:
     get:
       tags: [operations]
