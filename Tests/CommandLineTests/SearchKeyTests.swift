@@ -127,6 +127,27 @@ struct SearchKeyTests {
         #expect(await service.terminate() == 0, "\(service.log)")
     }
 
+    @Test func searchesPastTheRateLimitOfAUserAreHeldBackAndOthersGoOn() async throws {
+        let setup = try Self.workspace()
+        try setup.editConfig(replacing: "search: { access: keys }", with: "search: { access: keys, rateLimit: { perKey: 1000, perUser: 3 } }")
+        let service = try await RunningService(setup.config, environment: Self.environment)
+        let made = try await service.request("/keys", method: "POST", token: Self.adminToken, body: #"{"name":"docs","domains":["com.test.docs"]}"#)
+        let key = try #require(try JSONSerialization.jsonObject(with: Data(made.body.utf8)) as? [String: Any])
+        let (secret, uid) = (try #require(key["key"] as? String), try #require(key["uid"] as? String))
+        let soon = Date().timeIntervalSince1970 + 600
+        let ana = try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon, "sub": "ana"])
+        let bo = try await Self.mint(key: secret, claims: ["keyUid": uid, "exp": soon, "sub": "bo"])
+        // Seven searches span at most two minutes' windows, so one of them holds four: the fourth is held back.
+        var answers: [(status: Int, body: String)] = []
+        for _ in 0..<7 { answers.append(try await service.request("/search?q=doc", token: ana)) }
+        let held = answers.filter { $0.status == 429 }
+        #expect(!held.isEmpty && held.allSatisfy { $0.body.contains("search.rateLimit") }, "\(answers.map(\.status))")
+        #expect(answers.filter { $0.status == 200 }.count >= 3, "\(answers.map(\.status))")
+        #expect(try await service.request("/search?q=doc", token: bo).status == 200, "another user of the same key goes on")
+        #expect(try await service.request("/search?q=doc", token: secret).status == 200, "and the key itself, within its own limit")
+        #expect(await service.terminate() == 0, "\(service.log)")
+    }
+
     static func total(_ service: RunningService, token: String) async throws -> Int {
         let answer = try await service.request("/search?q=doc&limit=100", token: token)
         return (try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])?["total"] as? Int ?? -1

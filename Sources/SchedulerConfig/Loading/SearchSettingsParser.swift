@@ -14,6 +14,7 @@ import YAML
 ///   postings: all               # which fields' words the SQLite service keeps in memory: all, best or off
 ///   cors: { origins: [https://shop.example] }   # pages that may search from the browser
 ///   access: keys                # who may search: public (anyone who reaches listen) or keys
+///   rateLimit: { perKey: 6000, perUser: 300 }   # searches a minute per search key and per token user
 /// ```
 struct SearchSettingsParser {
     static let typoKeys = ["oneTypoFrom", "twoTyposFrom", "disabledOn"]
@@ -23,7 +24,7 @@ struct SearchSettingsParser {
     let reader: NodeReader
 
     func parse(_ node: YAMLNode) -> SearchSettings? {
-        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention", "postings", "cors", "access"]) else { return nil }
+        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention", "postings", "cors", "access", "rateLimit"]) else { return nil }
         var settings = SearchSettings()
         var popularity = true
         for (key, _, value) in fields {
@@ -43,6 +44,9 @@ struct SearchSettingsParser {
                     return nil
                 }
                 settings.postings = fields
+            case "rateLimit":
+                guard let limits = rateLimits(value) else { return nil }
+                settings.rateLimit = limits
             case "access":
                 guard let text = reader.string(value, "search.access") else { return nil }
                 guard let access = SearchAccess(rawValue: text) else {
@@ -83,6 +87,17 @@ struct SearchSettingsParser {
             valid = false
         }
         return valid ? Set(origins.compactMap(Self.origin)) : nil
+    }
+
+    /// `{ perKey: N, perUser: N }`: searches a minute, each 1 to 10,000,000.
+    private func rateLimits(_ node: YAMLNode) -> SearchRateLimits? {
+        guard let fields = reader.mapping(node, "search.rateLimit", known: ["perKey", "perUser"]) else { return nil }
+        var limits = SearchRateLimits()
+        for (key, _, value) in fields {
+            guard let count = reader.integer(value, "search.rateLimit.\(key)", in: 1...10_000_000) else { return nil }
+            if key == "perKey" { limits.perKey = count } else { limits.perUser = count }
+        }
+        return limits
     }
 
     /// `text` as the `Origin` header names it (scheme, host and port, lowercased), when it is one.

@@ -19,6 +19,8 @@ public struct SearchSettings: Sendable, Hashable {
     public var corsOrigins: Set<String> = []
     /// Who may search and read items (`search.access`, `public` unless set).
     public var access: SearchAccess = .public
+    /// Searches a minute a search key, and a tenant token's user, may make on each replica (`search.rateLimit`).
+    public var rateLimit = SearchRateLimits()
 
     public init() {}
 }
@@ -30,4 +32,13 @@ public enum SearchAccess: String, Sendable, Hashable, CaseIterable {
     /// A search key or a tenant token signed with one (`Authorization: Bearer …`); operators through the console
     /// and the command line.
     case keys
+}
+
+/// `search.rateLimit`: searches a minute, on each replica, per search key (its tokens included) and per tenant
+/// token subject (a token's `sub`, or the token itself).
+public struct SearchRateLimits: Sendable, Hashable {
+    public var perKey = 6_000
+    public var perUser = 300
+
+    public init() {}
 }

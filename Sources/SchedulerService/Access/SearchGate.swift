@@ -4,6 +4,18 @@ import Indexing
 import SchedulerConfig
 import Store
 
+/// Who calls an endpoint that reveals items: what they may find, and what their searches count against
+/// (``SearchRateLimit``).
+struct SearchCaller: Sendable {
+    var audience: SearchAudience
+    /// The search key, itself or through a token; `nil` for anyone and operators.
+    var keyUID: String?
+    /// A tenant token's subject (its `sub`, or the token itself without one).
+    var subject: String?
+
+    static let anyone = SearchCaller(audience: .anyone), operators = SearchCaller(audience: .operators)
+}
+
 /// Who may call the endpoints that reveal items, request by request (`search.access`): an operator signed in to
 /// the console finds everything; with `public`, anyone finds the items without `access`; with `keys`, a search key
 /// finds the items of its domains without `access`, a tenant token those of its domains within its key's whose
@@ -28,14 +40,14 @@ struct SearchGate: Sendable {
     /// What the caller of `request` may find. Where `tokenInQuery` (a link or an image: an open, a thumbnail, which a
     /// browser requests without headers), a tenant token may come as the query parameter `token` instead; never a
     /// key, which must not reach logs and referrers.
-    func audience(of request: Request, signedIn: Bool, tokenInQuery: Bool = false) async throws(APIError) -> SearchAudience {
+    func caller(of request: Request, signedIn: Bool, tokenInQuery: Bool = false) async throws(APIError) -> SearchCaller {
         if signedIn { return .operators }
         guard await active.current.scheduler.search.access == .keys else { return .anyone }
         if tokenInQuery, request.headers[.authorization] == nil, let token = request.queryFields["token"] {
             guard let tokens, !token.hasPrefix("sk_"), token.utf8.count <= TenantTokens.maxBytes else {
                 throw APIError(.unauthorized, "the token parameter takes a tenant token (at most \(TenantTokens.maxBytes) bytes), never a search key")
             }
-            return try await audience(ofToken: token, tokens: tokens)
+            return try await caller(ofToken: token, tokens: tokens)
         }
         guard let header = request.headers[.authorization] else {
             throw APIError(.unauthorized, "search needs a search key or a tenant token: send Authorization: Bearer <key or token>")
@@ -52,19 +64,22 @@ struct SearchGate: Sendable {
             guard let uid = secrets.uid(ofKey: credential), let key = try await liveKey(uid) else {
                 throw APIError(.unauthorized, "the search key is not one of this service's, was revoked or has expired")
             }
-            return SearchAudience(domains: key.domains, groups: [])
+            return SearchCaller(audience: SearchAudience(domains: key.domains, groups: []), keyUID: key.uid)
         }
-        return try await audience(ofToken: credential, tokens: tokens)
+        return try await caller(ofToken: credential, tokens: tokens)
     }
 
-    private func audience(ofToken token: String, tokens: TenantTokens) async throws(APIError) -> SearchAudience {
+    private func caller(ofToken token: String, tokens: TenantTokens) async throws(APIError) -> SearchCaller {
         func refused(_ refusal: TenantTokenRefusal) -> APIError { APIError(.unauthorized, "tenant token refused: \(refusal.reason)") }
         let uid: String
         do { uid = try tokens.keyUID(of: token) } catch { throw refused(error) }
         guard SearchKeyUID.isValid(uid), let key = try await liveKey(uid) else { throw refused(TenantTokens.unknownKey) }
         do {
             let claims = try await tokens.verify(token, now: clock(), key: key)
-            return SearchAudience(domains: claims.domains ?? key.domains, groups: claims.groups ?? [])
+            return SearchCaller(
+                audience: SearchAudience(domains: claims.domains ?? key.domains, groups: claims.groups ?? []), keyUID: key.uid,
+                subject: claims.sub.map { "sub:" + $0.value } ?? "token:" + token
+            )
         } catch {
             throw refused(error)
         }

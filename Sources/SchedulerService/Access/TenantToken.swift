@@ -14,6 +14,8 @@ struct TenantTokenClaims: JWTPayload {
     var exp: ExpirationClaim
     /// Not before: a token is refused until then, when it says.
     var nbf: NotBeforeClaim?
+    /// Whom the token is for: what `search.rateLimit.perUser` counts (the token itself without one).
+    var sub: SubjectClaim?
     var domains: [String]?
     var groups: [String]?
 
@@ -84,6 +86,9 @@ struct TenantTokens: Sendable {
             for domain in domains where !DomainIdentifier.isValid(domain) || !keyAudience.mayFind(domain: domain) {
                 throw TenantTokenRefusal("the token's domain '\(domain.prefix(80))' is not within its key's domains: a token narrows its key, never widens it")
             }
+        }
+        if let subject = claims.sub?.value, !(1...256).contains(subject.utf8.count) {
+            throw TenantTokenRefusal("sub must be 1 to 256 bytes long")
         }
         if let groups = claims.groups {
             guard groups.count <= maxGroups else { throw TenantTokenRefusal("groups must name at most \(maxGroups) groups (it names \(groups.count))") }

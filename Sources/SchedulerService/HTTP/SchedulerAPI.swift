@@ -39,6 +39,8 @@ public struct SchedulerAPI: Sendable {
     let bearerAttempts = AttemptThrottle()
     /// Who may search and read items (`search.access`).
     let searchGate: SearchGate
+    /// Searches counted per key and per token subject (`search.rateLimit`).
+    let searchRateLimit = SearchRateLimit()
     /// The service's secret search keys derive from; `nil` when it is not set.
     let searchKeySecrets: SearchKeySecrets?
 
