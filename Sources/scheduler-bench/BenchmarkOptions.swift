@@ -21,7 +21,7 @@ struct BenchmarkOptions {
 
     /// The measures that run alone, on what their option names.
     enum Single {
-        case decode(Int), http(String), postings(String, allFields: Bool), purge(String), relevance([String]), popularity(String)
+        case decode(Int), http(String), postings(String, allFields: Bool), purge(String), relevance([String]), popularity(String), audience(String)
         /// Without the result cache: what a search costs, not what a repeated one does.
         case search(String)
 
@@ -33,6 +33,7 @@ struct BenchmarkOptions {
             case .purge(let database): try await PurgeBenchmark.measure(try SQLiteSearchIndex(path: database, logger: Logger(label: "bench")))
             case .relevance(let folders): try await RelevanceBenchmark.run(folders: folders, work: options.work)
             case .popularity(let target): try await PopularityBenchmark.run(target: target)
+            case .audience(let database): try await AudienceBenchmark.run(database: database)
             case .search(let target):
                 if target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") {
                     return try await PostgresBenchmark.measureSearch(url: target)
@@ -44,7 +45,7 @@ struct BenchmarkOptions {
 
     static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
         + "| --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE [--all-fields] | --purge DATABASE "
-        + "| --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --fleet URL"
+        + "| --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE | --fleet URL"
 
     mutating func parse(_ arguments: ArraySlice<String>) {
         var arguments = arguments
@@ -75,6 +76,7 @@ struct BenchmarkOptions {
         case "--relevance": single = .relevance(Array(arguments))
         case "--popularity": single = .popularity(arguments.popFirst() ?? "")
         case "--search": single = .search(arguments.popFirst() ?? "")
+        case "--audience": single = .audience(arguments.popFirst() ?? "")
         default: return false
         }
         return true
