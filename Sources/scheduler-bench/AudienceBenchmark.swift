@@ -4,12 +4,23 @@ import Logging
 import SQLiteStore
 
 /// What searching as a tenant token's user costs against searching anonymously, on an existing SQLite index with
-/// its postings built, as the service searches: `scheduler-bench --audience DATABASE`. The same never-repeated and
+/// its postings built, as the service searches: `scheduler-bench --audience DATABASE`, or `--audience N`, which first
+/// generates N of the bench's items and imports them with `scheduler index import` (in `--work`). The same never-repeated and
 /// typed queries, alternated query by query (which goes first too), so the machine's drift favours neither: once as
 /// anyone (`search.access: public`), once with a token's audience (its key's domain and three groups). Every query
 /// must give both the same hits (the bench's items carry no `access`, and the domain holds them all). The token's
 /// signature check is not part of it (a few microseconds, once a request).
 enum AudienceBenchmark {
+    static func run(target: String, work: String, scheduler: String) async throws {
+        guard let n = Int(target) else { return try await run(database: target) }
+        let ndjson = "\(work)/items-\(n).ndjson", database = "\(work)/audience-\(n).sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        try Benchmark.generate(n: n, ndjson: ndjson, csv: "\(work)/items-\(n).csv")
+        let imported = try Benchmark.importIndex(ndjson: ndjson, database: database, scheduler: scheduler)
+        print(String(format: "imported %d items in %.1f s", n, imported.seconds))
+        try await run(database: database)
+    }
+
     static func run(database: String) async throws {
         let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
         let index = try SQLiteSearchIndex(path: database, searchCacheEntries: 0, postings: .all, logger: quiet)

@@ -33,7 +33,7 @@ struct BenchmarkOptions {
             case .purge(let database): try await PurgeBenchmark.measure(try SQLiteSearchIndex(path: database, logger: Logger(label: "bench")))
             case .relevance(let folders): try await RelevanceBenchmark.run(folders: folders, work: options.work)
             case .popularity(let target): try await PopularityBenchmark.run(target: target)
-            case .audience(let database): try await AudienceBenchmark.run(database: database)
+            case .audience(let target): try await AudienceBenchmark.run(target: target, work: options.work, scheduler: options.scheduler)
             case .search(let target):
                 if target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") {
                     return try await PostgresBenchmark.measureSearch(url: target)
@@ -45,7 +45,7 @@ struct BenchmarkOptions {
 
     static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
         + "| --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE [--all-fields] | --purge DATABASE "
-        + "| --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE | --fleet URL"
+        + "| --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE|N | --fleet URL"
 
     mutating func parse(_ arguments: ArraySlice<String>) {
         var arguments = arguments

@@ -145,6 +145,9 @@ struct SearchKeyTests {
         #expect(answers.filter { $0.status == 200 }.count >= 3, "\(answers.map(\.status))")
         #expect(try await service.request("/search?q=doc", token: bo).status == 200, "another user of the same key goes on")
         #expect(try await service.request("/search?q=doc", token: secret).status == 200, "and the key itself, within its own limit")
+        let analytics = try await service.request("/analytics", token: Self.adminToken)
+        let perKey = (try JSONSerialization.jsonObject(with: Data(analytics.body.utf8)) as? [String: Any])?["searchesByKey"] as? [[String: Any]]
+        #expect(perKey?.first?["uid"] as? String == uid && (perKey?.first?["searches"] as? Int ?? 0) >= 5, "searches per key: \(analytics.body)")
         #expect(await service.terminate() == 0, "\(service.log)")
     }
 

@@ -14,13 +14,19 @@ final class SearchRateLimit: Sendable {
     }
 
     private let window = Mutex(Window())
+    /// Searches admitted per key since the process started: what `/analytics` shows per key (keys are few: only a
+    /// live key's uid reaches here).
+    private let totals = Mutex<[String: Int]>([:])
+
+    /// Searches admitted per key uid on this replica since it started.
+    func searchesByKey() -> [String: Int] { totals.withLock { $0 } }
 
     /// Counts a search of key `key` and, for a token, of `subject`; the seconds to wait when one of them is over
     /// its limit (nothing counted then).
     func admit(key: String, subject: String?, perKey: Int, perSubject: Int, now: Date) -> Int? {
         let seconds = Int(now.timeIntervalSince1970.rounded(.down))
         let minute = seconds / 60, wait = 60 - seconds % 60
-        return window.withLock { window -> Int? in
+        let refusal = window.withLock { window -> Int? in
             if window.minute != minute { window = Window(minute: minute) }
             let keyName = "key/" + key, subjectName = subject.map { "subject/\(key)/" + $0 }
             let newCallers = [keyName, subjectName].compactMap { $0 }.filter { window.counts[$0] == nil }.count
@@ -31,5 +37,7 @@ final class SearchRateLimit: Sendable {
             if let subjectName { window.counts[subjectName, default: 0] += 1 }
             return nil
         }
+        if refusal == nil { totals.withLock { $0[key, default: 0] += 1 } }
+        return refusal
     }
 }

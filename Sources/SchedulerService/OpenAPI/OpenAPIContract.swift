@@ -687,6 +687,15 @@ components:
         searches: { type: integer }
         searchesWithoutHits: { type: integer }
         opens: { type: integer }
+        searchesByKey:
+          description: The searches of each search key (its tokens included) this replica answered since it started, most first.
+          type: array
+          items:
+            type: object
+            required: [uid, searches]
+            properties:
+              uid: { type: string }
+              searches: { type: integer }
         topQueries: { type: array, items: { $ref: "#/components/schemas/QueryCount" } }
         queriesWithoutHits: { type: array, items: { $ref: "#/components/schemas/QueryCount" } }
         mostOpened:
