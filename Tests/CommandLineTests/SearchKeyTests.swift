@@ -44,6 +44,8 @@ struct SearchKeyTests {
         #expect(try await service.request("/status").status == 401, "what /status tells is for operators while search is keyed")
         #expect(try await service.request("/").status == 401)
         #expect(try await service.request("/status", token: Self.adminToken).status == 200)
+        #expect(try await service.request("/metrics").status == 401, "and /metrics")
+        #expect(try await service.request("/metrics", token: Self.adminToken).status == 200)
         #expect(try await service.request("/healthz").status == 200)
 
         let made = try await service.request("/keys", method: "POST", token: Self.adminToken, body: #"{"name":"public site","domains":["com.test.docs.public"]}"#)
@@ -66,6 +68,9 @@ struct SearchKeyTests {
         )
         #expect(try await Self.identifiers(service, token: editor) == ["staff-a", "staff-b", "staff-c"], "a token of its group finds it")
         #expect(try await service.request("/items/staff-c", token: editor).status == 200)
+        let longLived = try await Self.mint(key: wideSecret, claims: ["keyUid": wideUID, "exp": Date().timeIntervalSince1970 + 7_200])
+        let linked = try await service.request("/items/public-a/thumbnail?token=\(longLived)")
+        #expect(linked.status == 401 && linked.body.contains("within an hour"), "a token in a link lives an hour at most: \(linked)")
 
         #expect(try await service.request("/keys/\(uid)", method: "DELETE", token: Self.adminToken).status == 200)
         #expect(try await service.request("/search?q=doc", token: secret).status == 401, "a revoked key stops at once on its replica")

@@ -1,6 +1,7 @@
 import Dispatch
 import FuzzSupport
 @testable import Indexing
+@testable import SQLiteStore
 import Testing
 
 /// ``PostingBitmap`` and ``WordPostings`` held to a plain model (sets of ids, words compared byte by byte): sparse

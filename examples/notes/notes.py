@@ -8,7 +8,7 @@ It reads a JSON file of notes written by some other program:
 
 A note may say who may read it ("sharedWith": ["team:support", "user:ana"]): those names become the item's
 `access`, so only a tenant token whose `groups` name one of them finds it (docs/plugins.md, "Items only some may
-find"). A note without it is found by whoever may search the domain.
+find"). A note without it is found by whoever may search the domain; a note shared with nobody is not indexed.
 
 A full run prints every note; an incremental run only the notes updated, and the deletions made, after the cursor its
 state holds; both end with the new state, {"cursor": "<latest instant seen>"}. Asked to check itself
@@ -70,8 +70,11 @@ def main():
             "uniqueIdentifier": f"note-{note['id']}", "domainIdentifier": domain, "contentType": "public.text",
             "title": note["title"], "contentDescription": note.get("body"), "contentModificationDate": note["updated"],
         }
-        if note.get("sharedWith"):
+        if "sharedWith" in note:
             # The source's ACL, as group names: the application's backend puts the same names in its users' tokens.
+            # A note shared with nobody is not indexed at all: leaving `access` out would show it to everyone.
+            if not note["sharedWith"]:
+                continue
             item["access"] = sorted(set(note["sharedWith"]))
         emit(item)
     for gone in deleted:

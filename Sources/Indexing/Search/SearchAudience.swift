@@ -22,7 +22,9 @@ public struct SearchAudience: Sendable, Hashable {
     /// whose `access` names one of `groups` (`nil`: every item).
     public init(domains: [String]?, groups: [String]?) {
         self.domains = domains.map(Self.outermost)
-        self.groups = groups.map { Array(Set($0)).sorted() }
+        // By their bytes, as the stores compare them: two spellings `String` holds equal ("é" and "e" + U+0301)
+        // are two groups.
+        self.groups = groups.map { names in Set(names.map { Array($0.utf8) }).sorted { $0.lexicographicallyPrecedes($1) }.map { String(decoding: $0, as: UTF8.self) } }
     }
 
     /// `domains` without those under another of them, sorted: one form per set, for the result cache's key.
@@ -48,7 +50,7 @@ public struct SearchAudience: Sendable, Hashable {
     /// Whether an item whose `access` is `access` may be found: one without is; one with, by a group it names.
     public func mayFind(access: [String]?) -> Bool {
         guard let access, let groups else { return true }
-        return access.contains { groups.contains($0) }
+        return access.contains { name in groups.contains { $0.utf8.elementsEqual(name.utf8) } }
     }
 
     /// Whether `item` may be found: its domain and its `access`.

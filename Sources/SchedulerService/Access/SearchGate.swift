@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import Indexing
@@ -47,7 +48,7 @@ struct SearchGate: Sendable {
             guard let tokens, !token.hasPrefix("sk_"), token.utf8.count <= TenantTokens.maxBytes else {
                 throw APIError(.unauthorized, "the token parameter takes a tenant token (at most \(TenantTokens.maxBytes) bytes), never a search key")
             }
-            return try await caller(ofToken: token, tokens: tokens)
+            return try await caller(ofToken: token, tokens: tokens, maxLifetime: TenantTokens.maxLifetimeInLinks)
         }
         guard let header = request.headers[.authorization] else {
             throw APIError(.unauthorized, "search needs a search key or a tenant token: send Authorization: Bearer <key or token>")
@@ -69,20 +70,27 @@ struct SearchGate: Sendable {
         return try await caller(ofToken: credential, tokens: tokens)
     }
 
-    private func caller(ofToken token: String, tokens: TenantTokens) async throws(APIError) -> SearchCaller {
+    private func caller(ofToken token: String, tokens: TenantTokens, maxLifetime: TimeInterval = TenantTokens.maxLifetime) async throws(APIError) -> SearchCaller {
         func refused(_ refusal: TenantTokenRefusal) -> APIError { APIError(.unauthorized, "tenant token refused: \(refusal.reason)") }
         let uid: String
         do { uid = try tokens.keyUID(of: token) } catch { throw refused(error) }
         guard SearchKeyUID.isValid(uid), let key = try await liveKey(uid) else { throw refused(TenantTokens.unknownKey) }
         do {
-            let claims = try await tokens.verify(token, now: clock(), key: key)
+            let claims = try await tokens.verify(token, now: clock(), key: key, maxLifetime: maxLifetime)
             return SearchCaller(
                 audience: SearchAudience(domains: claims.domains ?? key.domains, groups: claims.groups ?? []), keyUID: key.uid,
-                subject: claims.sub.map { "sub:" + $0.value } ?? "token:" + token
+                subject: claims.sub.map { "sub:" + $0.value } ?? "token:" + Self.digest(ofSigned: token)
             )
         } catch {
             throw refused(error)
         }
+    }
+
+    /// The SHA-256 of a token's header and claims, in hexadecimal: what counts a token without `sub` (its signature
+    /// has other spellings that verify alike, and a digest is short).
+    private static func digest(ofSigned token: String) -> String {
+        let signed = token.split(separator: ".", maxSplits: 2).prefix(2).joined(separator: ".")
+        return SHA256.hash(data: Data(signed.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The key `uid` when it exists and has not expired.

@@ -30,8 +30,9 @@ struct TenantTokens: Sendable {
     static let maxBytes = 8_192
     /// The most domains and groups a token may name, and the longest group name.
     static let maxDomains = 100, maxGroups = 100, maxGroupBytes = 256
-    /// How far ahead a token's `exp` may be: a token lives minutes or hours, never for ever.
-    static let maxLifetime: TimeInterval = 31 * 86_400
+    /// How far ahead a token's `exp` may be: a token lives minutes or hours, never for ever; one in a link's `token`
+    /// parameter (``SearchGate``), which travels further than a header, an hour at most.
+    static let maxLifetime: TimeInterval = 31 * 86_400, maxLifetimeInLinks: TimeInterval = 3_600
 
     private let secrets: SearchKeySecrets
     /// A key collection per key, made once (the HMAC key's setup): at most ``maxKeysKept``.
@@ -61,7 +62,7 @@ struct TenantTokens: Sendable {
 
     /// The claims of `token` when `key`, the key it names, signed it and it holds at `now`; its domains within the
     /// key's.
-    func verify(_ token: String, now: Date, key: SearchKey) async throws(TenantTokenRefusal) -> TenantTokenClaims {
+    func verify(_ token: String, now: Date, key: SearchKey, maxLifetime: TimeInterval = TenantTokens.maxLifetime) async throws(TenantTokenRefusal) -> TenantTokenClaims {
         let claims: TenantTokenClaims
         do {
             claims = try await collection(for: key.uid).verify(token, as: TenantTokenClaims.self)
@@ -69,8 +70,12 @@ struct TenantTokens: Sendable {
             throw Self.unknownKey
         }
         guard claims.exp.value > now else { throw TenantTokenRefusal("the token expired at \(claims.exp.value.formatted(.iso8601)): mint a new one") }
-        guard claims.exp.value.timeIntervalSince(now) <= Self.maxLifetime else {
-            throw TenantTokenRefusal("the token's exp is more than 31 days away: tenant tokens live minutes or hours; mint them as users come")
+        guard claims.exp.value.timeIntervalSince(now) <= maxLifetime else {
+            throw TenantTokenRefusal(
+                maxLifetime < Self.maxLifetime
+                    ? "a token in a link's token parameter must expire within an hour: a link travels further than a header"
+                    : "the token's exp is more than 31 days away: tenant tokens live minutes or hours; mint them as users come"
+            )
         }
         if let notBefore = claims.nbf?.value, notBefore > now {
             throw TenantTokenRefusal("the token is not valid before \(notBefore.formatted(.iso8601)) (nbf)")
@@ -92,8 +97,8 @@ struct TenantTokens: Sendable {
         }
         if let groups = claims.groups {
             guard groups.count <= maxGroups else { throw TenantTokenRefusal("groups must name at most \(maxGroups) groups (it names \(groups.count))") }
-            for group in groups where !(1...maxGroupBytes).contains(group.utf8.count) {
-                throw TenantTokenRefusal("each group must be 1 to \(maxGroupBytes) bytes long")
+            for group in groups where !(1...maxGroupBytes).contains(group.utf8.count) || group.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw TenantTokenRefusal("each group must be 1 to \(maxGroupBytes) bytes long, without control characters")
             }
         }
     }

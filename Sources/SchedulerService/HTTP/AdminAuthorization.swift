@@ -73,8 +73,8 @@ struct AdminOnly: RouterMiddleware {
     }
 }
 
-/// The middleware of the status pages and `/status` while `search.access` is `keys`: what they tell (every domain
-/// and its count, what people typed) is then for operators, signed in to the console or sending the admin token
+/// The middleware of the status pages, `/status` and `/metrics` while `search.access` is `keys`: what they tell (every
+/// domain and its count, what people typed) is then for operators, signed in to the console or sending the admin token
 /// (held back as the admin API holds wrong ones). With `public` search they answer whoever reaches them, as before.
 struct OperatorsWhenSearchIsKeyed: RouterMiddleware {
     typealias Context = SchedulerRequestContext
@@ -86,7 +86,7 @@ struct OperatorsWhenSearchIsKeyed: RouterMiddleware {
         if request.headers[.authorization] != nil { return try await adminOnly.handle(request, context: context, next: next) }
         throw APIError(
             .unauthorized,
-            "while search.access is keys, the status pages and /status are for operators: sign in to the console (/signin, on service.adminListen when it is set) or send the admin token"
+            "while search.access is keys, the status pages, /status and /metrics are for operators: sign in to the console (/signin, on service.adminListen when it is set) or send the admin token"
         )
     }
 }

@@ -86,12 +86,14 @@ public struct SchedulerAPI: Sendable {
         let console = routes != .publicOnly && authorization.isEnabled
         if console { router.add(middleware: sessions) }
         router.get("healthz") { _, _ in await healthz() }
-        router.get("metrics") { _, _ in await exposition() }
-        // While search is keyed, what the pages and `/status` tell (domains, counts, what people typed) is for operators.
+
+        // While search is keyed, what the pages, `/status` and `/metrics` tell (domains, counts, what people typed) is
+        // for operators.
         let operatorPages = router.group().add(middleware: OperatorsWhenSearchIsKeyed(
             active: active, adminOnly: AdminOnly(authorization: authorization, attempts: bearerAttempts)
         ))
         operatorPages.get("status") { _, _ in try await status() }
+        operatorPages.get("metrics") { _, _ in await exposition() }
         operatorPages.get("/") { request, context in
             await page { () async throws(APIError) -> Response in
                 try await statusPage(

@@ -83,7 +83,11 @@ enum SearchBoxScript {
       if (!this.input.hasAttribute("aria-label")) this.input.setAttribute("aria-label", this.getAttribute("placeholder") || "Search");
     }
 
-    get endpoint() { return (this.getAttribute("endpoint") || "").replace(/\/+$/, ""); }
+    /// The service's address: http(s) only, so that a token never goes to the page's own origin or elsewhere.
+    get endpoint() {
+      const endpoint = (this.getAttribute("endpoint") || "").replace(/\/+$/, "");
+      return /^https?:\/\/[^\s]+$/i.test(endpoint) ? endpoint : null;
+    }
 
     schedule() {
       clearTimeout(this.timer);
@@ -93,6 +97,7 @@ enum SearchBoxScript {
     async search(text) {
       const request = ++this.sent;
       if (!text.trim()) return this.close();
+      if (!this.endpoint) return this.fail("the search box needs an endpoint attribute: the service's http(s) address");
       const limit = Math.min(Math.max(parseInt(this.getAttribute("limit") || "8", 10) || 8, 1), 50);
       const url = this.endpoint + "/search?limit=" + limit + "&q=" + encodeURIComponent(text);
       const token = this.getAttribute("token");
@@ -226,6 +231,9 @@ enum SearchBoxScript {
     }
 
     close() {
+      // An answer still on its way must not open the list again.
+      clearTimeout(this.timer);
+      this.sent++;
       this.list.hidden = true;
       this.input.setAttribute("aria-expanded", "false");
       this.input.removeAttribute("aria-activedescendant");

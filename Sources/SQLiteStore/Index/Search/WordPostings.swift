@@ -1,3 +1,5 @@
+package import Indexing
+
 /// Which items hold each word of some of their fields, and each prefix of those words up to ``prefixLetters``
 /// letters, as ``PostingBitmap``s: what a search scan asks of a full-text table ("the first `k` items, in priority
 /// order, whose words match"), answered without walking every item that holds a common prefix.

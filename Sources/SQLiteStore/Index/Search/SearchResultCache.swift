@@ -1,4 +1,5 @@
 package import Foundation
+package import Indexing
 import Synchronization
 
 /// Recent search results, answered again while they are still exactly what a search would compute.
