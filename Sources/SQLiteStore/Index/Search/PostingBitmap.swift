@@ -1,5 +1,3 @@
-package import Indexing
-
 /// A set of item row identifiers kept as Roaring bitmaps keep them (without run containers): the identifiers split by
 /// their high bits into chunks of 65,536, each chunk a sorted array of low halves while it holds at most 4,096, else
 /// 1,024 words of bits. What ``WordPostings`` keeps per word and prefix: the first members of an intersection come
