@@ -5,7 +5,7 @@ import Testing
 
 /// Jekyll's front matter defaults (`defaults:` in `_config.yml`), with Debian's Jekyll as the oracle: the site is
 /// built by `jekyll build`, and every URL the plugin gives a post is a page Jekyll wrote, and the other way round.
-/// Without Jekyll the test fails and says what to install (`.ci/run` does).
+/// Without Jekyll the test fails and says what to install (``GeneratorOracle``).
 @Suite("Jekyll's front matter defaults, judged by Jekyll")
 struct JekyllDefaultsOracleTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -33,27 +33,8 @@ struct JekyllDefaultsOracleTests {
 
     /// The pages `jekyll build` wrote, as URL paths (`/2016/09/21/homebrew-1.0.0/`).
     static func jekyllPages(of source: String, into destination: String) throws -> Set<String> {
-        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let jekyll = folders.map({ "\($0)/jekyll" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw JekyllMissing()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: jekyll)
-        process.arguments = ["build", "--quiet", "--disable-disk-cache", "--source", source, "--destination", destination]
-        process.environment = ProcessInfo.processInfo.environment.merging(["JEKYLL_ENV": "production", "LANG": "C.UTF-8"]) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "jekyll build: \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
-        let files = FileManager.default.enumerator(atPath: destination)?.compactMap { $0 as? String } ?? []
-        return Set(files.filter { $0.hasSuffix(".html") }.map { file in
-            file.hasSuffix("/index.html") ? "/" + file.dropLast("index.html".count) : "/" + file
-        })
-    }
-
-    struct JekyllMissing: Error, CustomStringConvertible {
-        var description: String { "jekyll is not installed: apt-get install -y jekyll (.ci/run does)" }
+        try GeneratorOracle("jekyll").build(["build", "--quiet", "--disable-disk-cache", "--source", source, "--destination", destination], in: source)
+        return Set(GeneratorOracle.pages(in: destination).keys)
     }
 
     @Test func everyPostsURLIsThePageJekyllWrote() async throws {

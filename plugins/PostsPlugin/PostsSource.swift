@@ -215,7 +215,8 @@ public struct PostsSource: SourcePlugin {
         reader = PostReader(
             flavor: try Self.flavor(options), permalink: try Self.permalink(options), future: options.future, zone: try Self.zone(options),
             baseURL: options.baseURL, hugoPermalinks: site.hugoPermalinks, jekyllCollectionPermalinks: site.jekyllCollectionPermalinks,
-            jekyllCollectionDefault: site.jekyllCollectionDefault, jekyllDefaults: site.jekyllDefaults, uglyURLs: site.uglyURLs, sectionDepth: try Self.sectionDepth(options),
+            jekyllCollectionDefault: site.jekyllCollectionDefault, jekyllDefaults: site.jekyllDefaults, uglyURLs: site.uglyURLs,
+            hugoHeadings: site.hugoHeadings, sectionDepth: try Self.sectionDepth(options),
             domain: context.domain, now: context.now
         )
         self.context = context

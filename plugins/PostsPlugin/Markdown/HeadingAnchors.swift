@@ -5,9 +5,10 @@ import Foundation
 /// - **Jekyll** (kramdown's GFM parser, `auto_ids`): the heading's text lowercased (Ruby's full case mapping, one
 ///   character at a time), every character but letters, marks, digits, `_`, `-`, space and tab removed, spaces and
 ///   tabs turned into `-`; the second heading making the same id gets `-1`, the third `-2`, whatever ids exist.
-/// - **Hugo** (Goldmark, `autoHeadingIDType = "github"`): the text trimmed; `-` and space become `-`, letters, digits
-///   and `_` are lowercased (Go's simple mapping), the rest removed; `heading` when nothing is left; an id already
-///   given (an explicit one above included) gets the first free `-1`, `-2`…
+/// - **Hugo** (Goldmark): by the site's `autoHeadingIDType` (``HugoHeadings``; `github` by default: the text trimmed,
+///   `-` and space become `-`, letters, digits and `_` are lowercased, the rest removed); `heading` when nothing is
+///   left; an id already given (an explicit one above included) gets the first free `-1`, `-2`…; none at all with
+///   `autoHeadingID = false`
 /// - **Zola** (`slugify.anchors = "on"`): the text slugified as Zola's paths are (``Slug/zola(_:)``); an id given
 ///   anywhere on the page (every explicit one is reserved first) gets `-1`, `-2`…
 ///
@@ -15,6 +16,7 @@ import Foundation
 /// inline HTML, typographic dashes) is ``HeadingText``'s business.
 struct HeadingAnchors {
     let flavor: SiteFlavor
+    let hugo: HugoHeadings
     /// Every id given so far, and (Zola) every explicit id of the page.
     private var given: Set<String>
     /// Jekyll: how many headings made each id before the counter. Hugo and Zola: the suffix to try first for each base
@@ -22,8 +24,9 @@ struct HeadingAnchors {
     private var made: [String: Int] = [:]
 
     /// The anchors of one page, whose explicit ids are `explicit` (Zola reserves them all before the first heading).
-    init(flavor: SiteFlavor, explicit: [String]) {
+    init(flavor: SiteFlavor, explicit: [String], hugo: HugoHeadings = HugoHeadings()) {
         self.flavor = flavor
+        self.hugo = hugo
         given = flavor == .zola ? Set(explicit) : []
     }
 
@@ -41,7 +44,8 @@ struct HeadingAnchors {
             made[base] = count
             id = count > 0 ? "\(base)-\(count)" : base
         case .hugo:
-            id = free(Self.goldmarkID(text))
+            guard hugo.autoHeadingID else { return "" }
+            id = free(hugo.id(of: text))
         case .zola:
             // Zola transliterates what the plugin cannot fold (CJK, emoji): no anchor rather than a wrong `-1`.
             let base = Slug.zola(text[...])
@@ -74,20 +78,6 @@ struct HeadingAnchors {
             }
         }
         return String(id)
-    }
-
-    /// Hugo's `sanitizeAnchorNameWithHook` for the `github` type, `heading` when empty.
-    static func goldmarkID(_ text: String) -> String {
-        var id = String.UnicodeScalarView()
-        for scalar in text.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars {
-            if scalar == "-" || scalar == " " {
-                id.append("-")
-            } else if scalar == "_" || scalar.properties.isAlphabeticLetter || scalar.properties.generalCategory == .decimalNumber {
-                // Go's `unicode.ToLower` maps one rune to one: the first of the full mapping (`İ` is `i`).
-                id.append(scalar.properties.lowercaseMapping.unicodeScalars.first ?? scalar)
-            }
-        }
-        return id.isEmpty ? "heading" : String(id)
     }
 
     /// Onigmo's `\p{Word}` (Unicode's `\w`): alphabetic characters (letters, letter numbers such as `〇` and `Ⅻ`,

@@ -15,9 +15,9 @@ struct HeadingText {
     var idText: String
     var explicitID: String?
 
-    /// Reads the heading `node` of a document parsed by cmark, for `flavor`. Walks without recursion: inline nesting has
-    /// no limit in CommonMark.
-    init(_ node: OpaquePointer, flavor: SiteFlavor) {
+    /// Reads the heading `node` of a document parsed by cmark, for `flavor` (and a Hugo site's `hugo` settings). Walks
+    /// without recursion: inline nesting has no limit in CommonMark.
+    init(_ node: OpaquePointer, flavor: SiteFlavor, hugo: HugoHeadings = HugoHeadings()) {
         // The attribute block is the end of the heading's last text.
         var lastText: (node: OpaquePointer, literal: String)?
         if let last = cmark_node_last_child(node), cmark_node_get_type(last) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(last) {
@@ -68,7 +68,7 @@ struct HeadingText {
                 case .jekyll: idText += Self.withoutTypographicDashes(literal)
                 // Goldmark's typographer splits a text at its quotes, dashes and ellipses: a container's first piece
                 // ends there.
-                case .hugo: idText += Self.withoutTypographicDashes(cmark_node_parent(current) == node ? literal : Self.firstTypographicPiece(of: literal))
+                case .hugo: idText += hugo.typographer?.apply(to: literal, firstPiece: cmark_node_parent(current) != node) ?? literal
                 }
             case CMARK_NODE_CODE:
                 guard let literal else { continue }
@@ -102,15 +102,6 @@ struct HeadingText {
             rest = after[after.index(after: close)...]
         }
         return result + rest
-    }
-
-    /// The part of `text` before Goldmark's typographer first breaks it (a quote, `--`, `...`, `<<`, `>>`).
-    static func firstTypographicPiece(of text: String) -> String {
-        var end = text.endIndex
-        for trigger in ["'", "\"", "--", "...", "<<", ">>"] {
-            if let found = text.range(of: trigger), found.lowerBound < end { end = found.lowerBound }
-        }
-        return String(text[..<end])
     }
 
     /// The attribute block ending `text` and the text before it: `Title {#intro .wide title="Hello world"}`, every part an
@@ -182,8 +173,8 @@ struct HeadingText {
         return String(token.dropFirst())
     }
 
-    /// `text` without the `---` and `--` that Jekyll's and Hugo's typographers turn into dashes (read left to right,
-    /// `---` first), which their ids leave out.
+    /// `text` without the `---` and `--` that kramdown's typographer turns into dashes (read left to right, `---`
+    /// first), which its ids leave out.
     static func withoutTypographicDashes(_ text: String) -> String {
         guard text.contains("--") else { return text }
         var result = ""

@@ -28,9 +28,9 @@ enum MarkdownSections {
         var parentTitle: String?
     }
 
-    /// The sections of `markdown` that start at headings of levels 2 through `deepest`, read as `flavor` reads them,
-    /// and how many headings past ``maxSections`` were left out.
-    static func split(_ markdown: Substring, flavor: SiteFlavor, deepest: Int) -> (sections: [Section], leftOut: Int) {
+    /// The sections of `markdown` that start at headings of levels 2 through `deepest`, read as `flavor` reads them
+    /// (with a Hugo site's `hugo` settings), and how many headings past ``maxSections`` were left out.
+    static func split(_ markdown: Substring, flavor: SiteFlavor, hugo: HugoHeadings = HugoHeadings(), deepest: Int) -> (sections: [Section], leftOut: Int) {
         let text = TemplateTags.strip(markdown)
         guard let document = text.withCString({ cmark_parse_document($0, text.utf8.count, CMARK_OPT_DEFAULT) }) else { return ([], 0) }
         defer { cmark_node_free(document) }
@@ -43,7 +43,7 @@ enum MarkdownSections {
             defer { cmark_iter_free(iterator) }
             while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
                 guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_HEADING else { continue }
-                var heading = HeadingText(node, flavor: flavor)
+                var heading = HeadingText(node, flavor: flavor, hugo: hugo)
                 if flavor == .jekyll, let list = attributeList(after: node) {
                     attributeLists.insert(list.node)
                     if heading.explicitID == nil { heading.explicitID = list.id }
@@ -51,7 +51,7 @@ enum MarkdownSections {
                 headings.append((node, heading))
             }
         }
-        var anchors = HeadingAnchors(flavor: flavor, explicit: headings.compactMap(\.text.explicitID))
+        var anchors = HeadingAnchors(flavor: flavor, explicit: headings.compactMap(\.text.explicitID), hugo: hugo)
         var headingAt: [OpaquePointer: (text: HeadingText, anchor: String)] = [:]
         for (node, heading) in headings {
             headingAt[node] = (heading, anchors.anchor(text: heading.idText, explicit: heading.explicitID))

@@ -37,6 +37,8 @@ struct PostReader: Sendable {
     /// Jekyll's front matter defaults (``SiteSettings/jekyllDefaults``).
     var jekyllDefaults = JekyllDefaults()
     var uglyURLs = false
+    /// Hugo's settings for heading ids (``SiteSettings/hugoHeadings``).
+    var hugoHeadings = HugoHeadings()
     /// The deepest heading level that starts a section (2 or 3); `nil` for none.
     var sectionDepth: Int?
     var domain: String
@@ -102,7 +104,7 @@ struct PostReader: Sendable {
         }
         // Refused here, the post is reported by its path rather than by an identifier the index never takes.
         try item.validate()
-        let sections = sectionDepth.map { PostSections(of: item, body: post.body, flavor: post.flavor, deepest: $0) } ?? PostSections()
+        let sections = sectionDepth.map { PostSections(of: item, body: post.body, flavor: post.flavor, hugo: hugoHeadings, deepest: $0) } ?? PostSections()
         return .item(item, image: post.imageReference(), sections: sections)
     }
 }

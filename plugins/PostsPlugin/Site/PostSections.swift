@@ -16,8 +16,8 @@ struct PostSections {
 
     init() {}
 
-    init(of page: SearchableItem, body: Substring, flavor: SiteFlavor, deepest: Int) {
-        let (sections, overLimit) = MarkdownSections.split(body, flavor: flavor, deepest: deepest)
+    init(of page: SearchableItem, body: Substring, flavor: SiteFlavor, hugo: HugoHeadings, deepest: Int) {
+        let (sections, overLimit) = MarkdownSections.split(body, flavor: flavor, hugo: hugo, deepest: deepest)
         if overLimit > 0 { leftOut["over_limit"] = overLimit }
         let limits = ItemLimits.standard
         for section in sections {

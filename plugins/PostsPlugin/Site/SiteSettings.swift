@@ -4,7 +4,8 @@ import YAML
 
 /// What a site's own configuration file says about where its pages are served (the `site` option names it):
 /// Jekyll's `_config.yml` (`permalink`, or the posts collection's, `timezone`, `url` + `baseurl`), Hugo's `hugo.toml|yaml|yml|json` or
-/// `config.*` (`baseURL`, `permalinks`, `uglyURLs`, `timeZone`; keys in any case, as Hugo reads them), Zola's
+/// `config.*` (`baseURL`, `permalinks`, `uglyURLs`, `timeZone`, `markup.goldmark`'s heading ids; keys in any case, as
+/// Hugo reads them), Zola's
 /// `config.toml` (`base_url`). The options of the source override each.
 struct SiteSettings: Sendable {
     var baseURL: String?
@@ -23,6 +24,8 @@ struct SiteSettings: Sendable {
     var hugoPermalinks: [String: HugoPermalink] = [:]
     /// Hugo's `uglyURLs`: pages at `/section/name.html` rather than `/section/name/`.
     var uglyURLs = false
+    /// Hugo's `markup.goldmark` settings for heading ids.
+    var hugoHeadings = HugoHeadings()
 
     /// The largest configuration file read.
     static let maxBytes = 1 << 20
@@ -116,6 +119,7 @@ struct SiteSettings: Sendable {
         settings.baseURL = text(value(root, "baseURL"))
         settings.timeZone = text(value(root, "timeZone"))
         settings.uglyURLs = text(value(root, "uglyURLs")) == "true"
+        settings.hugoHeadings = try hugoHeadings(value(value(root, "markup"), "goldmark"), path: path)
         let permalinks = value(root, "permalinks")
         for entries in [value(permalinks, "page")?.entries, permalinks?.entries].compactMap({ $0 }) {
             for entry in entries {
@@ -128,5 +132,34 @@ struct SiteSettings: Sendable {
             }
         }
         return settings
+    }
+
+    /// Hugo's heading settings under `markup.goldmark` (``HugoHeadings``); a value Hugo would not take is refused.
+    private static func hugoHeadings(_ goldmark: YAMLNode?, path: String) throws(Problem) -> HugoHeadings {
+        func value(_ node: YAMLNode?, _ key: String) -> YAMLNode? {
+            node?.entries?.first { $0.key.scalarText?.lowercased() == key.lowercased() }?.value
+        }
+        var headings = HugoHeadings()
+        let parser = value(goldmark, "parser")
+        if let type = value(parser, "autoHeadingIDType")?.scalarText {
+            guard let known = HugoHeadings.IDType(rawValue: type) else {
+                throw Problem(description: "\(path): markup.goldmark.parser.autoHeadingIDType: '\(type.prefix(40))' is not one of \(HugoHeadings.IDType.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            headings.idType = known
+        }
+        headings.autoHeadingID = value(parser, "autoHeadingID")?.scalarText != "false"
+        let typographer = value(value(goldmark, "extensions"), "typographer")
+        if typographer?.scalarText == "false" || value(typographer, "disable")?.scalarText == "true" {
+            headings.typographer = nil
+        } else if var replacements = headings.typographer {
+            let keys: [(String, WritableKeyPath<HugoHeadings.Typographer, String>)] = [
+                ("enDash", \.enDash), ("emDash", \.emDash), ("ellipsis", \.ellipsis), ("leftAngleQuote", \.leftAngleQuote), ("rightAngleQuote", \.rightAngleQuote),
+            ]
+            for (key, field) in keys {
+                if let replacement = value(typographer, key)?.scalarText { replacements[keyPath: field] = HugoHeadings.Typographer.resolvingEntities(replacement) }
+            }
+            headings.typographer = replacements
+        }
+        return headings
     }
 }
