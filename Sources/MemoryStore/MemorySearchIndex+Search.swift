@@ -18,6 +18,7 @@ extension MemorySearchIndex {
                     && searched.map { domains in domains.contains { DomainIdentifier.isWithin(row.item.domainIdentifier, $0) } } ?? true
                     && query.audience.mayFind(access: row.item.access)
                     && query.contentType.map { row.item.contentType == $0 } ?? true
+                    && query.version.admits(version: row.item.version, isCurrent: row.item.isCurrentVersion)
             }
             .sorted { $0.id < $1.id }
             /// The first `limit` visible rows whose words in `scope`'s fields satisfy the terms' match (``WordMatch``),
@@ -49,7 +50,7 @@ extension MemorySearchIndex {
             let walked = WalkedMatch.isNeeded(by: query) ? scan(gathered.matched, .all, limit: WalkedMatch.rowsRead).map { row in
                 WalkedMatch(
                     id: row.id, created: row.item.contentCreationDate?.timeIntervalSince1970, domain: row.item.domainIdentifier,
-                    contentType: row.item.contentType, page: row.item.relatedUniqueIdentifier ?? row.item.uniqueIdentifier
+                    contentType: row.item.contentType, version: row.item.version, page: row.item.relatedUniqueIdentifier ?? row.item.uniqueIdentifier
                 )
             } : []
             let page: [(id: Int64, score: Double)]

@@ -24,6 +24,8 @@ struct ItemRow: Encodable {
     var hint: Int?
     /// The groups that may find the item; `nil` for whoever may search its domain.
     var access: [String]?
+    var version: String?
+    var current: Bool
     var expiration: Double
     var digest: Int64
     var wordsAll: [String]
@@ -31,7 +33,7 @@ struct ItemRow: Encodable {
     var wordsNames: [String]
 
     enum CodingKeys: String, CodingKey {
-        case band, uid, domain, type, title, name, description, keywords, created, modified, thumbnail, related, hint, access, expiration, digest
+        case band, uid, domain, type, title, name, description, keywords, created, modified, thumbnail, related, hint, access, version, current, expiration, digest
         case authorNames = "author_names", thumbnailURL = "thumbnail_url", contentURL = "content_url"
         case wordsAll = "words_all", wordsBest = "words_best", wordsNames = "words_names"
     }
@@ -58,6 +60,8 @@ struct ItemRow: Encodable {
         related = item.relatedUniqueIdentifier
         hint = item.rankingHint
         access = item.access
+        version = item.version
+        current = item.isCurrentVersion
         self.expiration = expiration.timeIntervalSince1970
         self.digest = digest
         wordsAll = words.all

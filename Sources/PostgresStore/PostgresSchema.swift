@@ -190,6 +190,10 @@ enum PostgresSchema {
         ]),
         // The groups that may find an item, NULL for whoever may search its domain: every row before.
         .statements("v17-item-access", ["ALTER TABLE item ADD COLUMN access TEXT[]"]),
+        // The documentation version an item belongs to, and whether it is the current one: every row before has none.
+        .statements("v18-item-version", [
+            "ALTER TABLE item ADD COLUMN version TEXT", "ALTER TABLE item ADD COLUMN is_current_version BOOLEAN NOT NULL DEFAULT true",
+        ]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -67,6 +67,11 @@ extension PostgresSearchIndex {
                 sql.append(groups.isEmpty ? " AND access IS NULL" : " AND (access IS NULL OR access && \(sql.bind(groups))::text[])")
             }
             if let contentType = query.contentType { sql.append(" AND content_type = \(sql.bind(contentType))") }
+            switch query.version {
+            case .current: sql.append(" AND is_current_version")
+            case .named(let version): sql.append(" AND version = \(sql.bind(version))")
+            case .any: break
+            }
             sql.append(" ORDER BY id LIMIT \(sql.bind(limit))")
         }
 
@@ -103,12 +108,12 @@ extension PostgresSearchIndex {
         /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``, for facets and the newest-first order.
         func walk(_ terms: SearchTerms) async throws -> [WalkedMatch] {
             var walk = SQLBuilder()
-            scan("words_all", terms, selecting: "id, content_creation_date, domain_identifier, content_type, \(PostgresSearchIndex.pageColumn)",
+            scan("words_all", terms, selecting: "id, content_creation_date, domain_identifier, content_type, version, \(PostgresSearchIndex.pageColumn)",
                  limit: WalkedMatch.rowsRead, into: &walk)
             var walked: [WalkedMatch] = []
-            let rows = try await index.client.checkedQuery(walk.query, logger: index.logger).decode((Int64, Double?, String, String, String).self)
-            for try await (id, created, domain, contentType, page) in rows {
-                walked.append(WalkedMatch(id: id, created: created, domain: domain, contentType: contentType, page: page))
+            let rows = try await index.client.checkedQuery(walk.query, logger: index.logger).decode((Int64, Double?, String, String, String?, String).self)
+            for try await (id, created, domain, contentType, version, page) in rows {
+                walked.append(WalkedMatch(id: id, created: created, domain: domain, contentType: contentType, version: version, page: page))
             }
             return walked
         }

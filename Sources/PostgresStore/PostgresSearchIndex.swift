@@ -179,14 +179,14 @@ public final class PostgresSearchIndex: SearchIndex {
             """
             INSERT INTO item (id, unique_identifier, domain_identifier, content_type, title, display_name, content_description,
                 keywords, author_names, content_creation_date, content_modification_date, thumbnail_url, thumbnail_data, content_url,
-                related_unique_identifier, ranking_hint, access, expiration_date, indexed_at, commit_number, content_digest, words_all, words_best, words_names)
+                related_unique_identifier, ranking_hint, access, version, is_current_version, expiration_date, indexed_at, commit_number, content_digest, words_all, words_best, words_names)
             SELECT (r.band << 40) | nextval('item_sequence'), r.uid, r.domain, r.type, r.title, r.name, r.description,
                 r.keywords, r.author_names, r.created, r.modified, r.thumbnail_url, decode(r.thumbnail, 'base64'), r.content_url,
-                r.related, r.hint, r.access, r.expiration, \(now.timeIntervalSince1970), \(commitNumber), r.digest,
+                r.related, r.hint, r.access, r.version, r.current, r.expiration, \(now.timeIntervalSince1970), \(commitNumber), r.digest,
                 array_to_tsvector(r.words_all), array_to_tsvector(r.words_best), array_to_tsvector(r.words_names)
             FROM jsonb_to_recordset(\(json)::jsonb) AS r(band bigint, uid text, domain text, type text, title text, name text,
                 description text, keywords text, author_names text, created float8, modified float8, thumbnail_url text,
-                thumbnail text, content_url text, related text, hint integer, access text[], expiration float8, digest bigint,
+                thumbnail text, content_url text, related text, hint integer, access text[], version text, current boolean, expiration float8, digest bigint,
                 words_all text[], words_best text[], words_names text[])
             ON CONFLICT (unique_identifier) DO UPDATE SET
                 id = CASE WHEN item.ranking_hint IS NOT DISTINCT FROM EXCLUDED.ranking_hint THEN item.id ELSE EXCLUDED.id END,
@@ -196,7 +196,7 @@ public final class PostgresSearchIndex: SearchIndex {
                 content_creation_date = EXCLUDED.content_creation_date, content_modification_date = EXCLUDED.content_modification_date,
                 thumbnail_url = EXCLUDED.thumbnail_url, thumbnail_data = EXCLUDED.thumbnail_data,
                 content_url = EXCLUDED.content_url, related_unique_identifier = EXCLUDED.related_unique_identifier, ranking_hint = EXCLUDED.ranking_hint,
-                access = EXCLUDED.access, expiration_date = EXCLUDED.expiration_date, indexed_at = EXCLUDED.indexed_at, commit_number = EXCLUDED.commit_number,
+                access = EXCLUDED.access, version = EXCLUDED.version, is_current_version = EXCLUDED.is_current_version, expiration_date = EXCLUDED.expiration_date, indexed_at = EXCLUDED.indexed_at, commit_number = EXCLUDED.commit_number,
                 content_digest = EXCLUDED.content_digest,
                 words_all = EXCLUDED.words_all, words_best = EXCLUDED.words_best, words_names = EXCLUDED.words_names
             """,
@@ -321,20 +321,20 @@ public final class PostgresSearchIndex: SearchIndex {
         """
         id, unique_identifier, domain_identifier, content_type, title, display_name, content_description, keywords, author_names,
             content_creation_date, content_modification_date, thumbnail_url, \(withThumbnailData ? "thumbnail_data" : "NULL::bytea"),
-            content_url, related_unique_identifier, ranking_hint, expiration_date, access
+            content_url, related_unique_identifier, ranking_hint, expiration_date, access, version, is_current_version
         """
     }
 
     /// The item a row of ``itemColumns(withThumbnailData:)`` holds, and its id.
     static func item(from row: PostgresRow) throws -> (id: Int64, item: SearchableItem) {
-        let (id, identifier, domain, type, title, name, description, keywords, authorNames, created, modified, thumbnailURL, thumbnailData, contentURL, related, hint, expiration, access) =
-            try row.decode((Int64, String, String, String, String?, String?, String?, String, String, Double?, Double?, String?, Data?, String?, String?, Int?, Double, [String]?).self)
+        let (id, identifier, domain, type, title, name, description, keywords, authorNames, created, modified, thumbnailURL, thumbnailData, contentURL, related, hint, expiration, access, version, current) =
+            try row.decode((Int64, String, String, String, String?, String?, String?, String, String, Double?, Double?, String?, Data?, String?, String?, Int?, Double, [String]?, String?, Bool).self)
         return (id, SearchableItem(
             uniqueIdentifier: identifier, domainIdentifier: domain, contentType: type, title: title, displayName: name,
             contentDescription: description, keywords: KeywordList.decode(keywords), authorNames: KeywordList.decode(authorNames),
             contentCreationDate: created.map(Date.init(timeIntervalSince1970:)), contentModificationDate: modified.map(Date.init(timeIntervalSince1970:)),
             thumbnailURL: thumbnailURL, thumbnailData: thumbnailData, contentURL: contentURL, relatedUniqueIdentifier: related, rankingHint: hint,
-            access: access, expirationDate: Date(timeIntervalSince1970: expiration)
+            access: access, version: version, isCurrentVersion: current, expirationDate: Date(timeIntervalSince1970: expiration)
         ))
     }
 }

@@ -216,6 +216,12 @@ enum SQLiteSchema {
             // The groups that may find an item (a JSON array), NULL for whoever may search its domain: every row before.
             try db.execute(sql: "ALTER TABLE item ADD COLUMN access TEXT")
         }
+        migrator.registerMigration("v18-item-version") { db in
+            // The documentation version an item belongs to, and whether it is the current one: every row before has
+            // none, and is found by a search that names no version.
+            try db.execute(sql: "ALTER TABLE item ADD COLUMN version TEXT")
+            try db.execute(sql: "ALTER TABLE item ADD COLUMN isCurrentVersion INTEGER NOT NULL DEFAULT 1")
+        }
     }
 
     /// Fails with a clear message when the host's SQLite lacks FTS5.

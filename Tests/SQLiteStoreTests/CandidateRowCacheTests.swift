@@ -10,7 +10,7 @@ struct CandidateRowCacheTests {
             id: id, title: "title \(id)", displayName: nil, keywords: nil, authorNames: nil, contentDescription: description, rankingHint: nil,
             page: "page\(id)"
         )
-        return (candidate, 1_000, "com.test", nil)
+        return (candidate, 1_000, "com.test", nil, true)
     }
 
     @Test func theOldestEntriesGoFirstAndTheBoundHolds() {

@@ -1,6 +1,7 @@
 import SchedulerConfig
 import Foundation
 import PluginAPI
+import PostsPlugin
 
 /// A plugin for configuration tests: a required `feed` and an optional `thumbnails` mode.
 struct FeedTestPlugin: SourcePlugin {
@@ -77,7 +78,7 @@ final class ConfigFolder {
     }
 
     func load() throws(InvalidConfiguration) -> SchedulerConfiguration {
-        try ConfigLoader(directory: url.path, registry: PluginRegistry([FeedTestPlugin.self])).load()
+        try ConfigLoader(directory: url.path, registry: PluginRegistry([FeedTestPlugin.self, PostsSource.self])).load()
     }
 
     /// The problems loading reports; empty when the config is valid.

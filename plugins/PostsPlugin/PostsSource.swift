@@ -35,10 +35,14 @@ public struct PostsSource: SourcePlugin {
         /// `none` (the default), `h2` or `h3`: besides each page's item, one per section starting at a heading of that
         /// level or above (``PostSections``).
         public var sections: String?
+        /// Documentation published in several versions side by side: each version's folder and the current one
+        /// (``DocsVersions``); read from a Hugo Docsy site's `params.versions` when the site's file lists them.
+        public var versions: Versions?
 
         public init(
             directory: String, extensions: [String]? = nil, maxFileBytes: Int? = nil, flavor: String? = nil, permalink: String? = nil,
-            future: Bool? = nil, timeZone: String? = nil, baseURL: String? = nil, site: String? = nil, sections: String? = nil
+            future: Bool? = nil, timeZone: String? = nil, baseURL: String? = nil, site: String? = nil, sections: String? = nil,
+            versions: Versions? = nil
         ) {
             self.directory = directory
             self.extensions = extensions
@@ -50,6 +54,7 @@ public struct PostsSource: SourcePlugin {
             self.baseURL = baseURL
             self.site = site
             self.sections = sections
+            self.versions = versions
         }
     }
 
@@ -68,6 +73,7 @@ public struct PostsSource: SourcePlugin {
         PluginOption("baseURL", "the site's address, such as https://example.com: items link to it followed by the post's path"),
         PluginOption("site", "the site's configuration file (_config.yml, hugo.toml, config.toml), relative to the config folder: its permalinks, URL and time zone, where the options leave them unset"),
         PluginOption("sections", "none, h2 or h3: besides each page, one item per section (## headings, or ## and ###) at the page's URL and the heading's anchor (default none)"),
+        PluginOption("versions", "docs published in versions side by side: {folder: docs/{version}, current: v3.7}, the folder relative to directory; each page's items carry their version, and a search without version= finds the current one (default: a Hugo Docsy site's params.versions, else none)"),
     ]
     static let defaultMaxFileBytes = 1 << 20
 
@@ -85,6 +91,7 @@ public struct PostsSource: SourcePlugin {
         _ = try sectionDepth(options)
         _ = try permalink(options)
         _ = try zone(options)
+        try validate(options.versions, site: options.site)
         if let baseURL = options.baseURL {
             guard let url = URL(string: baseURL), let scheme = url.scheme, !scheme.isEmpty, url.host?.isEmpty == false, url.query == nil, url.fragment == nil else {
                 throw PluginOptionError(option: "baseURL", reason: "must be an absolute URL without query or fragment, such as https://example.com or https://example.com/blog")
@@ -121,6 +128,16 @@ public struct PostsSource: SourcePlugin {
         }
     }
 
+    /// A `versions` option whose folder is a pattern and whose current version an item can carry; without a site
+    /// file to complete it, both named.
+    private static func validate(_ versions: Versions?, site: String?) throws(PluginOptionError) {
+        guard let versions else { return }
+        if let problem = versions.folder.flatMap(DocsVersions.patternProblem) ?? versions.current.flatMap(DocsVersions.versionProblem) {
+            throw PluginOptionError(option: "versions", reason: problem)
+        }
+        if site == nil { _ = try DocsVersions.combining(versions, site: nil) }
+    }
+
     /// The unit's folder as the options write it: `{partition}` replaced.
     private static func folderPath(_ options: Options, partition: String?) -> String {
         options.directory.replacingOccurrences(of: "{partition}", with: partition ?? "")
@@ -152,6 +169,15 @@ public struct PostsSource: SourcePlugin {
                 ?? "must be date, pretty, ordinal, none or a path, such as /:categories/:year/:month/:day/:title/")
         }
         return permalink
+    }
+
+    /// The versions the option names, completed by the site's file (a problem there is the `site` option's).
+    private static func versions(_ options: Options, site: SiteSettings) throws(PluginOptionError) -> DocsVersions? {
+        do {
+            return try DocsVersions.combining(options.versions, site: site.docsVersions)
+        } catch where options.site != nil && options.versions == nil {
+            throw PluginOptionError(option: "site", reason: "\(options.site ?? ""): \(error.reason)")
+        }
     }
 
     private static func zone(_ options: Options) throws(PluginOptionError) -> TimeZone {
@@ -208,6 +234,7 @@ public struct PostsSource: SourcePlugin {
         let settings: [String?] = [
             folderPath, options.extensions?.sorted().joined(separator: ","), options.maxFileBytes.map(String.init), options.flavor, options.permalink,
             options.future.map { "\($0)" }, options.timeZone, options.baseURL, options.sections, site.digest,
+            options.versions?.folder, options.versions?.current,
         ]
         settingsDigest = ContentDigest.of(settings.map { $0 ?? "-" }.joined(separator: "\n"))
         extensions = Set((options.extensions ?? ["md", "markdown"]).map { $0.lowercased() })
@@ -216,7 +243,7 @@ public struct PostsSource: SourcePlugin {
             flavor: try Self.flavor(options), permalink: try Self.permalink(options), future: options.future, zone: try Self.zone(options),
             baseURL: options.baseURL, hugoPermalinks: site.hugoPermalinks, jekyllCollectionPermalinks: site.jekyllCollectionPermalinks,
             jekyllCollectionDefault: site.jekyllCollectionDefault, jekyllDefaults: site.jekyllDefaults, uglyURLs: site.uglyURLs,
-            hugoHeadings: site.hugoHeadings, sectionDepth: try Self.sectionDepth(options),
+            hugoHeadings: site.hugoHeadings, versions: try Self.versions(options, site: site), sectionDepth: try Self.sectionDepth(options),
             domain: context.domain, now: context.now
         )
         self.context = context

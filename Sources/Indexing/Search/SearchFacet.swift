@@ -8,6 +8,8 @@ public enum SearchFacet: String, Sendable, Hashable, CaseIterable, Codable {
     case domainTree
     /// Matches per content type.
     case type
+    /// Matches per documentation version (items without one are not counted).
+    case version
 
     /// Matches are counted up to this many; past it the counts are of the first ones, in priority order.
     public static let countedMatches = 10_000
@@ -42,17 +44,18 @@ package struct FacetCounter {
     /// The counts of the walked matches (``WalkedMatch``).
     package init(facets: [SearchFacet], counting walked: [WalkedMatch]) {
         self.init(facets: facets)
-        for match in walked { add(domain: match.domain, contentType: match.contentType) }
+        for match in walked { add(domain: match.domain, contentType: match.contentType, version: match.version) }
     }
 
     /// Counts one match; past the limit, only notes that there was one.
-    package mutating func add(domain: String, contentType: String) {
+    package mutating func add(domain: String, contentType: String, version: String?) {
         matches += 1
         guard matches <= SearchFacet.countedMatches else { return }
         for facet in facets {
             switch facet {
             case .domain: counts[facet, default: [:]][domain, default: 0] += 1
             case .type: counts[facet, default: [:]][contentType, default: 0] += 1
+            case .version: if let version { counts[facet, default: [:]][version, default: 0] += 1 }
             case .domainTree:
                 var end = domain.endIndex
                 while true {

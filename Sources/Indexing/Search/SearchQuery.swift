@@ -31,6 +31,8 @@ public struct SearchQuery: Sendable, Hashable {
     /// Who searches: the domains their key or token reaches, and their groups (``SearchAudience/anyone`` unless
     /// set: every domain, the items without `access`).
     public var audience: SearchAudience = .anyone
+    /// The documentation versions read: the current ones and the unversioned items unless set.
+    public var version: SearchVersion = .current
 
     /// Checks the filters and the page; throws ``SearchQueryError`` naming the parameter at fault.
     public init(

@@ -60,6 +60,8 @@ public struct SearchHit: Sendable, Hashable, Codable {
     /// Where the item's thumbnail is served, when it has an address (an item's `thumbnailData` is not returned).
     public var thumbnailURL: String?
     public var rankingHint: Int?
+    /// The documentation version the item belongs to, if any (``SearchVersion``).
+    public var version: String?
     public var expirationDate: Date
     public var score: Double
     /// Where the fields matched the query's words; set by every store's search.
@@ -83,6 +85,7 @@ public struct SearchHit: Sendable, Hashable, Codable {
         relatedUniqueIdentifier = item.relatedUniqueIdentifier
         thumbnailURL = item.thumbnailURL
         rankingHint = item.rankingHint
+        version = item.version
         expirationDate = item.expirationDate ?? .distantFuture
         self.score = score
     }
@@ -114,6 +117,7 @@ public struct SearchHit: Sendable, Hashable, Codable {
         try container.encode(relatedUniqueIdentifier, forKey: .relatedUniqueIdentifier)
         try container.encode(thumbnailURL, forKey: .thumbnailURL)
         try container.encode(rankingHint, forKey: .rankingHint)
+        try container.encode(version, forKey: .version)
         try container.encode(expirationDate, forKey: .expirationDate)
     }
 }

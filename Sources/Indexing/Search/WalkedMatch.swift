@@ -6,14 +6,17 @@ package struct WalkedMatch: Sendable {
     package var created: Double?
     package var domain: String
     package var contentType: String
+    /// Its documentation version, if any (``SearchFacet/version``).
+    package var version: String?
     /// The page it belongs to: its `relatedUniqueIdentifier`, else its own identifier (``SearchDistinct/page``).
     package var page: String
 
-    package init(id: Int64, created: Double?, domain: String, contentType: String, page: String) {
+    package init(id: Int64, created: Double?, domain: String, contentType: String, version: String?, page: String) {
         self.id = id
         self.created = created
         self.domain = domain
         self.contentType = contentType
+        self.version = version
         self.page = page
     }
 

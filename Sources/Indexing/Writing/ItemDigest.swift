@@ -24,8 +24,16 @@ public enum ItemDigest {
         encoding.append(item.relatedUniqueIdentifier)
         encoding.append(item.rankingHint.map { UInt64(bitPattern: Int64($0)) })
         encoding.append(item.expirationDate)
-        // Last, and only when set: the digests of items without it stay those stores already keep.
-        if let access = item.access { encoding.append(access) }
+        // Last, and only when set: the digests of items without them stay those stores already keep. With a version,
+        // `access` is written present or absent first (a byte 1 or 0, where alone it starts with its count: 1 to 100,
+        // then zeros), then the version and whether it is current.
+        if let version = item.version {
+            encoding.append(present: item.access)
+            encoding.append(version)
+            encoding.append(UInt64?(item.isCurrentVersion ? 1 : 0))
+        } else if let access = item.access {
+            encoding.append(access)
+        }
         return Int64(bitPattern: encoding.bytes.withUnsafeBytes { XXHash64.hash($0) })
     }
 
@@ -58,6 +66,12 @@ public enum ItemDigest {
         mutating func append(_ texts: [String]) {
             append(UInt64(texts.count))
             for text in texts { append(text) }
+        }
+
+        mutating func append(present texts: [String]?) {
+            guard let texts else { return bytes.append(0) }
+            bytes.append(1)
+            append(texts)
         }
 
         mutating func append(_ data: Data?) {

@@ -22,6 +22,8 @@ public struct ItemLimits: Sendable, Hashable {
     /// Groups an item's `access` names at most, and the longest group name.
     public var maxAccessGroups = 100
     public var maxAccessGroupBytes = 256
+    /// Longest `version`, in UTF-8 bytes.
+    public var maxVersionBytes = 64
     /// Longest URL (thumbnail or content), in UTF-8 bytes.
     public var maxURLBytes = 4096
     /// Largest decoded thumbnail.

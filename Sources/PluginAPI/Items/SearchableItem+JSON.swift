@@ -6,7 +6,8 @@ extension SearchableItem: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription
         case keywords, authorNames, contentCreationDate, contentModificationDate
-        case thumbnailURL, thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, access, expirationDate
+        case thumbnailURL, thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, access, version, isCurrentVersion
+        case expirationDate
     }
 
     public init(from decoder: any Decoder) throws {
@@ -21,6 +22,7 @@ extension SearchableItem: Codable {
         func string(_ key: CodingKeys) throws -> String?
         func strings(_ key: CodingKeys) throws -> [String]?
         func number(_ key: CodingKeys) throws -> Double?
+        func flag(_ key: CodingKeys) throws -> Bool?
     }
 
     /// The item `fields` describe, checked in one order (the first fault found is the one reported).
@@ -56,6 +58,8 @@ extension SearchableItem: Codable {
             rankingHint = Int(hint)
         }
         access = try fields.strings(.access)
+        version = try fields.string(.version)
+        isCurrentVersion = try fields.flag(.isCurrentVersion) ?? true
         expirationDate = try Self.date(.expirationDate, fields.string(.expirationDate))
     }
 
@@ -99,6 +103,8 @@ extension SearchableItem: Codable {
         try container.encodeIfPresent(relatedUniqueIdentifier, forKey: .relatedUniqueIdentifier)
         try container.encodeIfPresent(rankingHint, forKey: .rankingHint)
         try container.encodeIfPresent(access, forKey: .access)
+        try container.encodeIfPresent(version, forKey: .version)
+        if !isCurrentVersion { try container.encode(false, forKey: .isCurrentVersion) }
         try container.encodeIfPresent(expirationDate.map(ISO8601.string(from:)), forKey: .expirationDate)
     }
 
@@ -121,6 +127,10 @@ extension SearchableItem: Codable {
 
         func number(_ key: CodingKeys) throws -> Double? {
             try field(key, expected: "an integer") { try container.decodeIfPresent(Double.self, forKey: key) }
+        }
+
+        func flag(_ key: CodingKeys) throws -> Bool? {
+            try field(key, expected: "true or false") { try container.decodeIfPresent(Bool.self, forKey: key) }
         }
 
         /// Runs `decode`, turning a type mismatch into an error that names the field and the `expected` type.

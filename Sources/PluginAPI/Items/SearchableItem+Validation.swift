@@ -49,6 +49,21 @@ extension SearchableItem {
             throw ItemValidationError(field: "rankingHint", reason: "must be between 0 and 100 (got \(rankingHint))")
         }
         if let access { try Self.checkAccess(access, limits: limits) }
+        try checkVersion(limits: limits)
+    }
+
+    /// A version of 1 to `maxVersionBytes` bytes without control characters; not current only with one.
+    private func checkVersion(limits: ItemLimits) throws(ItemValidationError) {
+        guard let version else {
+            guard isCurrentVersion else {
+                throw ItemValidationError(field: "isCurrentVersion", reason: "is false without a version; name the item's version, or leave it out")
+            }
+            return
+        }
+        try Self.require(version, field: "version", maxBytes: limits.maxVersionBytes)
+        guard !version.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ItemValidationError(field: "version", reason: "holds a control character")
+        }
     }
 
     /// 1 to `maxAccessGroups` group names, each 1 to `maxAccessGroupBytes` bytes without control characters: an

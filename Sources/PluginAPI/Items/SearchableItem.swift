@@ -42,6 +42,13 @@ public struct SearchableItem: Sendable, Hashable {
     /// its domain; otherwise only a tenant token whose `groups` share a name with these. 1 to
     /// ``ItemLimits/maxAccessGroups`` names of 1 to ``ItemLimits/maxAccessGroupBytes`` bytes.
     public var access: [String]?
+    /// The version of the documentation the item belongs to (`v3.7`; Core Spotlight's `version`), for a source that
+    /// publishes several side by side: searches find it with `version=` naming it. 1 to
+    /// ``ItemLimits/maxVersionBytes`` bytes without control characters.
+    public var version: String?
+    /// Whether ``version`` is the one people land on: a search that names no version finds the items of the current
+    /// version and those without one, as DocSearch's default filter does. `false` only with a version.
+    public var isCurrentVersion: Bool
     /// After this instant the item is never returned and the next sweep deletes it.
     /// `nil` means the index's default time to live.
     public var expirationDate: Date?
@@ -63,6 +70,8 @@ public struct SearchableItem: Sendable, Hashable {
         relatedUniqueIdentifier: String? = nil,
         rankingHint: Int? = nil,
         access: [String]? = nil,
+        version: String? = nil,
+        isCurrentVersion: Bool = true,
         expirationDate: Date? = nil
     ) {
         self.uniqueIdentifier = uniqueIdentifier
@@ -81,6 +90,8 @@ public struct SearchableItem: Sendable, Hashable {
         self.relatedUniqueIdentifier = relatedUniqueIdentifier
         self.rankingHint = rankingHint
         self.access = access
+        self.version = version
+        self.isCurrentVersion = isCurrentVersion
         self.expirationDate = expirationDate
     }
 }

@@ -90,6 +90,16 @@ struct ItemJSONReader {
             }
         }
 
+        func flag(_ key: SearchableItem.CodingKeys) throws -> Bool? {
+            switch value(key) {
+            case nil: return nil
+            case .token(let token)? where token.isNull: return nil
+            case .token(let token)? where line[token.range].elementsEqual("true".utf8): return true
+            case .token(let token)? where line[token.range].elementsEqual("false".utf8): return false
+            default: throw ItemValidationError(field: key.stringValue, reason: "expected true or false")
+            }
+        }
+
         private func text(_ token: Token) throws(ItemValidationError) -> String {
             guard let text = ItemJSONReader.text(line[token.range], simple: token.isSimple) else { throw ItemJSONReader.notJSON }
             return text

@@ -115,14 +115,15 @@ struct ItemRows {
         try run("""
             INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, displayName,
                 contentDescription, keywords, authorNames, contentCreationDate, contentModificationDate, thumbnailURL,
-                thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, indexedAt, commitNumber, contentDigest, access)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, indexedAt, commitNumber, contentDigest, access,
+                version, isCurrentVersion)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [
                 id, item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
                 item.contentDescription, keywords, authorNames, item.contentCreationDate?.timeIntervalSince1970,
                 item.contentModificationDate?.timeIntervalSince1970, item.thumbnailURL, item.thumbnailData, item.contentURL,
                 item.relatedUniqueIdentifier, item.rankingHint, expiration.expiration(of: item).timeIntervalSince1970, now.timeIntervalSince1970,
-                commitNumber, digest, item.access.map(KeywordList.encode),
+                commitNumber, digest, item.access.map(KeywordList.encode), item.version, item.isCurrentVersion,
             ])
         return id
     }
@@ -265,7 +266,7 @@ struct ItemRows {
         """
         uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription, keywords, authorNames,
             contentCreationDate, contentModificationDate, thumbnailURL, \(withThumbnailData ? "thumbnailData" : "NULL AS thumbnailData"),
-            contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, access
+            contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, access, version, isCurrentVersion
         """
     }
 
@@ -289,12 +290,14 @@ struct ItemRows {
             relatedUniqueIdentifier: row[13],
             rankingHint: row[14],
             access: (row[16] as String?).map(KeywordList.decode),
+            version: row[17],
+            isCurrentVersion: row[18],
             expirationDate: Date(timeIntervalSince1970: row[15])
         )
     }
 
     /// How many columns ``itemColumns(withThumbnailData:)`` names.
-    static let itemColumnCount = 17
+    static let itemColumnCount = 19
 
     /// Deletes every row; returns how many.
     func deleteAll() throws -> Int {

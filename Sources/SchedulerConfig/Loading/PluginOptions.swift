@@ -27,7 +27,7 @@ enum PluginOptions {
             reader.problem(node, "\(context): \(error)")
         } catch let error as DecodingError {
             let (mark, message) = describe(error)
-            reader.problem(at: mark ?? owner.mark, "\(context): \(message)")
+            reader.problem(at: mark ?? keyMark(of: error, in: options) ?? owner.mark, "\(context): \(message)")
         } catch {
             reader.problem(owner, "\(context): \(error)")
         }
@@ -39,6 +39,19 @@ enum PluginOptions {
         let options = try YAMLNodeDecoder().decode(P.Options.self, from: node)
         try P.validate(options, in: site)
         return PluginMaker(sync: P.sync) { context in try P(options: options, context: context) }
+    }
+
+    /// Where the key the error names lies in `options` (an option's own check of its keys: `versions.folders`), if
+    /// it is there.
+    private static func keyMark(of error: DecodingError, in options: YAMLNode) -> YAMLMark? {
+        guard case .dataCorrupted(let context) = error, !context.codingPath.isEmpty else { return nil }
+        var node = options
+        var mark: YAMLMark?
+        for key in context.codingPath {
+            guard let entry = node.entries?.first(where: { $0.key.scalarText == key.stringValue }) else { return mark }
+            (node, mark) = (entry.value, entry.key.mark)
+        }
+        return mark
     }
 
     /// Where the problem is, when the decoder knows, and what it is, naming the option.

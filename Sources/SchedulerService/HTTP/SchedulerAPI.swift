@@ -295,6 +295,7 @@ public struct SchedulerAPI: Sendable {
                 text: text, domain: parameters["domain"], contentType: parameters["type"],
                 limit: limit, offset: offset, facets: facets, sort: sort, distinct: distinct, typos: settings.typos, synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
             )
+            query.version = try SearchVersion(parameter: parameters["version"])
         } catch {
             throw APIError(.badRequest, "\(error.parameter): \(error.reason)")
         }

@@ -67,6 +67,7 @@ package struct SearchResultsJSON {
         key("thumbnailURL"); write(hit.thumbnailURL)
         key("title"); write(hit.title)
         key("uniqueIdentifier"); write(hit.uniqueIdentifier)
+        key("version"); write(hit.version)
         close()
     }
 

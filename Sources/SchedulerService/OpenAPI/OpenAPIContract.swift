@@ -56,6 +56,11 @@ paths:
           in: query
           description: Only items of this content type.
           schema: { type: string }
+        - name: version
+          in: query
+          description: "The documentation version to search, up to 64 bytes (items carry theirs): `*` for every version. Without it, the current version of each versioned source and every item without a version."
+          schema: { type: string, minLength: 1, pattern: "^[^\\x00-\\x1f\\x7f-\\x9f]+$" }
+          example: v3.6
         - name: limit
           in: query
           schema: { type: integer, minimum: 1, maximum: 1000, default: 20 }
@@ -65,7 +70,7 @@ paths:
         - name: facets
           in: query
           description: Comma-separated facets to count over every match.
-          schema: { type: string, pattern: "^(domain|domainTree|type)(,(domain|domainTree|type))*$" }
+          schema: { type: string, pattern: "^(domain|domainTree|type|version)(,(domain|domainTree|type|version))*$" }
           example: domain,type
         - name: sort
           in: query
@@ -568,7 +573,7 @@ components:
     ItemFields:
       type: object
       required: [uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription, keywords, authorNames,
-        contentCreationDate, contentModificationDate, contentURL, relatedUniqueIdentifier, thumbnailURL, rankingHint, expirationDate]
+        contentCreationDate, contentModificationDate, contentURL, relatedUniqueIdentifier, thumbnailURL, rankingHint, version, expirationDate]
       properties:
         uniqueIdentifier: { type: string }
         domainIdentifier: { type: string }
@@ -584,6 +589,7 @@ components:
         relatedUniqueIdentifier: { type: [string, "null"] }
         thumbnailURL: { type: [string, "null"] }
         rankingHint: { type: [integer, "null"] }
+        version: { type: [string, "null"], description: "The documentation version the item belongs to (`version=` on /search)." }
         expirationDate: { type: string, format: date-time }
     Item:
       allOf:

@@ -42,6 +42,13 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("page: at most one hit a page, the best of a page and its sections (items naming it their relatedUniqueIdentifier).", valueName: "folding"))
     var distinct: String?
 
+    // Not `--version`, which every command reads as "show the program's version".
+    @Option(name: .customLong("docs-version"), help: ArgumentHelp(
+        "The documentation version to search (the API's version=), or * for every version (default: the current version of each versioned source, and the items without one).",
+        valueName: "version"
+    ))
+    var version: String?
+
     @Flag(help: "Print one JSON object {total, hits} instead of text.")
     var json = false
 
@@ -63,8 +70,9 @@ struct SearchCommand: AsyncParsableCommand {
                 typos: settings.typos,
                 synonyms: settings.synonyms, popularityHalfLife: settings.popularityHalfLife
             )
+            query.version = try SearchVersion(parameter: version)
         } catch {
-            throw ValidationError("--\(error.parameter): \(error.reason)")
+            throw ValidationError("--\(error.parameter == "version" ? "docs-version" : error.parameter): \(error.reason)")
         }
         // An operator at the store's own machine: every item, whatever its `access`.
         query.audience = .operators
@@ -78,7 +86,7 @@ struct SearchCommand: AsyncParsableCommand {
             let day = hit.contentCreationDate.map { $0.formatted(.iso8601.year().month().day()) }
             let byline = [hit.title != nil ? hit.displayName : nil, authors, day].compactMap { $0 }.joined(separator: " · ")
             // One line per hit whatever the source wrote: its line breaks are shown escaped, as its controls are.
-            let line = "\(offset + rank + 1). \(name)\(byline.isEmpty ? "" : " — " + byline)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)]"
+            let line = "\(offset + rank + 1). \(name)\(byline.isEmpty ? "" : " — " + byline)  [\(hit.domainIdentifier) \(hit.uniqueIdentifier)\(hit.version.map { " " + $0 } ?? "")]"
             print(VisibleText.escaping(line, keepingLineBreaks: false))
             if let link = hit.contentURL { print("   \(link)") }
             if let description = hit.contentDescription {

@@ -39,6 +39,8 @@ struct PostReader: Sendable {
     var uglyURLs = false
     /// Hugo's settings for heading ids (``SiteSettings/hugoHeadings``).
     var hugoHeadings = HugoHeadings()
+    /// The versions published side by side, if any.
+    var versions: DocsVersions?
     /// The deepest heading level that starts a section (2 or 3); `nil` for none.
     var sectionDepth: Int?
     var domain: String
@@ -98,6 +100,7 @@ struct PostReader: Sendable {
         item.contentCreationDate = date
         item.contentModificationDate = post.modificationDate()
         item.expirationDate = expires
+        versions?.apply(to: &item, at: post.path.relativePath)
         if let baseURL {
             let escaped = urlPath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? urlPath
             item.contentURL = String(baseURL.trimmingTrailingSlashes) + escaped

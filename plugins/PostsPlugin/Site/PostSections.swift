@@ -3,7 +3,7 @@ import PluginAPI
 
 /// The items of a page's sections (``MarkdownSections``), each pointing at its page: identifier and URL the page's
 /// followed by `#` and the heading's anchor, the heading as title, the breadcrumb `Page › Section › Subsection` as
-/// display name, the section's text as description, the page's dates and expiration.
+/// display name, the section's text as description, the page's dates, expiration and version.
 struct PostSections {
     /// The sections' items, in page order.
     private(set) var items: [SearchableItem] = []
@@ -39,6 +39,7 @@ struct PostSections {
             item.contentCreationDate = page.contentCreationDate
             item.contentModificationDate = page.contentModificationDate
             item.expirationDate = page.expirationDate
+            (item.version, item.isCurrentVersion) = (page.version, page.isCurrentVersion)
             item.relatedUniqueIdentifier = page.uniqueIdentifier
             if let url = page.contentURL {
                 item.contentURL = url + "#" + (section.anchor.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? section.anchor)

@@ -26,6 +26,8 @@ struct SiteSettings: Sendable {
     var uglyURLs = false
     /// Hugo's `markup.goldmark` settings for heading ids.
     var hugoHeadings = HugoHeadings()
+    /// The versions a Hugo Docsy site lists (`params.versions`), if any.
+    var docsVersions: DocsVersions.Site?
 
     /// The largest configuration file read.
     static let maxBytes = 1 << 20
@@ -120,6 +122,7 @@ struct SiteSettings: Sendable {
         settings.timeZone = text(value(root, "timeZone"))
         settings.uglyURLs = text(value(root, "uglyURLs")) == "true"
         settings.hugoHeadings = try hugoHeadings(value(value(root, "markup"), "goldmark"), path: path)
+        settings.docsVersions = DocsVersions.Site(params: value(root, "params"))
         let permalinks = value(root, "permalinks")
         for entries in [value(permalinks, "page")?.entries, permalinks?.entries].compactMap({ $0 }) {
             for entry in entries {

@@ -13,16 +13,17 @@ import Synchronization
 /// here that expires within ``expiringSoon`` of its own clock.
 ///
 /// **What an entry is.** A row as a search without a type filter reads it, with only the live-domain condition: its
-/// candidate, expiration, domain and `access`, or `nil` for a row that is gone (deleted, or its domain purged). The
-/// search applies the expiration, its domains and its groups itself.
+/// candidate, expiration, domain, `access` and whether its version is current, or `nil` for a row that is gone
+/// (deleted, or its domain purged). The search applies the expiration, its domains, its groups and its versions itself.
 ///
 /// **Bounded in bytes**, as ``bytes(of:)`` counts them. The oldest entries go first, a few at each store, so no search
 /// pays for freeing many at once; entries of an earlier commit are never served, and go in turn (or when their row is
 /// read again). What the lock lets go is freed after it.
 final class CandidateRowCache: Sendable {
-    /// A row's candidate, its expiration (seconds since 1970), its domain and its `access` as stored: what a search
-    /// takes from SQLite, and checks against its audience (``SearchAudience``).
-    typealias Entry = (candidate: CandidateRanking.Candidate, expiration: Double, domain: String, access: String?)
+    /// A row's candidate, its expiration (seconds since 1970), its domain, its `access` as stored and whether its
+    /// version is current: what a search takes from SQLite, and checks against its audience (``SearchAudience``) and
+    /// versions (``SearchVersion``).
+    typealias Entry = (candidate: CandidateRanking.Candidate, expiration: Double, domain: String, access: String?, isCurrentVersion: Bool)
 
     private struct Slot {
         var entry: Entry?

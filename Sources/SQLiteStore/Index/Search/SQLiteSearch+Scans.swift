@@ -58,7 +58,7 @@ extension SQLiteSearch {
             defer { sharedRows?.store(batch.newlyRead, at: commitNumber) }
             for id in ids {
                 guard found.count < limit else { break }
-                guard let (candidate, expiration, _, _) = try batch.row(id, for: self) else { continue }
+                guard let (candidate, expiration, _, _, _) = try batch.row(id, for: self) else { continue }
                 if toCheck.contains(id), try !SearchRows.row(id, holds: match, in: scope.columns, db) { continue }
                 noteExpiration(expiration)
                 found.append(candidate)
@@ -114,11 +114,12 @@ extension SQLiteSearch {
 }
 
 extension SQLiteSearch {
-    /// Whether the audience may find the row of `entry`: what a row read with the live-domain condition alone (a
-    /// shared one) is checked on; a row read with the whole filter passes.
-    func audienceMayFind(_ entry: CandidateRowCache.Entry) -> Bool {
+    /// Whether the search may return the row of `entry` (its audience, its versions): what a row read with the
+    /// live-domain condition alone (a shared one) is checked on; a row read with the whole filter passes.
+    func mayReturn(_ entry: CandidateRowCache.Entry) -> Bool {
         let audience = query.audience
         return audience.mayFind(storedAccess: entry.access) && audience.mayFind(domain: entry.domain)
+            && (query.version != .current || entry.isCurrentVersion)
             && (query.domain.map { DomainIdentifier.isWithin(entry.domain, $0) } ?? true)
     }
 }
@@ -146,7 +147,7 @@ struct CandidateBatch {
         // Read for the shared rows, a row is filtered on its domain's liveness alone (the expiration is the search's).
         let condition = search.sharedRows == nil ? search.filter : .liveRows
         statement = try search.db.cachedStatement(sql: """
-            SELECT item.expirationDate, \(SearchRows.candidateColumns), item.domainIdentifier, item.access FROM item
+            SELECT item.expirationDate, \(SearchRows.candidateColumns), item.domainIdentifier, item.access, item.isCurrentVersion FROM item
             WHERE item.id IN (SELECT value FROM json_each(?)) AND \(condition.sql) ORDER BY item.id
             """)
         let toRead = shared.isEmpty ? unread : unread.filter { [shared] in shared[$0] == nil }
@@ -168,12 +169,12 @@ struct CandidateBatch {
             stored = nil
             if search.sharedRows != nil { newlyRead[id] = .some(nil) }
         }
-        let row = stored.flatMap { $0.expiration > search.nowSeconds && search.audienceMayFind($0) ? $0 : nil }
+        let row = stored.flatMap { $0.expiration > search.nowSeconds && search.mayReturn($0) ? $0 : nil }
         if search.rowsRead.count < SQLiteSearch.rowsRememberedPerSearch { search.rowsRead[id] = .some(row) }
         return row
     }
 
     private static func read(_ rows: RowCursor, _ statement: Statement) throws -> CandidateRowCache.Entry? {
-        try rows.next().map { (SearchRows.candidate($0, statement), $0[0], $0[9], $0[10]) }
+        try rows.next().map { (SearchRows.candidate($0, statement), $0[0], $0[9], $0[10], $0[11]) }
     }
 }

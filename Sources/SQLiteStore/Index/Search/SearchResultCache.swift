@@ -47,6 +47,11 @@ package final class SearchResultCache: Sendable {
             text.append(count: groups?.count ?? -1)
             for group in groups ?? [] { text.append(group) }
             text.append(query.contentType)
+            switch query.version {
+            case .current: text.append(count: -1)
+            case .any: text.append(count: -2)
+            case .named(let version): text.append(version)
+            }
             text.append(count: terms.synonyms.count)
             for span in terms.synonyms {
                 text.append(count: span.words.lowerBound)
@@ -224,7 +229,7 @@ package final class SearchResultCache: Sendable {
     private static func byteCount(of results: SearchResults) -> Int {
         let facets = results.facets?.values.reduce(0) { $0 + $1.reduce(0) { $0 + 32 + $1.key.utf8.count } } ?? 0
         return results.hits.reduce(64 + facets) { total, hit in
-            let texts = [hit.uniqueIdentifier, hit.domainIdentifier, hit.contentType, hit.title, hit.displayName, hit.contentDescription, hit.contentURL, hit.thumbnailURL, hit.relatedUniqueIdentifier]
+            let texts = [hit.uniqueIdentifier, hit.domainIdentifier, hit.contentType, hit.title, hit.displayName, hit.contentDescription, hit.contentURL, hit.thumbnailURL, hit.relatedUniqueIdentifier, hit.version]
             let highlights = hit.highlights.map { ranges in
                 16 * (ranges.title.count + ranges.displayName.count + ranges.contentDescription.count + (ranges.keywords + ranges.authorNames).reduce(0) { $0 + $1.count + 1 })
             } ?? 0

@@ -4,13 +4,14 @@ import Indexing
 
 /// Which rows a search may return, as one SQL condition on `item` with its arguments: not expired, in a live domain,
 /// within the domains it reads (``SearchQuery/searchedDomains``: the one asked, within the searcher's), without
-/// `access` or with one naming a group of the searcher's, and of the content type asked.
+/// `access` or with one naming a group of the searcher's, of the content type asked and of the versions asked
+/// (``SearchVersion``).
 struct SearchRowFilter {
     let sql: String
     let arguments: StatementArguments
     /// Whether the rows recent searches read serve this search (``CandidateRowCache``): they were read with the
-    /// live-domain condition alone, and hold each row's domain and `access`, which the search checks itself
-    /// (``SearchAudience``); a content type it does not.
+    /// live-domain condition alone, and hold each row's domain, `access` and whether its version is current, which the
+    /// search checks itself (``SearchAudience``, ``SearchVersion/current``); a content type or a named version it does not.
     let sharesRows: Bool
 
     /// The rows of live domains, expired or not: what the shared rows are read with.
@@ -34,7 +35,16 @@ struct SearchRowFilter {
             conditions.append("item.contentType = ?")
             arguments += [contentType]
         }
-        self.init(sql: conditions.joined(separator: " AND "), arguments: arguments, sharesRows: query.contentType == nil)
+        var namesVersion = false
+        switch query.version {
+        case .current: conditions.append("item.isCurrentVersion")
+        case .named(let version):
+            conditions.append("item.version = ?")
+            arguments += [version]
+            namesVersion = true
+        case .any: break
+        }
+        self.init(sql: conditions.joined(separator: " AND "), arguments: arguments, sharesRows: query.contentType == nil && !namesVersion)
     }
 
     /// "Without `access`, or with one naming one of `groups`" (given as one JSON array argument).

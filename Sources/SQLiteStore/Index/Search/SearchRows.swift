@@ -45,11 +45,11 @@ enum SearchRows {
     }
 
     /// The columns ``walked(_:)`` reads, after one column of the caller's.
-    static let walkedColumns = "item.id, item.contentCreationDate, item.domainIdentifier, item.contentType, \(pageColumn)"
+    static let walkedColumns = "item.id, item.contentCreationDate, item.domainIdentifier, item.contentType, item.version, \(pageColumn)"
 
     /// The match a row of ``walkedColumns`` holds (from its second column).
     static func walked(_ row: Row) -> WalkedMatch {
-        WalkedMatch(id: row[1], created: row[2], domain: row[3], contentType: row[4], page: row[5])
+        WalkedMatch(id: row[1], created: row[2], domain: row[3], contentType: row[4], version: row[5], page: row[6])
     }
 
     /// The items of a page of hits (the statement is prepared once per connection).
