@@ -115,13 +115,36 @@ struct SchedulerAPITests {
                 ("/search?q=a&distinct=section", "distinct: unknown value 'section'; the values are page"),
                 ("/search", "the query parameter q"), ("/search?q=a&limit=abc", "whole numbers"),
                 ("/search?q=a&limit=5000", "limit"), ("/search?q=a&domain=bad..domain", "domain"),
-                ("/search?q=a&facets=domain,authors", "facets: unknown facet 'authors'; the facets are domain, domainTree, type"),
+                ("/search?q=a&facets=domain,authors", "facets: unknown facet 'authors'; the facets are domain, domainTree, type, version"),
                 ("/search?q=a&facets=", "unknown facet ''"),
+                ("/search?q=a&version=", "version: must be a version of 1 to 64 bytes"), ("/search?q=a&version=v1%0A", "version: must be"),
             ] {
                 let refused = try await client.execute(uri: uri, method: .get)
                 #expect(refused.status == .badRequest, "\(uri)")
                 #expect((try Self.json(refused)["error"] as? String)?.contains(message) == true, "\(uri): \(String(buffer: refused.body))")
             }
+        }
+    }
+
+    /// `version=` over HTTP: the current version unless named, `*` for every one, counted by `facets=version`; each
+    /// hit names its version.
+    @Test(arguments: StoreBackend.allCases)
+    func versionNamesTheDocumentationVersionSearched(backend: StoreBackend) async throws {
+        try await Self.withAPI(backend, prepare: { store in
+            try await store.index.upsert(["v1", "v2"].map { version in
+                SearchableItem(uniqueIdentifier: "guide-\(version)", domainIdentifier: "com.test.docs", title: "Upgrade guide", version: version, isCurrentVersion: version == "v2")
+            })
+        }) { client, _ in
+            func found(_ query: String) async throws -> [String: Any] {
+                try Self.json(try await client.execute(uri: "/search?q=upgrade" + query, method: .get))
+            }
+            func versions(_ json: [String: Any]) -> [String] { (json["hits"] as? [[String: Any]])?.compactMap { $0["version"] as? String }.sorted() ?? [] }
+            #expect(versions(try await found("")) == ["v2"])
+            #expect(versions(try await found("&version=v1")) == ["v1"])
+            let all = try await found("&version=*&facets=version")
+            #expect(versions(all) == ["v1", "v2"])
+            #expect(all["facets"] as? [String: [String: Int]] == ["version": ["v1": 1, "v2": 1]])
+            #expect(versions(try await found("&version=v3")).isEmpty)
         }
     }
 
