@@ -221,7 +221,7 @@ let package = Package(
             name: "scheduler-bench",
             dependencies: [
                 "CSystemCalls", "PluginAPI", "Indexing", "Engine", "SchedulerConfig", "SchedulerService", "Store", "SQLiteStore", "PostgresStore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "PostsPlugin", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

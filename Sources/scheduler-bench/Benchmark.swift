@@ -19,6 +19,7 @@ import SQLiteStore
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
 ///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
+///        scheduler-bench --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … (documentation sites: ``DocsRelevanceBenchmark``)
 ///        scheduler-bench --audience DATABASE    (searches as a tenant token's user against anonymous ones: ``AudienceBenchmark``)
 ///        scheduler-bench --decode N [--work DIR] (reading N item lines: the line decoder against JSONDecoder)
 ///        scheduler-bench --ticks [N …] [--postgres URL] (a tick with nothing due over N units, each --ticks one N;

@@ -21,7 +21,7 @@ struct BenchmarkOptions {
 
     /// The measures that run alone, on what their option names.
     enum Single {
-        case decode(Int), http(String), postings(String, allFields: Bool), purge(String), relevance([String]), popularity(String), audience(String)
+        case decode(Int), http(String), postings(String, allFields: Bool), purge(String), relevance([String]), docsRelevance([String]), popularity(String), audience(String)
         /// Without the result cache: what a search costs, not what a repeated one does.
         case search(String)
 
@@ -32,6 +32,7 @@ struct BenchmarkOptions {
             case .postings(let database, let allFields): try await PostingsBenchmark.run(database: database, allFields: allFields)
             case .purge(let database): try await PurgeBenchmark.measure(try SQLiteSearchIndex(path: database, logger: Logger(label: "bench")))
             case .relevance(let folders): try await RelevanceBenchmark.run(folders: folders, work: options.work)
+            case .docsRelevance(let sites): try await DocsRelevanceBenchmark.run(sites: sites, work: options.work)
             case .popularity(let target): try await PopularityBenchmark.run(target: target)
             case .audience(let target): try await AudienceBenchmark.run(target: target, work: options.work, scheduler: options.scheduler)
             case .search(let target):
@@ -45,7 +46,7 @@ struct BenchmarkOptions {
 
     static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
         + "| --pass N | --decode N | --ticks [N] … | --http DATABASE | --postings DATABASE [--all-fields] | --purge DATABASE "
-        + "| --relevance FOLDER … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE|N | --fleet URL"
+        + "| --relevance FOLDER … | --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE|N | --fleet URL"
 
     mutating func parse(_ arguments: ArraySlice<String>) {
         var arguments = arguments
@@ -74,6 +75,7 @@ struct BenchmarkOptions {
         case "--postings": single = .postings(arguments.popFirst() ?? "", allFields: arguments.first == "--all-fields")
         case "--purge": single = .purge(arguments.popFirst() ?? "")
         case "--relevance": single = .relevance(Array(arguments))
+        case "--relevance-docs": single = .docsRelevance(Array(arguments))
         case "--popularity": single = .popularity(arguments.popFirst() ?? "")
         case "--search": single = .search(arguments.popFirst() ?? "")
         case "--audience": single = .audience(arguments.popFirst() ?? "")

@@ -46,12 +46,6 @@ enum RelevanceBenchmark {
             }
             return ranks
         }
-        func summary(_ ranks: [Int?]) -> String {
-            let reciprocal = ranks.map { $0.map { 1 / Double($0) } ?? 0 }.reduce(0, +) / Double(max(ranks.count, 1))
-            let first = ranks.count { $0 == 1 }, topTen = ranks.count { ($0 ?? 99) <= 10 }
-            return String(format: "mean reciprocal rank %.3f, first %d %%, top 10 %d %%", reciprocal,
-                first * 100 / max(ranks.count, 1), topTen * 100 / max(ranks.count, 1))
-        }
         let typedRanks = try await ranks(typed), misspeltRanks = try await ranks(misspelt)
         print("relevance, \(posts.count) titles of \(folders.count) sites in one index:")
         print("  \(typed.count) known-item queries as typed: \(summary(typedRanks))")
@@ -62,6 +56,14 @@ enum RelevanceBenchmark {
                 print("  \(rank.map(String.init) ?? "-")\t\(query)\t\(posts.first { $0.id == meant }?.title ?? "")")
             }
         }
+    }
+
+    /// The mean reciprocal rank of `ranks` (`nil` for a page not in the top 20), how often it is first, and in the top 10.
+    static func summary(_ ranks: [Int?]) -> String {
+        let reciprocal = ranks.map { $0.map { 1 / Double($0) } ?? 0 }.reduce(0, +) / Double(max(ranks.count, 1))
+        let first = ranks.count { $0 == 1 }, topTen = ranks.count { ($0 ?? 99) <= 10 }
+        return String(format: "mean reciprocal rank %.3f, first %d %%, top 10 %d %%", reciprocal,
+            first * 100 / max(ranks.count, 1), topTen * 100 / max(ranks.count, 1))
     }
 
     /// The posts of `folder` (and its subfolders): Markdown files whose front matter has a `title:`.
