@@ -66,9 +66,15 @@ enum DocsRelevanceBenchmark {
             print("  \(site.name): \(pages) pages\(versions > 0 ? " in \(versions) versions" : ""), \(items[site.name]!.count - pages) sections")
             print("    \(typed.count) typed as people type: \(RelevanceBenchmark.summary(ranks))")
             print("    \(whole.count) titles typed whole: \(RelevanceBenchmark.summary(wholeRanks))")
+            if versions > 0 {
+                let every = try await self.ranks(typed, site: site, index: index, version: .any)
+                print("    typed, every version searched (version=*, as before versions): \(RelevanceBenchmark.summary(every))")
+            }
             if ProcessInfo.processInfo.environment["BENCH_MISSES"] != nil {
                 for (query, rank) in zip(typed + whole, ranks + wholeRanks) where rank != 1 {
-                    print("    \(rank.map(String.init) ?? "-")\t\(query.text)\t\(query.page)")
+                    let hits = try await index.search(SearchQuery(text: query.text, domain: site.domain, limit: 20, distinct: .page)).hits
+                    let first = hits.first, meant = hits.first { ($0.relatedUniqueIdentifier ?? $0.uniqueIdentifier) == query.page }
+                    print("    \(rank.map(String.init) ?? "-")\t\(query.text)\t\(query.page) \(meant.map { "\($0.title ?? "") \($0.score)" } ?? "")\t← \(first?.title ?? "") [\(first?.uniqueIdentifier ?? "")] \(first?.score ?? 0) \(first?.displayName ?? "")")
                 }
             }
         }
@@ -106,10 +112,12 @@ enum DocsRelevanceBenchmark {
     }
 
     /// Each query's rank of its page, in the top 20 pages of the site's domain.
-    static func ranks(_ queries: [Query], site: Site, index: SQLiteSearchIndex) async throws -> [Int?] {
+    static func ranks(_ queries: [Query], site: Site, index: SQLiteSearchIndex, version: SearchVersion = .current) async throws -> [Int?] {
         var ranks: [Int?] = []
         for query in queries {
-            let hits = try await index.search(SearchQuery(text: query.text, domain: site.domain, limit: 20, distinct: .page)).hits
+            var search = try SearchQuery(text: query.text, domain: site.domain, limit: 20, distinct: .page)
+            search.version = version
+            let hits = try await index.search(search).hits
             ranks.append(hits.firstIndex { ($0.relatedUniqueIdentifier ?? $0.uniqueIdentifier) == query.page }.map { $0 + 1 })
         }
         return ranks

@@ -77,6 +77,20 @@ struct PostsSectionsTests {
         #expect(Self.anchors(of: "## Install\n## Other {#other}", .hugo, hugo: none) == ["", "other"])
     }
 
+    /// DocSearch's hierarchy as ranking hints: the page 10, a `##` section 5, a `###` one none; without sections, none.
+    @Test func pagesAndSectionsCarryTheirLevelsHint() async throws {
+        let folder = try Folder()
+        try folder.write("docs/guide.md", "---\ntitle: Guide\n---\n## Install\nText.\n### On Linux\nText.\n")
+        func hints(_ sections: String?) async throws -> [String: Int] {
+            let run = await PluginConformance.items(of: try PostsSource(
+                options: .init(directory: "docs", flavor: "hugo", sections: sections), context: folder.context()
+            ))
+            return Dictionary(uniqueKeysWithValues: run.items.map { ($0.uniqueIdentifier, $0.rankingHint ?? 0) })
+        }
+        #expect(try await hints("h3") == ["guide": 10, "guide#install": 5, "guide#on-linux": 0])
+        #expect(try await hints(nil) == ["guide": 0])
+    }
+
     /// Zola (`components/markdown/src/markdown.rs`, `find_anchor`; `utils::slugs::slugify_anchors`): every explicit id
     /// is reserved before the first heading, a repeated slug takes `-1`, `-2`…; text and code only.
     @Test func zolasAnchorsFollowItsSource() {

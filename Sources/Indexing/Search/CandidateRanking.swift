@@ -110,7 +110,8 @@ package struct CandidateRanking {
     }
 
     /// The page of `candidates` (those `gathered` found, as stored), best first: fewer typos (none for those that matched the words as typed; a synonym used counts as one), then a title that is
-    /// exactly the typed words, then more of the typed sequences held (`3.4.0`), then more words held whole (not only
+    /// exactly the typed words, then more of the typed sequences held (`3.4.0`), then better fields holding the words
+    /// (a title over a description), then more words held whole (not only
     /// as a prefix), then a higher score (times the candidate's lift in `lifts`, ``Popularity``), then priority order
     /// (lower id first); with their scores.
     /// With ``SearchDistinct/page``, a page's best candidate stands for it and its other candidates are left out.
@@ -133,7 +134,7 @@ package struct CandidateRanking {
             return Ranked(
                 id: candidate.id, score: result.score * (lifts[candidate.id] ?? 1),
                 typos: (gathered.asTyped.contains(candidate.id) ? 0 : result.typos) + result.synonyms, sequences: result.sequences,
-                titleIsExact: result.titleIsExact, wholeWords: result.wholeWords
+                titleIsExact: result.titleIsExact, fields: result.fields, wholeWords: result.wholeWords
             )
         }
     }
@@ -145,12 +146,14 @@ package struct CandidateRanking {
         var typos: Int
         var sequences: Int
         var titleIsExact: Bool
+        var fields: Double
         var wholeWords: Int
 
         static func isBetter(_ left: Ranked, than right: Ranked) -> Bool {
             if left.typos != right.typos { return left.typos < right.typos }
             if left.titleIsExact != right.titleIsExact { return left.titleIsExact }
             if left.sequences != right.sequences { return left.sequences > right.sequences }
+            if left.fields != right.fields { return left.fields > right.fields }
             if left.wholeWords != right.wholeWords { return left.wholeWords > right.wholeWords }
             if left.score != right.score { return left.score > right.score }
             return left.id < right.id

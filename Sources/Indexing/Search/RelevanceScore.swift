@@ -18,6 +18,10 @@ package struct RelevanceScore {
         package var sequences: Int
         /// Whether the title's words are the typed words, whole and in order ("Jekyll" for `jekyll`).
         package var titleIsExact: Bool
+        /// The weight of the best field each term matches (``SearchColumn/weight``), whole word or prefix, summed: a
+        /// title holding the words comes before a description holding them whole (Algolia's and Meilisearch's
+        /// "attribute" rule, before their "exactness").
+        package var fields: Double
         /// How many terms the field where they score best holds as a whole word, not only as the prefix of a longer one.
         package var wholeWords: Int
     }
@@ -61,6 +65,8 @@ package struct RelevanceScore {
         /// Whether its best match so far (of those found, whatever the floor of ``best``) is a whole word.
         var whole = false
         var matchedBest = 0.0
+        /// The weight of the best field that held it (0: none).
+        var field = 0.0
 
         /// The field being read holds a correction of the term (and no word starting with the term so far).
         mutating func corrected(by correction: ByteSpan) {
@@ -174,7 +180,7 @@ package struct RelevanceScore {
         return Result(
             score: state.reduce(0) { $0 + $1.best } * (1 + Double(min(100, max(0, rankingHint ?? 0))) / 100),
             typos: state.reduce(0) { $0 + $1.typos }, synonyms: synonymsUsed, sequences: reading.sequenceFound.count { $0 },
-            titleIsExact: reading.titleIsExact, wholeWords: state.count { $0.whole }
+            titleIsExact: reading.titleIsExact, fields: state.reduce(0) { $0 + $1.field }, wholeWords: state.count { $0.whole }
         )
     }
 
@@ -182,6 +188,7 @@ package struct RelevanceScore {
     private static func record(_ column: SearchColumn, lengthFactor: Double, state: UnsafeMutableBufferPointer<TermState>) {
         for index in state.indices {
             let match = state[index].match
+            if match > 0 { state[index].field = max(state[index].field, column.weight) }
             let scored = column.weight * match * lengthFactor
             if match > 0, scored > state[index].matchedBest || (scored == state[index].matchedBest && match == 1) {
                 state[index].whole = match == 1

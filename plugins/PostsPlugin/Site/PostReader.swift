@@ -107,6 +107,7 @@ struct PostReader: Sendable {
         }
         // Refused here, the post is reported by its path rather than by an identifier the index never takes.
         try item.validate()
+        if sectionDepth != nil { item.rankingHint = PostSections.pageRankingHint }
         let sections = sectionDepth.map { PostSections(of: item, body: post.body, flavor: post.flavor, hugo: hugoHeadings, deepest: $0) } ?? PostSections()
         return .item(item, image: post.imageReference(), sections: sections)
     }

@@ -14,6 +14,14 @@ struct PostSections {
     /// The breadcrumb's separator.
     static let separator = " › "
 
+    /// The `rankingHint` of a page whose sections are indexed, and of its sections by heading level: DocSearch's
+    /// hierarchy, where a page comes before its `##` sections and those before the `###` ones. A hint lifts the score
+    /// a little (a page's title match over a heading's of the same words) and, above all, puts every page before
+    /// every section in the order searches gather candidates in, so a page is never crowded out by the sections
+    /// whose breadcrumb repeats its title.
+    static let pageRankingHint = 10
+    static func rankingHint(level: Int) -> Int? { level <= 2 ? 5 : nil }
+
     init() {}
 
     init(of page: SearchableItem, body: Substring, flavor: SiteFlavor, hugo: HugoHeadings, deepest: Int) {
@@ -41,6 +49,7 @@ struct PostSections {
             item.expirationDate = page.expirationDate
             (item.version, item.isCurrentVersion) = (page.version, page.isCurrentVersion)
             item.relatedUniqueIdentifier = page.uniqueIdentifier
+            item.rankingHint = Self.rankingHint(level: section.level)
             if let url = page.contentURL {
                 item.contentURL = url + "#" + (section.anchor.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? section.anchor)
             }
