@@ -73,7 +73,7 @@ extension MemorySearchIndex {
             }
             let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: page.compactMap { id, score in
                 rowsByID[id].map { SearchHit($0.item, score: score) }
-            }).highlighted(for: gathered.terms)
+            }).presented(for: query, terms: gathered.terms)
             return query.facets.isEmpty ? results : FacetCounter(facets: query.facets, counting: walked).applied(to: results)
         }
     }

@@ -50,7 +50,7 @@ extension PostgresSearchIndex {
             let walked = WalkedMatch.isNeeded(by: query) ? try await walk(gathered.matched) : []
             let (page, total) = try await order(gathered, walked: walked)
             let results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try await index.hits(for: page))
-                .highlighted(for: gathered.terms)
+                .presented(for: query, terms: gathered.terms)
             return query.facets.isEmpty ? results : FacetCounter(facets: query.facets, counting: walked).applied(to: results)
         }
 

@@ -107,7 +107,7 @@ struct IndexCommandTests {
         let expectedKeys: Set = [
             "uniqueIdentifier", "domainIdentifier", "contentType", "title", "displayName", "contentDescription",
             "keywords", "authorNames", "contentCreationDate", "contentModificationDate", "contentURL", "relatedUniqueIdentifier", "thumbnailURL",
-            "rankingHint", "version", "expirationDate", "score", "highlights", "snippet",
+            "rankingHint", "version", "expirationDate", "score", "highlights", "snippet", "sections",
         ]
         #expect(Set(hit.keys) == expectedKeys)
         let highlights = try #require(hit["highlights"] as? [String: Any])

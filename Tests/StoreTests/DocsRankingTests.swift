@@ -48,4 +48,25 @@ struct DocsRankingTests {
             #expect(try await Self.ids(store, "actors", distinct: .page).prefix(2) == ["actors", "faq#actors"], "a page once, by its best hit")
         }
     }
+
+    /// `distinct=page`: each page's hit carries its next matching items under it, and the page counts once.
+    @Test(arguments: StoreBackend.searching)
+    func aPagesHitCarriesItsOtherMatchesUnderIt(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert(Self.items + (1...5).map { number in
+                Self.section("faq#more-\(number)", page: "faq", title: "Actors \(number)", trail: "FAQ › Actors \(number)", text: "More", hint: nil)
+            })
+            let results = try await store.index.search(SearchQuery(text: "actors", limit: 10, distinct: .page))
+            #expect(results.hits.map(\.uniqueIdentifier) == ["actors", "faq#actors"])
+            #expect(results.total == 2, "pages counted")
+            #expect(results.hits[0].sections.isEmpty)
+            let under = results.hits[1].sections
+            #expect(under.count == 3 && under.first?.uniqueIdentifier == "faq#timers#actors", "the best 3 others, best first: \(under.map(\.uniqueIdentifier))")
+            #expect(under.allSatisfy { $0.relatedUniqueIdentifier == "faq" && $0.highlights != nil }, "each highlighted as a hit")
+            let second = try await store.index.search(SearchQuery(text: "actors", limit: 1, offset: 1, distinct: .page))
+            #expect(second.hits.map(\.uniqueIdentifier) == ["faq#actors"] && second.hits[0].sections.count == 3, "offset counts pages")
+            let plain = try await store.index.search(SearchQuery(text: "actors", limit: 10))
+            #expect(plain.hits.allSatisfy(\.sections.isEmpty) && plain.hits.count == 8, "without distinct, every item is a hit of its own")
+        }
+    }
 }

@@ -8,6 +8,8 @@ package struct CandidateRanking {
     /// With ``SearchDistinct/page``, this many times more candidates and matches: a page and its sections are indexed
     /// one after another, so the first matches in priority order are often few pages.
     package static let distinctPagesFactor = 5
+    /// With ``SearchDistinct/page``, the other matching items of a page shown under its hit, at most.
+    package static let sectionsPerPage = 3
 
     let query: SearchQuery
     let scorer: RelevanceScore
@@ -114,17 +116,26 @@ package struct CandidateRanking {
     /// (a title over a description), then more words held whole (not only
     /// as a prefix), then a higher score (times the candidate's lift in `lifts`, ``Popularity``), then priority order
     /// (lower id first); with their scores.
-    /// With ``SearchDistinct/page``, a page's best candidate stands for it and its other candidates are left out.
+    /// With ``SearchDistinct/page``, a page's best candidate stands for it, followed by its next best ones (up to
+    /// ``sectionsPerPage``), which ``SearchResults/nestingSections()`` puts under it; the page counts once.
     package func page<Row>(
         of candidates: [Candidate], gathered: GatheredCandidates<Row>, lifts: [Int64: Double] = [:]
     ) -> [(id: Int64, score: Double)] {
-        var ranked = ranked(candidates, gathered: gathered, lifts: lifts).sorted(by: Ranked.isBetter)
-        if query.distinct == .page {
-            let pages = Dictionary(candidates.map { ($0.id, $0.page) }, uniquingKeysWith: { first, _ in first })
-            var seen = Set<String>()
-            ranked = ranked.filter { seen.insert(pages[$0.id] ?? "").inserted }
+        let ranked = ranked(candidates, gathered: gathered, lifts: lifts).sorted(by: Ranked.isBetter)
+        guard query.distinct == .page else { return ranked.dropFirst(query.offset).prefix(query.limit).map { ($0.id, $0.score) } }
+        let pages = Dictionary(candidates.map { ($0.id, $0.page) }, uniquingKeysWith: { first, _ in first })
+        var groupOfPage: [String: Int] = [:]
+        var groups: [[Ranked]] = []
+        for entry in ranked {
+            let page = pages[entry.id] ?? ""
+            if let group = groupOfPage[page] {
+                if groups[group].count <= Self.sectionsPerPage { groups[group].append(entry) }
+            } else {
+                groupOfPage[page] = groups.count
+                groups.append([entry])
+            }
         }
-        return ranked.dropFirst(query.offset).prefix(query.limit).map { ($0.id, $0.score) }
+        return groups.dropFirst(query.offset).prefix(query.limit).flatMap { $0.map { ($0.id, $0.score) } }
     }
 
     /// `candidates` scored, with what the order of ``page(of:gathered:lifts:)`` compares.

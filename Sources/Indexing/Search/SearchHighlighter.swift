@@ -157,4 +157,30 @@ extension SearchResults {
         results.hits = results.hits.map(highlighter.highlighted)
         return results
     }
+
+    /// The results of `query` as every store answers them: highlighted for `terms`, and with `distinct=page` each
+    /// page's next items nested under its hit (``nestingSections()``).
+    package func presented(for query: SearchQuery, terms: SearchTerms) -> SearchResults {
+        let results = highlighted(for: terms)
+        return query.distinct == .page ? results.nestingSections() : results
+    }
+
+    /// The hits, each followed by the other items of its page (``CandidateRanking/page(of:gathered:lifts:)`` lists
+    /// them so), with those put under it as its ``SearchHit/sections``.
+    package func nestingSections() -> SearchResults {
+        var nested: [SearchHit] = []
+        var pageOfLast: String?
+        for hit in hits {
+            let page = hit.relatedUniqueIdentifier ?? hit.uniqueIdentifier
+            if page == pageOfLast, !nested.isEmpty {
+                nested[nested.count - 1].sections.append(hit)
+            } else {
+                nested.append(hit)
+                pageOfLast = page
+            }
+        }
+        var results = self
+        results.hits = nested
+        return results
+    }
 }

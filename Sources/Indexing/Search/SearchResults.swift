@@ -68,6 +68,9 @@ public struct SearchHit: Sendable, Hashable, Codable {
     public var highlights: SearchHighlights?
     /// A window of the description around its best match; `nil` without a description.
     public var snippet: SearchSnippet?
+    /// With `distinct=page` (relevance order), the page's other matching items, best first, at most 3: its sections,
+    /// or the page's own item when one of its sections is the hit. Empty otherwise.
+    public var sections: [SearchHit] = []
 
     /// The hit of a stored `item` (whose expiration date every store sets), with its `score`.
     public init(_ item: SearchableItem, score: Double) {
@@ -97,6 +100,7 @@ public struct SearchHit: Sendable, Hashable, Codable {
         try container.encode(score, forKey: .score)
         try container.encode(highlights, forKey: .highlights)
         try container.encode(snippet, forKey: .snippet)
+        try container.encode(sections, forKey: .sections)
     }
 
     /// Encodes the keys of the item's own fields (not the score, highlights and snippet), absent values as `null`:

@@ -55,6 +55,7 @@ package struct SearchResultsJSON {
         if let hint = hit.rankingHint { write(hint) } else { append("null") }
         key("relatedUniqueIdentifier"); write(hit.relatedUniqueIdentifier)
         key("score"); write(hit.score)
+        key("sections"); writeArray(hit.sections) { writer, section in writer.write(section) }
         key("snippet")
         if let snippet = hit.snippet {
             open()

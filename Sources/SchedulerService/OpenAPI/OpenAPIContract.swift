@@ -621,6 +621,10 @@ components:
               properties:
                 text: { type: string }
                 highlights: { type: array, items: { $ref: "#/components/schemas/TextRange" } }
+            sections:
+              type: array
+              description: "With distinct=page (relevance order), the page's other matching items, best first, at most 3: its sections, or the page's own item when a section is the hit. Empty otherwise."
+              items: { $ref: "#/components/schemas/SearchHit" }
     SearchResults:
       type: object
       required: [hits, total, totalIsExact]

@@ -99,7 +99,7 @@ enum SearchBoxScript {
       if (!text.trim()) return this.close();
       if (!this.endpoint) return this.fail("the search box needs an endpoint attribute: the service's http(s) address");
       const limit = Math.min(Math.max(parseInt(this.getAttribute("limit") || "8", 10) || 8, 1), 50);
-      const url = this.endpoint + "/search?limit=" + limit + "&q=" + encodeURIComponent(text);
+      const url = this.endpoint + "/search?distinct=page&limit=" + limit + "&q=" + encodeURIComponent(text);
       const token = this.getAttribute("token");
       try {
         const response = await fetch(url, { headers: token ? { Authorization: "Bearer " + token } : {} });
@@ -134,10 +134,11 @@ enum SearchBoxScript {
       this.dispatchEvent(new CustomEvent("scheduler-search-results", { detail: { total: body.total, hits } }));
     }
 
-    /// Hits grouped by page: a page first, then its sections (hits naming it their relatedUniqueIdentifier).
+    /// Hits grouped by page: a page first, then its sections (hits naming it their relatedUniqueIdentifier, and
+    /// those the service put under a page's hit).
     groups(hits) {
       const byPage = new Map();
-      for (const hit of hits) {
+      for (const hit of hits.flatMap((hit) => [hit, ...(hit.sections || [])])) {
         const page = hit.relatedUniqueIdentifier || hit.uniqueIdentifier;
         if (!byPage.has(page)) byPage.set(page, []);
         const group = byPage.get(page);

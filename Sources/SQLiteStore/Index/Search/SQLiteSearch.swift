@@ -55,7 +55,7 @@ final class SQLiteSearch {
         let walked = WalkedMatch.isNeeded(by: query) ? try walk(gathered.matched) : []
         let (page, total) = try order(gathered, walked: walked)
         var results = SearchResults(total: total.total, totalIsExact: total.isExact, hits: try SearchRows.hits(db, for: page))
-            .highlighted(for: gathered.terms)
+            .presented(for: query, terms: gathered.terms)
         if !query.facets.isEmpty { results = FacetCounter(facets: query.facets, counting: walked).applied(to: results) }
         return results
     }

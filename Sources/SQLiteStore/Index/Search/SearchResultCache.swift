@@ -228,7 +228,7 @@ package final class SearchResultCache: Sendable {
     /// About how many bytes `results` hold.
     private static func byteCount(of results: SearchResults) -> Int {
         let facets = results.facets?.values.reduce(0) { $0 + $1.reduce(0) { $0 + 32 + $1.key.utf8.count } } ?? 0
-        return results.hits.reduce(64 + facets) { total, hit in
+        return (results.hits + results.hits.flatMap(\.sections)).reduce(64 + facets) { total, hit in
             let texts = [hit.uniqueIdentifier, hit.domainIdentifier, hit.contentType, hit.title, hit.displayName, hit.contentDescription, hit.contentURL, hit.thumbnailURL, hit.relatedUniqueIdentifier, hit.version]
             let highlights = hit.highlights.map { ranges in
                 16 * (ranges.title.count + ranges.displayName.count + ranges.contentDescription.count + (ranges.keywords + ranges.authorNames).reduce(0) { $0 + $1.count + 1 })
