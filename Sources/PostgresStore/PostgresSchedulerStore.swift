@@ -346,9 +346,10 @@ public final class PostgresSchedulerStore: SchedulerStore {
     static func insertHistory(_ run: RunRecord, keep: Int, _ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.checkedQuery(
             """
-            INSERT INTO run_history (unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode)
+            INSERT INTO run_history (unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode, rejections)
             VALUES (\(run.unit), \(run.source), \(run.domain), \(run.startedAt.timeIntervalSince1970), \(run.finishedAt.timeIntervalSince1970),
-                \(run.decision.rawValue), \(run.reason), \(run.indexed), \(run.deleted), \(run.rejected), \(run.error), \(run.forced), \(run.mode.rawValue))
+                \(run.decision.rawValue), \(run.reason), \(run.indexed), \(run.deleted), \(run.rejected), \(run.error), \(run.forced), \(run.mode.rawValue),
+                \(run.rejectionsJSON))
             """,
             logger: logger
         )
@@ -372,21 +373,23 @@ public final class PostgresSchedulerStore: SchedulerStore {
     public func history(source: String?, unit: String?, limit: Int) async throws -> [RunRecord] {
         let rows = try await client.checkedQuery(
             """
-            SELECT unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode
+            SELECT unit, source, domain, started_at, finished_at, decision, reason, indexed, deleted, rejected, error, forced, mode, rejections
             FROM run_history WHERE (\(source)::text IS NULL OR source = \(source)) AND (\(unit)::text IS NULL OR unit = \(unit))
             ORDER BY id DESC LIMIT \(limit)
             """,
             logger: logger
         )
         var runs: [RunRecord] = []
-        for try await (unit, source, domain, started, finished, decision, reason, indexed, deleted, rejected, error, forced, mode) in rows.decode(
-            (String, String, String, Double, Double, String, String, Int, Int, Int, String?, Bool, String).self
+        for try await (unit, source, domain, started, finished, decision, reason, indexed, deleted, rejected, error, forced, mode, rejections) in rows.decode(
+            (String, String, String, Double, Double, String, String, Int, Int, Int, String?, Bool, String, String?).self
         ) {
-            runs.append(RunRecord(
+            var run = RunRecord(
                 unit: unit, source: source, domain: domain, startedAt: Date(timeIntervalSince1970: started),
                 finishedAt: Date(timeIntervalSince1970: finished), decision: RunDecision(rawValue: decision) ?? .skipped, reason: reason,
                 indexed: indexed, deleted: deleted, rejected: rejected, error: error, forced: forced, mode: SyncMode(rawValue: mode) ?? .full
-            ))
+            )
+            run.rejections = RunRecord.rejections(fromJSON: rejections)
+            runs.append(run)
         }
         return runs
     }

@@ -194,6 +194,8 @@ enum PostgresSchema {
         .statements("v18-item-version", [
             "ALTER TABLE item ADD COLUMN version TEXT", "ALTER TABLE item ADD COLUMN is_current_version BOOLEAN NOT NULL DEFAULT true",
         ]),
+        // The first rejections of a run, as JSON: NULL for runs before, and for runs that rejected nothing.
+        .statements("v19-run-rejections", ["ALTER TABLE run_history ADD COLUMN rejections TEXT"]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

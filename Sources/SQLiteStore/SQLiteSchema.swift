@@ -222,6 +222,10 @@ enum SQLiteSchema {
             try db.execute(sql: "ALTER TABLE item ADD COLUMN version TEXT")
             try db.execute(sql: "ALTER TABLE item ADD COLUMN isCurrentVersion INTEGER NOT NULL DEFAULT 1")
         }
+        migrator.registerMigration("v19-run-rejections") { db in
+            // The first rejections of a run, as JSON: NULL for runs before, and for runs that rejected nothing.
+            try db.execute(sql: "ALTER TABLE run_history ADD COLUMN rejections TEXT")
+        }
     }
 
     /// Fails with a clear message when the host's SQLite lacks FTS5.

@@ -88,12 +88,14 @@ enum UnitStateRow {
     }
 
     static func run(from row: Row) -> RunRecord {
-        RunRecord(
+        var run = RunRecord(
             unit: row["unit"], source: row["source"], domain: row["domain"],
             startedAt: Date(timeIntervalSince1970: row["startedAt"]), finishedAt: Date(timeIntervalSince1970: row["finishedAt"]),
             decision: RunDecision(rawValue: row["decision"]) ?? .skipped, reason: row["reason"], indexed: row["indexed"],
             deleted: row["deleted"], rejected: row["rejected"], error: row["error"], forced: row["forced"],
             mode: (row["mode"] as String?).flatMap(SyncMode.init(rawValue:)) ?? .full
         )
+        run.rejections = RunRecord.rejections(fromJSON: row["rejections"])
+        return run
     }
 }

@@ -353,6 +353,7 @@ public struct ReconcilePass: Sendable {
                 outcome.indexed = failure.indexed
                 outcome.deleted = failure.deleted
                 outcome.rejected = failure.rejected
+                outcome.rejections = failure.rejections
                 outcome.nextDue = retryAt
                 try await store.recordFailure(
                     known, error: failure.message, failures: failures, retryAt: retryAt, history: historyLine(outcome, startedAt: startedAt, forced: forced)
@@ -364,11 +365,13 @@ public struct ReconcilePass: Sendable {
 
     /// The line of the history that tells `outcome`, finished now.
     private func historyLine(_ outcome: UnitOutcome, startedAt: Date, forced: Bool = false) -> RunRecord {
-        RunRecord(
+        var line = RunRecord(
             unit: outcome.unit, source: outcome.source, domain: outcome.domain, startedAt: startedAt, finishedAt: clock.now(),
             decision: outcome.decision, reason: outcome.reason, indexed: outcome.indexed, deleted: outcome.deleted,
             rejected: outcome.rejected, error: outcome.error, forced: forced, mode: outcome.mode
         )
+        line.rejections = outcome.rejections
+        return line
     }
 }
 

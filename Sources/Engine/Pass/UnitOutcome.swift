@@ -19,6 +19,8 @@ public struct UnitOutcome: Sendable, Hashable, Codable {
     public var unchanged: Int = 0
     public var deleted: Int = 0
     public var rejected: Int = 0
+    /// The first of them, as the history keeps them (not in the JSON: `scheduler history` shows them).
+    public var rejections: [RunRecord.Rejection] = []
     public var lastSuccess: Date?
     public var nextDue: Date?
     public var error: String?

@@ -24,6 +24,8 @@ struct UnitReindex {
         var indexed: Int
         var deleted: Int
         var rejected: Int
+        /// The first of them, as the history keeps them.
+        var rejections: [RunRecord.Rejection]
         /// The kind of run it was.
         var mode: SyncMode
     }
@@ -201,7 +203,10 @@ struct UnitReindex {
 
         /// A failure with what the attempt had done.
         func failure(_ message: String) -> Failure {
-            Failure(message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count, mode: start.mode)
+            Failure(
+                message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count,
+                rejections: RunRecord.kept(from: rejections), mode: start.mode
+            )
         }
 
         /// What a failed attempt left as it was.
@@ -281,7 +286,7 @@ struct UnitReindex {
             UnitSuccess(
                 unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: unit.itemCount ?? count, mode: .incremental,
                 state: writer.state,
-                history: historyLine(indexed: committer.written, deleted: committer.deleted, rejected: rejected, finishedAt: finishedAt, mode: .incremental)
+                history: historyLine(indexed: committer.written, deleted: committer.deleted, rejections: attempt.rejections, finishedAt: finishedAt, mode: .incremental)
             ),
             deletingItemsCommittedThrough: nil
         )
@@ -303,7 +308,7 @@ struct UnitReindex {
         let swept = try await store.finishRun(
             UnitSuccess(
                 unit: unit, finishedAt: finishedAt, fingerprint: plan.fingerprint, itemCount: produced, mode: mode, state: writer.state,
-                history: historyLine(indexed: produced, deleted: committer.deleted, rejected: rejected, finishedAt: finishedAt, mode: mode)
+                history: historyLine(indexed: produced, deleted: committer.deleted, rejections: attempt.rejections, finishedAt: finishedAt, mode: mode)
             ),
             // No item can become stale now (every later commit is newer): without any, the sweep is skipped.
             deletingItemsCommittedThrough: stale > 0 ? baseline : nil
@@ -316,10 +321,11 @@ struct UnitReindex {
     }
 
     /// ``history`` with what the run did (the store adds the final commit's deletions).
-    private func historyLine(indexed: Int, deleted: Int, rejected: Int, finishedAt: Date, mode: SyncMode) -> RunRecord {
+    private func historyLine(indexed: Int, deleted: Int, rejections: RejectionLog, finishedAt: Date, mode: SyncMode) -> RunRecord {
         var line = history
         line.decision = .reindexed
-        (line.indexed, line.deleted, line.rejected, line.finishedAt, line.mode) = (indexed, deleted, rejected, finishedAt, mode)
+        (line.indexed, line.deleted, line.rejected, line.finishedAt, line.mode) = (indexed, deleted, rejections.count, finishedAt, mode)
+        line.rejections = RunRecord.kept(from: rejections)
         return line
     }
 

@@ -90,6 +90,8 @@ struct RunRow {
     var counts: String
     var duration: String
     var detail: String
+    /// The first content the run rejected, and why (`path: reason`).
+    var rejections: [String]
 
     init(_ run: RunRecord, now: Date) {
         finished = Moment(run.finishedAt, now: now)
@@ -101,6 +103,7 @@ struct RunRow {
         counts = "+\(run.indexed) −\(run.deleted)" + (run.rejected > 0 ? " ✕\(run.rejected)" : "")
         duration = RunRow.describe(seconds: run.finishedAt.timeIntervalSince(run.startedAt))
         detail = run.error ?? run.reason
+        rejections = run.rejections.map { "\($0.what): \($0.reason)" }
     }
 
     /// `850 ms`, `12.5 s`.

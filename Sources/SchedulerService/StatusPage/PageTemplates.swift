@@ -207,7 +207,7 @@ enum PageTemplates {
       <section>
         <h2>Runs</h2>
         <table class="runs" id="runs"><thead><tr><th>Finished</th><th>Result</th><th>Mode</th><th>Items</th><th>Took</th><th>Why</th></tr></thead><tbody>
-        {{#runs}}<tr class="{{#isFailure}}failing{{/isFailure}}"><td data-label="Finished"><div>{{#finished}}{{relative}}<br><span class="muted">{{utc}}</span>{{/finished}}</div></td><td data-label="Result"><div>{{decision}}</div></td><td data-label="Mode"><div>{{mode}}</div></td><td data-label="Items"><div>{{counts}}</div></td><td data-label="Took"><div>{{duration}}</div></td><td data-label="Why" class="detail"><div>{{detail}}</div></td></tr>{{/runs}}
+        {{#runs}}<tr class="{{#isFailure}}failing{{/isFailure}}"><td data-label="Finished"><div>{{#finished}}{{relative}}<br><span class="muted">{{utc}}</span>{{/finished}}</div></td><td data-label="Result"><div>{{decision}}</div></td><td data-label="Mode"><div>{{mode}}</div></td><td data-label="Items"><div>{{counts}}</div></td><td data-label="Took"><div>{{duration}}</div></td><td data-label="Why" class="detail"><div>{{detail}}{{#rejections}}<br><span class="rejection">rejected {{.}}</span>{{/rejections}}</div></td></tr>{{/runs}}
         </tbody></table>
         {{^runs}}<p class="muted">No run in the history kept.</p>{{/runs}}
       </section>

@@ -39,7 +39,11 @@ struct HistoryCommand: AsyncParsableCommand {
             line += ": \(run.indexed) indexed, \(run.deleted) deleted, \(run.rejected) rejected"
             line += " in \(Int((run.finishedAt.timeIntervalSince(run.startedAt)).rounded())) s"
             if let error = run.error { line += "; \(error)" } else { line += " (\(run.reason))" }
-            print(line)
+            print(VisibleText.escaping(line, keepingLineBreaks: false))
+            // The first content it rejected, and why: a source's words, shown escaped.
+            for rejection in run.rejections {
+                print(VisibleText.escaping("    rejected \(rejection.what): \(rejection.reason)", keepingLineBreaks: false))
+            }
         }
     }
 }
