@@ -59,6 +59,9 @@ struct ItemJSONReaderTests {
             #"{"uniqueIdentifier":"c","domainIdentifier":"com.a","rankingHint":-0}"#,
             #"{"uniqueIdentifier":"x","uniqueIdentifier":"y","domainIdentifier":"com.a"}"#,
             #"{"unique\u0049dentifier":"z","domainIdentifier":"com.a"}"#,
+            #"{"uniqueIdentifier":"d","domainIdentifier":"com.a","version":"v3.6","isCurrentVersion":false}"#,
+            #"{"uniqueIdentifier":"d","domainIdentifier":"com.a","version":"v3.7","isCurrentVersion":true}"#,
+            #"{"uniqueIdentifier":"d","domainIdentifier":"com.a","version":"v3.7","isCurrentVersion":null}"#,
         ]
         for line in lines { #expect(Self.agree(Array(line.utf8)), "\(line)") }
     }
@@ -92,6 +95,15 @@ struct ItemJSONReaderTests {
             #"{"uniqueIdentifier":"a","domainIdentifier":"com.a"}x"#,
             #"{"uniqueIdentifier":"","domainIdentifier":"com.a"}"#,
             #"{"uniqueIdentifier":"a","domainIdentifier":"com..a"}"#,
+            #"{"uniqueIdentifier":"a","domainIdentifier":"com.a","version":"v1","isCurrentVersion":"false"}"#,
+            #"{"uniqueIdentifier":"a","domainIdentifier":"com.a","version":"v1","isCurrentVersion":"true"}"#,
+            #"{"uniqueIdentifier":"a","domainIdentifier":"com.a","version":"v1","isCurrentVersion":0}"#,
+            #"{"uniqueIdentifier":"a","domainIdentifier":"com.a","version":"v1","isCurrentVersion":[false]}"#,
+            #"{"uniqueIdentifier":"a","domainIdentifier":"com.a","version":"v1","isCurrentVersion":tru}"#,
+            #"{"uniqueIdentifier":"a","domainIdentifier":"com.a","isCurrentVersion":false}"#,
+            #"{"uniqueIdentifier":"a","domainIdentifier":"com.a","version":"*"}"#,
+            #"{"uniqueIdentifier":"a","domainIdentifier":"com.a","version":""}"#,
+            #"{"uniqueIdentifier":"a","domainIdentifier":"com.a","version":5}"#,
         ]
         for line in lines { Self.agree(Array(line.utf8)) }
         // Bytes that are not UTF-8, in a string and outside one; a NUL in a string.
@@ -144,6 +156,7 @@ enum ItemLineGenerator {
         #"{"uniqueIdentifier":"a1","domainIdentifier":"com.shop.fr","title":"Délais","keywords":["livraison","délai"],"rankingHint":40,"expirationDate":"2027-01-31T10:00:00Z"}"#,
         #"{"uniqueIdentifier":"b2","domainIdentifier":"com.shop","contentDescription":"Soft \"and\" hard.","thumbnailData":"iVBORw0KGgo=","displayName":null,"authorNames":["Ann"]}"#,
         #"{"contentType":"public.text","uniqueIdentifier":"c\u00e9","domainIdentifier":"com.a.b","contentURL":"app://c","relatedUniqueIdentifier":"a1","contentModificationDate":"2026-11-26T00:00:00+01:00"}"#,
+        #"{"uniqueIdentifier":"d4","domainIdentifier":"io.etcd.docs","title":"Recovery","version":"v3.6","isCurrentVersion":false,"access":["staff"]}"#,
     ]
 
     static let keys = SearchableItem.CodingKeys.allCases.map(\.stringValue) + ["extra", "Title", "unique_identifier", ""]
@@ -171,6 +184,7 @@ enum ItemLineGenerator {
         case ("contentCreationDate", _), ("contentModificationDate", _), ("expirationDate", _):
             return ["\"2027-01-31T10:00:00Z\"", "\"2027-01-31T10:00:00.125+02:00\"", "\"2027-02-30T00:00:00Z\"", "\"yesterday\""].randomElement(using: &random)!
         case ("thumbnailData", _): return ["\"iVBORw0KGgo=\"", "\"!!\"", "\"\""].randomElement(using: &random)!
+        case ("isCurrentVersion", _): return ["true", "false", "\"false\"", "\"true\"", "0", "fals"].randomElement(using: &random)!
         default: return string(using: &random, plain: kind < 5)
         }
     }

@@ -9,6 +9,7 @@ struct NDJSONFuzzTests {
     static let lines = [
         #"{"uniqueIdentifier":"a1","domainIdentifier":"com.shop.fr","title":"Délais de livraison","keywords":["livraison","délai"],"rankingHint":40,"expirationDate":"2027-01-31T10:00:00Z","contentURL":"shop://help/a1"}"#,
         #"{"uniqueIdentifier":"b2","domainIdentifier":"com.shop","contentDescription":"Soft and hard.","thumbnailData":"iVBORw0KGgo=","displayName":null}"#,
+        #"{"uniqueIdentifier":"c3","domainIdentifier":"io.etcd.docs","title":"Disaster recovery","version":"v3.6","isCurrentVersion":false,"access":["staff"]}"#,
     ]
 
     @Test(arguments: [UInt64(21), 22])

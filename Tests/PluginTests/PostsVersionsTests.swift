@@ -108,3 +108,42 @@ struct PostsVersionsTests {
         #expect(context.rejections.examples.first?.reason.contains("version") == true, "\(context.rejections.examples)")
     }
 }
+
+/// What a version set up wrong would cost, refused before a run writes anything.
+@Suite("Posts: versions set up wrong")
+struct PostsVersionsRefusalTests {
+    @Test func aCurrentVersionWithoutItsFolderIsRefusedBeforeAnythingIsSent() throws {
+        let folder = try Folder()
+        try PostsVersionsTests.site(in: folder)
+        #expect {
+            _ = try PostsSource(
+                options: .init(directory: "site/content", flavor: "hugo", versions: .init(folder: "docs/{version}", current: "3.7")),
+                context: folder.context(now: PostsVersionsTests.now)
+            )
+        } throws: { error in
+            "\(error)".contains("the current version '3.7' has no folder docs/3.7")
+        }
+    }
+
+    @Test func aDocsyCurrentVersionTheSiteDoesNotListIsRefused() throws {
+        let folder = try Folder()
+        try PostsVersionsTests.site(in: folder)
+        try folder.write("site/config.yaml", "params:\n  version: v9\n  Versions:\n    - { version: v3.7, URL: /docs/v3.7/ }\n")
+        #expect {
+            _ = try PostsSource(options: .init(directory: "site/content", flavor: "hugo", site: "site/config.yaml"), context: folder.context(now: PostsVersionsTests.now))
+        } throws: { error in
+            "\(error)".contains("the current version 'v9' is not one the site's params.versions lists (v3.7)")
+        }
+    }
+
+    @Test func aTypographerReplacementPastSixteenBytesIsRefused() throws {
+        let folder = try Folder()
+        try folder.write("site/content/a.md", "---\ntitle: A\n---\n## a--b\n")
+        try folder.write("site/hugo.toml", "[markup.goldmark.extensions.typographer]\nenDash = '\(String(repeating: "x", count: 17))'\n")
+        #expect {
+            _ = try PostsSource(options: .init(directory: "site/content", flavor: "hugo", site: "site/hugo.toml"), context: folder.context())
+        } throws: { error in
+            "\(error)".contains("typographer.enDash: longer than 16 bytes")
+        }
+    }
+}

@@ -231,6 +231,8 @@ public struct PostsSource: SourcePlugin {
             throw PluginOptionError(option: "directory", reason: problem)
         }
         folder = URL(fileURLWithPath: folderPath)
+        let versions = try Self.versions(options, site: site)
+        if let problem = versions?.problem(inFolder: folderPath) { throw PluginOptionError(option: "versions", reason: problem) }
         let settings: [String?] = [
             folderPath, options.extensions?.sorted().joined(separator: ","), options.maxFileBytes.map(String.init), options.flavor, options.permalink,
             options.future.map { "\($0)" }, options.timeZone, options.baseURL, options.sections, site.digest,
@@ -243,7 +245,7 @@ public struct PostsSource: SourcePlugin {
             flavor: try Self.flavor(options), permalink: try Self.permalink(options), future: options.future, zone: try Self.zone(options),
             baseURL: options.baseURL, hugoPermalinks: site.hugoPermalinks, jekyllCollectionPermalinks: site.jekyllCollectionPermalinks,
             jekyllCollectionDefault: site.jekyllCollectionDefault, jekyllDefaults: site.jekyllDefaults, uglyURLs: site.uglyURLs,
-            hugoHeadings: site.hugoHeadings, versions: try Self.versions(options, site: site), sectionDepth: try Self.sectionDepth(options),
+            hugoHeadings: site.hugoHeadings, versions: versions, sectionDepth: try Self.sectionDepth(options),
             domain: context.domain, now: context.now
         )
         self.context = context

@@ -339,6 +339,7 @@ public struct ReconcilePass: Sendable {
                 outcome.indexed = cancelled.indexed
                 outcome.deleted = cancelled.deleted
                 outcome.rejected = cancelled.rejected
+                outcome.rejections = cancelled.rejections
                 outcome.nextDue = next
                 try await store.recordAttemptEnd(
                     known, result: .cancelled, error: message, failures: known.failures, retryAt: next,

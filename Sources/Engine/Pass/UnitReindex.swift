@@ -36,6 +36,8 @@ struct UnitReindex {
         var indexed: Int
         var deleted: Int
         var rejected: Int
+        /// The first of them, as the history keeps them.
+        var rejections: [RunRecord.Rejection]
         var mode: SyncMode
     }
 
@@ -230,7 +232,8 @@ struct UnitReindex {
         } catch let cancelled as BatchCommitter.Cancelled {
             let committer = attempt.committer
             throw Cancelled(
-                by: cancelled.by, indexed: committer.written, deleted: committer.deleted, rejected: attempt.rejections.count, mode: attempt.start.mode
+                by: cancelled.by, indexed: committer.written, deleted: committer.deleted, rejected: attempt.rejections.count,
+                rejections: RunRecord.kept(from: attempt.rejections), mode: attempt.start.mode
             )
         } catch let failed as BatchCommitter.IndexWriteFailure {
             throw attempt.failure("writing to the index failed: \(failed.error); \(attempt.untouched)")

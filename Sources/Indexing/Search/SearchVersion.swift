@@ -31,7 +31,8 @@ public enum SearchVersion: Sendable, Hashable {
     public func admits(version: String?, isCurrent: Bool) -> Bool {
         switch self {
         case .current: isCurrent
-        case .named(let named): version == named
+        // Byte for byte, as the databases compare text (`String`'s equality is canonical equivalence).
+        case .named(let named): version.map { $0.utf8.elementsEqual(named.utf8) } ?? false
         case .any: true
         }
     }

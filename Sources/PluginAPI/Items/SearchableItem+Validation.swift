@@ -61,6 +61,9 @@ extension SearchableItem {
             return
         }
         try Self.require(version, field: "version", maxBytes: limits.maxVersionBytes)
+        guard version != "*" else {
+            throw ItemValidationError(field: "version", reason: "'*' stands for every version in a search; name the item's version")
+        }
         guard !version.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw ItemValidationError(field: "version", reason: "holds a control character")
         }

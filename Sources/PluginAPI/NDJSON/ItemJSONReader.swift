@@ -94,8 +94,8 @@ struct ItemJSONReader {
             switch value(key) {
             case nil: return nil
             case .token(let token)? where token.isNull: return nil
-            case .token(let token)? where line[token.range].elementsEqual("true".utf8): return true
-            case .token(let token)? where line[token.range].elementsEqual("false".utf8): return false
+            case .token(let token)? where token.isLiteral && line[token.range].elementsEqual("true".utf8): return true
+            case .token(let token)? where token.isLiteral && line[token.range].elementsEqual("false".utf8): return false
             default: throw ItemValidationError(field: key.stringValue, reason: "expected true or false")
             }
         }
@@ -481,5 +481,10 @@ extension ItemJSONReader.Token {
 
     var isNumber: Bool {
         if case .number = kind { true } else { false }
+    }
+
+    /// `true`, `false`, or an array or object: not a string (whose range is between its quotes), not a number.
+    var isLiteral: Bool {
+        if case .other = kind { true } else { false }
     }
 }

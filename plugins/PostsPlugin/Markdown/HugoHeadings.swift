@@ -24,6 +24,9 @@ struct HugoHeadings: Sendable, Hashable {
 
     /// What the typographer puts in place of each sequence, as the id reads it (HTML entities resolved).
     struct Typographer: Sendable, Hashable {
+        /// The longest replacement read (a heading of `--` must not grow a thousandfold).
+        static let maxReplacementBytes = 16
+
         var enDash = "–"
         var emDash = "—"
         var ellipsis = "…"

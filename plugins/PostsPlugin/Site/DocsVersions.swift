@@ -44,6 +44,25 @@ struct DocsVersions: Sendable, Hashable {
         }
     }
 
+    /// The folder of the current version, relative to the posts folder.
+    var currentFolder: String {
+        switch folders {
+        case .pattern(let pattern): pattern.map { $0 ?? current }.joined(separator: "/")
+        case .listed(let listed): listed.first { $0.value == current }?.key ?? current
+        }
+    }
+
+    /// Why these versions cannot be used with the posts folder at `root`, or `nil`: the current version's folder must
+    /// be there, or every versioned page would be written hidden from the searches that name no version.
+    func problem(inFolder root: String) -> String? {
+        var isFolder: ObjCBool = false
+        let path = (root as NSString).appendingPathComponent(currentFolder)
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            return "the current version '\(current.prefix(64))' has no folder \(currentFolder.prefix(200)) in \(root.prefix(200)); name the version people land on as its folder is named"
+        }
+        return nil
+    }
+
     /// The version of the page at `relativePath` (in the posts folder), `nil` outside every version's folder.
     func version(of relativePath: String) -> String? {
         let folders = relativePath.split(separator: "/").dropLast()
@@ -83,16 +102,20 @@ extension DocsVersions {
         var current: String?
 
         init?(params: YAMLNode?) {
+            /// The value under `key`, any case (Hugo's keys are case-insensitive).
+            func value(_ node: YAMLNode?, _ key: String) -> YAMLNode? {
+                node?.entries?.first { $0.key.scalarText?.lowercased() == key.lowercased() }?.value
+            }
             var first: String?
-            for entry in params?["versions"]?.elements ?? [] {
-                guard let version = entry["version"]?.scalarText, DocsVersions.versionProblem(version) == nil,
-                      let url = entry["url"]?.scalarText, url.hasPrefix("/"), !url.hasPrefix("//") else { continue }
+            for entry in value(params, "versions")?.elements ?? [] {
+                guard let version = value(entry, "version")?.scalarText, DocsVersions.versionProblem(version) == nil,
+                      let url = value(entry, "url")?.scalarText, url.hasPrefix("/"), !url.hasPrefix("//") else { continue }
                 let folder = url.split(separator: "/").joined(separator: "/")
                 guard !folder.isEmpty else { continue }
                 folders[folder] = version
                 first = first ?? version
             }
-            let named = [params?["version"]?.scalarText, params?["latest_stable_version"]?.scalarText].compactMap { $0 }
+            let named = [value(params, "version")?.scalarText, value(params, "latest_stable_version")?.scalarText].compactMap { $0 }
             current = named.first { !$0.isEmpty && DocsVersions.versionProblem($0) == nil } ?? first
             guard !folders.isEmpty else { return nil }
         }
@@ -110,6 +133,11 @@ extension DocsVersions {
         }
         guard let site else {
             throw PluginOptionError(option: "versions", reason: "name the folder of each version (versions.folder: docs/{version}); the site's file lists none")
+        }
+        // A current version no folder holds would hide every versioned page from the searches that name none.
+        guard site.folders.values.contains(current) else {
+            let listed = Set(site.folders.values).sorted().joined(separator: ", ")
+            throw PluginOptionError(option: "versions", reason: "the current version '\(current.prefix(64))' is not one the site's params.versions lists (\(listed.prefix(400)))")
         }
         return DocsVersions(folders: .listed(site.folders), current: current)
     }

@@ -159,7 +159,12 @@ struct SiteSettings: Sendable {
                 ("enDash", \.enDash), ("emDash", \.emDash), ("ellipsis", \.ellipsis), ("leftAngleQuote", \.leftAngleQuote), ("rightAngleQuote", \.rightAngleQuote),
             ]
             for (key, field) in keys {
-                if let replacement = value(typographer, key)?.scalarText { replacements[keyPath: field] = HugoHeadings.Typographer.resolvingEntities(replacement) }
+                guard let written = value(typographer, key)?.scalarText else { continue }
+                let replacement = HugoHeadings.Typographer.resolvingEntities(written)
+                guard replacement.utf8.count <= HugoHeadings.Typographer.maxReplacementBytes else {
+                    throw Problem(description: "\(path): markup.goldmark.extensions.typographer.\(key): longer than \(HugoHeadings.Typographer.maxReplacementBytes) bytes; a typographer puts a character or two in place of a dash")
+                }
+                replacements[keyPath: field] = replacement
             }
             headings.typographer = replacements
         }
