@@ -256,7 +256,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Starts programs for the tests without `Foundation.Process` (see ChildProcess.swift for why).
-        .target(name: "ProcessSupport", dependencies: ["CSystemCalls"], path: "Tests/ProcessSupport", swiftSettings: strictSettings),
+        .target(name: "ProcessSupport", dependencies: ["PluginAPI"], path: "Tests/ProcessSupport", swiftSettings: strictSettings),
         // Seeded generators and input mutators shared by the property and fuzz tests.
         .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strictSettings),
         .testTarget(
@@ -313,7 +313,7 @@ let package = Package(
         .testTarget(
             name: "PluginTests",
             dependencies: [
-                "PluginAPI", "PluginConformance", "CommandPlugin", "PostsPlugin", "CategoryFeedPlugin", "FuzzSupport",
+                "PluginAPI", "PluginConformance", "CommandPlugin", "PostsPlugin", "CategoryFeedPlugin", "FuzzSupport", "ProcessSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Foundation
+import PluginAPI
 
 #if canImport(Glibc)
 import Glibc
@@ -16,17 +17,11 @@ enum ChildProcess {
 
     /// Runs `arguments` with standard input from `stdinPath` (or inherited) and output to /dev/null.
     static func measure(_ arguments: [String], stdinPath: String? = nil) throws -> Measurement {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let stdinPath { posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
         let start = ContinuousClock.now
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        let pid = try ProcessSpawn.spawn(
+            arguments[0], arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+            input: stdinPath.map(ProcessSpawn.Stream.file) ?? .inherited, errors: .inherited, searchingPath: true
+        )
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -42,15 +37,15 @@ enum ChildProcess {
 extension ChildProcess {
     /// What `arguments` print on standard output, or `nil` when the program fails.
     static func output(_ arguments: [String]) throws -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let pid = try ProcessSpawn.spawn(
+            arguments[0], arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+            output: .descriptor(pipe.fileHandleForWriting.fileDescriptor)
+        )
+        try pipe.fileHandleForWriting.close()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? text : nil
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status == 0 ? text : nil
     }
 }

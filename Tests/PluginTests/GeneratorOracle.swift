@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 
 /// A static site generator installed on the machine (Debian's `jekyll`, `hugo`), run on a fixture site: the pages it
@@ -23,19 +24,17 @@ struct GeneratorOracle {
     }
 
     /// Builds the site with `arguments`, which name its source and destination; fails the test on a non-zero exit.
-    func build(_ arguments: [String], in folder: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.environment = ProcessInfo.processInfo.environment.merging(["JEKYLL_ENV": "production", "LANG": "C.UTF-8"]) { $1 }
+    func build(_ arguments: [String], in folder: String) async throws {
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(name) \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
+        let environment = ProcessInfo.processInfo.environment.merging(["JEKYLL_ENV": "production", "LANG": "C.UTF-8"]) { $1 }
+        let process = try ChildProcess(
+            URL(fileURLWithPath: executable), arguments: arguments, directory: URL(fileURLWithPath: folder), environment: environment,
+            standardError: .pipe(errors)
+        )
+        // Read on a thread of its own: a blocked read would hold one of the few threads every test runs on.
+        let message = try await onOwnThread { errors.fileHandleForReading.readDataToEndOfFile() }
+        let status = await process.exited()
+        #expect(status == 0, "\(name) \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
     }
 
     /// The HTML pages under `destination`, by URL path (`/2016/09/21/homebrew-1.0.0/`, `/posts/a.html`).

@@ -54,8 +54,8 @@ struct HugoOracleTests {
     }
 
     /// Every URL Hugo wrote, a page's and each of its headings' (`/docs/install/#getting-started`).
-    static func hugoURLs(site: String) throws -> Set<String> {
-        try GeneratorOracle("hugo").build(["--quiet", "--source", site, "--destination", site + "/public"], in: site)
+    static func hugoURLs(site: String) async throws -> Set<String> {
+        try await GeneratorOracle("hugo").build(["--quiet", "--source", site, "--destination", site + "/public"], in: site)
         var urls = Set<String>()
         for (path, file) in GeneratorOracle.pages(in: site + "/public") {
             urls.insert(path)
@@ -68,7 +68,7 @@ struct HugoOracleTests {
     func everyURLAndAnchorIsOneHugoWrote(markup: String) async throws {
         let folder = try Folder()
         try Self.site(in: folder, markup: markup)
-        let written = try Self.hugoURLs(site: folder.path("site"))
+        let written = try await Self.hugoURLs(site: folder.path("site"))
         let run = await PluginConformance.items(of: try PostsSource(
             options: .init(directory: "site/content", flavor: "hugo", site: "site/hugo.toml", sections: "h3"), context: folder.context(now: Self.now)
         ))
@@ -81,7 +81,7 @@ struct HugoOracleTests {
     @Test func withoutAutomaticIDsOnlyExplicitOnesMakeSections() async throws {
         let folder = try Folder()
         try Self.site(in: folder, markup: "[markup.goldmark.parser]\nautoHeadingID = false")
-        let written = try Self.hugoURLs(site: folder.path("site"))
+        let written = try await Self.hugoURLs(site: folder.path("site"))
         let run = await PluginConformance.items(of: try PostsSource(
             options: .init(directory: "site/content", flavor: "hugo", site: "site/hugo.toml", sections: "h3"), context: folder.context(now: Self.now)
         ))

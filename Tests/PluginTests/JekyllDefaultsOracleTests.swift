@@ -32,15 +32,15 @@ struct JekyllDefaultsOracleTests {
     }
 
     /// The pages `jekyll build` wrote, as URL paths (`/2016/09/21/homebrew-1.0.0/`).
-    static func jekyllPages(of source: String, into destination: String) throws -> Set<String> {
-        try GeneratorOracle("jekyll").build(["build", "--quiet", "--disable-disk-cache", "--source", source, "--destination", destination], in: source)
+    static func jekyllPages(of source: String, into destination: String) async throws -> Set<String> {
+        try await GeneratorOracle("jekyll").build(["build", "--quiet", "--disable-disk-cache", "--source", source, "--destination", destination], in: source)
         return Set(GeneratorOracle.pages(in: destination).keys)
     }
 
     @Test func everyPostsURLIsThePageJekyllWrote() async throws {
         let folder = try Folder()
         try Self.site(in: folder)
-        let written = try Self.jekyllPages(of: folder.path("site"), into: folder.path("_site"))
+        let written = try await Self.jekyllPages(of: folder.path("site"), into: folder.path("_site"))
         let run = await PluginConformance.items(of: try PostsSource(
             options: .init(directory: "site", flavor: "jekyll", site: "site/_config.yml"), context: folder.context(now: Self.now)
         ))

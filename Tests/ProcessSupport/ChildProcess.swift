@@ -1,16 +1,12 @@
-import CSystemCalls
 public import Foundation
+import PluginAPI
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A program the tests start, through `posix_spawn`, with the part of `Foundation.Process`'s interface they use.
-///
-/// Not `Foundation.Process`: on Linux its `run()` copies 256 bytes of every `/proc/self/fd` entry and crashes the
-/// test process now and then when an entry ends a page (swift-corelibs-foundation#5472, fixed after Swift 6.3.1).
-/// Serializing launches does not help; not scanning does. The child closes every descriptor above its standard
-/// three, as the service's own `SpawnedProcess` does.
+/// A program the tests start, through ``ProcessSpawn`` as the service starts its own, with the part of
+/// `Foundation.Process`'s interface they use (not `Foundation.Process`: see ``ProcessSpawn``).
 public final class ChildProcess: @unchecked Sendable {
     /// Where one of the child's standard streams goes.
     public enum Stream {
@@ -22,59 +18,34 @@ public final class ChildProcess: @unchecked Sendable {
         case inherited
     }
 
-    /// The program could not be started.
-    public struct CannotStart: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     public let processIdentifier: Int32
     private let lock = NSLock()
     /// The raw wait status, once the child has been reaped; its pid may belong to another process from then on.
     private var reapedStatus: Int32?
 
     /// Starts `executable` with `arguments`, in `directory` (this process's when `nil`), with `environment` (this
-    /// process's when `nil`). The child's ends of the streams' pipes are closed here once it has them.
+    /// process's when `nil`), as ``ProcessSpawn`` starts every program. The child's ends of the streams' pipes are
+    /// closed here once it has them.
     public init(
         _ executable: URL, arguments: [String], directory: URL? = nil, environment: [String: String]? = nil,
         standardInput: Stream = .null, standardOutput: Stream = .null, standardError: Stream = .null
     ) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        let streams = [(standardInput, Int32(0)), (standardOutput, 1), (standardError, 2)]
-        for (stream, descriptor) in streams {
+        func spawned(_ stream: Stream, reading: Bool) -> ProcessSpawn.Stream {
             switch stream {
-            case .pipe(let pipe):
-                let end = descriptor == 0 ? pipe.fileHandleForReading : pipe.fileHandleForWriting
-                posix_spawn_file_actions_adddup2(&actions, end.fileDescriptor, descriptor)
-            case .null:
-                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-            case .inherited:
-                break
+            case .pipe(let pipe): .descriptor((reading ? pipe.fileHandleForReading : pipe.fileHandleForWriting).fileDescriptor)
+            case .null: .null
+            case .inherited: .inherited
             }
         }
-        if let directory { csystem_spawn_add_chdir(&actions, directory.path) }
-        csystem_spawn_add_close_from(&actions, 3)
-
-        let environment = environment ?? ProcessInfo.processInfo.environment
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid = pid_t()
-        var status = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
-        // ETXTBSY: another thread's child still holds the file open for writing (Linux's fork/exec race).
-        for attempt in 0..<6 where status == ETXTBSY {
-            usleep(UInt32(5_000 << attempt))
-            status = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        defer {
+            for (stream, reading) in [(standardInput, true), (standardOutput, false), (standardError, false)] {
+                if case .pipe(let pipe) = stream { try? (reading ? pipe.fileHandleForReading : pipe.fileHandleForWriting).close() }
+            }
         }
-        for (stream, descriptor) in streams {
-            guard case .pipe(let pipe) = stream else { continue }
-            try (descriptor == 0 ? pipe.fileHandleForReading : pipe.fileHandleForWriting).close()
-        }
-        guard status == 0 else {
-            throw CannotStart(description: "cannot start \(executable.path): \(String(cString: strerror(status)))")
-        }
-        processIdentifier = pid
+        processIdentifier = try ProcessSpawn.spawn(
+            executable.path, arguments: arguments, directory: directory?.path, environment: environment ?? ProcessInfo.processInfo.environment,
+            input: spawned(standardInput, reading: true), output: spawned(standardOutput, reading: false), errors: spawned(standardError, reading: false)
+        )
     }
 
     deinit {

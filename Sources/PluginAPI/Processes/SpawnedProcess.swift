@@ -47,47 +47,18 @@ public final class SpawnedProcess: Sendable {
         guard csystem_pipe2(&outputPipe, O_CLOEXEC) == 0, csystem_pipe2(&errorPipe, O_CLOEXEC) == 0 else {
             throw CannotStart(description: "cannot create pipes: \(String(cString: strerror(errno)))")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
-        csystem_spawn_add_chdir(&actions, directory)
-        // Nothing else this process has open reaches the program: not a socket, not a database file, not the
-        // pipe a parent uses to notice this process's exit.
-        csystem_spawn_add_close_from(&actions, 3)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A group of its own; the default signal dispositions and an empty mask, whatever the service traps.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid = pid_t()
-        var status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        // ETXTBSY: a program started by another thread at the same moment still holds the file open for writing
-        // (Linux's fork/exec race), or the file is being replaced. Both pass within milliseconds.
-        for attempt in 0..<6 where status == ETXTBSY {
-            usleep(UInt32(5_000 << attempt))
-            status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let pid: Int32
+        do {
+            pid = try ProcessSpawn.spawn(
+                executable, arguments: arguments, directory: directory, environment: environment,
+                output: .descriptor(outputPipe[1]), errors: .descriptor(errorPipe[1]), newGroup: true
+            )
+        } catch {
+            for descriptor in outputPipe + errorPipe { close(descriptor) }
+            throw CannotStart(description: error.reason)
         }
         close(outputPipe[1])
         close(errorPipe[1])
-        guard status == 0 else {
-            close(outputPipe[0])
-            close(errorPipe[0])
-            throw CannotStart(description: String(cString: strerror(status)))
-        }
         self.pid = pid
         output = outputPipe[0]
         errors = errorPipe[0]
