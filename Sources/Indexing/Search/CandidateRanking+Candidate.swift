@@ -73,7 +73,7 @@ extension CandidateRanking {
         }
 
         /// Calls `body` with the candidate's fields, whose bytes are valid only during the call.
-        package func withFields<Result>(_ body: (Fields) -> Result) -> Result {
+        func withFields<Result>(_ body: (Fields) -> Result) -> Result {
             packed.withUnsafeBufferPointer { body(Fields(packed: $0)) }
         }
 
@@ -81,11 +81,11 @@ extension CandidateRanking {
         package var packedBytes: Int { packed.count }
 
         /// A candidate's fields, by column: each one's folded words, `nil` when absent.
-        package struct Fields {
+        struct Fields {
             fileprivate let packed: UnsafeBufferPointer<UInt8>
 
             /// The folded words of `column`, `nil` when the candidate does not have that field.
-            package subscript(column: SearchColumn) -> FoldedWords? {
+            subscript(column: SearchColumn) -> FoldedWords? {
                 let length = slot(2 * column.position)
                 guard length != Candidate.absent else { return nil }
                 var offset = Candidate.headerBytes

@@ -7,9 +7,9 @@ package struct CandidateRanking {
     package static let countedMatches = 100
     /// With ``SearchDistinct/page``, this many times more candidates and matches: a page and its sections are indexed
     /// one after another, so the first matches in priority order are often few pages.
-    package static let distinctPagesFactor = 5
+    static let distinctPagesFactor = 5
     /// With ``SearchDistinct/page``, the other matching items of a page shown under its hit, at most.
-    package static let sectionsPerPage = 3
+    static let sectionsPerPage = 3
 
     let query: SearchQuery
     let scorer: RelevanceScore
@@ -70,7 +70,7 @@ package struct CandidateRanking {
     /// page of a search counts and orders the same matches).
     package static let fewMatches = 20
     /// Last words dropped at most, one at a time, while the words left match nothing.
-    package static let maxWordsDropped = 3
+    static let maxWordsDropped = 3
 
     /// The levels of a search (``GatheredCandidates``), each through ``gather(scan:id:)``: the words as typed; when
     /// they match fewer than ``fewMatches`` items and `correct` finds corrections of them (``TypoCorrector``), the

@@ -6,7 +6,7 @@ import Foundation
 /// A candidate keeps its fields so (``CandidateRanking/Candidate``), folded once when its row is read: a search then
 /// compares the typed words with words already folded, instead of folding each field again, and looks for a typed word
 /// by stepping from word to word (a length and a first byte each) instead of reading every byte.
-package struct FoldedWords {
+struct FoldedWords {
     /// Each word's length, then its bytes.
     let bytes: UnsafeBufferPointer<UInt8>
     /// How many words.

@@ -14,12 +14,12 @@ public struct Popularity: Sendable {
     /// The half-life of the service's default (`search.popularityHalfLife`).
     public static let standardHalfLife: Duration? = .seconds(14 * 86_400)
     /// The largest lift: a score is multiplied by at most `1 + maxLift`.
-    package static let maxLift = 0.25
+    static let maxLift = 0.25
     /// The weighed opens that give half of ``maxLift``.
-    package static let halfLiftOpens = 5.0
+    static let halfLiftOpens = 5.0
     /// What an open for the same query adds to its weight as an open of the item (counted in both): such an open
     /// weighs three times one from another query.
-    package static let queryWeight = 2.0
+    static let queryWeight = 2.0
     /// Opens older than this many half-lives are not read: they would weigh under 0.4 %.
     static let halfLivesRead = 8.0
 

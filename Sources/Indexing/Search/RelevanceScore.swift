@@ -17,13 +17,13 @@ package struct RelevanceScore {
         /// How many of the typed sequences some field holds, word after word (the last word as a prefix).
         package var sequences: Int
         /// Whether the title's words are the typed words, whole and in order ("Jekyll" for `jekyll`).
-        package var titleIsExact: Bool
+        var titleIsExact: Bool
         /// The weight of the best field each term matches (``SearchColumn/weight``), whole word or prefix, summed: a
         /// title holding the words comes before a description holding them whole (Algolia's and Meilisearch's
         /// "attribute" rule, before their "exactness").
         package var fields: Double
         /// How many terms the field where they score best holds as a whole word, not only as the prefix of a longer one.
-        package var wholeWords: Int
+        var wholeWords: Int
     }
 
     /// Only the words of this much of each field are read for scoring (a candidate keeps no more,

@@ -2,13 +2,13 @@
 /// folded as the tokenizer does) matches when it starts with a query word, or is one of its typo corrections or a word of
 /// a synonym phrase standing for it. Every store's hits get their
 /// ``SearchHit/highlights`` and ``SearchHit/snippet`` here, so the stores answer alike.
-package struct SearchHighlighter: Sendable {
+struct SearchHighlighter: Sendable {
     /// About this many words make a snippet.
-    package static let snippetWords = 30
+    static let snippetWords = 30
     /// A snippet is at most about this many UTF-16 units (plus its `…`): fewer words when they are long.
-    package static let maxSnippetLength = 400
+    static let maxSnippetLength = 400
     /// Only this much of a description (up to 64 KiB) is looked at: a page of a thousand hits stays cheap.
-    package static let scannedDescriptionBytes = 16 * 1024
+    static let scannedDescriptionBytes = 16 * 1024
 
     /// One word of a text: where it is, and which query word it starts with, if any.
     private typealias Word = (range: Range<Int>, term: Int?)
@@ -167,7 +167,7 @@ extension SearchResults {
 
     /// The hits, each followed by the other items of its page (``CandidateRanking/page(of:gathered:lifts:)`` lists
     /// them so), with those put under it as its ``SearchHit/sections``.
-    package func nestingSections() -> SearchResults {
+    func nestingSections() -> SearchResults {
         var nested: [SearchHit] = []
         var pageOfLast: String?
         for hit in hits {

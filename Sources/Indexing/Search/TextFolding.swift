@@ -56,7 +56,7 @@ package enum TextFolding {
     /// it is in `text`, in UTF-16 code units, until it returns `false`; only the words that end within the first
     /// `maxBytes` of UTF-8 are read (not one the limit cuts). A word's range runs from its first word character to its
     /// last, those folded to nothing included.
-    package static func forEachWordRange(
+    static func forEachWordRange(
         in text: String, maxBytes: Int = .max, _ body: (_ range: Range<Int>, _ folded: UnsafeBufferPointer<UInt8>) -> Bool
     ) {
         // ASCII (most text): a UTF-8 byte is a UTF-16 unit, folding is lowercasing; no string is built per word.
