@@ -1,4 +1,4 @@
-public import PluginAPI
+import PluginAPI
 
 /// Which documentation versions a search reads (`version=`), as DocSearch's default version filter: items of a
 /// versioned source carry their ``SearchableItem/version`` and whether it is the current one.
