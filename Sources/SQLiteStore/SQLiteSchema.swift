@@ -23,6 +23,7 @@ enum SQLiteSchema {
         registerIndexTables(in: &migrator)
         registerSchedulerTables(in: &migrator)
         registerLaterChanges(in: &migrator)
+        registerRecentChanges(in: &migrator)
         return migrator
     }
 
@@ -142,7 +143,7 @@ enum SQLiteSchema {
         }
     }
 
-    /// What came after both (`v6-item-opens` onwards): one sequence for the whole file.
+    /// What came after both (`v6-item-opens` to `v14`): one sequence for the whole file.
     private static func registerLaterChanges(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v6-item-opens") { db in
             try db.execute(sql: ItemOpenTable.createTable)
@@ -200,6 +201,10 @@ enum SQLiteSchema {
             try db.execute(sql: table.createStatement)
             try db.execute(sql: table.indexAllRowsStatement)
         }
+    }
+
+    /// What came next (`v15-restorable-purges` onwards), in the same sequence.
+    private static func registerRecentChanges(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v15-restorable-purges") { db in
             // Purges from before are not restorable: NULL.
             try db.execute(sql: "ALTER TABLE purged_domain ADD COLUMN restorableUntil REAL")
