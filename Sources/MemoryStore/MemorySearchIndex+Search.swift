@@ -43,14 +43,14 @@ extension MemorySearchIndex {
                 CandidateRanking.Candidate(
                     id: row.id, title: row.item.title, displayName: row.item.displayName, keywords: KeywordList.encode(row.item.keywords),
                     authorNames: KeywordList.encode(row.item.authorNames), contentDescription: row.item.contentDescription, rankingHint: row.item.rankingHint,
-                    page: row.item.relatedUniqueIdentifier ?? row.item.uniqueIdentifier
+                    page: SearchDistinct.page(domain: row.item.domainIdentifier, related: row.item.relatedUniqueIdentifier, unique: row.item.uniqueIdentifier)
                 )
             }
             let popularity = Popularity(query: query, now: now)
             let walked = WalkedMatch.isNeeded(by: query) ? scan(gathered.matched, .all, limit: WalkedMatch.rowsRead).map { row in
                 WalkedMatch(
                     id: row.id, created: row.item.contentCreationDate?.timeIntervalSince1970, domain: row.item.domainIdentifier,
-                    contentType: row.item.contentType, version: row.item.version, page: row.item.relatedUniqueIdentifier ?? row.item.uniqueIdentifier
+                    contentType: row.item.contentType, version: row.item.version, page: SearchDistinct.page(domain: row.item.domainIdentifier, related: row.item.relatedUniqueIdentifier, unique: row.item.uniqueIdentifier)
                 )
             } : []
             let page: [(id: Int64, score: Double)]

@@ -148,7 +148,7 @@ extension PostgresSearchIndex {
     }
 
     /// The page an item belongs to (``SearchDistinct/page``).
-    fileprivate static let pageColumn = "coalesce(related_unique_identifier, unique_identifier)"
+    fileprivate static let pageColumn = "domain_identifier || ' ' || coalesce(related_unique_identifier, unique_identifier)"
 
     /// The fields of the items whose ids `appendIDs` selects, and the lifts of their opens (``Popularity``): one round trip.
     fileprivate func candidates(

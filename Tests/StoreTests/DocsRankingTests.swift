@@ -69,4 +69,20 @@ struct DocsRankingTests {
             #expect(plain.hits.allSatisfy(\.sections.isEmpty) && plain.hits.count == 8, "without distinct, every item is a hit of its own")
         }
     }
+
+    /// A page is a page of its domain: an item of another source naming it its related item is a page of its own,
+    /// never nested under it nor hiding it.
+    @Test(arguments: StoreBackend.searching)
+    func anotherDomainsItemNeverJoinsAPage(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
+            try await store.index.upsert(Self.items + [
+                SearchableItem(uniqueIdentifier: "evil", domainIdentifier: "com.other", title: "Actors actors actors", relatedUniqueIdentifier: "actors"),
+            ])
+            let results = try await store.index.search(SearchQuery(text: "actors", limit: 10, distinct: .page))
+            let ids = results.hits.map(\.uniqueIdentifier)
+            #expect(ids.contains("evil") && ids.contains("actors"), "\(ids)")
+            #expect(results.hits.allSatisfy { !$0.sections.contains { $0.uniqueIdentifier == "evil" } })
+            #expect(results.total == 3, "three pages: actors, faq and the other domain's")
+        }
+    }
 }

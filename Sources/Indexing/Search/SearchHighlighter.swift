@@ -171,7 +171,7 @@ extension SearchResults {
         var nested: [SearchHit] = []
         var pageOfLast: String?
         for hit in hits {
-            let page = hit.relatedUniqueIdentifier ?? hit.uniqueIdentifier
+            let page = SearchDistinct.page(domain: hit.domainIdentifier, related: hit.relatedUniqueIdentifier, unique: hit.uniqueIdentifier)
             if page == pageOfLast, !nested.isEmpty {
                 nested[nested.count - 1].sections.append(hit)
             } else {

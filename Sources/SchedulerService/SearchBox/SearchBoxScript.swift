@@ -139,10 +139,10 @@ enum SearchBoxScript {
     groups(hits) {
       const byPage = new Map();
       for (const hit of hits.flatMap((hit) => [hit, ...(hit.sections || [])])) {
-        const page = hit.relatedUniqueIdentifier || hit.uniqueIdentifier;
+        const page = hit.domainIdentifier + " " + (hit.relatedUniqueIdentifier || hit.uniqueIdentifier);
         if (!byPage.has(page)) byPage.set(page, []);
         const group = byPage.get(page);
-        if (hit.uniqueIdentifier === page) group.unshift(hit); else group.push(hit);
+        if (!hit.relatedUniqueIdentifier) group.unshift(hit); else group.push(hit);
       }
       return [...byPage.values()];
     }

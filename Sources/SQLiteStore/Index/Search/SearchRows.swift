@@ -6,8 +6,8 @@ import PluginAPI
 
 /// How a search reads rows: the columns each step selects and what it makes of them.
 enum SearchRows {
-    /// The page an item belongs to (``SearchDistinct/page``).
-    private static let pageColumn = "coalesce(item.relatedUniqueIdentifier, item.uniqueIdentifier)"
+    /// The page an item belongs to (``SearchDistinct/page(domain:related:unique:)``).
+    private static let pageColumn = "item.domainIdentifier || ' ' || coalesce(item.relatedUniqueIdentifier, item.uniqueIdentifier)"
 
     /// The columns ``candidate(_:_:)`` reads, after one column of the caller's: the searchable fields in ``SearchColumn`` order
     /// from the third.
