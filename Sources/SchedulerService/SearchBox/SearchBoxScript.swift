@@ -40,7 +40,7 @@ enum SearchBoxScript {
   let serial = 0;
 
   class SchedulerSearch extends HTMLElement {
-    static observedAttributes = ["endpoint", "token", "placeholder", "limit"];
+    static observedAttributes = ["endpoint", "token", "placeholder", "limit", "version"];
 
     constructor() {
       super();
@@ -99,7 +99,9 @@ enum SearchBoxScript {
       if (!text.trim()) return this.close();
       if (!this.endpoint) return this.fail("the search box needs an endpoint attribute: the service's http(s) address");
       const limit = Math.min(Math.max(parseInt(this.getAttribute("limit") || "8", 10) || 8, 1), 50);
-      const url = this.endpoint + "/search?distinct=page&limit=" + limit + "&q=" + encodeURIComponent(text);
+      const version = this.getAttribute("version");
+      const url = this.endpoint + "/search?distinct=page&limit=" + limit + "&q=" + encodeURIComponent(text)
+        + (version ? "&version=" + encodeURIComponent(version) : "");
       const token = this.getAttribute("token");
       try {
         const response = await fetch(url, { headers: token ? { Authorization: "Bearer " + token } : {} });

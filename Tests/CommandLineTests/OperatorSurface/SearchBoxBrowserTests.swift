@@ -67,6 +67,7 @@ struct SearchBoxBrowserTests {
                 printf '%s\\n' '{"uniqueIdentifier":"guide","domainIdentifier":"com.test.docs.public","title":"Cheese guide","contentURL":"https://docs.test/guide"}'
                 printf '%s\\n' '{"uniqueIdentifier":"guide#storing","domainIdentifier":"com.test.docs.public","title":"Storing cheese","relatedUniqueIdentifier":"guide","contentURL":"https://docs.test/guide#storing"}'
                 printf '%s\\n' '{"uniqueIdentifier":"guide#serving","domainIdentifier":"com.test.docs.public","title":"Serving cheese","relatedUniqueIdentifier":"guide","contentURL":"https://docs.test/guide#serving"}'
+                printf '%s\\n' '{"uniqueIdentifier":"v1/guide","domainIdentifier":"com.test.docs.public","title":"Old cheese guide","version":"v1","isCurrentVersion":false,"contentURL":"https://docs.test/v1/guide"}'
             else
                 printf '%s\\n' '{"uniqueIdentifier":"staff-cheese","domainIdentifier":"com.test.docs.staff","title":"Cheese margins","contentURL":"https://docs.test/staff"}'
             fi
@@ -102,6 +103,8 @@ struct SearchBoxBrowserTests {
             ["goto": page + "/index.html"], ["eval": "true"],
             ["eval": Self.type("chees")], ["eval": Self.shown],
             ["eval": Self.press("ArrowDown")], ["eval": Self.press("ArrowDown")], ["eval": Self.press("Escape")],
+            ["eval": "document.querySelector('scheduler-search').setAttribute('version', 'v1'); true"],
+            ["eval": Self.type("cheese g")], ["eval": Self.shown],
             ["eval": "document.querySelector('scheduler-search').setAttribute('token', 'not-a-token'); true"],
             ["eval": Self.type("cheese")], ["eval": Self.shown],
         ])
@@ -117,6 +120,8 @@ struct SearchBoxBrowserTests {
         let first = try #require(results.dropFirst(4).first as? [String: Any]), second = try #require(results.dropFirst(5).first as? [String: Any])
         #expect(first["selected"] as? String == "true" && first["active"] as? String != second["active"] as? String, "\(first) \(second)")
         #expect((results.dropFirst(6).first as? [String: Any])?["expanded"] as? String == "false", "Escape closes the list")
+        let versioned = try #require(results.dropFirst(9).first as? [String: Any], "\(results)")
+        #expect(versioned["options"] as? [String] == ["Old cheese guide"], "version= searches that version alone: \(versioned)")
         let refused = try #require(results.last as? [String: Any])
         #expect((refused["status"] as? String)?.contains("tenant token refused") == true, "a refused token says why: \(refused)")
 
