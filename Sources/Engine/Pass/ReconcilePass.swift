@@ -333,13 +333,7 @@ public struct ReconcilePass: Sendable {
                 let next = plan.nextInstant(after: clock.now())
                 let message = "cancelled by \(cancelled.by): its plugin was stopped; the batches committed before stay, nothing was deleted and the "
                     + "last-indexed date did not move; next run at \(ISO8601.string(from: next)) unless forced"
-                outcome.mode = cancelled.mode
-                outcome.decision = .cancelled
-                outcome.error = message
-                outcome.indexed = cancelled.indexed
-                outcome.deleted = cancelled.deleted
-                outcome.rejected = cancelled.rejected
-                outcome.rejections = cancelled.rejections
+                outcome.record(cancelled.progress, decision: .cancelled, error: message)
                 outcome.nextDue = next
                 try await store.recordAttemptEnd(
                     known, result: .cancelled, error: message, failures: known.failures, retryAt: next,
@@ -348,13 +342,7 @@ public struct ReconcilePass: Sendable {
             } catch let failure as UnitReindex.Failure {
                 let failures = known.failures + 1
                 let retryAt = clock.now().addingTimeInterval(TimeInterval(backoff.delay(afterFailures: failures, random: random()).components.seconds))
-                outcome.mode = failure.mode
-                outcome.decision = .failed
-                outcome.error = failure.message
-                outcome.indexed = failure.indexed
-                outcome.deleted = failure.deleted
-                outcome.rejected = failure.rejected
-                outcome.rejections = failure.rejections
+                outcome.record(failure.progress, decision: .failed, error: failure.message)
                 outcome.nextDue = retryAt
                 try await store.recordFailure(
                     known, error: failure.message, failures: failures, retryAt: retryAt, history: historyLine(outcome, startedAt: startedAt, forced: forced)

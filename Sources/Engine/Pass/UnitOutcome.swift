@@ -61,3 +61,11 @@ extension UnitOutcome {
         return metadata
     }
 }
+
+extension UnitOutcome {
+    /// What a run that did not succeed (`decision`, with `error`) had done.
+    mutating func record(_ progress: UnitReindex.Progress, decision: RunDecision, error: String) {
+        (self.decision, self.error, mode) = (decision, error, progress.mode)
+        (indexed, deleted, rejected, rejections) = (progress.indexed, progress.deleted, progress.rejected, progress.rejections)
+    }
+}

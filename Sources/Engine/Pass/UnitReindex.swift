@@ -18,9 +18,8 @@ import Store
 /// successful run within `maxDeleteWindow`, so a feed shrinking a little on every run cannot empty the domain run by
 /// run; an incremental run's deletions may not pass the ratio of the items the domain held when it started.
 struct UnitReindex {
-    /// A run that did not succeed, with what it had done.
-    struct Failure: Error {
-        var message: String
+    /// What a run that did not succeed had done when it ended.
+    struct Progress {
         var indexed: Int
         var deleted: Int
         var rejected: Int
@@ -30,15 +29,16 @@ struct UnitReindex {
         var mode: SyncMode
     }
 
+    /// A run that did not succeed, with what it had done.
+    struct Failure: Error {
+        var message: String
+        var progress: Progress
+    }
+
     /// A run an operator cancelled, stopped after a batch, with what it had done.
     struct Cancelled: Error {
         var by: String
-        var indexed: Int
-        var deleted: Int
-        var rejected: Int
-        /// The first of them, as the history keeps them.
-        var rejections: [RunRecord.Rejection]
-        var mode: SyncMode
+        var progress: Progress
     }
 
     /// An interrupted full run older than this starts over instead of resuming: what the source dropped since the
@@ -203,12 +203,17 @@ struct UnitReindex {
             }
         }
 
-        /// A failure with what the attempt had done.
-        func failure(_ message: String) -> Failure {
-            Failure(
-                message: message, indexed: committer.written, deleted: committer.deleted, rejected: rejections.count,
+        /// What the attempt had done.
+        var progress: Progress {
+            Progress(
+                indexed: committer.written, deleted: committer.deleted, rejected: rejections.count,
                 rejections: RunRecord.kept(from: rejections), mode: start.mode
             )
+        }
+
+        /// A failure with what the attempt had done.
+        func failure(_ message: String) -> Failure {
+            Failure(message: message, progress: progress)
         }
 
         /// What a failed attempt left as it was.
@@ -230,11 +235,7 @@ struct UnitReindex {
         } catch let unusable as SyncStateUnusable where attempt.start.mode != .full {
             throw unusable
         } catch let cancelled as BatchCommitter.Cancelled {
-            let committer = attempt.committer
-            throw Cancelled(
-                by: cancelled.by, indexed: committer.written, deleted: committer.deleted, rejected: attempt.rejections.count,
-                rejections: RunRecord.kept(from: attempt.rejections), mode: attempt.start.mode
-            )
+            throw Cancelled(by: cancelled.by, progress: attempt.progress)
         } catch let failed as BatchCommitter.IndexWriteFailure {
             throw attempt.failure("writing to the index failed: \(failed.error); \(attempt.untouched)")
         } catch let guarded as BatchCommitter.TooManyDeletions {
