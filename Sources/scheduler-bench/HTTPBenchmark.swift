@@ -111,14 +111,7 @@ enum HTTPBenchmark {
               return wrk.format("GET", queries[(i % #queries) + 1])
             end
             """.write(toFile: script, atomically: true, encoding: .utf8)
-        let load = Process()
-        load.executableURL = URL(fileURLWithPath: wrk)
-        load.arguments = ["-t2", "-c16", "-d20s", "--latency", "-s", script, base]
-        let report = Pipe()
-        load.standardOutput = report
-        try load.run()
-        let text = String(decoding: report.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        load.waitUntilExit()
+        let text = try ChildProcess.output([wrk, "-t2", "-c16", "-d20s", "--latency", "-s", script, base]) ?? ""
         // The lines that start so (a thread's "Req/Sec … 70.50%" holds "50%" too).
         let wanted = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
             ["Requests/sec", "50%", "99%", "Non-2xx", "Socket errors"].contains { line.hasPrefix($0) }

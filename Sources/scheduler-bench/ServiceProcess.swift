@@ -1,24 +1,28 @@
 import AsyncHTTPClient
 import Foundation
+import PluginAPI
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A `scheduler run` the bench starts on a config folder and stops when done, with the address it listens on.
 struct ServiceProcess {
     /// `http://127.0.0.1:PORT`, as the service printed it.
     let base: String
-    private let process: Process
+    private let pid: Int32
 
     /// Starts `scheduler run --config folder` and waits for the line that says where it listens.
     init(scheduler: String, config folder: String) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: scheduler)
-        process.arguments = ["run", "--config", folder, "--log-level", "warning"]
         let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        pid = try ProcessSpawn.spawn(
+            scheduler, arguments: ["run", "--config", folder, "--log-level", "warning"], environment: ProcessInfo.processInfo.environment,
+            output: .descriptor(output.fileHandleForWriting.fileDescriptor), errors: .inherited
+        )
+        try output.fileHandleForWriting.close()
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         guard let start = line.range(of: "http://") else {
-            process.terminate()
-            process.waitUntilExit()
+            Self.stop(pid)
             throw BenchmarkError("the service did not say where it listens: \(line)")
         }
         base = line[start.lowerBound...].trimmingCharacters(in: .whitespacesAndNewlines)
@@ -42,9 +46,12 @@ struct ServiceProcess {
     }
 
     /// Stops the service (SIGTERM) and waits for it to end.
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
+    func stop() { Self.stop(pid) }
+
+    private static func stop(_ pid: Int32) {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
     /// The lines of a config folder's `scheduler.yaml` that make a service that only serves: one unit whose gate is off
