@@ -28,8 +28,8 @@ public struct RunRecord: Sendable, Hashable, Codable {
         public var reason: String
 
         public init(what: String, reason: String) {
-            self.what = RunRecord.cut(what)
-            self.reason = RunRecord.cut(reason)
+            self.what = what.cut(toUTF8Bytes: RunRecord.maxRejectionBytes)
+            self.reason = reason.cut(toUTF8Bytes: RunRecord.maxRejectionBytes)
         }
     }
 
@@ -42,15 +42,6 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public static let maxRejectionsKept = 10
     /// The longest `what` and `reason` kept, in UTF-8 bytes (cut at a character, with `…`).
     public static let maxRejectionBytes = 512
-
-    static func cut(_ text: String) -> String {
-        guard text.utf8.count > maxRejectionBytes else { return text }
-        var bytes = 0
-        return String(text.prefix { character in
-            bytes += character.utf8.count
-            return bytes <= maxRejectionBytes - 3
-        }) + "…"
-    }
 
     /// The rejections kept, as JSON (`nil` for none): how the stores keep them.
     public var rejectionsJSON: String? {

@@ -9,17 +9,7 @@ struct CollisionReportTests {
     @Test func theRejectionNamesBothFilesInTheLogTheHistoryAndTheUnitPage() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a")
-        let text = try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
-        try setup.workspace.write("scheduler.yaml", text + """
-
-              blog:
-                plugin: posts
-                domain: com.test.blog
-                gate: docs_gate
-                schedule: monthly
-                options: { directory: blog, flavor: hugo }
-
-            """)
+        try setup.addBlogSource(options: "{ directory: blog, flavor: hugo }")
         try setup.workspace.write("blog/a-first.md", "---\ntitle: Report one\nslug: report\n---\nText.\n")
         try setup.workspace.write("blog/b-second.md", "---\ntitle: Report two\nslug: report\n---\nText.\n")
         let run = try await setup.run(["run-once", "--source", "blog"])

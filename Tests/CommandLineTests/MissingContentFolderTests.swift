@@ -11,17 +11,7 @@ struct MissingContentFolderTests {
     func workspace() throws -> SourceWorkspace {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")
-        let text = try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
-        try setup.workspace.write("scheduler.yaml", text + """
-
-              blog:
-                plugin: posts
-                domain: com.test.blog
-                gate: docs_gate
-                schedule: monthly
-                options: { directory: blog }
-
-            """)
+        try setup.addBlogSource(options: "{ directory: blog }")
         return setup
     }
 

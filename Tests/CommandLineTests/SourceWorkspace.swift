@@ -47,6 +47,21 @@ final class SourceWorkspace {
         try workspace.write("scheduler.yaml", text.replacingOccurrences(of: old, with: new))
     }
 
+    /// Adds a monthly `posts` source `blog` (domain `com.test.blog`, the docs' gate) with `options`, a YAML flow mapping.
+    func addBlogSource(options: String) throws {
+        let text = try String(contentsOfFile: workspace.path("scheduler.yaml"), encoding: .utf8)
+        try workspace.write("scheduler.yaml", text + """
+
+              blog:
+                plugin: posts
+                domain: com.test.blog
+                gate: docs_gate
+                schedule: monthly
+                options: \(options)
+
+            """)
+    }
+
     /// Replaces `feed.sh`, executable.
     func writeScript(_ text: String) throws {
         try workspace.write("feed.sh", text)

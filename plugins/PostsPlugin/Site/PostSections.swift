@@ -39,10 +39,10 @@ struct PostSections {
             }
             var item = SearchableItem(
                 uniqueIdentifier: page.uniqueIdentifier + "#" + section.anchor, domainIdentifier: page.domainIdentifier,
-                contentType: page.contentType, title: Self.cut(section.title, to: limits.maxShortTextBytes)
+                contentType: page.contentType, title: section.title.cut(toUTF8Bytes: limits.maxShortTextBytes)
             )
             let trail = [page.title, section.parentTitle, section.title].compactMap { $0 }
-            item.displayName = Self.cut(trail.joined(separator: Self.separator), to: limits.maxShortTextBytes)
+            item.displayName = trail.joined(separator: Self.separator).cut(toUTF8Bytes: limits.maxShortTextBytes)
             item.contentDescription = section.text.isEmpty ? nil : section.text
             item.contentCreationDate = page.contentCreationDate
             item.contentModificationDate = page.contentModificationDate
@@ -60,15 +60,5 @@ struct PostSections {
                 leftOut["invalid", default: 0] += 1
             }
         }
-    }
-
-    /// `text` cut to `maxBytes` UTF-8 bytes at a character, with `…` when cut.
-    private static func cut(_ text: String, to maxBytes: Int) -> String {
-        guard text.utf8.count > maxBytes else { return text }
-        var bytes = 0
-        return String(text.prefix { character in
-            bytes += character.utf8.count
-            return bytes <= maxBytes - 3
-        }) + "…"
     }
 }
