@@ -158,7 +158,7 @@ public actor SQLiteSearchCopy: SearchCopy {
         let (path, clock, logger, entries, postings) = (path, clock, logger, searchCacheEntries, postings)
         let index = try await locally {
             // The write-ahead log first: left beside a new file, it would be replayed into it.
-            for suffix in ["-wal", "-shm", ""] where FileManager.default.fileExists(atPath: path + suffix) {
+            for suffix in ["-wal", "-shm", "", SavedPostingsFile.suffix] where FileManager.default.fileExists(atPath: path + suffix) {
                 try FileManager.default.removeItem(atPath: path + suffix)
             }
             let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, postings: postings, logger: logger)

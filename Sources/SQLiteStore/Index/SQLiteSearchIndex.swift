@@ -35,6 +35,9 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// The best fields' and names' words in memory, when whoever runs the index keeps them
     /// (``keepSearchStructures()``, the service): the scans of those two scopes read them instead of FTS5.
     package let postings: SearchPostings
+    /// The file the keeper saves the postings to and reads them from at start (``SavedPostingsFile``); `nil` when they
+    /// are not saved.
+    let postingsSaving: PostingsSaving?
     /// New rows a search reads itself to bring the postings to its commit unless a caller chooses otherwise: a commit
     /// of a few hundred items, read in milliseconds; with more, it scans FTS5 until the keeper catches them up.
     public static let defaultPostingsCaughtUpBySearch = 1_000
@@ -49,7 +52,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``); a search brings the
     /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new;
     /// past `postingsMaxWords` distinct words they are dropped; `postings` says which fields' words they keep (with
-    /// ``SearchPostingsFields/off`` nobody builds them).
+    /// ``SearchPostingsFields/off`` nobody builds them); their keeper saves them beside the file as `savedPostings` says
+    /// (`nil`: never), and reads them from there at start.
     public init(
         path: String,
         timeToLive: Duration = StoreDefaults.timeToLive,
@@ -58,9 +62,11 @@ public final class SQLiteSearchIndex: SearchIndex {
         postingsCaughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch,
         postingsMaxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
         postings fields: SearchPostingsFields = .all,
+        savedPostings: SavedPostingsPolicy? = SavedPostingsPolicy(),
         logger: Logger
     ) throws {
         self.path = path
+        postingsSaving = savedPostings.map { PostingsSaving(databasePath: path, policy: $0) }
         postings = SearchPostings(caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords, fields: fields)
         resultCache = SearchResultCache(maxEntries: searchCacheEntries)
         self.timeToLive = timeToLive
@@ -183,6 +189,11 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// The number of the last commit `db` reads.
     static func lastCommitNumber(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastNumber FROM index_commit")) ?? 0
+    }
+
+    /// Which database `db` reads: random, made with it (`v20-index-identity`); a copy of the file keeps it.
+    static func identity(_ db: Database) throws -> String {
+        try String.fetchOne(db, sql: "SELECT identity FROM index_commit") ?? ""
     }
 
     public func outsideChangeCount() async throws -> Int64 {

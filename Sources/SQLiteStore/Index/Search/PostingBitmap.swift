@@ -255,3 +255,42 @@ extension Array where Element: Comparable {
         return (low, low < count && self[low] == value)
     }
 }
+
+extension PostingBitmap {
+    /// Writes the chunks: their count, then each one's high bits, its kind and its members.
+    func write(to file: SavedFileWriter) throws {
+        try file.write(UInt32(keys.count))
+        for (key, container) in zip(keys, containers) {
+            try file.write(key)
+            switch container {
+            case .array(let values):
+                try file.write(UInt8(0))
+                try file.write(counted: values)
+            case .bits(let words):
+                try file.write(UInt8(1))
+                try words.withUnsafeBytes { try file.write(bytes: $0) }
+            }
+        }
+    }
+
+    /// Reads what ``write(to:)`` wrote, refusing chunks out of order and containers of no known kind or size.
+    init(reading file: inout SavedFileReader) throws(SavedFileReader.Unusable) {
+        self.init()
+        let count = try file.read(UInt32.self)
+        for _ in 0..<count {
+            let key = try file.read(Int64.self)
+            guard keys.last.map({ $0 < key }) ?? true else { throw SavedFileReader.Unusable(reason: "a bitmap's chunks are out of order") }
+            switch try file.read(UInt8.self) {
+            case 0:
+                let values = try file.readCounted(UInt16.self)
+                guard values.count <= Container.arrayLimit else { throw SavedFileReader.Unusable(reason: "a bitmap's array holds \(values.count) members") }
+                containers.append(.array(values))
+            case 1:
+                containers.append(.bits(try file.read(UInt64.self, count: Container.bitWordCount)))
+            case let kind:
+                throw SavedFileReader.Unusable(reason: "a bitmap's chunk is of unknown kind \(kind)")
+            }
+            keys.append(key)
+        }
+    }
+}

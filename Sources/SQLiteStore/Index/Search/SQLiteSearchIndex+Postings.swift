@@ -28,10 +28,14 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Brings the postings to the last commit (``stepSearchPostings(rowsAStep:)``), then builds them when there are
     /// none, one commit wrote more rows than a step reads, or they hold too many stale entries
     /// (``SearchPostings/isStale(_:)``, looked at as the index doubles or turns over).
+    /// At the first call, the postings are read from their saved file (``loadSavedSearchPostings()``) when there is a
+    /// usable one; after, they are saved when due (``saveSearchPostingsIfDue()``).
     package func refreshSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper) async throws {
+        try await loadSavedSearchPostings()
         var build = try await stepSearchPostings(rowsAStep: rowsAStep)
         if !build, postings.isDueALook { build = try await database.read { [postings] db in try postings.isStale(db) } }
         if build { try await buildSearchPostings() }
+        try await saveSearchPostingsIfDue()
     }
 
     /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment:
@@ -84,6 +88,54 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
                 "commit": "\(summary.commitNumber)", "rows": "\(summary.rows)", "words": "\(summary.words)",
                 "megabytes": "\(summary.bytes / 1_000_000)", "seconds": "\((ContinuousClock.now - start).seconds)",
             ])
+        }
+    }
+
+    /// Reads the saved postings (``SavedPostingsFile``), once, when none are held and they are saved: what a restart
+    /// serves at once, while the keeper catches up the commits since. A file that cannot be used is logged with the
+    /// reason and the postings are built again.
+    private func loadSavedSearchPostings() async throws {
+        guard let saving = postingsSaving, postings.fields != .off, postings.areMissing, saving.takeLoad() else { return }
+        let start = ContinuousClock.now
+        let loaded: SearchPostings.Held?
+        do {
+            loaded = try await database.read { [postings] db in
+                try saving.file.load(identity: Self.identity(db), fields: postings.fields, lastCommit: Self.lastCommitNumber(db))
+            }
+        } catch let error as SavedFileReader.Unusable {
+            logger.warning("the saved search postings in \(saving.file.path) are not used, they are built again: \(error)")
+            return
+        }
+        guard let loaded, let install = postings.install(loaded) else { return }
+        saving.record(attemptAt: nil, saved: .init(install: install, commitNumber: loaded.commitNumber, rowsCaughtUp: loaded.rowsCaughtUp, at: start))
+        logger.info("read the saved search postings", metadata: [
+            "commit": "\(loaded.commitNumber)", "rows": "\(loaded.rowsBuilt + loaded.rowsCaughtUp)", "seconds": "\((ContinuousClock.now - start).seconds)",
+        ])
+    }
+
+    /// Saves the postings beside the database when the policy says it is time (``PostingsSaving/isDue(_:install:now:)``),
+    /// from a copy taken in a moment: searches and catch-ups go on while it is written. A failure (a full disk, a
+    /// read-only folder) is logged and tried again later; the file saved before stays.
+    private func saveSearchPostingsIfDue() async throws {
+        let now = ContinuousClock.now
+        guard let saving = postingsSaving, let (held, install) = postings.snapshot(), saving.isDue(held, install: install, now: now) else { return }
+        let cancelled = Mutex(false)
+        do {
+            try await withTaskCancellationHandler {
+                try await database.read { [postings] db in
+                    try saving.file.save(held, identity: Self.identity(db), fields: postings.fields, isCancelled: { cancelled.withLock { $0 } })
+                }
+            } onCancel: {
+                cancelled.withLock { $0 = true }
+            }
+            saving.record(attemptAt: now, saved: .init(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp, at: now))
+            logger.info("saved the search postings", metadata: [
+                "commit": "\(held.commitNumber)", "path": "\(saving.file.path)", "seconds": "\((ContinuousClock.now - now).seconds)",
+            ])
+        } catch let error as SavedFileWriter.Failure {
+            saving.record(attemptAt: now, saved: nil)
+            try Task.checkCancellation()
+            logger.warning("could not save the search postings; the last saved stay, and it is tried again later: \(error)")
         }
     }
 }

@@ -175,14 +175,26 @@ package final class SearchPostings: Sendable {
         throw TooManyWords(maxWords: maxWords)
     }
 
-    /// Serves `built` from now on (searches catch it up from its commit).
-    func install(_ built: Held) {
+    /// Serves `built` (or loaded) from now on (searches catch it up from its commit); returns the number of this
+    /// install, `nil` when the postings were given up.
+    @discardableResult
+    func install(_ built: Held) -> Int? {
         held.write { held in
-            guard !gaveUp else { return }
+            guard !gaveUp else { return nil }
             held = built
             rowsCaughtUpWhenLooked.store(0, ordering: .releasing)
             publishCounts(held)
+            return installCount.add(1, ordering: .releasing).newValue
         }
+    }
+
+    /// How many times postings were installed (built or loaded): a save of an earlier install is not one of these.
+    private let installCount = Atomic<Int>(0)
+
+    /// A copy of what is held, and the install it belongs to (a copy costs a reference per array: a change after it
+    /// copies what it changes).
+    func snapshot() -> (held: Held, install: Int)? {
+        held.read { held in held.map { ($0, installCount.load(ordering: .acquiring)) } }
     }
 
     /// Whether none are held: the keeper builds them.
@@ -307,5 +319,30 @@ package final class SearchPostings: Sendable {
         held.read { held in
             held.map { ($0.commitNumber, $0.rowsBuilt + $0.rowsCaughtUp, $0.wordCount, $0.bestFields.bytes + $0.names.bytes + ($0.all?.bytes ?? 0)) }
         }
+    }
+}
+
+extension SearchPostings.Held {
+    /// Writes the commits and row counts, then the bitmaps of the rows read and rewritten, then the words'.
+    func write(to file: SavedFileWriter) throws {
+        for number in [commitNumber, exactFrom, Int64(rowsBuilt), Int64(rowsCaughtUp), Int64(rowsReadAgain)] { try file.write(number) }
+        for bitmap in [read, rewritten] { try bitmap.write(to: file) }
+        for words in [bestFields, names] + (all.map { [$0] } ?? []) { try words.write(to: file) }
+    }
+
+    /// Reads what ``write(to:)`` wrote, the words of every field when `allFields`.
+    init(reading file: inout SavedFileReader, allFields: Bool) throws(SavedFileReader.Unusable) {
+        self.init(commitNumber: try file.read(Int64.self), allFields: allFields)
+        exactFrom = try file.read(Int64.self)
+        let counts = try [file.read(Int64.self), file.read(Int64.self), file.read(Int64.self)]
+        guard counts.allSatisfy({ $0 >= 0 && $0 <= Int64(Int32.max) * 1024 }) else {
+            throw SavedFileReader.Unusable(reason: "its row counts are out of range")
+        }
+        (rowsBuilt, rowsCaughtUp, rowsReadAgain) = (Int(counts[0]), Int(counts[1]), Int(counts[2]))
+        read = try PostingBitmap(reading: &file)
+        rewritten = try PostingBitmap(reading: &file)
+        bestFields = try WordPostings(reading: &file)
+        names = try WordPostings(reading: &file)
+        if allFields { all = try WordPostings(reading: &file) }
     }
 }

@@ -162,3 +162,43 @@ package struct WordPostings: Sendable {
             + prefixBitmaps.reduce(0) { $0 + $1.bytes } + prefixNumbers.reduce(0) { $0 + $1.key.count + 40 } + wordsByHash.count * 16 + vocabulary.count * 4
     }
 }
+
+extension WordPostings {
+    /// Writes each word's bytes and bitmap in number order, then each prefix's: the rest (the numbers by hash, each
+    /// word's prefixes, the sorted vocabulary) is made again when read, in this process's hashing.
+    func write(to file: SavedFileWriter) throws {
+        try file.write(UInt32(wordBytes.count))
+        for (bytes, bitmap) in zip(wordBytes, wordBitmaps) {
+            try file.write(counted: bytes)
+            try bitmap.write(to: file)
+        }
+        try file.write(UInt32(prefixNumbers.count))
+        for (bytes, number) in prefixNumbers.sorted(by: { $0.value < $1.value }) {
+            try file.write(counted: bytes)
+            try prefixBitmaps[Int(number)].write(to: file)
+        }
+    }
+
+    /// Reads what ``write(to:)`` wrote: each word is added as a build adds it (its prefixes with it), then given its
+    /// bitmap; every prefix the words make must be in the file once, and nothing else.
+    init(reading file: inout SavedFileReader) throws(SavedFileReader.Unusable) {
+        self.init()
+        for number in 0..<Int(try file.read(UInt32.self)) {
+            let bytes = try file.readCounted(UInt8.self)
+            guard !bytes.isEmpty, bytes.withUnsafeBufferPointer({ Int(self.number(of: $0)) }) == number else {
+                throw SavedFileReader.Unusable(reason: "a word is empty or held twice")
+            }
+            wordBitmaps[number] = try PostingBitmap(reading: &file)
+        }
+        var given = Set<Int32>()
+        for _ in 0..<Int(try file.read(UInt32.self)) {
+            let bytes = try file.readCounted(UInt8.self)
+            guard let number = prefixNumbers[bytes], given.insert(number).inserted else {
+                throw SavedFileReader.Unusable(reason: "a prefix no word makes, or one held twice")
+            }
+            prefixBitmaps[Int(number)] = try PostingBitmap(reading: &file)
+        }
+        guard given.count == prefixBitmaps.count else { throw SavedFileReader.Unusable(reason: "prefixes of the words are missing") }
+        sortNewWords()
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import FuzzSupport
+@testable import Indexing
+import Logging
+import PluginAPI
+@testable import SQLiteStore
+import Synchronization
+import Testing
+
+/// The search postings saved beside their database (``SavedPostingsFile``): a new process reads them instead of
+/// building them and catches up what was written since, answering as FTS5 does; a file it cannot trust (cut short,
+/// damaged, of another database or setting, ahead of a restored database) is refused with its reason and the postings
+/// are built again; a save given up leaves the file saved before.
+@Suite("Saved search postings", .timeLimit(.minutes(5)))
+struct SavedPostingsTests {
+    /// Saves whenever anything changed: what the tests of the file need (the service's policy is tested apart).
+    static let eager = SavedPostingsPolicy(minimumInterval: .zero, changedShare: 0, minimumRows: 1, maximumAge: .zero)
+
+    /// A database folder, a writer that keeps no postings (another process), and what each "process" keeping postings
+    /// logged.
+    struct Folder {
+        let directory = try! TemporaryDirectory()
+        let clock = ManualClock()
+        let log = LoggedMessages()
+        var path: String { directory.path("index.sqlite") }
+        var savedPath: String { path + ".postings" }
+
+        /// A new index on the file, as a process started now opens it: postings kept and saved (``eager``).
+        func process(fields: SearchPostingsFields = .best, path: String? = nil) throws -> SQLiteSearchIndex {
+            try SQLiteSearchIndex(
+                path: path ?? self.path, clock: clock, searchCacheEntries: 0, postings: fields, savedPostings: Self.eager,
+                logger: Logger(label: "test") { [log] _ in log.handler }
+            )
+        }
+
+        static let eager = SavedPostingsTests.eager
+
+        /// An index on the file that keeps no postings: the writer of the other process, and FTS5's answers.
+        func plain() throws -> SQLiteSearchIndex {
+            try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: 0, postings: .off, savedPostings: nil, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        }
+    }
+
+    /// Fails unless `index` answers every query as `plain` (FTS5) does; returns how many batches its postings answered.
+    static func expectSameAnswers(_ index: SQLiteSearchIndex, _ plain: SQLiteSearchIndex, seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int {
+        var random = SeededGenerator(seed: seed)
+        let before = index.postings.batchesAnswered
+        for _ in 0..<40 {
+            let query = try SearchPostingsTests.randomQuery(&random)
+            let kept = try await index.search(query), fullText = try await plain.search(query)
+            #expect(kept.hits.map(\.uniqueIdentifier) == fullText.hits.map(\.uniqueIdentifier), "\(query.text)", sourceLocation: sourceLocation)
+            #expect(kept.total == fullText.total, "\(query.text)", sourceLocation: sourceLocation)
+        }
+        return index.postings.batchesAnswered - before
+    }
+
+    /// Writes 600 items, lets a first process build and save its postings, and returns that process.
+    static func savedByAFirstProcess(_ folder: Folder, fields: SearchPostingsFields = .best) async throws -> SQLiteSearchIndex {
+        var random = SeededGenerator(seed: 62)
+        let first = try folder.process(fields: fields)
+        try await first.commit(SearchPostingsTests.randomItems(0..<600, &random))
+        try await first.refreshSearchPostings()
+        #expect(FileManager.default.fileExists(atPath: folder.savedPath), "the keeper saves the postings it built")
+        #expect(folder.log.contains("saved the search postings"))
+        return first
+    }
+
+    @Test(arguments: [SearchPostingsFields.best, .all])
+    func aNewProcessReadsTheSavedPostingsCatchesUpAndAnswersAsFullText(fields: SearchPostingsFields) async throws {
+        let folder = Folder()
+        _ = try await Self.savedByAFirstProcess(folder, fields: fields)
+        // While no process keeps postings, another writes: rewrites dropping words, deletions, new items.
+        var random = SeededGenerator(seed: 63)
+        let plain = try folder.plain()
+        let rewritten = (0..<150).map { _ in SearchPostingsTests.randomItem("i\(Int.random(in: 0..<600, using: &random))", &random) }
+        let added = (600..<700).map { SearchPostingsTests.randomItem("i\($0)", &random) }
+        let deleted = (0..<40).map { _ in "i\(Int.random(in: 0..<600, using: &random))" }
+        try await plain.commit(IndexBatch(operations: [.upsert(rewritten + added), .deleteIdentifiers(deleted)]))
+
+        let restarted = try folder.process(fields: fields)
+        try await restarted.refreshSearchPostings()
+        #expect(folder.log.contains("read the saved search postings"))
+        let written = try await plain.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE commitNumber > 1") }
+        #expect(restarted.postings.rowsCaughtUpSinceBuild == written, "read, then caught up the rows written since, not built again")
+        let answered = try await Self.expectSameAnswers(restarted, plain, seed: 64)
+        #expect(answered > 10, "searches read the postings read from the file")
+        // And the file now holds the commit caught up to, for the next start.
+        let third = try folder.process(fields: fields)
+        try await third.refreshSearchPostings()
+        #expect(third.postings.rowsCaughtUpSinceBuild == written)
+        #expect(third.postings.summary?.commitNumber == restarted.postings.summary?.commitNumber)
+    }
+
+    /// Ways a saved file cannot be trusted, each with what the log must say.
+    enum Damage: String, CaseIterable, CustomTestStringConvertible {
+        case cutShort, oneByteChanged, empty, notOurs, otherDatabase, otherSetting, aheadOfTheDatabase
+        var testDescription: String { rawValue }
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aSavedFileThatCannotBeTrustedIsRefusedWithItsReasonAndThePostingsBuiltAgain(damage: Damage) async throws {
+        let folder = Folder()
+        let reason = try await Self.damage(folder, damage)
+        let plain = try folder.plain()
+        let restarted = try folder.process()
+        try await restarted.refreshSearchPostings()
+        #expect(folder.log.contains("are not used, they are built again"), "\(folder.log.messages)")
+        #expect(folder.log.contains(reason), "\(folder.log.messages)")
+        #expect(restarted.postings.summary != nil && restarted.postings.rowsCaughtUpSinceBuild == 0, "built from every row")
+        #expect(try await Self.expectSameAnswers(restarted, plain, seed: 65) > 10)
+        // The file is replaced by one of the postings built.
+        let next = try folder.process()
+        try await next.refreshSearchPostings()
+        #expect(folder.log.count("read the saved search postings") == 1)
+    }
+
+    /// Damages the file a first process saved in `folder` as `damage` says; returns what the refusal must say.
+    static func damage(_ folder: Folder, _ damage: Damage) async throws -> String {
+        let first = try await savedByAFirstProcess(folder)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: folder.savedPath))
+        switch damage {
+        case .cutShort:
+            bytes = bytes.prefix(bytes.count / 2)
+            try bytes.write(to: URL(fileURLWithPath: folder.savedPath))
+            return "checksum does not match"
+        case .oneByteChanged:
+            bytes[bytes.count / 2] ^= 0x10
+            try bytes.write(to: URL(fileURLWithPath: folder.savedPath))
+            return "checksum does not match"
+        case .empty:
+            try Data().write(to: URL(fileURLWithPath: folder.savedPath))
+            return "shorter than any saved file"
+        case .notOurs:
+            try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: folder.savedPath))
+            return "not a saved postings file"
+        case .otherDatabase:
+            let other = Folder()
+            _ = try await savedByAFirstProcess(other)
+            try FileManager.default.removeItem(atPath: folder.savedPath)
+            try FileManager.default.copyItem(atPath: other.savedPath, toPath: folder.savedPath)
+            return "belongs to another database"
+        case .otherSetting:
+            let all = try folder.process(fields: .all)
+            try await all.refreshSearchPostings()
+            return "keeps every field's words, the setting is now `best`"
+        case .aheadOfTheDatabase:
+            // The database is restored from a copy made before the last commit the file holds.
+            let backup = folder.directory.path("backup.sqlite")
+            try await first.database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [backup]) }
+            var random = SeededGenerator(seed: 66)
+            try await first.commit(SearchPostingsTests.randomItems(600..<610, &random))
+            try await first.refreshSearchPostings()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.path + suffix) }
+            try FileManager.default.moveItem(atPath: backup, toPath: folder.path)
+            return "the database only 1: the database was restored from an older copy"
+        }
+    }
+
+    @Test func aSaveGivenUpLeavesTheFileSavedBeforeAndNoTemporaryFile() async throws {
+        let folder = Folder()
+        let first = try await Self.savedByAFirstProcess(folder)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: folder.savedPath))
+        let file = SavedPostingsFile(databasePath: folder.path)
+        let held = try #require(first.postings.snapshot()).held
+        var blocks = 0
+        #expect(throws: SavedFileWriter.Failure.self) {
+            try file.save(held, identity: "x", fields: .best, isCancelled: {
+                blocks += 1
+                return blocks > 0
+            })
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.savedPath)) == saved)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.directory.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
+
+    @Test func aFolderThatCannotBeWrittenIsLoggedAndSearchesGoOnWithThePostings() async throws {
+        let folder = Folder()
+        var random = SeededGenerator(seed: 67)
+        let index = try folder.process()
+        try await index.commit(SearchPostingsTests.randomItems(0..<600, &random))
+        // The file's name taken by a folder: the rename over it fails, as a read-only folder's would.
+        try FileManager.default.createDirectory(atPath: folder.savedPath + "/x", withIntermediateDirectories: true)
+        try await index.refreshSearchPostings()
+        #expect(folder.log.contains("could not save the search postings"), "\(folder.log.messages)")
+        let answered = try await Self.expectSameAnswers(index, try folder.plain(), seed: 68)
+        #expect(answered > 10, "searches read the postings that could not be saved")
+    }
+
+    /// Bytes of a valid file changed anywhere, its checksum made again to match: the reader refuses what it cannot
+    /// read without trapping, and whatever it accepts still answers searches without trapping.
+    @Test func changedFilesWithAMatchingChecksumNeverMakeTheReaderTrap() async throws {
+        let folder = Folder()
+        _ = try await Self.savedByAFirstProcess(folder)
+        let original = try Data(contentsOf: URL(fileURLWithPath: folder.savedPath))
+        var random = SeededGenerator(seed: 69)
+        var refused = 0
+        for round in 0..<200 {
+            var bytes = [UInt8](original.dropLast(8))
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let at = round < 40 ? Int.random(in: 0..<min(200, bytes.count), using: &random) : Int.random(in: 0..<bytes.count, using: &random)
+                bytes[at] = UInt8.random(in: 0...255, using: &random)
+            }
+            if round % 10 == 0 { bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &random))) }
+            let checksum = bytes.withUnsafeBytes { SavedFileChecksum.of($0) }
+            try Data(bytes + withUnsafeBytes(of: checksum) { Array($0) }).write(to: URL(fileURLWithPath: folder.savedPath))
+            let refusedBefore = folder.log.count("are not used")
+            let index = try folder.process()
+            try await index.refreshSearchPostings()
+            if folder.log.count("are not used") > refusedBefore { refused += 1 }
+            var queries = SeededGenerator(seed: UInt64(round))
+            for _ in 0..<5 { _ = try await index.search(try SearchPostingsTests.randomQuery(&queries)) }
+        }
+        #expect(refused > 50, "most changes are refused: \(refused)")
+    }
+}
+
+/// The policy of saves, at instants the test chooses.
+@Suite("When the postings are saved")
+struct SavedPostingsPolicyTests {
+    @Test func aBuildIsSavedThenEnoughChangedRowsOrAnOldSaveAfterTheInterval() {
+        let saving = PostingsSaving(databasePath: "/unused", policy: SavedPostingsPolicy())
+        let start = ContinuousClock.now
+        var held = SearchPostings.Held(commitNumber: 10, allFields: false)
+        held.rowsBuilt = 1_000_000
+        #expect(saving.isDue(held, install: 1, now: start), "a build nobody saved")
+        saving.record(attemptAt: start, saved: .init(install: 1, commitNumber: 10, rowsCaughtUp: 0, at: start))
+        #expect(!saving.isDue(held, install: 1, now: start + .seconds(3600)), "nothing changed")
+        held.commitNumber = 11
+        held.rowsCaughtUp = 9_999
+        #expect(!saving.isDue(held, install: 1, now: start + .seconds(120)), "under 1 % of the rows changed")
+        held.rowsCaughtUp = 10_200
+        #expect(!saving.isDue(held, install: 1, now: start + .seconds(30)), "within a minute of the last save")
+        #expect(saving.isDue(held, install: 1, now: start + .seconds(61)), "1 % changed, a minute later")
+        held.rowsCaughtUp = 1
+        #expect(saving.isDue(held, install: 1, now: start + .seconds(601)), "any change once the save is ten minutes old")
+        #expect(saving.isDue(held, install: 2, now: start + .seconds(61)), "a new build")
+        saving.record(attemptAt: start + .seconds(100), saved: nil)
+        #expect(!saving.isDue(held, install: 2, now: start + .seconds(130)), "a failed save is tried again a minute later")
+        #expect(saving.takeLoad() && !saving.takeLoad(), "the file is read once")
+    }
+}
+
+/// Messages logged, for the tests to read.
+final class LoggedMessages: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var messages: [String] { lines.withLock { $0 } }
+    func contains(_ text: String) -> Bool { messages.contains { $0.contains(text) } }
+    func count(_ text: String) -> Int { messages.filter { $0.contains(text) }.count }
+
+    /// A handler that records into these messages.
+    var handler: some LogHandler { Handler(log: self) }
+
+    private struct Handler: LogHandler {
+        let log: LoggedMessages
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            log.lines.withLock { $0.append(event.message.description) }
+        }
+    }
+}
