@@ -38,6 +38,7 @@ enum HTTPBenchmark {
         defer { service.stop() }
         print(String(format: "the service built its search postings in %.1f s", try await service.waitForSearchPostings().seconds))
         _ = try await measure(base: service.base, work: work)
+        print("memory: \(service.memory())")
     }
 
     /// Measures the service at `base` and prints each figure (after `label`) as it comes.

@@ -45,6 +45,13 @@ struct ServiceProcess {
         throw BenchmarkError("the service's search postings were not built within 30 minutes")
     }
 
+    /// Its resident memory now and at its peak (`VmRSS`, `VmHWM` in `/proc/PID/status`).
+    func memory() -> String {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let lines = status.split(separator: "\n").filter { $0.hasPrefix("VmRSS") || $0.hasPrefix("VmHWM") }
+        return lines.map { $0.replacingOccurrences(of: "\t", with: " ").split(separator: " ").joined(separator: " ") }.joined(separator: ", ")
+    }
+
     /// Stops the service (SIGTERM) and waits for it to end.
     func stop() { Self.stop(pid) }
 

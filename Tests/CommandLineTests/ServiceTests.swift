@@ -77,6 +77,31 @@ struct ServiceTests {
         #expect(try await setup.run(["analytics", "--since", "1h"]).stderr.contains("--since must be a duration of a day or more"))
     }
 
+    /// The service saves its search postings beside the database, and a restart reads them instead of building them;
+    /// a damaged file is refused with its reason and they are built again, searches right all along.
+    @Test func aRestartReadsTheSavedSearchPostingsAndRefusesADamagedFile() async throws {
+        let setup = try SourceWorkspace()
+        try setup.setFeed("a b c")
+        let saved = setup.workspace.path("index.sqlite.postings")
+        var service = try await RunningService(setup.config)
+        #expect(try await eventually { try await service.searchTotal() == 3 })
+        #expect(try await eventually { FileManager.default.fileExists(atPath: saved) }, "\(service.logSoFar)")
+        #expect(await service.terminate() == 0, "\(service.log)")
+
+        service = try await RunningService(setup.config)
+        #expect(try await eventually { service.logSoFar.contains("read the saved search postings") }, "\(service.logSoFar)")
+        #expect(try await service.searchTotal() == 3)
+        #expect(await service.terminate() == 0, "\(service.log)")
+
+        let handle = try #require(FileHandle(forWritingAtPath: saved))
+        try handle.truncate(atOffset: try handle.seekToEnd() / 2)
+        try handle.close()
+        service = try await RunningService(setup.config)
+        #expect(try await eventually { service.logSoFar.contains("checksum does not match: cut short or damaged") }, "\(service.logSoFar)")
+        #expect(try await service.searchTotal() == 3)
+        #expect(await service.terminate() == 0, "\(service.log)")
+    }
+
     @Test func aHugeNumberOnHotReloadKeepsTheServiceAndItsLastGoodConfig() async throws {
         let setup = try SourceWorkspace()
         try setup.setFeed("a b c")

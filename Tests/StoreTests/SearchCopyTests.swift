@@ -128,6 +128,13 @@ struct SearchCopyTests {
             #expect(built, "the keeper built the postings of the 30 live items")
             answers = try await Self.answers(of: reopened, store, feed)
             #expect(answers.copy == answers.store)
+            // And saved them beside the copy's file, for the next start (which reads them: SavedPostingsTests).
+            var saved = false
+            for _ in 0..<600 where !saved {
+                saved = FileManager.default.fileExists(atPath: path + ".postings")
+                if !saved { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(saved, "the keeper saved the copy's postings")
         }
     }
 

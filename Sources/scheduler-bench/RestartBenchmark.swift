@@ -1,0 +1,59 @@
+import Foundation
+
+/// Search as clients feel it right after a restart, with the search postings saved beside the index and without:
+/// `scheduler-bench --restart DATABASE`.
+///
+/// A first `scheduler run` on the index builds its postings and saves them (`DATABASE.postings`). Then, alternating
+/// (saved, built, saved, built): a service started on the index, with the saved file or with it removed; one client
+/// sends 400 queries new to every cache from 10 s after the start; then how long until its postings are held, and
+/// the whole HTTP measure (``HTTPBenchmark``) with its peak resident memory (`VmHWM`).
+enum RestartBenchmark {
+    static func run(database: String, work: String, scheduler: String) async throws {
+        print("\n== a restart, with the search postings saved and without, \(database)")
+        let config = "\(work)/restart-config", saved = database + ".postings"
+        try ServiceProcess.writeServingConfig(store: "{ sqlite: { path: \(URL(fileURLWithPath: database).standardizedFileURL.path) } }", to: config)
+        try? FileManager.default.removeItem(atPath: saved)
+        let first = try ServiceProcess(scheduler: scheduler, config: config)
+        print(String(format: "first start, no saved file: postings built in %.1f s", try await first.waitForSearchPostings().seconds))
+        let savedIn = try await waitForFile(saved)
+        first.stop()
+        print(String(format: "saved in %.1f s after that: %.0f MB (the index: %.0f MB)", savedIn.seconds, megabytes(saved), megabytes(database)))
+        let keep = "\(saved).kept"
+        try? FileManager.default.removeItem(atPath: keep)
+        try FileManager.default.copyItem(atPath: saved, toPath: keep)
+        for (round, withFile) in [true, false, true, false].enumerated() {
+            try? FileManager.default.removeItem(atPath: saved)
+            if withFile { try FileManager.default.copyItem(atPath: keep, toPath: saved) }
+            try await measure(config: config, scheduler: scheduler, work: work, label: "\(withFile ? "saved" : "built") (\(round + 1)): ", seed: 5000 + UInt64(round))
+        }
+        try? FileManager.default.removeItem(atPath: keep)
+    }
+
+    private static func measure(config: String, scheduler: String, work: String, label: String, seed: UInt64) async throws {
+        let started = ContinuousClock.now
+        let service = try ServiceProcess(scheduler: scheduler, config: config)
+        defer { service.stop() }
+        let listening = started.duration(to: .now)
+        try await Task.sleep(until: started + .seconds(10))
+        let latencies = try await HTTPBenchmark.oneClient(base: service.base, texts: Benchmark.typedQueries(400, seed: seed)).map(\.latency)
+        _ = try await service.waitForSearchPostings()
+        print(String(format: "%@listening after %.1f s; 400 new queries from 10 s after the start: %@; postings held by %.1f s after the start",
+            label, listening.seconds, Benchmark.percentiles(latencies), started.duration(to: .now).seconds))
+        _ = try await HTTPBenchmark.measure(base: service.base, work: work, label: label)
+        print("\(label)memory: \(service.memory())")
+    }
+
+    /// Waits until a file is at `path` (a save renames it into place whole); returns how long that took.
+    private static func waitForFile(_ path: String) async throws -> Duration {
+        let start = ContinuousClock.now
+        while !FileManager.default.fileExists(atPath: path) {
+            guard start.duration(to: .now) < .seconds(1800) else { throw BenchmarkError("no file at \(path) after 30 minutes") }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return start.duration(to: .now)
+    }
+
+    private static func megabytes(_ path: String) -> Double {
+        Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_000_000
+    }
+}
