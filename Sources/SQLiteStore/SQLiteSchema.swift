@@ -231,10 +231,10 @@ enum SQLiteSchema {
             // The first rejections of a run, as JSON: NULL for runs before, and for runs that rejected nothing.
             try db.execute(sql: "ALTER TABLE run_history ADD COLUMN rejections TEXT")
         }
-        migrator.registerMigration("v20-index-identity") { db in
-            // Which database this is, for what is kept beside its file (the saved search postings).
-            try db.execute(sql: "ALTER TABLE index_commit ADD COLUMN identity TEXT NOT NULL DEFAULT ''")
-            try db.execute(sql: "UPDATE index_commit SET identity = lower(hex(randomblob(16)))")
+        migrator.registerMigration("v20-saved-postings") { db in
+            // The token of the search postings last saved beside the file: a file whose token differs is not this
+            // history's (SavedPostingsFile).
+            try db.execute(sql: "ALTER TABLE index_commit ADD COLUMN savedPostings TEXT NOT NULL DEFAULT ''")
         }
     }
 

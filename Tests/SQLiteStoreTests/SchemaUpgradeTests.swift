@@ -64,7 +64,7 @@ struct ConcurrentOpenTests {
             let database = try DatabaseQueue(path: path)
             let applied = try database.read { try SQLiteSchema.migrator.appliedMigrations($0) }
             #expect(applied == SQLiteSchema.migrator.migrations, "each migration once, in order")
-            #expect(applied.last == "v20-index-identity")
+            #expect(applied.last == "v20-saved-postings")
         }
     }
 }

@@ -30,8 +30,9 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// (730 bytes a row of the benchmark's items). It fills only as searches read rows: over 100k items they read about
     /// 40 MB. Over a million it fills, and each step up paid for itself (BENCHMARKS.md, 2026-11-28): from 32 to 128 MB,
     /// 10 % less CPU for a never-repeated search (115 MB more memory), to 256 MB 11 % less (150 MB more), to 512 MB
-    /// 14 % less (240 MB more).
-    static let candidateRowCacheBytes = 512 * 1024 * 1024
+    /// 14 % less (240 MB more). A sixteenth of the machine's (or container's) memory when that is less
+    /// (``MachineMemory``): 128 MB on a 2 GB node.
+    static let candidateRowCacheBytes = Int(min(512 * 1024 * 1024, MachineMemory.available / 16))
     /// The best fields' and names' words in memory, when whoever runs the index keeps them
     /// (``keepSearchStructures()``, the service): the scans of those two scopes read them instead of FTS5.
     package let postings: SearchPostings
@@ -191,9 +192,9 @@ public final class SQLiteSearchIndex: SearchIndex {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastNumber FROM index_commit")) ?? 0
     }
 
-    /// Which database `db` reads: random, made with it (`v20-index-identity`); a copy of the file keeps it.
-    static func identity(_ db: Database) throws -> String {
-        try String.fetchOne(db, sql: "SELECT identity FROM index_commit") ?? ""
+    /// The token of the search postings last saved beside the file (``SavedPostingsFile``), empty before any.
+    static func savedPostingsToken(_ db: Database) throws -> String {
+        try String.fetchOne(db, sql: "SELECT savedPostings FROM index_commit") ?? ""
     }
 
     public func outsideChangeCount() async throws -> Int64 {

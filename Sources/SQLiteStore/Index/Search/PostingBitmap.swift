@@ -283,7 +283,10 @@ extension PostingBitmap {
             switch try file.read(UInt8.self) {
             case 0:
                 let values = try file.readCounted(UInt16.self)
-                guard values.count <= Container.arrayLimit else { throw SavedFileReader.Unusable(reason: "a bitmap's array holds \(values.count) members") }
+                let ascending = values.withUnsafeBufferPointer { values in values.indices.dropFirst().allSatisfy { values[$0 - 1] < values[$0] } }
+                guard values.count <= Container.arrayLimit, ascending else {
+                    throw SavedFileReader.Unusable(reason: "a bitmap's array holds \(values.count) members, or out of order")
+                }
                 containers.append(.array(values))
             case 1:
                 containers.append(.bits(try file.read(UInt64.self, count: Container.bitWordCount)))

@@ -95,47 +95,50 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// serves at once, while the keeper catches up the commits since. A file that cannot be used is logged with the
     /// reason and the postings are built again.
     private func loadSavedSearchPostings() async throws {
-        guard let saving = postingsSaving, postings.fields != .off, postings.areMissing, saving.takeLoad() else { return }
+        guard let saving = postingsSaving, postings.fields != .off, postings.areMissing, saving.isLoadDue else { return }
         let start = ContinuousClock.now
+        let (token, lastCommit) = try await database.read { db in try (Self.savedPostingsToken(db), Self.lastCommitNumber(db)) }
+        let (fields, maxWords) = (postings.fields, postings.maxWords)
         let loaded: SearchPostings.Held?
         do {
-            loaded = try await database.read { [postings] db in
-                try saving.file.load(identity: Self.identity(db), fields: postings.fields, lastCommit: Self.lastCommitNumber(db))
+            loaded = try await PostingsSaving.offThePool { _ in
+                SavedFileWriter.removeLeftovers(of: saving.file.path)
+                return try saving.file.load(token: token, fields: fields, lastCommit: lastCommit, maxWords: maxWords)
             }
         } catch let error as SavedFileReader.Unusable {
+            saving.markLoaded()
             logger.warning("the saved search postings in \(saving.file.path) are not used, they are built again: \(error)")
             return
         }
+        saving.markLoaded()
         guard let loaded, let install = postings.install(loaded) else { return }
-        saving.record(attemptAt: nil, saved: .init(install: install, commitNumber: loaded.commitNumber, rowsCaughtUp: loaded.rowsCaughtUp, at: start))
+        saving.record(attemptAt: nil, saved: .init(install: install, commitNumber: loaded.commitNumber, rowsCaughtUp: loaded.rowsCaughtUp))
         logger.info("read the saved search postings", metadata: [
             "commit": "\(loaded.commitNumber)", "rows": "\(loaded.rowsBuilt + loaded.rowsCaughtUp)", "seconds": "\((ContinuousClock.now - start).seconds)",
         ])
     }
 
     /// Saves the postings beside the database when the policy says it is time (``PostingsSaving/isDue(_:install:now:)``),
-    /// from a copy taken in a moment: searches and catch-ups go on while it is written. A failure (a full disk, a
-    /// read-only folder) is logged and tried again later; the file saved before stays.
+    /// from a copy taken in a moment (searches and catch-ups go on while it is written; what they change is copied), then
+    /// writes the file's token into the database. A failure (a full disk, a read-only folder) is logged and tried
+    /// again later; the file saved before stays, and serves a restart as long as its token is the database's.
     private func saveSearchPostingsIfDue() async throws {
         let now = ContinuousClock.now
         guard let saving = postingsSaving, let (held, install) = postings.snapshot(), saving.isDue(held, install: install, now: now) else { return }
-        let cancelled = Mutex(false)
+        let (token, fields) = (SavedPostingsFile.newToken(), postings.fields)
+        // Whatever fails, the next try waits the policy's interval.
+        saving.record(attemptAt: now, saved: nil)
         do {
-            try await withTaskCancellationHandler {
-                try await database.read { [postings] db in
-                    try saving.file.save(held, identity: Self.identity(db), fields: postings.fields, isCancelled: { cancelled.withLock { $0 } })
-                }
-            } onCancel: {
-                cancelled.withLock { $0 = true }
-            }
-            saving.record(attemptAt: now, saved: .init(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp, at: now))
-            logger.info("saved the search postings", metadata: [
-                "commit": "\(held.commitNumber)", "path": "\(saving.file.path)", "seconds": "\((ContinuousClock.now - now).seconds)",
-            ])
+            try await PostingsSaving.offThePool { isCancelled in try saving.file.save(held, token: token, fields: fields, isCancelled: isCancelled) }
+            try await write { db in try db.execute(sql: "UPDATE index_commit SET savedPostings = ?", arguments: [token]) }
         } catch let error as SavedFileWriter.Failure {
-            saving.record(attemptAt: now, saved: nil)
             try Task.checkCancellation()
             logger.warning("could not save the search postings; the last saved stay, and it is tried again later: \(error)")
+            return
         }
+        saving.record(attemptAt: now, saved: .init(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp))
+        logger.info("saved the search postings", metadata: [
+            "commit": "\(held.commitNumber)", "path": "\(saving.file.path)", "seconds": "\((ContinuousClock.now - now).seconds)",
+        ])
     }
 }

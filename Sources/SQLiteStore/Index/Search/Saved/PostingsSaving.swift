@@ -1,24 +1,23 @@
-import Foundation
+import Dispatch
 import Synchronization
 
-/// When the keeper of an index's postings saves them (``SavedPostingsFile``): after a build, then as commits land,
-/// often enough that a restart has few rows to catch up, seldom enough that a steady trickle of writes does not
-/// rewrite the file all the time.
+/// When the keeper of an index's postings saves them (``SavedPostingsFile``): after a build, then once enough rows
+/// changed that catching them up at a restart would take a while; never more often than a minimum interval, so an
+/// import does not rewrite the file at every step. A steady trickle of writes is saved seldom: each save rewrites the
+/// whole file (400 MB at a million items), while the few rows a restart catches up cost little.
 public struct SavedPostingsPolicy: Sendable {
     /// Two saves are at least this far apart; a failed save (a full disk) is tried again after it.
     public var minimumInterval: Duration
     /// Rows caught up since the last save that make the next one due: this share of the rows held, and at least
-    /// ``minimumRows``.
+    /// ``minimumRows``. A restart catches up at most about that many rows (10 %: about 6 s at a million items with
+    /// every field's words).
     public var changedShare: Double
     public var minimumRows: Int
-    /// A save once the last one is this old, whatever changed since.
-    public var maximumAge: Duration
 
-    public init(minimumInterval: Duration = .seconds(60), changedShare: Double = 0.01, minimumRows: Int = 1_000, maximumAge: Duration = .seconds(600)) {
+    public init(minimumInterval: Duration = .seconds(60), changedShare: Double = 0.1, minimumRows: Int = 10_000) {
         self.minimumInterval = minimumInterval
         self.changedShare = changedShare
         self.minimumRows = minimumRows
-        self.maximumAge = maximumAge
     }
 }
 
@@ -32,11 +31,10 @@ final class PostingsSaving: Sendable {
         var install: Int
         var commitNumber: Int64
         var rowsCaughtUp: Int
-        var at: ContinuousClock.Instant
     }
 
     private struct State {
-        var loadTried = false
+        var loaded = false
         var saved: Saved?
         var lastAttempt: ContinuousClock.Instant?
     }
@@ -48,16 +46,16 @@ final class PostingsSaving: Sendable {
         self.policy = policy
     }
 
-    /// Whether the file is still to be read (the keeper's first look); from now on it is not.
-    func takeLoad() -> Bool {
-        state.withLock { state in
-            defer { state.loadTried = true }
-            return !state.loadTried
-        }
+    /// Whether the file is still to be read: until ``markLoaded()``, at the keeper's first look.
+    var isLoadDue: Bool { state.withLock { !$0.loaded } }
+
+    /// The file was read, found missing or refused: it is not read again by this index.
+    func markLoaded() {
+        state.withLock { $0.loaded = true }
     }
 
-    /// Whether `held`, install `install`, should be saved at `now`: none of its install was saved (a build), or its
-    /// commit was not and enough rows changed since the last save, or that save is old (``SavedPostingsPolicy``).
+    /// Whether `held`, install `install`, should be saved at `now`: none of its install was saved (a build), or enough
+    /// rows changed since the last save (``SavedPostingsPolicy``).
     func isDue(_ held: SearchPostings.Held, install: Int, now: ContinuousClock.Instant) -> Bool {
         state.withLock { state in
             if let last = state.lastAttempt, last.duration(to: now) < policy.minimumInterval { return false }
@@ -65,7 +63,7 @@ final class PostingsSaving: Sendable {
             guard saved.commitNumber != held.commitNumber else { return false }
             let changed = held.rowsCaughtUp - saved.rowsCaughtUp
             let rows = held.rowsBuilt + held.rowsCaughtUp
-            return changed >= max(Int(Double(rows) * policy.changedShare), policy.minimumRows) || saved.at.duration(to: now) >= policy.maximumAge
+            return changed >= max(Int(Double(rows) * policy.changedShare), policy.minimumRows)
         }
     }
 
@@ -75,5 +73,28 @@ final class PostingsSaving: Sendable {
             if let now { state.lastAttempt = now }
             if let saved { state.saved = saved }
         }
+    }
+}
+
+extension PostingsSaving {
+    /// Runs `work` on a thread outside Swift's cooperative pool, whose few threads must not wait on the reading or
+    /// writing of hundreds of megabytes; `work` is told when the task is cancelled (a shutdown) through its argument.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> T) async throws -> T {
+        let cancelled = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global(qos: .utility).async {
+                    continuation.resume(with: Result { try work { cancelled.isSet } })
+                }
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
+
+    private final class CancellationFlag: Sendable {
+        private let flag = Atomic<Bool>(false)
+        var isSet: Bool { flag.load(ordering: .relaxed) }
+        func set() { flag.store(true, ordering: .relaxed) }
     }
 }

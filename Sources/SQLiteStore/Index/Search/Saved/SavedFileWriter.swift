@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// Writes a file in the saved postings' binary form (``SavedPostingsFile``) so that a crash at any point leaves the
-/// previous file or the new one whole: the bytes go to a temporary file beside it, which is flushed to disk, renamed
-/// over the file, and the folder flushed in turn. Integers are written in the machine's order (a file written on a
+/// previous file or the new one whole: the bytes go to a temporary file beside it (a name of its own, locked while it
+/// is written: ``removeLeftovers(of:)`` removes those nobody holds), which is flushed to disk, renamed over the file,
+/// and the folder flushed in turn. Integers are written in the machine's order (a file written on a
 /// machine of the other order fails the magic number and is rebuilt); every mebibyte of the file is checksummed, each
 /// block's XXH64 seeded with the previous one's (``SavedFileChecksum``), and the last one ends the file.
 final class SavedFileWriter {
@@ -25,22 +26,38 @@ final class SavedFileWriter {
     private var checksum = SavedFileChecksum()
     private var finished = false
     /// Asked at each block: a write given up fails, and the file it was to replace stays.
-    private let isCancelled: () -> Bool
+    private let isCancelled: @Sendable () -> Bool
 
     /// Starts the file that will replace `path` when ``finish()`` is called.
-    init(replacing path: String, isCancelled: @escaping () -> Bool = { false }) throws {
+    init(replacing path: String, isCancelled: @escaping @Sendable () -> Bool = { false }) throws {
         self.path = path
         self.isCancelled = isCancelled
-        temporary = "\(path).\(getpid()).tmp"
-        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        temporary = "\(path).\(UInt64.random(in: 0...UInt64.max)).tmp"
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(path: temporary, reason: String(cString: strerror(errno))) }
+        // Held until the descriptor closes, with the process if it dies.
+        flock(descriptor, LOCK_EX)
         buffer.reserveCapacity(SavedFileChecksum.blockSize)
     }
 
+    /// Removes the temporary files beside `path` that no writer holds (a process killed mid-save): each can be as
+    /// large as the file, and nothing else would remove them.
+    static func removeLeftovers(of path: String) {
+        let url = URL(fileURLWithPath: path), prefix = url.lastPathComponent + "."
+        let folder = url.deletingLastPathComponent()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let leftover = folder.appendingPathComponent(name).path
+            let descriptor = open(leftover, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(leftover) }
+            close(descriptor)
+        }
+    }
+
     deinit {
-        close(descriptor)
         // Not finished (a failure, or a write given up): the temporary file goes, the file it was to replace stays.
         if !finished { unlink(temporary) }
+        close(descriptor)
     }
 
     func write<T: FixedWidthInteger>(_ value: T) throws {

@@ -1,20 +1,28 @@
+import Foundation
 import Indexing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The search postings (``SearchPostings``) saved beside their database (`index.sqlite.postings`) with the commit they
 /// hold, so that a restarted service reads them in seconds and catches up the commits since, instead of building them
 /// again from every row.
 ///
-/// The file starts with a header (a magic number, the format's version, which fields' words it keeps, the identity
-/// of the database it belongs to, the commit) and ends with a checksum of everything before it (``SavedFileWriter``).
-/// It is written whole beside the old one and renamed over it, so a crash leaves one or the other; one that is cut
-/// short, damaged, of another format or setting, of another database, or of a commit the database has not reached
-/// (restored from an older backup) is refused with the reason, and the postings are built again.
+/// The file starts with a header (a magic number, the format's version, which fields' words it keeps, a random token)
+/// and ends with a checksum of everything before it (``SavedFileWriter``). It is written whole beside the old one and
+/// renamed over it, so a crash leaves one or the other. Once it is in place, its token is written into the database
+/// (`index_commit.savedPostings`): a database holding the token made the commit the file holds, in the same history,
+/// since a copy or backup of it made before the save lacks the token and every later save writes a new one. A file
+/// that is cut short or damaged, of another format or setting, whose token the database does not hold (another
+/// database, a restored backup, a save the crash cut before its token was written), or that is unusable in any other
+/// way is refused with the reason, and the postings are built again.
 struct SavedPostingsFile {
     /// "SPOSTNGS", in the machine's byte order: a file of the other order is refused.
     static let magic: UInt64 = 0x5350_4F53_544E_4753
     static let formatVersion: UInt32 = 1
-    /// The longest identity a header holds (the database's is 32 hexadecimal digits).
-    static let maxIdentityBytes = 64
+    /// The length of a token: 32 hexadecimal digits.
+    static let tokenBytes = 32
 
     let path: String
     /// What the file's name adds to its database's.
@@ -25,23 +33,27 @@ struct SavedPostingsFile {
         path = databasePath + Self.suffix
     }
 
-    /// Writes `held`, the postings of the database `identity` keeping `fields`, in place of the file, unless
-    /// `isCancelled` says to give up.
-    func save(
-        _ held: SearchPostings.Held, identity: String, fields: SearchPostingsFields, isCancelled: @escaping () -> Bool
-    ) throws {
+    /// A new random token for a save.
+    static func newToken() -> String {
+        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+
+    /// Writes `held`, the postings keeping `fields`, in place of the file with `token`, unless `isCancelled` says to
+    /// give up.
+    func save(_ held: SearchPostings.Held, token: String, fields: SearchPostingsFields, isCancelled: @escaping @Sendable () -> Bool) throws {
         let file = try SavedFileWriter(replacing: path, isCancelled: isCancelled)
         try file.write(Self.magic)
         try file.write(Self.formatVersion)
         try file.write(UInt8(fields == .all ? 1 : 0))
-        try file.write(counted: Array(identity.utf8.prefix(Self.maxIdentityBytes)))
+        try file.write(counted: Array(token.utf8))
         try held.write(to: file)
         try file.finish()
     }
 
-    /// The postings the file holds for the database `identity` keeping `fields`, whose last commit is `lastCommit`;
-    /// `nil` when there is no file. Throws ``SavedFileReader/Unusable`` with the reason the file cannot be used.
-    func load(identity: String, fields: SearchPostingsFields, lastCommit: Int64) throws(SavedFileReader.Unusable) -> SearchPostings.Held? {
+    /// The postings the file holds, when its token is `token` (the database's), it keeps `fields` and it holds no more
+    /// than `maxWords` words and no commit after `lastCommit`; `nil` when there is no file. Throws
+    /// ``SavedFileReader/Unusable`` with the reason the file cannot be used.
+    func load(token: String, fields: SearchPostingsFields, lastCommit: Int64, maxWords: Int) throws(SavedFileReader.Unusable) -> SearchPostings.Held? {
         guard var file = try SavedFileReader(path: path) else { return nil }
         guard try file.read(UInt64.self) == Self.magic else { throw SavedFileReader.Unusable(reason: "it is not a saved postings file") }
         let version = try file.read(UInt32.self)
@@ -53,17 +65,18 @@ struct SavedPostingsFile {
             throw SavedFileReader.Unusable(reason: "it keeps \(allFields ? "every field's" : "the best fields'") words, the setting is now `\(fields.rawValue)`")
         }
         let saved = try file.readCounted(UInt8.self)
-        guard saved.count <= Self.maxIdentityBytes, String(decoding: saved, as: UTF8.self) == identity else {
-            throw SavedFileReader.Unusable(reason: "it belongs to another database")
+        guard saved.count == Self.tokenBytes, String(decoding: saved, as: UTF8.self) == token else {
+            throw SavedFileReader.Unusable(
+                reason: "the database does not hold its token: it belongs to another database, or to another history of this one (a restored backup), or its save was cut short"
+            )
         }
         try file.verifyChecksum()
         let held = try SearchPostings.Held(reading: &file, allFields: allFields)
         try file.verifyEnd()
-        guard held.commitNumber <= lastCommit else {
-            throw SavedFileReader.Unusable(
-                reason: "it holds commit \(held.commitNumber), the database only \(lastCommit): the database was restored from an older copy"
-            )
+        guard held.commitNumber <= lastCommit, held.exactFrom <= lastCommit else {
+            throw SavedFileReader.Unusable(reason: "it holds commit \(max(held.commitNumber, held.exactFrom)), the database only \(lastCommit)")
         }
+        guard held.wordCount <= maxWords else { throw SavedFileReader.Unusable(reason: "it holds \(held.wordCount) words, more than the \(maxWords) kept") }
         return held
     }
 }
