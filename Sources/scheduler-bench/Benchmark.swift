@@ -18,7 +18,7 @@ import SQLiteStore
 ///        scheduler-bench --postings DATABASE (searches with the search postings against FTS5 alone, alternated, same hits checked)
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
 ///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
-///        scheduler-bench --restart DATABASE     (search right after a restart, postings saved and not: ``RestartBenchmark``)
+///        scheduler-bench --restart DATABASE [--once] (search right after a restart, postings saved and not: ``RestartBenchmark``)
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
 ///        scheduler-bench --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … (documentation sites: ``DocsRelevanceBenchmark``)
 ///        scheduler-bench --audience DATABASE    (searches as a tenant token's user against anonymous ones: ``AudienceBenchmark``)

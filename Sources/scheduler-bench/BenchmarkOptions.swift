@@ -21,7 +21,7 @@ struct BenchmarkOptions {
 
     /// The measures that run alone, on what their option names.
     enum Single {
-        case decode(Int), http(String), restart(String), postings(String, allFields: Bool), purge(String), relevance([String]), docsRelevance([String]), popularity(String), audience(String)
+        case decode(Int), http(String), restart(String, once: Bool), postings(String, allFields: Bool), purge(String), relevance([String]), docsRelevance([String]), popularity(String), audience(String)
         /// Without the result cache: what a search costs, not what a repeated one does.
         case search(String)
 
@@ -29,7 +29,7 @@ struct BenchmarkOptions {
             switch self {
             case .decode(let n): try DecodeBenchmark.run(n: n, work: options.work)
             case .http(let database): try await HTTPBenchmark.run(database: database, work: options.work, scheduler: options.scheduler)
-            case .restart(let database): try await RestartBenchmark.run(database: database, work: options.work, scheduler: options.scheduler)
+            case .restart(let database, let once): try await RestartBenchmark.run(database: database, once: once, work: options.work, scheduler: options.scheduler)
             case .postings(let database, let allFields): try await PostingsBenchmark.run(database: database, allFields: allFields)
             case .purge(let database): try await PurgeBenchmark.measure(try SQLiteSearchIndex(path: database, logger: Logger(label: "bench")))
             case .relevance(let folders): try await RelevanceBenchmark.run(folders: folders, work: options.work)
@@ -46,7 +46,7 @@ struct BenchmarkOptions {
     }
 
     static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
-        + "| --pass N | --decode N | --ticks [N] … | --http DATABASE | --restart DATABASE | --postings DATABASE [--all-fields] | --purge DATABASE "
+        + "| --pass N | --decode N | --ticks [N] … | --http DATABASE | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
         + "| --relevance FOLDER … | --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE|N | --fleet URL"
 
     mutating func parse(_ arguments: ArraySlice<String>) {
@@ -73,7 +73,7 @@ struct BenchmarkOptions {
         case "--goals": goals = Self.count(argument, 1...100_000_000, &arguments)
         case "--after-import": afterImport = Self.count(argument, 1...100_000_000, &arguments)
         case "--http": single = .http(arguments.popFirst() ?? "")
-        case "--restart": single = .restart(arguments.popFirst() ?? "")
+        case "--restart": single = .restart(arguments.popFirst() ?? "", once: arguments.first == "--once")
         case "--postings": single = .postings(arguments.popFirst() ?? "", allFields: arguments.first == "--all-fields")
         case "--purge": single = .purge(arguments.popFirst() ?? "")
         case "--relevance": single = .relevance(Array(arguments))

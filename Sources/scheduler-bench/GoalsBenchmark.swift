@@ -28,6 +28,7 @@ enum GoalsBenchmark {
         do {
             print(String(format: "SQLite: the service built its search postings in %.1f s", try await service.waitForSearchPostings().seconds))
             sqlite = try await HTTPBenchmark.measure(base: service.base, work: work, label: "SQLite: ")
+            print("SQLite: the service's memory: \(service.memory())")
             service.stop()
         } catch {
             service.stop()

@@ -7,12 +7,17 @@ import Foundation
 /// (saved, built, saved, built): a service started on the index, with the saved file or with it removed (the one it
 /// saves after building them is kept for the next round: its token is the database's now); one client
 /// sends 400 queries new to every cache from 10 s after the start; then how long until its postings are held, and
-/// the whole HTTP measure (``HTTPBenchmark``) with its peak resident memory (`VmHWM`).
+/// the whole HTTP measure (``HTTPBenchmark``) with its peak resident memory (`VmHWM`). With `--once`: one start on
+/// the file a service saved (`--goals` leaves one), or one after the first build; what a large index can afford.
 enum RestartBenchmark {
-    static func run(database: String, work: String, scheduler: String) async throws {
+    static func run(database: String, once: Bool, work: String, scheduler: String) async throws {
         print("\n== a restart, with the search postings saved and without, \(database)")
         let config = "\(work)/restart-config", saved = database + ".postings"
         try ServiceProcess.writeServingConfig(store: "{ sqlite: { path: \(URL(fileURLWithPath: database).standardizedFileURL.path) } }", to: config)
+        if once, FileManager.default.fileExists(atPath: saved) {
+            // A file a service saved (`--goals` leaves one): one start on it, no build.
+            return try await measure(config: config, scheduler: scheduler, work: work, label: "saved: ", seed: 5000)
+        }
         try? FileManager.default.removeItem(atPath: saved)
         let first = try ServiceProcess(scheduler: scheduler, config: config)
         print(String(format: "first start, no saved file: postings built in %.1f s", try await first.waitForSearchPostings().seconds))
@@ -22,7 +27,7 @@ enum RestartBenchmark {
         let keep = "\(saved).kept"
         try? FileManager.default.removeItem(atPath: keep)
         try FileManager.default.copyItem(atPath: saved, toPath: keep)
-        for (round, withFile) in [true, false, true, false].enumerated() {
+        for (round, withFile) in (once ? [true] : [true, false, true, false] as [Bool]).enumerated() {
             try? FileManager.default.removeItem(atPath: saved)
             if withFile { try FileManager.default.copyItem(atPath: keep, toPath: saved) }
             try await measure(config: config, scheduler: scheduler, work: work, label: "\(withFile ? "saved" : "built") (\(round + 1)): ", seed: 5000 + UInt64(round))
