@@ -235,6 +235,9 @@ struct SavedPostingsPolicyTests {
         let start = ContinuousClock.now
         var held = SearchPostings.Held(commitNumber: 10, allFields: false)
         held.rowsBuilt = 1_000_000
+        saving.hold(true)
+        #expect(!saving.isDue(held, install: 1, now: start), "held back (a search copy being made)")
+        saving.hold(false)
         #expect(saving.isDue(held, install: 1, now: start), "a build nobody saved")
         saving.record(attemptAt: start, saved: .init(install: 1, commitNumber: 10, rowsCaughtUp: 0))
         #expect(!saving.isDue(held, install: 1, now: start + .seconds(86_400)), "nothing changed")

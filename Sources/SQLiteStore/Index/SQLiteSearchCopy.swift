@@ -162,6 +162,8 @@ public actor SQLiteSearchCopy: SearchCopy {
                 try FileManager.default.removeItem(atPath: path + suffix)
             }
             let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, postings: postings, logger: logger)
+            // Not saved until the copy is made: a copy stopped before is made again from the start.
+            index.holdSavingSearchPostings(true)
             // Built while the file is empty, they follow its commits from the first (rebuilt as it grows).
             if postings != .off { try await index.buildSearchPostings() }
             return index
@@ -170,6 +172,7 @@ public actor SQLiteSearchCopy: SearchCopy {
         let empty = Position(identity: head.identity, commitNumber: 0, opensNumber: -1, opensDeletedBeforeDay: 0)
         let items = try await apply(feed, from: empty, through: head, to: index, removing: false)
         position = try await locally { try Self.storedPosition(of: index) }
+        index.holdSavingSearchPostings(false)
         logger.notice("made the search copy at \(path)", metadata: ["items": "\(items)", "seconds": "\(ContinuousClock.now - started)"])
     }
 

@@ -61,6 +61,11 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         _ = try await database.read { [postings] db in try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: maxRows, waiting: true) }
     }
 
+    /// Holds the saves of the postings back (`true`) or lets them go on: what a search copy does while it is made.
+    package func holdSavingSearchPostings(_ held: Bool) {
+        postingsSaving?.hold(held)
+    }
+
     /// Drops the postings for good, a build under way included (``SearchPostings/retire()``): what a search copy does
     /// with the index of a file it replaces.
     package func retireSearchPostings() {

@@ -40,6 +40,14 @@ final class PostingsSaving: Sendable {
     }
 
     private let state = Mutex(State())
+    /// While set, nothing is saved: a search copy being made, whose file is made again from the start if the making
+    /// stops, so that a save of it could serve nothing.
+    private let onHold = Atomic<Bool>(false)
+
+    /// Holds saves back (`true`), or lets them go on (`false`).
+    func hold(_ held: Bool) {
+        onHold.store(held, ordering: .relaxed)
+    }
 
     init(databasePath: String, policy: SavedPostingsPolicy) {
         file = SavedPostingsFile(databasePath: databasePath)
@@ -54,10 +62,11 @@ final class PostingsSaving: Sendable {
         state.withLock { $0.loaded = true }
     }
 
-    /// Whether `held`, install `install`, should be saved at `now`: none of its install was saved (a build), or enough
-    /// rows changed since the last save (``SavedPostingsPolicy``).
+    /// Whether `held`, install `install`, should be saved at `now`: unless saves are held back (``hold(_:)``), none of
+    /// its install was saved (a build), or enough rows changed since the last save (``SavedPostingsPolicy``).
     func isDue(_ held: SearchPostings.Held, install: Int, now: ContinuousClock.Instant) -> Bool {
-        state.withLock { state in
+        guard !onHold.load(ordering: .relaxed) else { return false }
+        return state.withLock { state in
             if let last = state.lastAttempt, last.duration(to: now) < policy.minimumInterval { return false }
             guard let saved = state.saved, saved.install == install else { return true }
             guard saved.commitNumber != held.commitNumber else { return false }
