@@ -138,7 +138,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             try await write { db in try db.execute(sql: "UPDATE index_commit SET savedPostings = ?", arguments: [token]) }
         } catch let error as SavedFileWriter.Failure {
             try Task.checkCancellation()
-            logger.warning("could not save the search postings; the last saved stay, and it is tried again later: \(error)")
+            logger.warning("could not save the search postings (the file saved before stays; tried again in a minute): \(error)")
             return
         }
         saving.record(attemptAt: now, saved: .init(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp))
