@@ -122,11 +122,11 @@ struct SavedPostingsTests {
         case .cutShort:
             bytes = bytes.prefix(bytes.count / 2)
             try bytes.write(to: URL(fileURLWithPath: folder.savedPath))
-            return "checksum does not match"
+            return "cut short or damaged"
         case .oneByteChanged:
             bytes[bytes.count / 2] ^= 0x10
             try bytes.write(to: URL(fileURLWithPath: folder.savedPath))
-            return "checksum does not match"
+            return "cut short or damaged"
         case .empty:
             try Data().write(to: URL(fileURLWithPath: folder.savedPath))
             return "shorter than any saved file"

@@ -6,6 +6,9 @@ import Glibc
 
 /// Reads a file ``SavedFileWriter`` wrote, mapped into memory while it is read: every read is bounds-checked and
 /// throws ``Unusable`` past the end, so that no file (cut short, damaged, or not one of ours) can make the reader trap.
+/// The file is read once: each block is checksummed as the reads pass it (``verifyChecksum()`` checks the whole at
+/// the end, before anything read is used), and its pages are given back as they go (``releaseStep``), so that the
+/// file's pages and what is made from them are not both resident at once (at ten million items, 4 GB each).
 struct SavedFileReader: ~Copyable {
     /// Why a saved file cannot be used: it is then ignored, and what it held is built again.
     struct Unusable: Error, CustomStringConvertible {
@@ -17,6 +20,13 @@ struct SavedFileReader: ~Copyable {
     /// The bytes before the checksum.
     private let content: UnsafeRawBufferPointer
     private var offset = 0
+    /// The checksum of the blocks the reads have passed, and where they end.
+    private var checksum = SavedFileChecksum()
+    private var hashed = 0
+    /// The bytes of the mapping given back to the system so far (``release(upTo:)``).
+    private var released = 0
+    /// How far the reads go past what was given back before the next pages are.
+    static let releaseStep = 64 << 20
 
     /// Maps the file at `path`; `nil` when there is none.
     init?(path: String) throws(Unusable) {
@@ -42,22 +52,40 @@ struct SavedFileReader: ~Copyable {
         munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count)
     }
 
-    /// Throws unless the file ends with the checksum of what comes before (``SavedFileChecksum``): a file cut short or
-    /// changed since it was written.
-    func verifyChecksum() throws(Unusable) {
+    /// Throws unless every byte before the checksum was read, and the file ends with the checksum of those bytes
+    /// (``SavedFileChecksum``): a file longer than what it says it holds, cut short, or changed since it was written.
+    mutating func verifyChecksum() throws(Unusable) {
+        guard offset == content.count else { throw Unusable(reason: "\(content.count - offset) bytes follow what it holds") }
+        if hashed < content.count { checksum.add(block: UnsafeRawBufferPointer(rebasing: content[hashed...])) }
+        release(upTo: content.count)
         let stored = mapping.loadUnaligned(fromByteOffset: content.count, as: UInt64.self)
-        guard SavedFileChecksum.of(content) == stored else { throw Unusable(reason: "its checksum does not match: cut short or damaged") }
+        guard checksum.value == stored else { throw Unusable(reason: "its checksum does not match") }
     }
 
-    /// Throws unless every byte before the checksum was read: a file longer than what it says it holds.
-    func verifyEnd() throws(Unusable) {
-        guard offset == content.count else { throw Unusable(reason: "\(content.count - offset) bytes follow what it holds") }
+    /// Checksums the whole blocks the reads passed, and gives back their pages every ``releaseStep``.
+    private mutating func advance(by bytes: Int) {
+        offset += bytes
+        while offset - hashed >= SavedFileChecksum.blockSize {
+            checksum.add(block: UnsafeRawBufferPointer(rebasing: content[hashed..<(hashed + SavedFileChecksum.blockSize)]))
+            hashed += SavedFileChecksum.blockSize
+        }
+        if hashed - released >= Self.releaseStep { release(upTo: hashed) }
+    }
+
+    /// Gives the mapping's pages before `end` back to the system: a private mapping of a file never written to, so
+    /// a later read of them faults them in again from the file.
+    private mutating func release(upTo end: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let until = end / page * page
+        guard until > released, let base = mapping.baseAddress else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + released), until - released, MADV_DONTNEED)
+        released = until
     }
 
     mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws(Unusable) -> T {
         let size = MemoryLayout<T>.size
         guard content.count - offset >= size else { throw Unusable(reason: "it ends early, at byte \(offset)") }
-        defer { offset += size }
+        defer { advance(by: size) }
         return content.loadUnaligned(fromByteOffset: offset, as: T.self)
     }
 
@@ -65,7 +93,7 @@ struct SavedFileReader: ~Copyable {
     mutating func read<T: FixedWidthInteger>(_: T.Type = T.self, count: Int) throws(Unusable) -> [T] {
         let size = MemoryLayout<T>.stride
         guard count >= 0, count <= (content.count - offset) / size else { throw Unusable(reason: "it ends early, at byte \(offset)") }
-        defer { offset += count * size }
+        defer { advance(by: count * size) }
         return [T](unsafeUninitializedCapacity: count) { elements, initialized in
             UnsafeMutableRawBufferPointer(elements).copyMemory(from: UnsafeRawBufferPointer(rebasing: content[offset..<(offset + count * size)]))
             initialized = count

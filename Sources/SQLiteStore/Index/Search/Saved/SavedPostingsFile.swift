@@ -70,9 +70,13 @@ struct SavedPostingsFile {
                 reason: "the database does not hold its token: it belongs to another database, or to another history of this one (a restored backup), or its save was cut short"
             )
         }
-        try file.verifyChecksum()
-        let held = try SearchPostings.Held(reading: &file, allFields: allFields)
-        try file.verifyEnd()
+        let held: SearchPostings.Held
+        do {
+            held = try SearchPostings.Held(reading: &file, allFields: allFields)
+            try file.verifyChecksum()
+        } catch {
+            throw SavedFileReader.Unusable(reason: "it is cut short or damaged: \(error.reason)")
+        }
         guard held.commitNumber <= lastCommit, held.exactFrom <= lastCommit else {
             throw SavedFileReader.Unusable(reason: "it holds commit \(max(held.commitNumber, held.exactFrom)), the database only \(lastCommit)")
         }
