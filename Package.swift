@@ -256,7 +256,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Starts programs for the tests without `Foundation.Process` (see ChildProcess.swift for why).
-        .target(name: "ProcessSupport", dependencies: ["PluginAPI"], path: "Tests/ProcessSupport", swiftSettings: strictSettings),
+        .target(
+            name: "ProcessSupport", dependencies: ["PluginAPI", .product(name: "Logging", package: "swift-log")], path: "Tests/ProcessSupport",
+            swiftSettings: strictSettings
+        ),
         // Seeded generators and input mutators shared by the property and fuzz tests.
         .target(name: "FuzzSupport", path: "Tests/FuzzSupport", swiftSettings: strictSettings),
         .testTarget(

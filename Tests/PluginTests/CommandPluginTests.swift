@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PluginAPI
 import PluginConformance
-import Synchronization
+import ProcessSupport
 import Testing
 
 @Suite("The command plugin")
@@ -91,11 +91,11 @@ struct CommandPluginTests {
         let options = try JSONDecoder().decode(
             CommandSource.Options.self, from: Data(#"{"command": ["./source.sh"], "env": {"API_TOKEN": "s3cret-t0ken"}}"#.utf8)
         )
-        let lines = LoggedLines()
+        let log = LogRecorder()
         var context = folder.context()
-        context.logger = Logger(label: "test") { _ in LineCollector(lines: lines) }
+        context.logger = log.logger()
         _ = await PluginConformance.items(of: try CommandSource(options: options, context: context))
-        let logged = lines.all
+        let logged = log.metadata("line")
         #expect(logged.contains("calling with [redacted]"), "\(logged)")
         #expect(!logged.contains { $0.contains("s3cret") })
     }
@@ -149,28 +149,5 @@ struct CommandPluginTests {
         #expect(await PluginConformance.honoursCancellation(plugin, afterItems: 1).isEmpty)
         let pid = try #require(Int32(String(contentsOfFile: folder.path("pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, 0) != 0, "the program was stopped")
-    }
-}
-
-/// The `line` metadata of what was logged.
-private final class LoggedLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    var all: [String] { lines.withLock { $0 } }
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-}
-
-/// Collects the `line` metadata of what is logged.
-private struct LineCollector: LogHandler {
-    let lines: LoggedLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        if case .string(let line)? = event.metadata?["line"] { lines.append(line) }
     }
 }

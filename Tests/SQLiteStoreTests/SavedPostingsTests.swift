@@ -3,8 +3,8 @@ import FuzzSupport
 @testable import Indexing
 import Logging
 import PluginAPI
+import ProcessSupport
 @testable import SQLiteStore
-import Synchronization
 import Testing
 
 /// The search postings saved beside their database (``SavedPostingsFile``): a new process reads them instead of
@@ -21,7 +21,7 @@ struct SavedPostingsTests {
     struct Folder {
         let directory = try! TemporaryDirectory()
         let clock = ManualClock()
-        let log = LoggedMessages()
+        let log = LogRecorder()
         var path: String { directory.path("index.sqlite") }
         var savedPath: String { path + ".postings" }
 
@@ -29,7 +29,7 @@ struct SavedPostingsTests {
         func process(fields: SearchPostingsFields = .best, path: String? = nil) throws -> SQLiteSearchIndex {
             try SQLiteSearchIndex(
                 path: path ?? self.path, clock: clock, searchCacheEntries: 0, postings: fields, savedPostings: Self.eager,
-                logger: Logger(label: "test") { [log] _ in log.handler }
+                logger: log.logger()
             )
         }
 
@@ -254,32 +254,5 @@ struct SavedPostingsPolicyTests {
         #expect(saving.isLoadDue)
         saving.markLoaded()
         #expect(!saving.isLoadDue, "the file is read once")
-    }
-}
-
-/// Messages logged, for the tests to read.
-final class LoggedMessages: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var messages: [String] { lines.withLock { $0 } }
-    func contains(_ text: String) -> Bool { messages.contains { $0.contains(text) } }
-    func count(_ text: String) -> Int { messages.filter { $0.contains(text) }.count }
-
-    /// A handler that records into these messages.
-    var handler: some LogHandler { Handler(log: self) }
-
-    private struct Handler: LogHandler {
-        let log: LoggedMessages
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            log.lines.withLock { $0.append(event.message.description) }
-        }
     }
 }
