@@ -45,10 +45,11 @@ struct ServiceProcess {
         throw BenchmarkError("the service's search postings were not built within 30 minutes")
     }
 
-    /// Its resident memory now and at its peak (`VmRSS`, `VmHWM` in `/proc/PID/status`).
+    /// Its resident memory at its peak and now (`VmHWM`, `VmRSS` in `/proc/PID/status`), and what it is now made of:
+    /// the process's own memory (`RssAnon`) and pages of mapped files (`RssFile`), which the kernel may take back.
     func memory() -> String {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let lines = status.split(separator: "\n").filter { $0.hasPrefix("VmRSS") || $0.hasPrefix("VmHWM") }
+        let lines = status.split(separator: "\n").filter { ["VmHWM", "VmRSS", "RssAnon", "RssFile"].contains(where: $0.hasPrefix) }
         return lines.map { $0.replacingOccurrences(of: "\t", with: " ").split(separator: " ").joined(separator: " ") }.joined(separator: ", ")
     }
 

@@ -86,6 +86,54 @@ struct PostingBitmapTests {
         }
     }
 
+    /// Bitmaps saved to a file and read back (``SavedFileReader``) keep their members where they are in the mapped
+    /// file, and hold what they held: alone, in intersections and unions with bitmaps in memory, and once new members
+    /// are added (each chunk they land in copied out first), while the file keeps what was saved.
+    @Test func bitmapsReadInPlaceFromASavedFileHoldWhatTheModelHoldsAndTakeNewMembers() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("bitmaps.saved")
+        var random = SeededGenerator(seed: 2048)
+        let first = Self.randomIDs(&random)
+        let sets = [first] + (0..<5).map { _ in Self.randomIDs(&random).union(first.filter { _ in Bool.random(using: &random) }) }
+        let file = try SavedFileWriter(replacing: path)
+        try file.write(UInt8(7))  // an odd start: the members must be aligned all the same
+        for set in sets { try Self.bitmap(set, &random).write(to: file) }
+        try file.finish()
+
+        let read = try Self.readBitmaps(sets.count, from: path)
+        for (bitmap, set) in zip(read, sets) {
+            #expect(bitmap.containers.allSatisfy { if case .mapped = $0 { true } else { false } }, "read in place, not copied")
+            #expect(Self.members(bitmap) == set.sorted())
+        }
+        let inMemory = sets.map { Self.bitmap($0, &random) }
+        let mixed = [read[0], inMemory[1], read[2]]
+        #expect(Self.members(PostingBitmap.intersection(mixed)) == sets[0].intersection(sets[1]).intersection(sets[2]).sorted())
+        #expect(Self.members(PostingBitmap.union([read[3], inMemory[4]])) == sets[3].union(sets[4]).sorted())
+
+        var changed = read
+        var models = sets
+        for index in changed.indices {
+            let near = models[index].randomElement(using: &random)!
+            for _ in 0..<300 {
+                let id = [near + Int64.random(in: -5_000...5_000, using: &random), Int64.random(in: 0...(1 << 41), using: &random)].randomElement(using: &random)!
+                changed[index].insert(id)
+                models[index].insert(id)
+            }
+            #expect(Self.members(changed[index]) == models[index].sorted())
+        }
+        #expect(try Self.readBitmaps(sets.count, from: path).map(Self.members) == sets.map { $0.sorted() }, "the file is unchanged")
+    }
+
+    /// The `count` bitmaps the file at `path` holds after its first byte.
+    static func readBitmaps(_ count: Int, from path: String) throws -> [PostingBitmap] {
+        guard var file = try SavedFileReader(path: path) else { throw SavedFileReader.Unusable(reason: "no file at \(path)") }
+        _ = try file.read(UInt8.self)
+        var bitmaps: [PostingBitmap] = []
+        for _ in 0..<count { bitmaps.append(try PostingBitmap(reading: &file)) }
+        try file.verifyChecksum()
+        return bitmaps
+    }
+
     /// With `hashMask` 3, words are numbered by two bits of their hash: most collide, and are told apart by their bytes.
     @Test(arguments: [~0, 3])
     func wordPostingsFindWhatAByteComparisonOfTheFoldedWordsFinds(hashMask: Int) async {

@@ -5,37 +5,66 @@
 /// however many items hold each word.
 package struct PostingBitmap: Sendable {
     /// A chunk's members: their low 16 bits.
-    enum Container: Sendable {
+    ///
+    /// `@unchecked Sendable`: a ``mapped(_:)`` container points into a saved file mapped read-only, never written
+    /// (``MappedFile``), which its bitmap keeps mapped (``PostingBitmap/savedFile``).
+    enum Container: @unchecked Sendable {
         case array([UInt16])
         case bits([UInt64])
+        /// Members read in place from a saved file: a change copies them into an array of the container's own first.
+        case mapped(View)
+
+        /// A container's members wherever they are: what every reading operation works on.
+        enum View {
+            case array(UnsafeBufferPointer<UInt16>)
+            case bits(UnsafeBufferPointer<UInt64>)
+        }
 
         static let arrayLimit = 4_096
         static let bitWordCount = 1_024
 
-        var count: Int {
+        func withView<R, E>(_ body: (View) throws(E) -> R) throws(E) -> R {
             switch self {
-            case .array(let values): values.count
-            case .bits(let words): words.reduce(0) { $0 + $1.nonzeroBitCount }
+            case .array(let values): try values.withUnsafeBufferPointer { (buffer) throws(E) in try body(.array(buffer)) }
+            case .bits(let words): try words.withUnsafeBufferPointer { (buffer) throws(E) in try body(.bits(buffer)) }
+            case .mapped(let view): try body(view)
             }
         }
 
+        var count: Int {
+            withView { view in
+                switch view {
+                case .array(let values): values.count
+                case .bits(let words): words.reduce(0) { $0 + $1.nonzeroBitCount }
+                }
+            }
+        }
+
+        /// The bytes of the process's own memory it takes (a mapped one's are the file's, which the kernel manages).
         var bytes: Int {
             switch self {
             case .array(let values): values.capacity * 2
             case .bits: Self.bitWordCount * 8
+            case .mapped: 0
             }
         }
 
         func contains(_ low: UInt16) -> Bool {
-            switch self {
-            case .array(let values): values.sortedIndex(of: low).found
-            case .bits(let words): words[Int(low >> 6)] & (1 << UInt64(low & 63)) != 0
+            withView { view in
+                switch view {
+                case .array(let values): values.sortedIndex(of: low).found
+                case .bits(let words): words[Int(low >> 6)] & (1 << UInt64(low & 63)) != 0
+                }
             }
         }
 
         /// The members of both, or `nil` when none.
         func intersection(_ other: Container) -> Container? {
-            switch (self, other) {
+            withView { left in other.withView { right in Self.intersection(left, right) } }
+        }
+
+        private static func intersection(_ left: View, _ right: View) -> Container? {
+            switch (left, right) {
             case (.bits(let left), .bits(let right)):
                 var any: UInt64 = 0
                 let words = [UInt64](unsafeUninitializedCapacity: Self.bitWordCount) { words, count in
@@ -63,13 +92,16 @@ package struct PostingBitmap: Sendable {
             }
         }
 
+        /// Its members as 1,024 words of bits, copied.
         var bitWords: [UInt64] {
-            switch self {
-            case .bits(let words): return words
-            case .array(let values):
-                var words = [UInt64](repeating: 0, count: Self.bitWordCount)
-                for value in values { words[Int(value >> 6)] |= 1 << UInt64(value & 63) }
-                return words
+            withView { view in
+                switch view {
+                case .bits(let words): return Array(words)
+                case .array(let values):
+                    var words = [UInt64](repeating: 0, count: Self.bitWordCount)
+                    for value in values { words[Int(value >> 6)] |= 1 << UInt64(value & 63) }
+                    return words
+                }
             }
         }
 
@@ -92,27 +124,33 @@ package struct PostingBitmap: Sendable {
         /// Calls `body` with each member greater than `after` in order until it returns `false`; returns whether it was
         /// never told to stop.
         func forEach(after: UInt16?, _ body: (UInt16) -> Bool) -> Bool {
-            switch self {
-            case .array(let values):
-                let start = after.map { after in values.sortedIndex(of: after).index + (values.sortedIndex(of: after).found ? 1 : 0) } ?? 0
-                for value in values[start...] where !body(value) { return false }
-            case .bits(let words):
-                for index in (after.map { Int($0 >> 6) } ?? 0)..<Self.bitWordCount where words[index] != 0 {
-                    var rest = words[index]
-                    while rest != 0 {
-                        let value = UInt16(index << 6 | rest.trailingZeroBitCount)
-                        rest &= rest - 1
-                        if let after, value <= after { continue }
-                        guard body(value) else { return false }
+            withView { view in
+                switch view {
+                case .array(let values):
+                    let start = after.map { after in values.sortedIndex(of: after).index + (values.sortedIndex(of: after).found ? 1 : 0) } ?? 0
+                    for value in values[start...] where !body(value) { return false }
+                case .bits(let words):
+                    for index in (after.map { Int($0 >> 6) } ?? 0)..<Self.bitWordCount where words[index] != 0 {
+                        var rest = words[index]
+                        while rest != 0 {
+                            let value = UInt16(index << 6 | rest.trailingZeroBitCount)
+                            rest &= rest - 1
+                            if let after, value <= after { continue }
+                            guard body(value) else { return false }
+                        }
                     }
                 }
+                return true
             }
-            return true
         }
 
         /// Adds `low`, in place: the payload is taken out first, so that it is the only reference and changes
-        /// without a copy.
+        /// without a copy. A mapped container is copied into one of its own first.
         mutating func insert(_ low: UInt16) {
+            switch self {
+            case .mapped(let view) where !contains(low): self = .copied(view)
+            default: break
+            }
             switch self {
             case .array(let values) where values.last == low: return
             case .bits(let words) where words[Int(low >> 6)] & (1 << UInt64(low & 63)) != 0: return
@@ -129,6 +167,15 @@ package struct PostingBitmap: Sendable {
                 self = .array([])
                 words[Int(low >> 6)] |= 1 << UInt64(low & 63)
                 self = .bits(words)
+            case .mapped: return  // a member already
+            }
+        }
+
+        /// The members of `view` in a container of its own.
+        private static func copied(_ view: View) -> Container {
+            switch view {
+            case .array(let values): .array(Array(values))
+            case .bits(let words): .bits(Array(words))
             }
         }
     }
@@ -136,6 +183,9 @@ package struct PostingBitmap: Sendable {
     /// The chunks' high bits (`id >> 16`), ascending, and their members.
     private(set) var keys: [Int64] = []
     private(set) var containers: [Container] = []
+    /// The saved file the members of ``Container/mapped(_:)`` containers are in, kept mapped while the bitmap (or a
+    /// copy) lives; `nil` for a bitmap made in memory. An intersection or a union of several is made in memory.
+    private var savedFile: MappedFile?
 
     package init() {}
 
@@ -181,9 +231,11 @@ package struct PostingBitmap: Sendable {
         for bitmap in union {
             for (key, container) in zip(bitmap.keys, bitmap.containers) {
                 merged[key, default: [UInt64](repeating: 0, count: Container.bitWordCount)].withUnsafeMutableBufferPointer { words in
-                    switch container {
-                    case .bits(let more): for index in 0..<Container.bitWordCount { words[index] |= more[index] }
-                    case .array(let values): for value in values { words[Int(value >> 6)] |= 1 << UInt64(value & 63) }
+                    container.withView { view in
+                        switch view {
+                        case .bits(let more): for index in 0..<Container.bitWordCount { words[index] |= more[index] }
+                        case .array(let values): for value in values { words[Int(value >> 6)] |= 1 << UInt64(value & 63) }
+                        }
                     }
                 }
             }
@@ -244,52 +296,62 @@ package struct PostingBitmap: Sendable {
     }
 }
 
-extension Array where Element: Comparable {
-    /// Where `value` is in this sorted array, or where it would go.
+extension RandomAccessCollection where Element: Comparable, Index == Int {
+    /// Where `value` is in this sorted collection, or where it would go.
     func sortedIndex(of value: Element) -> (index: Int, found: Bool) {
-        var low = 0, high = count
+        var low = startIndex, high = endIndex
         while low < high {
             let middle = (low + high) / 2
             if self[middle] < value { low = middle + 1 } else { high = middle }
         }
-        return (low, low < count && self[low] == value)
+        return (low, low < endIndex && self[low] == value)
     }
 }
 
 extension PostingBitmap {
-    /// Writes the chunks: their count, then each one's high bits, its kind and its members.
+    /// Writes the chunks: their count, then each one's high bits, its kind and its members, those aligned so that they
+    /// are read in place (``init(reading:)``).
     func write(to file: SavedFileWriter) throws {
         try file.write(UInt32(keys.count))
         for (key, container) in zip(keys, containers) {
             try file.write(key)
-            switch container {
-            case .array(let values):
-                try file.write(UInt8(0))
-                try file.write(counted: values)
-            case .bits(let words):
-                try file.write(UInt8(1))
-                try words.withUnsafeBytes { try file.write(bytes: $0) }
+            try container.withView { view in
+                switch view {
+                case .array(let values):
+                    try file.write(UInt8(0))
+                    try file.write(UInt32(values.count))
+                    try file.align(to: MemoryLayout<UInt16>.alignment)
+                    try file.write(bytes: UnsafeRawBufferPointer(values))
+                case .bits(let words):
+                    try file.write(UInt8(1))
+                    try file.align(to: MemoryLayout<UInt64>.alignment)
+                    try file.write(bytes: UnsafeRawBufferPointer(words))
+                }
             }
         }
     }
 
-    /// Reads what ``write(to:)`` wrote, refusing chunks out of order and containers of no known kind or size.
+    /// Reads what ``write(to:)`` wrote, its members left where they are in the file's mapping (which the caller keeps
+    /// while the bitmap lives), refusing chunks out of order and containers of no known kind or size.
     init(reading file: inout SavedFileReader) throws(SavedFileReader.Unusable) {
         self.init()
+        savedFile = file.mappedFile
         let count = try file.read(UInt32.self)
         for _ in 0..<count {
             let key = try file.read(Int64.self)
             guard keys.last.map({ $0 < key }) ?? true else { throw SavedFileReader.Unusable(reason: "a bitmap's chunks are out of order") }
             switch try file.read(UInt8.self) {
             case 0:
-                let values = try file.readCounted(UInt16.self)
-                let ascending = values.withUnsafeBufferPointer { values in values.indices.dropFirst().allSatisfy { values[$0 - 1] < values[$0] } }
-                guard values.count <= Container.arrayLimit, ascending else {
+                let count = Int(try file.read(UInt32.self))
+                try file.align(to: MemoryLayout<UInt16>.alignment)
+                let values = try file.inPlace(UInt16.self, count: count)
+                guard count <= Container.arrayLimit, values.indices.dropFirst().allSatisfy({ values[$0 - 1] < values[$0] }) else {
                     throw SavedFileReader.Unusable(reason: "a bitmap's array holds \(values.count) members, or out of order")
                 }
-                containers.append(.array(values))
+                containers.append(.mapped(.array(values)))
             case 1:
-                containers.append(.bits(try file.read(UInt64.self, count: Container.bitWordCount)))
+                try file.align(to: MemoryLayout<UInt64>.alignment)
+                containers.append(.mapped(.bits(try file.inPlace(UInt64.self, count: Container.bitWordCount))))
             case let kind:
                 throw SavedFileReader.Unusable(reason: "a bitmap's chunk is of unknown kind \(kind)")
             }

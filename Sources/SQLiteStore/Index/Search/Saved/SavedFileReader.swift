@@ -4,11 +4,28 @@ import Foundation
 import Glibc
 #endif
 
-/// Reads a file ``SavedFileWriter`` wrote, mapped into memory while it is read: every read is bounds-checked and
+/// A file mapped read-only into memory, unmapped when the last holder lets it go: what the members read in place from
+/// a saved file point into (``SavedFileReader/inPlace(_:count:)``). Its pages are never written, so they can be
+/// shared across threads; the kernel reads them from the file when touched and takes them back under pressure.
+/// Saved files are only ever replaced by a rename, never changed in place, so the mapped file stays whole.
+final class MappedFile: @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
+
+    fileprivate init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+}
+
+/// Reads a file ``SavedFileWriter`` wrote, mapped into memory (``MappedFile``): every read is bounds-checked and
 /// throws ``Unusable`` past the end, so that no file (cut short, damaged, or not one of ours) can make the reader trap.
 /// The file is read once: each block is checksummed as the reads pass it (``verifyChecksum()`` checks the whole at
 /// the end, before anything read is used), and its pages are given back as they go (``releaseStep``), so that the
-/// file's pages and what is made from them are not both resident at once (at ten million items, 4 GB each).
+/// whole file is not resident at once (at ten million items, 4 GB); what is read in place is faulted in again when
+/// a search touches it.
 struct SavedFileReader: ~Copyable {
     /// Why a saved file cannot be used: it is then ignored, and what it held is built again.
     struct Unusable: Error, CustomStringConvertible {
@@ -16,7 +33,9 @@ struct SavedFileReader: ~Copyable {
         var description: String { reason }
     }
 
-    private let mapping: UnsafeRawBufferPointer
+    /// The mapping, which what ``inPlace(_:count:)`` returns points into: whoever keeps those keeps it.
+    let mappedFile: MappedFile
+    private var mapping: UnsafeRawBufferPointer { mappedFile.bytes }
     /// The bytes before the checksum.
     private let content: UnsafeRawBufferPointer
     private var offset = 0
@@ -44,12 +63,8 @@ struct SavedFileReader: ~Copyable {
             throw Unusable(reason: "cannot map it: \(String(cString: strerror(errno)))")
         }
         madvise(address, size, MADV_SEQUENTIAL)
-        mapping = UnsafeRawBufferPointer(start: address, count: size)
-        content = UnsafeRawBufferPointer(rebasing: mapping[..<(size - 8)])
-    }
-
-    deinit {
-        munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count)
+        mappedFile = MappedFile(bytes: UnsafeRawBufferPointer(start: address, count: size))
+        content = UnsafeRawBufferPointer(rebasing: mappedFile.bytes[..<(size - 8)])
     }
 
     /// Throws unless every byte before the checksum was read, and the file ends with the checksum of those bytes
@@ -97,6 +112,25 @@ struct SavedFileReader: ~Copyable {
         return [T](unsafeUninitializedCapacity: count) { elements, initialized in
             UnsafeMutableRawBufferPointer(elements).copyMemory(from: UnsafeRawBufferPointer(rebasing: content[offset..<(offset + count * size)]))
             initialized = count
+        }
+    }
+
+    /// `count` elements where they are in the mapping, not copied: valid while ``mappedFile`` is held, and covered by
+    /// the checksum once ``verifyChecksum()`` passed. They must start at a multiple of their alignment
+    /// (``SavedFileWriter/align(to:)``).
+    mutating func inPlace<T: FixedWidthInteger>(_: T.Type = T.self, count: Int) throws(Unusable) -> UnsafeBufferPointer<T> {
+        let size = MemoryLayout<T>.stride
+        guard count >= 0, count <= (content.count - offset) / size else { throw Unusable(reason: "it ends early, at byte \(offset)") }
+        guard offset % MemoryLayout<T>.alignment == 0 else { throw Unusable(reason: "its members at byte \(offset) are not aligned") }
+        defer { advance(by: count * size) }
+        let start = UnsafeMutableRawPointer(mutating: content.baseAddress! + offset).bindMemory(to: T.self, capacity: count)
+        return UnsafeBufferPointer(start: start, count: count)
+    }
+
+    /// Skips the zeros ``SavedFileWriter/align(to:)`` wrote.
+    mutating func align(to alignment: Int) throws(Unusable) {
+        for _ in 0..<(alignment - offset % alignment) % alignment {
+            guard try read(UInt8.self) == 0 else { throw Unusable(reason: "its padding at byte \(offset - 1) is not zero") }
         }
     }
 

@@ -23,6 +23,8 @@ final class SavedFileWriter {
     private let temporary: String
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// Bytes written so far: where the next write lands in the file.
+    private var offset = 0
     private var checksum = SavedFileChecksum()
     private var finished = false
     /// Asked at each block: a write given up fails, and the file it was to replace stays.
@@ -66,6 +68,7 @@ final class SavedFileWriter {
 
     /// `bytes`, as they are.
     func write(bytes: UnsafeRawBufferPointer) throws {
+        offset += bytes.count
         var rest = bytes[...]
         while !rest.isEmpty {
             let taken = rest.prefix(SavedFileChecksum.blockSize - buffer.count)
@@ -79,6 +82,13 @@ final class SavedFileWriter {
     func write<T: FixedWidthInteger>(counted array: [T]) throws {
         try write(UInt32(array.count))
         try array.withUnsafeBytes { try write(bytes: $0) }
+    }
+
+    /// Zeros up to the next multiple of `alignment` bytes: what comes next can be read in place from a mapping of
+    /// the file (``SavedFileReader/inPlace(_:count:)``).
+    func align(to alignment: Int) throws {
+        let padding = (alignment - offset % alignment) % alignment
+        try [UInt8](repeating: 0, count: padding).withUnsafeBytes { try write(bytes: $0) }
     }
 
     private func flush() throws {
