@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "HostSupport", "PluginAPI", "Indexing", "Store",
+                "HostSupport", "CSystemCalls", "PluginAPI", "Indexing", "Store",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C functions, to read a candidate's text from a statement without a string per field (a build
                 // with SQLCipher would import that instead).

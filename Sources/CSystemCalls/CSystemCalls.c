@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -98,4 +99,8 @@ int csystem_peer_uid(int socket, unsigned int *uid) {
 
 void csystem_line_buffer_standard_output(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+int csystem_release_free_memory(void) {
+    return malloc_trim(0);
 }

@@ -62,6 +62,8 @@ struct SavedPostingsTests {
         try await first.refreshSearchPostings()
         #expect(FileManager.default.fileExists(atPath: folder.savedPath), "the keeper saves the postings it built")
         #expect(folder.log.contains("saved the search postings"))
+        #expect(folder.log.contains("serves the search postings from the file it saved"), "what it built is read in place from the file")
+        #expect(try await Self.expectSameAnswers(first, folder.plain(), seed: 62) > 10)
         return first
     }
 

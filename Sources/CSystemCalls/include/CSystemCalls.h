@@ -35,4 +35,8 @@ void csystem_scrub_environment_block(void);
 /// file or pipe at once, so a program stopped or crashed keeps what it printed.
 void csystem_line_buffer_standard_output(void);
 
+/// malloc_trim(0): gives the free pages of every malloc arena back to the system, after many small blocks were freed
+/// at once (which glibc otherwise keeps for later allocations). Returns whether any memory was released.
+int csystem_release_free_memory(void);
+
 #endif

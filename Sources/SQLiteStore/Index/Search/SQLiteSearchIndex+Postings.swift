@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 import GRDB
 public import Indexing
@@ -35,7 +36,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         var build = try await stepSearchPostings(rowsAStep: rowsAStep)
         if !build, postings.isDueALook { build = try await database.read { [postings] db in try postings.isStale(db) } }
         if build { try await buildSearchPostings() }
-        try await saveSearchPostingsIfDue()
+        if let saved = try await saveSearchPostingsIfDue() { try await serveSavedSearchPostings(saved) }
     }
 
     /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment:
@@ -117,7 +118,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         }
         saving.markLoaded()
         guard let loaded, let install = postings.install(loaded) else { return }
-        saving.record(attemptAt: nil, saved: .init(install: install, commitNumber: loaded.commitNumber, rowsCaughtUp: loaded.rowsCaughtUp))
+        saving.record(attemptAt: nil, saved: .init(install: install, commitNumber: loaded.commitNumber, rowsCaughtUp: loaded.rowsCaughtUp, token: nil))
         logger.info("read the saved search postings", metadata: [
             "commit": "\(loaded.commitNumber)", "rows": "\(loaded.rowsBuilt + loaded.rowsCaughtUp)", "seconds": "\((ContinuousClock.now - start).seconds)",
         ])
@@ -127,9 +128,10 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// from a copy taken in a moment (searches and catch-ups go on while it is written; what they change is copied), then
     /// writes the file's token into the database. A failure (a full disk, a read-only folder) is logged and tried
     /// again later; the file saved before stays, and serves a restart as long as its token is the database's.
-    private func saveSearchPostingsIfDue() async throws {
+    /// Returns what it saved, `nil` when it did not.
+    private func saveSearchPostingsIfDue() async throws -> PostingsSaving.Saved? {
         let now = ContinuousClock.now
-        guard let saving = postingsSaving, let (held, install) = postings.snapshot(), saving.isDue(held, install: install, now: now) else { return }
+        guard let saving = postingsSaving, let (held, install) = postings.snapshot(), saving.isDue(held, install: install, now: now) else { return nil }
         let (token, fields) = (SavedPostingsFile.newToken(), postings.fields)
         // Whatever fails, the next try waits the policy's interval.
         saving.record(attemptAt: now, saved: nil)
@@ -139,11 +141,35 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         } catch let error as SavedFileWriter.Failure {
             try Task.checkCancellation()
             logger.warning("could not save the search postings (the file saved before stays; tried again in a minute): \(error)")
-            return
+            return nil
         }
-        saving.record(attemptAt: now, saved: .init(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp))
+        let saved = PostingsSaving.Saved(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp, token: token)
+        saving.record(attemptAt: now, saved: saved)
         logger.info("saved the search postings", metadata: [
             "commit": "\(held.commitNumber)", "path": "\(saving.file.path)", "seconds": "\((ContinuousClock.now - now).seconds)",
         ])
+        return saved
+    }
+
+    /// Reads back the file just `saved` and serves it instead (``SearchPostings/serve(_:asInstall:)``) when nothing
+    /// changed since: the members built in memory go back to the system (``csystem_release_free_memory()``, once the
+    /// save's copy of them is gone too), and the kernel pages them in from the file as searches touch them, as after
+    /// a restart. A file that cannot be read back is logged, and what is held stays.
+    private func serveSavedSearchPostings(_ saved: PostingsSaving.Saved) async throws {
+        guard let saving = postingsSaving, let token = saved.token else { return }
+        let (fields, maxWords) = (postings.fields, postings.maxWords)
+        do {
+            let read = try await PostingsSaving.offThePool { _ in
+                try saving.file.load(token: token, fields: fields, lastCommit: saved.commitNumber, maxWords: maxWords)
+            }
+            guard let read, postings.serve(read, asInstall: saved.install) else { return }
+            let start = ContinuousClock.now
+            csystem_release_free_memory()
+            logger.info("serves the search postings from the file it saved", metadata: [
+                "commit": "\(saved.commitNumber)", "trimSeconds": "\((ContinuousClock.now - start).seconds)",
+            ])
+        } catch let error as SavedFileReader.Unusable {
+            logger.warning("the search postings just saved to \(saving.file.path) cannot be read back; they stay in memory: \(error)")
+        }
     }
 }

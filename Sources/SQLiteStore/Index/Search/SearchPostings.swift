@@ -188,6 +188,22 @@ package final class SearchPostings: Sendable {
         }
     }
 
+    /// Serves `saved`, what install `install` was saved as and read back from its file, in its place when what is held
+    /// is still that install at the same commit: the same postings, their members now read in place from the mapped
+    /// file instead of the process's memory. Returns whether it did; a catch-up since (another commit) keeps what is
+    /// held, for the next save. What was held is let go after the lock: freeing every bitmap of a build takes a while.
+    func serve(_ saved: Held, asInstall install: Int) -> Bool {
+        let replaced = held.write { held -> Held? in
+            guard !gaveUp, installCount.load(ordering: .acquiring) == install, held?.commitNumber == saved.commitNumber,
+                held?.exactFrom == saved.exactFrom
+            else { return nil }
+            defer { held = saved }
+            publishCounts(saved)
+            return held
+        }
+        return replaced != nil
+    }
+
     /// How many times postings were installed (built or loaded): a save of an earlier install is not one of these.
     private let installCount = Atomic<Int>(0)
 
