@@ -160,6 +160,32 @@ struct SavedPostingsTests {
         }
     }
 
+    /// The file read back after a save is served even when commits landed since (a steady trickle of writes): the
+    /// postings go back to the saved commit, and a search or the keeper catches the rows since up again.
+    @Test func theSavedFileIsServedEvenWhenCommitsLandedSinceAndTheRowsSinceAreCaughtUpAgain() async throws {
+        let folder = Folder()
+        let first = try await Self.savedByAFirstProcess(folder)
+        let (token, savedCommit) = try await first.database.read { db in
+            try (SQLiteSearchIndex.savedPostingsToken(db), SQLiteSearchIndex.lastCommitNumber(db))
+        }
+        let saved = try #require(try SavedPostingsFile(databasePath: folder.path).load(token: token, fields: .best, lastCommit: savedCommit, maxWords: 1_000))
+        let install = try #require(first.postings.snapshot()?.install)
+        var random = SeededGenerator(seed: 65)
+        let plain = try folder.plain()
+        for round in 0..<3 {
+            let items = (0..<20).map { _ in SearchPostingsTests.randomItem("i\(Int.random(in: 0..<700, using: &random))", &random) }
+            try await plain.commit(IndexBatch(operations: [.upsert(items), .deleteIdentifiers(["i\(round)"])]))
+            try await first.catchUpSearchPostings(ifAtMost: 1_000)
+        }
+        #expect(first.postings.summary?.commitNumber == savedCommit + 3)
+
+        #expect(first.postings.serve(saved, asInstall: install), "the same install, behind by three commits")
+        #expect(first.postings.summary?.commitNumber == savedCommit)
+        #expect(try await Self.expectSameAnswers(first, plain, seed: 66) > 10, "searches catch the three commits up again")
+        #expect(first.postings.summary?.commitNumber == savedCommit + 3)
+        #expect(!first.postings.serve(saved, asInstall: install + 1), "never in place of another install (a build since)")
+    }
+
     @Test func aSaveGivenUpLeavesTheFileSavedBeforeAndNoTemporaryFile() async throws {
         let folder = Folder()
         let first = try await Self.savedByAFirstProcess(folder)

@@ -151,23 +151,23 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         return saved
     }
 
-    /// Reads back the file just `saved` and serves it instead (``SearchPostings/serve(_:asInstall:)``) when nothing
-    /// changed since: the members built in memory go back to the system (``csystem_release_free_memory()``, once the
-    /// save's copy of them is gone too), and the kernel pages them in from the file as searches touch them, as after
-    /// a restart. A file that cannot be read back is logged, and what is held stays.
+    /// Reads back the file just `saved` and serves it instead (``SearchPostings/serve(_:asInstall:)``): the members
+    /// built in memory go back to the system (``csystem_release_free_memory()``, once the save's copy of them is gone
+    /// too), and the kernel pages them in from the file as searches touch them, as after a restart. All of it off the
+    /// concurrency pool: the read, the freeing of what was held, the trim. A file that cannot be read back is logged,
+    /// and what is held stays.
     private func serveSavedSearchPostings(_ saved: PostingsSaving.Saved) async throws {
         guard let saving = postingsSaving, let token = saved.token else { return }
-        let (fields, maxWords) = (postings.fields, postings.maxWords)
+        let (postings, fields, maxWords) = (postings, postings.fields, postings.maxWords)
         do {
-            let read = try await PostingsSaving.offThePool { _ in
-                try saving.file.load(token: token, fields: fields, lastCommit: saved.commitNumber, maxWords: maxWords)
+            let served = try await PostingsSaving.offThePool { _ in
+                guard let read = try saving.file.load(token: token, fields: fields, lastCommit: saved.commitNumber, maxWords: maxWords),
+                    postings.serve(read, asInstall: saved.install)
+                else { return false }
+                csystem_release_free_memory()
+                return true
             }
-            guard let read, postings.serve(read, asInstall: saved.install) else { return }
-            let start = ContinuousClock.now
-            csystem_release_free_memory()
-            logger.info("serves the search postings from the file it saved", metadata: [
-                "commit": "\(saved.commitNumber)", "trimSeconds": "\((ContinuousClock.now - start).seconds)",
-            ])
+            if served { logger.info("serves the search postings from the file it saved", metadata: ["commit": "\(saved.commitNumber)"]) }
         } catch let error as SavedFileReader.Unusable {
             logger.warning("the search postings just saved to \(saving.file.path) cannot be read back; they stay in memory: \(error)")
         }

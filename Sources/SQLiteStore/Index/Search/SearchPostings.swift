@@ -189,17 +189,18 @@ package final class SearchPostings: Sendable {
     }
 
     /// Serves `saved`, what install `install` was saved as and read back from its file, in its place when what is held
-    /// is still that install at the same commit: the same postings, their members now read in place from the mapped
-    /// file instead of the process's memory. Returns whether it did; a catch-up since (another commit) keeps what is
-    /// held, for the next save. What was held is let go after the lock: freeing every bitmap of a build takes a while.
+    /// is still that install: the same postings, their members now read in place from the mapped file instead of the
+    /// process's memory. Commits caught up since the save are caught up again from the saved commit, by the keeper's
+    /// next step or a search, as after a restart (searches scan FTS5 meanwhile, a tenth of a second at most). Returns
+    /// whether it did. What was held is let go after the lock, on the caller's thread: freeing every bitmap of a build
+    /// takes a while.
     func serve(_ saved: Held, asInstall install: Int) -> Bool {
         let replaced = held.write { held -> Held? in
-            guard !gaveUp, installCount.load(ordering: .acquiring) == install, held?.commitNumber == saved.commitNumber,
-                held?.exactFrom == saved.exactFrom
+            guard !gaveUp, installCount.load(ordering: .acquiring) == install, let current = held, current.commitNumber >= saved.commitNumber
             else { return nil }
-            defer { held = saved }
-            publishCounts(saved)
-            return held
+            held = saved
+            publishCounts(held)
+            return current
         }
         return replaced != nil
     }

@@ -75,6 +75,8 @@ struct SavedFileReader: ~Copyable {
         release(upTo: content.count)
         let stored = mapping.loadUnaligned(fromByteOffset: content.count, as: UInt64.self)
         guard checksum.value == stored else { throw Unusable(reason: "its checksum does not match") }
+        // What was read in place is read by searches from now on, here and there: no read-ahead of what follows.
+        madvise(UnsafeMutableRawPointer(mutating: mapping.baseAddress), mapping.count, MADV_NORMAL)
     }
 
     /// Checksums the whole blocks the reads passed, and gives back their pages every ``releaseStep``.
