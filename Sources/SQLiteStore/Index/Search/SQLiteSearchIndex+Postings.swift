@@ -140,7 +140,12 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             try await write { db in try db.execute(sql: "UPDATE index_commit SET savedPostings = ?", arguments: [token]) }
         } catch let error as SavedFileWriter.Failure {
             try Task.checkCancellation()
-            logger.warning("could not save the search postings (the file saved before stays; tried again in a minute): \(error)")
+            let failures = saving.recordFailure()
+            if failures % PostingsSaving.failuresBetweenWarnings == 1 {
+                logger.warning("could not save the search postings (the file saved before stays; tried again every minute, warned again hourly): \(error)")
+            } else {
+                logger.debug("still cannot save the search postings (\(failures) tries in a row): \(error)")
+            }
             return nil
         }
         let saved = PostingsSaving.Saved(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp, token: token)

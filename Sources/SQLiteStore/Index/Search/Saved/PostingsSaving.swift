@@ -39,7 +39,12 @@ final class PostingsSaving: Sendable {
         var loaded = false
         var saved: Saved?
         var lastAttempt: ContinuousClock.Instant?
+        var failedInARow = 0
     }
+
+    /// A failed save is a warning the first time and then every this many tries in a row (hourly, a try a minute);
+    /// the tries between are logged at debug level: a full disk is not news every minute.
+    static let failuresBetweenWarnings = 60
 
     private let state = Mutex(State())
     /// While set, nothing is saved: a search copy being made, whose file is made again from the start if the making
@@ -82,7 +87,18 @@ final class PostingsSaving: Sendable {
     func record(attemptAt now: ContinuousClock.Instant?, saved: Saved?) {
         state.withLock { state in
             if let now { state.lastAttempt = now }
-            if let saved { state.saved = saved }
+            if let saved {
+                state.saved = saved
+                state.failedInARow = 0
+            }
+        }
+    }
+
+    /// Records a failed save; returns how many failed in a row, this one included.
+    func recordFailure() -> Int {
+        state.withLock { state in
+            state.failedInARow += 1
+            return state.failedInARow
         }
     }
 }
