@@ -36,7 +36,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         var build = try await stepSearchPostings(rowsAStep: rowsAStep)
         if !build, postings.isDueALook { build = try await database.read { [postings] db in try postings.isStale(db) } }
         if build { try await buildSearchPostings() }
-        if let saved = try await saveSearchPostingsIfDue() { try await serveSavedSearchPostings(saved) }
+        if let (saved, token) = try await saveSearchPostingsIfDue() { try await serveSavedSearchPostings(saved, token: token) }
     }
 
     /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment:
@@ -118,7 +118,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         }
         saving.markLoaded()
         guard let loaded, let install = postings.install(loaded) else { return }
-        saving.record(attemptAt: nil, saved: .init(install: install, commitNumber: loaded.commitNumber, rowsCaughtUp: loaded.rowsCaughtUp, token: nil))
+        saving.record(attemptAt: nil, saved: .init(install: install, commitNumber: loaded.commitNumber, rowsCaughtUp: loaded.rowsCaughtUp))
         logger.info("read the saved search postings", metadata: [
             "commit": "\(loaded.commitNumber)", "rows": "\(loaded.rowsBuilt + loaded.rowsCaughtUp)", "seconds": "\((ContinuousClock.now - start).seconds)",
         ])
@@ -128,8 +128,8 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// from a copy taken in a moment (searches and catch-ups go on while it is written; what they change is copied), then
     /// writes the file's token into the database. A failure (a full disk, a read-only folder) is logged and tried
     /// again later; the file saved before stays, and serves a restart as long as its token is the database's.
-    /// Returns what it saved, `nil` when it did not.
-    private func saveSearchPostingsIfDue() async throws -> PostingsSaving.Saved? {
+    /// Returns what it saved and the file's token, `nil` when it did not save.
+    private func saveSearchPostingsIfDue() async throws -> (PostingsSaving.Saved, token: String)? {
         let now = ContinuousClock.now
         guard let saving = postingsSaving, let (held, install) = postings.snapshot(), saving.isDue(held, install: install, now: now) else { return nil }
         let (token, fields) = (SavedPostingsFile.newToken(), postings.fields)
@@ -148,21 +148,21 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             }
             return nil
         }
-        let saved = PostingsSaving.Saved(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp, token: token)
+        let saved = PostingsSaving.Saved(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp)
         saving.record(attemptAt: now, saved: saved)
         logger.info("saved the search postings", metadata: [
             "commit": "\(held.commitNumber)", "path": "\(saving.file.path)", "seconds": "\((ContinuousClock.now - now).seconds)",
         ])
-        return saved
+        return (saved, token)
     }
 
-    /// Reads back the file just `saved` and serves it instead (``SearchPostings/serve(_:asInstall:)``): the members
+    /// Reads back the file just `saved` (with `token`) and serves it instead (``SearchPostings/serve(_:asInstall:)``): the members
     /// built in memory go back to the system (``csystem_release_free_memory()``, once the save's copy of them is gone
     /// too), and the kernel pages them in from the file as searches touch them, as after a restart. All of it off the
     /// concurrency pool: the read, the freeing of what was held, the trim. A file that cannot be read back is logged,
     /// and what is held stays.
-    private func serveSavedSearchPostings(_ saved: PostingsSaving.Saved) async throws {
-        guard let saving = postingsSaving, let token = saved.token else { return }
+    private func serveSavedSearchPostings(_ saved: PostingsSaving.Saved, token: String) async throws {
+        guard let saving = postingsSaving else { return }
         let (postings, fields, maxWords) = (postings, postings.fields, postings.maxWords)
         do {
             let served = try await PostingsSaving.offThePool { _ in

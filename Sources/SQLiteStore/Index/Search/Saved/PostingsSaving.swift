@@ -26,13 +26,11 @@ final class PostingsSaving: Sendable {
     let file: SavedPostingsFile
     let policy: SavedPostingsPolicy
 
-    /// What a save (or the load) put in the file: the install it was, and its commit and rows caught up then; the
-    /// file's token when a save wrote it.
+    /// What a save (or the load) put in the file: the install it was, and its commit and rows caught up then.
     struct Saved {
         var install: Int
         var commitNumber: Int64
         var rowsCaughtUp: Int
-        var token: String?
     }
 
     private struct State {
