@@ -152,6 +152,8 @@ let package = Package(
                 // Search keys' secrets (HMAC-SHA-256) and tenant tokens (JWTs, HS256).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                // A new replica fetches another's search copy.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSettings
         ),

@@ -36,8 +36,18 @@ extension MemoryStore: LeaseStore {
     public func heartbeat(replica: String, configFingerprint: String) async throws {
         let now = leaseClock.now()
         database.change { tables in
-            let started = tables.replicas[replica]?.startedAt ?? now
-            tables.replicas[replica] = ReplicaRecord(id: replica, configFingerprint: configFingerprint, startedAt: started, heartbeatAt: now)
+            let known = tables.replicas[replica]
+            tables.replicas[replica] = ReplicaRecord(
+                id: replica, configFingerprint: configFingerprint, startedAt: known?.startedAt ?? now, heartbeatAt: now, searchCopyURL: known?.searchCopyURL
+            )
+        }
+    }
+
+    public func offerSearchCopy(replica: String, at url: String) async throws -> Bool {
+        database.change { tables in
+            guard tables.replicas[replica] != nil else { return false }
+            tables.replicas[replica]?.searchCopyURL = url
+            return true
         }
     }
 

@@ -66,16 +66,25 @@ extension PostgresSchedulerStore: LeaseStore {
         )
     }
 
+    public func offerSearchCopy(replica: String, at url: String) async throws -> Bool {
+        let rows = try await client.checkedQuery("UPDATE replica SET search_copy_url = \(url) WHERE id = \(replica) RETURNING id", logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
     public func removeReplica(_ replica: String) async throws {
         try await client.checkedQuery("DELETE FROM replica WHERE id = \(replica)", logger: logger)
     }
 
     public func replicas() async throws -> [ReplicaRecord] {
-        let rows = try await client.checkedQuery("SELECT id, config_fingerprint, started_at, heartbeat_at FROM replica ORDER BY id", logger: logger)
+        let rows = try await client.checkedQuery(
+            "SELECT id, config_fingerprint, started_at, heartbeat_at, search_copy_url FROM replica ORDER BY id", logger: logger
+        )
         var replicas: [ReplicaRecord] = []
-        for try await (id, fingerprint, started, heartbeat) in rows.decode((String, String, Double, Double).self) {
+        for try await (id, fingerprint, started, heartbeat, url) in rows.decode((String, String, Double, Double, String?).self) {
             replicas.append(ReplicaRecord(
-                id: id, configFingerprint: fingerprint, startedAt: Date(timeIntervalSince1970: started), heartbeatAt: Date(timeIntervalSince1970: heartbeat)
+                id: id, configFingerprint: fingerprint, startedAt: Date(timeIntervalSince1970: started), heartbeatAt: Date(timeIntervalSince1970: heartbeat),
+                searchCopyURL: url
             ))
         }
         return replicas

@@ -196,6 +196,8 @@ enum PostgresSchema {
         ]),
         // The first rejections of a run, as JSON: NULL for runs before, and for runs that rejected nothing.
         .statements("v19-run-rejections", ["ALTER TABLE run_history ADD COLUMN rejections TEXT"]),
+        // Where each replica offers its search copy to new replicas, once made: NULL for every replica before.
+        .statements("v20-search-copy-offers", ["ALTER TABLE replica ADD COLUMN search_copy_url TEXT"]),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -20,6 +20,11 @@ public protocol LeaseStore: Sendable {
     /// Records that `replica` is alive and runs the configuration with `configFingerprint`.
     func heartbeat(replica: String, configFingerprint: String) async throws
 
+    /// Records that other replicas can fetch the search copy of `replica` from `url` (the base URL of its operators'
+    /// listener); returns `false`, recording nothing, when `replica` has no heartbeat yet. A heartbeat keeps the offer;
+    /// ``removeReplica(_:)`` ends it.
+    func offerSearchCopy(replica: String, at url: String) async throws -> Bool
+
     /// Forgets `replica`: it shut down.
     func removeReplica(_ replica: String) async throws
 

@@ -7,13 +7,18 @@ import Testing
 struct SearchCopyServiceTests {
     static let token = ["SCHEDULER_ADMIN_TOKEN": "copy-test-token"]
 
+    /// Whether `replica` made its search copy from the store or fetched it from another replica.
+    static func hasItsCopy(_ replica: RunningService) -> Bool {
+        replica.logSoFar.contains("made the search copy") || replica.logSoFar.contains("fetched the search copy")
+    }
+
     @Test func aReplicaFindsWhatAnotherIndexedThroughItsCopy() async throws {
         let (setup, _) = try await SourceWorkspace.onPostgres()
         try setup.setFeed("a b")
         let first = try await RunningService(setup.config + ["--replica-id", "r1"], environment: Self.token)
         #expect(try await eventually { try await first.searchTotal() == 2 })
         let second = try await RunningService(setup.config + ["--replica-id", "r2"], environment: Self.token)
-        #expect(try await eventually { second.logSoFar.contains("made the search copy") }, "\(second.logSoFar)")
+        #expect(try await eventually { Self.hasItsCopy(second) }, "\(second.logSoFar)")
         for replica in ["r1", "r2"] {
             #expect(FileManager.default.fileExists(atPath: setup.workspace.path("var/postgres-\(replica).search.sqlite")), "\(replica)'s copy")
         }
@@ -40,7 +45,7 @@ struct SearchCopyServiceTests {
             """)
         let first = try await RunningService(setup.config + ["--replica-id", "r1"], environment: SearchKeyTests.environment)
         let second = try await RunningService(setup.config + ["--replica-id", "r2"], environment: SearchKeyTests.environment)
-        #expect(try await eventually { second.logSoFar.contains("made the search copy") }, "\(second.logSoFar)")
+        #expect(try await eventually { Self.hasItsCopy(second) }, "\(second.logSoFar)")
         let made = try await first.request("/keys", method: "POST", token: SearchKeyTests.adminToken, body: #"{"name":"docs","domains":["com.test"]}"#)
         let key = try #require(try JSONSerialization.jsonObject(with: Data(made.body.utf8)) as? [String: Any], "\(made)")
         let (secret, uid) = (try #require(key["key"] as? String), try #require(key["uid"] as? String))
@@ -51,6 +56,49 @@ struct SearchCopyServiceTests {
         #expect(try await first.request("/keys/\(uid)", method: "DELETE", token: SearchKeyTests.adminToken).status == 200)
         #expect(try await eventually(within: 10) { try await second.request("/search?q=doc", token: secret).status == 401 }, "revoked everywhere within seconds")
         #expect(await first.terminate() == 0, "\(first.log)")
+        #expect(await second.terminate() == 0, "\(second.log)")
+    }
+
+    /// A new replica starts its copy from another's (`GET /search-copy`, the admin token they share) instead of reading
+    /// every item from PostgreSQL, postings included, and follows the store from the commit it holds; `/readyz` says it
+    /// is ready once it has it. The endpoint itself is behind the admin token.
+    @Test func aNewReplicaFetchesItsCopyFromAnotherAndFollowsTheStoreFromThere() async throws {
+        let (setup, _) = try await SourceWorkspace.onPostgres()
+        try setup.setFeed("a b c")
+        let first = try await RunningService(setup.config + ["--replica-id", "r1"], environment: Self.token)
+        #expect(try await eventually { first.logSoFar.contains("offers its search copy") && first.logSoFar.contains("saved the search postings") }, "\(first.logSoFar)")
+        #expect(try await first.request("/search-copy").status == 401)
+        #expect(try await first.request("/search-copy", token: "wrong").status == 401)
+
+        let second = try await RunningService(setup.config + ["--replica-id", "r2"], environment: Self.token)
+        #expect(try await eventually { second.logSoFar.contains("fetched the search copy from replica r1") }, "\(second.logSoFar)")
+        #expect(try await eventually { try await second.request("/readyz").status == 200 }, "\(second.logSoFar)")
+        #expect(try await second.searchTotal() == 3)
+        #expect(try await eventually { second.logSoFar.contains("read the saved search postings") }, "the postings came with the copy: \(second.logSoFar)")
+        #expect(!second.logSoFar.contains("made the search copy") && !second.logSoFar.contains("built the search postings"), "\(second.logSoFar)")
+
+        // What the first replica commits next, the second finds: it follows the store from the fetched copy's commit.
+        try setup.setFeed("a b c d")
+        #expect(try await first.request("/sources/docs/reindex", method: "POST", token: "copy-test-token").status == 202)
+        #expect(try await eventually { try await second.searchTotal() == 4 }, "\(second.logSoFar)")
+        #expect(await first.terminate() == 0, "\(first.log)")
+        #expect(await second.terminate() == 0, "\(second.log)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: setup.workspace.path("var"))
+        #expect(!files.contains { $0.contains(".snapshot-") || $0.hasSuffix(".fetching") }, "nothing left of the transfer: \(files)")
+    }
+
+    /// Without the admin token no replica offers or fetches a copy: each makes its own from the store, and both are
+    /// ready.
+    @Test func withoutTheAdminTokenEachReplicaMakesItsOwnCopy() async throws {
+        let (setup, _) = try await SourceWorkspace.onPostgres()
+        try setup.setFeed("a b")
+        let first = try await RunningService(setup.config + ["--replica-id", "r1"])
+        #expect(try await eventually { first.logSoFar.contains("made the search copy") }, "\(first.logSoFar)")
+        let second = try await RunningService(setup.config + ["--replica-id", "r2"])
+        #expect(try await eventually { second.logSoFar.contains("made the search copy") }, "\(second.logSoFar)")
+        #expect(try await second.request("/readyz").status == 200)
+        #expect(try await second.searchTotal() == 2)
+        #expect(await first.terminate() == 0 && second.logSoFar.contains("fetched") == false, "\(first.log)")
         #expect(await second.terminate() == 0, "\(second.log)")
     }
 

@@ -139,6 +139,9 @@ final class AnsweringSearchCopy: SearchCopy {
         try await copy.follow(feed)
     }
 
+    var isMade: Bool { get async { await copy.isMade } }
+    var isWarming: Bool { get async { await copy.isWarming } }
+
     /// Throws when a search was not answered by the copy.
     func check() throws {
         let failures = failures.withLock { $0 }

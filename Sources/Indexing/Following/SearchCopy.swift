@@ -10,6 +10,13 @@ public protocol SearchCopy: Sendable {
     /// Returns whether the copy's commit moved since the call began (commits applied, the copy made or dropped).
     @discardableResult
     func follow(_ feed: any IndexChangeFeed) async throws -> Bool
+
+    /// Whether a complete copy is open (it may be behind).
+    var isMade: Bool { get async }
+
+    /// Whether the copy is about to be, or being, fetched from another replica: searches go to the store until it
+    /// is, at the store's speed, so a load balancer should send them elsewhere (the service is not ready).
+    var isWarming: Bool { get async }
 }
 
 /// The copy itself failed (its file, its disk), not the index it follows: the caller searches itself and says so.

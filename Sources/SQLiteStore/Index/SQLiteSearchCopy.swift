@@ -59,6 +59,9 @@ public actor SQLiteSearchCopy: SearchCopy {
     private let postings: SearchPostingsFields
     private let clock: any WallClock
     private let logger: Logger
+    /// Where a copy being made comes from first (another replica's snapshot, ``fetchNewCopies(from:)``); the feed
+    /// when it has none.
+    private var source: (any SearchCopySource)?
     private var index: SQLiteSearchIndex?
     /// `nil` while no complete copy is open.
     private var position: Position?
@@ -78,6 +81,7 @@ public actor SQLiteSearchCopy: SearchCopy {
         self.postings = postings
         self.clock = clock
         self.logger = logger
+        Self.removeLeftSnapshots(of: path)
         guard FileManager.default.fileExists(atPath: path) else { return }
         do {
             let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: searchCacheEntries, postings: postings, logger: logger)
@@ -90,6 +94,18 @@ public actor SQLiteSearchCopy: SearchCopy {
 
     /// Whether a complete copy is open (it may be behind).
     public var isMade: Bool { position != nil }
+
+    /// Makes each new copy from `source` when it has one (another replica's), from the feed otherwise.
+    public func fetchNewCopies(from source: any SearchCopySource) {
+        self.source = source
+    }
+
+    /// Whether the copy is neither open nor being made from the feed: before the first ``follow(_:)`` decides, and
+    /// while it is fetched from another replica (``SearchCopySource``). Searches go to the store meanwhile, which a
+    /// replica's readiness tells a load balancer.
+    public var isWarming: Bool { position == nil && warming }
+    /// Until the first follow decides where the copy comes from, and while it is fetched.
+    private var warming = true
 
     public func search(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults? {
         guard let before = position else { return nil }
@@ -151,16 +167,14 @@ public actor SQLiteSearchCopy: SearchCopy {
     private func make(from feed: any IndexChangeFeed, head: IndexFeedHead) async throws {
         let started = ContinuousClock.now
         if position != nil { logger.notice("the search copy at \(path) no longer follows the store; making it again") }
-        // Its postings go with it, a build under way included (the keeper may still hold the old index).
-        index?.retireSearchPostings()
-        index = nil
-        position = nil
+        dropCopy()
+        try await locally { try Self.removeFiles(of: self.path) }
+        warming = source != nil
+        defer { warming = false }
+        if let source, try await fetch(from: source, feed: feed, head: head, started: started) { return }
+        warming = false
         let (path, clock, logger, entries, postings) = (path, clock, logger, searchCacheEntries, postings)
         let index = try await locally {
-            // The write-ahead log first: left beside a new file, it would be replayed into it.
-            for suffix in ["-wal", "-shm", "", SavedPostingsFile.suffix] where FileManager.default.fileExists(atPath: path + suffix) {
-                try FileManager.default.removeItem(atPath: path + suffix)
-            }
             let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, postings: postings, logger: logger)
             // Not saved until the copy is made: a copy stopped before is made again from the start.
             index.holdSavingSearchPostings(true)
@@ -174,6 +188,56 @@ public actor SQLiteSearchCopy: SearchCopy {
         position = try await locally { try Self.storedPosition(of: index) }
         index.holdSavingSearchPostings(false)
         logger.notice("made the search copy at \(path)", metadata: ["items": "\(items)", "seconds": "\(ContinuousClock.now - started)"])
+    }
+
+    /// Forgets the open copy: its postings go with it, a build under way included (the keeper may still hold the old
+    /// index).
+    private func dropCopy() {
+        index?.retireSearchPostings()
+        index = nil
+        position = nil
+    }
+
+    /// Removes the copy's files, the write-ahead log first: left beside a new file, it would be replayed into it.
+    private static func removeFiles(of path: String) throws {
+        for suffix in ["-wal", "-shm", "", SavedPostingsFile.suffix] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    /// Starts the copy from another replica's (`source`), then applies the commits since: `false`, no file left, when
+    /// no replica had one, the fetch failed, or the copy fetched cannot follow `head` (another store, or older than
+    /// the removals the store keeps).
+    private func fetch(from source: any SearchCopySource, feed: any IndexChangeFeed, head: IndexFeedHead, started: ContinuousClock.Instant) async throws -> Bool {
+        let peer: String
+        do {
+            guard let fetched = try await source.fetchCopy(database: path, postings: path + SavedPostingsFile.suffix) else { return false }
+            peer = fetched
+        } catch let cancellation as CancellationError {
+            throw cancellation
+        } catch {
+            logger.warning("could not fetch the search copy from another replica; making it from the store: \(error)")
+            try await locally { try Self.removeFiles(of: self.path) }
+            return false
+        }
+        let (path, clock, logger, entries, postings) = (path, clock, logger, searchCacheEntries, postings)
+        let (index, fetched) = try await locally {
+            let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, postings: postings, logger: logger)
+            return (index, try Self.storedPosition(of: index))
+        }
+        guard let fetched, fetched.canFollow(head) else {
+            logger.notice("the search copy fetched from \(peer) cannot follow this store; making it from the store")
+            index.retireSearchPostings()
+            try await locally { try Self.removeFiles(of: path) }
+            return false
+        }
+        (self.index, position) = (index, fetched)
+        try await apply(feed, through: head)
+        logger.notice("fetched the search copy from \(peer)", metadata: [
+            "commit": "\(fetched.commitNumber)", "caughtUpTo": "\(position?.commitNumber ?? fetched.commitNumber)",
+            "seconds": "\(ContinuousClock.now - started)",
+        ])
+        return true
     }
 
     /// Applies the changes from the copy's position through `head`, when it does not reach it yet. When the store forgot
@@ -288,6 +352,29 @@ public actor SQLiteSearchCopy: SearchCopy {
             if !waitingToApply.isEmpty { waitingToApply.removeFirst().resume() }
         }
         try await body()
+    }
+}
+
+/// A new replica starts its copy from this one's: the database as of one read transaction, and the postings file
+/// opened before it (so the database holds the file's token, or the new replica builds its postings).
+extension SQLiteSearchCopy: SearchCopySnapshotting {
+    /// What the temporary files of snapshots add to the copy's name (removed once opened, or at the next start).
+    static let snapshotInfix = ".snapshot-"
+
+    public func snapshot() async throws -> SearchCopySnapshot? {
+        guard let index, position != nil else { return nil }
+        let postings = try? ReadOnlyFile(path: path + SavedPostingsFile.suffix)
+        let database = try await locally { try await index.snapshot(to: self.path + Self.snapshotInfix + SavedPostingsFile.newToken()) }
+        return SearchCopySnapshot(database: database, postings: postings)
+    }
+
+    /// Removes the snapshot files a crash left beside the copy at `path`.
+    private static func removeLeftSnapshots(of path: String) {
+        let file = URL(fileURLWithPath: path)
+        let folder = file.deletingLastPathComponent().path, prefix = file.lastPathComponent + snapshotInfix
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
     }
 }
 

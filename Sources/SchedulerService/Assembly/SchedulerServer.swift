@@ -23,6 +23,8 @@ public struct SchedulerServer: Sendable {
     let adminToken: String?
     let searchKeySecrets: SearchKeySecrets?
     let replica: ReplicaName
+    /// Where other replicas reach this one's operators' listener (`--advertise-url`); the address it binds when `nil`.
+    let advertiseURL: String?
     let clock: any WallClock
     let logger: Logger
 
@@ -33,12 +35,15 @@ public struct SchedulerServer: Sendable {
     ///   - adminToken: the bearer token of the admin endpoints; they are refused when `nil`.
     ///   - searchKeySecrets: the service's secret search keys derive from; without it no search key is recognized.
     ///   - replica: this replica's id on a shared store, and whether it was given.
+    ///   - advertiseURL: the base URL other replicas fetch this one's search copy from; without it, the address its
+    ///     operators' listener binds, unless that is every interface (`0.0.0.0`, `::`), which others cannot dial.
     ///   - clock: the wall clock the passes decide by (the system's, unless a drill moves it).
     public init(
         loader: ConfigLoader, loadedFrom: ConfigFolderSnapshot, configuration: SchedulerConfiguration,
         passLock: LockFile, metricsRegistry: PrometheusCollectorRegistry, adminToken: String?, searchKeySecrets: SearchKeySecrets? = nil,
-        replica: ReplicaName, clock: any WallClock = SystemWallClock(), logger: Logger
+        replica: ReplicaName, advertiseURL: String? = nil, clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
+        self.advertiseURL = advertiseURL
         self.searchKeySecrets = searchKeySecrets
         self.clock = clock
         self.loader = loader
@@ -60,6 +65,8 @@ public struct SchedulerServer: Sendable {
             SQLiteSearchCopy(path: $0, postings: settings.search.postings, clock: clock, logger: logger)
         }
         try await StoreOpener.withStore(settings, clock: clock, shutdownSignals: [.sigterm, .sigint], searchCopy: searchCopy, logger: logger) { store in
+            let peers = store.leases.map { PeerSearchCopies(leases: $0, replica: replica.id, adminToken: adminToken, logger: logger) }
+            if let peers { await searchCopy?.fetchNewCopies(from: peers) }
             let active = ActiveConfiguration(configuration)
             let trigger = PassTrigger(), health = ServiceHealth(), metrics = SchedulerMetrics()
             let opens = OpenCounter(), searches = SearchCounter(), sessions = MemoryPersistDriver()
@@ -74,16 +81,19 @@ public struct SchedulerServer: Sendable {
                 active: active, store: store, passLock: passLock, trigger: trigger, health: health, metrics: metrics, metricsRegistry: metricsRegistry,
                 authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches,
                 storeDeadline: StoreDeadline(limit: settings.requestDeadline), sessionStore: sessions, searchStructures: searchStructures,
-                searchKeySecrets: searchKeySecrets
+                searchKeySecrets: searchKeySecrets, searchCopy: searchCopy
             )
-            let servers = api.servers(settings: settings, logger: logger, onListening: onListening)
+            let servers = api.servers(settings: settings, logger: logger) { [advertiseURL] address, routes in
+                if let peers, routes != .publicOnly, let url = advertiseURL ?? Self.dialableURL(of: address) { peers.listening(at: url) }
+                onListening(address, routes)
+            }
             var group = ServiceGroupConfiguration(
                 services: [.init(service: loop), .init(service: watcher), .init(service: PurgeReclaimService(store: store, logger: logger)), .init(service: sessions),
                     .init(service: UsageWriter(
                         counter: opens, searches: searches, index: store.index, retention: { await active.current.scheduler.search.analyticsRetention }, logger: logger
                     ))]
                     + servers.map { .init(service: $0) }
-                    + Self.searchCopyFollowers(searchCopy, store: store, logger: logger).map { .init(service: $0) }
+                    + Self.searchCopyFollowers(searchCopy, store: store, peers: peers, logger: logger).map { .init(service: $0) }
                     + searchStructures.map { .init(service: SearchStructureKeeper(index: $0, logger: logger)) },
                 logger: logger
             )
@@ -102,8 +112,13 @@ public struct SchedulerServer: Sendable {
 
     /// The service keeping `copy` up to date with the index of `store`, when there is a copy and the index can be
     /// followed (PostgreSQL's).
-    static func searchCopyFollowers(_ copy: (any SearchCopy)?, store: any SchedulerStore, logger: Logger) -> [SearchCopyFollower] {
+    static func searchCopyFollowers(_ copy: (any SearchCopy)?, store: any SchedulerStore, peers: PeerSearchCopies?, logger: Logger) -> [SearchCopyFollower] {
         guard let copy, let feed = store.index as? any IndexChangeFeed else { return [] }
-        return [SearchCopyFollower(copy: copy, feed: feed, logger: logger)]
+        return [SearchCopyFollower(copy: copy, feed: feed, peers: peers, logger: logger)]
+    }
+
+    /// `http://` and `address` (as a listener reports it) when other machines can dial it: not every interface.
+    static func dialableURL(of address: String) -> String? {
+        address.hasPrefix("0.0.0.0:") || address.hasPrefix("[::]:") ? nil : "http://\(address)"
     }
 }

@@ -43,15 +43,18 @@ public struct SchedulerAPI: Sendable {
     let searchRateLimit = SearchRateLimit()
     /// The service's secret search keys derive from; `nil` when it is not set.
     let searchKeySecrets: SearchKeySecrets?
+    /// A replica's copy of the shared index: its warming makes the replica not ready, and new replicas fetch it.
+    let searchCopy: (any SearchCopy & SearchCopySnapshotting)?
 
     public init(
         active: ActiveConfiguration, store: any SchedulerStore, passLock: LockFile, trigger: PassTrigger, health: ServiceHealth,
         metrics: SchedulerMetrics, metricsRegistry: PrometheusCollectorRegistry, authorization: AdminAuthorization,
         opens: OpenCounter, searches: SearchCounter, storeDeadline: StoreDeadline = .request,
         sessionStore: any PersistDriver = MemoryPersistDriver(), searchStructures: [any SearchStructureKeeping] = [],
-        searchKeySecrets: SearchKeySecrets? = nil
+        searchKeySecrets: SearchKeySecrets? = nil, searchCopy: (any SearchCopy & SearchCopySnapshotting)? = nil
     ) {
         sessions = ConsoleSessions(storage: sessionStore)
+        self.searchCopy = searchCopy
         self.searchKeySecrets = searchKeySecrets
         searchGate = SearchGate(active: active, store: store, secrets: searchKeySecrets)
         self.searchStructures = searchStructures
@@ -86,6 +89,7 @@ public struct SchedulerAPI: Sendable {
         let console = routes != .publicOnly && authorization.isEnabled
         if console { router.add(middleware: sessions) }
         router.get("healthz") { _, _ in await healthz() }
+        router.get("readyz") { _, _ in await readyz() }
 
         // While search is keyed, what the pages, `/status` and `/metrics` tell (domains, counts, what people typed) is
         // for operators.
@@ -144,22 +148,31 @@ public struct SchedulerAPI: Sendable {
             }
             admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
             admin.get("analytics") { request, _ in try await analytics(request) }
+            admin.get("search-copy") { _, _ in try await searchCopySnapshot() }
             addKeyRoutes(to: admin)
         }
         if console { addConsoleRoutes(to: router) }
         return HeadRequests(routes: router)
     }
 
+    /// What `/healthz` and `/readyz` answer.
+    struct Health: Encodable {
+        var loop: Bool
+        var database: Bool
+        var lastPass: Date?
+        var lastPassError: String?
+        var problem: String?
+    }
+
     /// 200 while the loop runs, the database answers and is still the file opened at start, and the last pass
     /// did not fail as a whole; else 503 with the reason in `problem`.
     func healthz() async -> Response {
-        struct Health: Encodable {
-            var loop: Bool
-            var database: Bool
-            var lastPass: Date?
-            var lastPassError: String?
-            var problem: String?
-        }
+        let report = await health()
+        return JSONResponse.make(report, status: report.problem == nil ? .ok : .serviceUnavailable)
+    }
+
+    /// The service's health (``healthz()``).
+    func health() async -> Health {
         let loop = await health.loopIsAlive
         var databaseProblem: String?
         do {
@@ -170,11 +183,10 @@ public struct SchedulerAPI: Sendable {
         let lastPassError = await health.lastPassError
         let problem = !loop ? "the reconcile loop is not running"
             : databaseProblem.map { "the database: \($0)" } ?? lastPassError.map { "the last pass failed: \($0)" }
-        let report = Health(
+        return Health(
             loop: loop, database: databaseProblem == nil, lastPass: await health.lastPassFinishedAt, lastPassError: lastPassError,
             problem: problem
         )
-        return JSONResponse.make(report, status: problem == nil ? .ok : .serviceUnavailable)
     }
 
     /// The Prometheus text, with the store's health checked for this scrape.

@@ -9,12 +9,15 @@ public struct SearchCopyFollower: Service {
     let copy: any SearchCopy
     let feed: any IndexChangeFeed
     let interval: Duration
+    /// Told when the copy is made, to offer it to new replicas.
+    let peers: PeerSearchCopies?
     let logger: Logger
     /// The longest wait after failures in a row.
     static let longestWait: Duration = .seconds(60)
 
-    public init(copy: any SearchCopy, feed: any IndexChangeFeed, interval: Duration = .seconds(1), logger: Logger) {
+    init(copy: any SearchCopy, feed: any IndexChangeFeed, interval: Duration = .seconds(1), peers: PeerSearchCopies? = nil, logger: Logger) {
         self.copy = copy
+        self.peers = peers
         self.feed = feed
         self.interval = interval
         self.logger = logger
@@ -34,6 +37,7 @@ public struct SearchCopyFollower: Service {
             var applied = false
             do {
                 applied = try await copy.follow(feed)
+                await peers?.offerIfMade(copy)
                 if wait > interval { logger.notice("the search copy follows the store again") }
                 wait = interval
             } catch let error where !(error is CancellationError) {

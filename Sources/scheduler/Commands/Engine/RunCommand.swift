@@ -29,12 +29,30 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var log: LogOptions
     @OptionGroup var config: ConfigOptions
     @OptionGroup var replica: ReplicaOptions
+    @Option(
+        name: .customLong("advertise-url"),
+        help: ArgumentHelp(
+            "Where other replicas of a PostgreSQL store reach this one's operators' listener, to fetch its search copy (http://host:port); the address it binds by default, unless that is 0.0.0.0 or ::.",
+            valueName: "url"
+        )
+    )
+    var advertiseURL: String?
     /// Hidden: a drill's tool, not a setting.
     @Option(help: ArgumentHelp(
         "Run as if this machine's clock were this many seconds ahead (negative: behind), for drills of clock skew between replicas.",
         valueName: "seconds", visibility: .hidden
     ))
     var clockOffset: Int = 0
+
+    func validate() throws {
+        if let advertiseURL {
+            guard let url = URL(string: advertiseURL), ["http", "https"].contains(url.scheme ?? ""), !(url.host ?? "").isEmpty,
+                url.query == nil, url.fragment == nil, url.user == nil
+            else {
+                throw ValidationError("--advertise-url must be an http:// or https:// URL with a host and no query, like http://10.0.0.5:8080")
+            }
+        }
+    }
 
     func run() async throws {
         let searchKeySecrets = try Self.starting { try SearchKeySecrets.fromEnvironment() }
@@ -68,7 +86,7 @@ struct RunCommand: AsyncParsableCommand {
         let server = SchedulerServer(
             loader: config.loader, loadedFrom: loadedFrom, configuration: configuration,
             passLock: passLock, metricsRegistry: metricsRegistry, adminToken: adminToken, searchKeySecrets: searchKeySecrets,
-            replica: replica.name, clock: clockOffset == 0 ? SystemWallClock() : OffsetWallClock(offset: TimeInterval(clockOffset)), logger: logger
+            replica: replica.name, advertiseURL: advertiseURL, clock: clockOffset == 0 ? SystemWallClock() : OffsetWallClock(offset: TimeInterval(clockOffset)), logger: logger
         )
         do {
             try await server.run { address, routes in

@@ -1,0 +1,121 @@
+import AsyncHTTPClient
+import Engine
+import Foundation
+import Indexing
+import Logging
+import NIOCore
+import Store
+import Synchronization
+
+/// The search copies of the replicas sharing a store, as sources for each other: a replica whose copy is made offers
+/// it at its operators' listener (``offerIfMade(_:)``), and a new one fetches the copy of a live peer
+/// (``fetchCopy(database:postings:)``) instead of reading every item from PostgreSQL, then follows from the commit
+/// it holds.
+///
+/// `GET /search-copy` is an admin endpoint: the replicas share `SCHEDULER_ADMIN_TOKEN`, and without it none offers or
+/// fetches. The copy travels as plain HTTP unless the URL a replica offers says `https` (a proxy in front): its items
+/// include those only some may find, so peers should talk over a private network.
+final class PeerSearchCopies: SearchCopySource {
+    let leases: any LeaseStore
+    /// This replica's id on the roll, never its own peer.
+    let replica: String
+    let adminToken: String?
+    let logger: Logger
+    /// Where this replica offers its copy, once known (``listening(at:)``), and whether the store holds the offer.
+    private let offer = Mutex<(url: String?, recorded: Bool)>((nil, false))
+    /// How long a peer may take to connect, and to send the next bytes.
+    static let connectTimeout: TimeAmount = .seconds(5)
+    static let readTimeout: TimeAmount = .seconds(60)
+
+    init(leases: any LeaseStore, replica: String, adminToken: String?, logger: Logger) {
+        self.leases = leases
+        self.replica = replica
+        self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.logger = logger
+    }
+
+    /// This replica's operators' listener answers at `url` (`--advertise-url`, or the address it bound when that is
+    /// one others can reach).
+    func listening(at url: String) {
+        offer.withLock { $0 = (url, false) }
+    }
+
+    /// Records the offer once `copy` is made: a store without this replica's heartbeat yet is asked again next time.
+    func offerIfMade(_ copy: any SearchCopy) async {
+        guard adminToken != nil, let url = offer.withLock({ $0.recorded ? nil : $0.url }), await copy.isMade else { return }
+        do {
+            if try await leases.offerSearchCopy(replica: replica, at: url) {
+                offer.withLock { $0.recorded = true }
+                logger.info("offers its search copy to new replicas at \(url)")
+            }
+        } catch {
+            logger.warning("could not offer the search copy to other replicas: \(error)")
+        }
+    }
+
+    func fetchCopy(database: String, postings: String) async throws -> String? {
+        guard let adminToken else { return nil }
+        let peers = try await livePeers()
+        guard !peers.isEmpty else { return nil }
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(timeout: .init(connect: Self.connectTimeout, read: Self.readTimeout))
+        )
+        do {
+            let fetched = try await fetch(from: peers, token: adminToken, client: client, database: database, postings: postings)
+            try? await client.shutdown()
+            return fetched
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// Tries each of `peers` in turn; the name of the first that gave its copy.
+    private func fetch(
+        from peers: [(id: String, url: String)], token adminToken: String, client: HTTPClient, database: String, postings: String
+    ) async throws -> String? {
+        for peer in peers {
+            let name = "replica \(peer.id) (\(peer.url))"
+            do {
+                if try await fetch(from: peer.url, token: adminToken, client: client, database: database, postings: postings) { return name }
+                logger.info("\(name) has no search copy to give yet")
+            } catch let cancellation as CancellationError {
+                throw cancellation
+            } catch {
+                SearchCopyReceiver.removeLeftovers(database: database, postings: postings)
+                logger.warning("could not fetch the search copy of \(name): \(error)")
+            }
+        }
+        return nil
+    }
+
+    /// The peers offering a copy, the most recently alive first; those that did not beat within
+    /// ``FairShare/liveWithin`` of the newest are gone.
+    private func livePeers() async throws -> [(id: String, url: String)] {
+        let roll = try await leases.replicas()
+        guard let newest = roll.map(\.heartbeatAt).max() else { return [] }
+        return roll.filter { $0.id != replica && $0.heartbeatAt >= newest.addingTimeInterval(-FairShare.liveWithin) }
+            .sorted { $0.heartbeatAt > $1.heartbeatAt }
+            .compactMap { peer in peer.searchCopyURL.map { (peer.id, $0) } }
+    }
+
+    /// Fetches the copy at `base`; `false` when that replica has none to give (503).
+    private func fetch(from base: String, token: String, client: HTTPClient, database: String, postings: String) async throws -> Bool {
+        var request = HTTPClientRequest(url: base.trimmingSuffix("/") + "/search-copy")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let response = try await client.execute(request, timeout: .hours(2))
+        if response.status == .serviceUnavailable { return false }
+        guard response.status == .ok else { throw SearchCopyTransferError("it answered \(response.status)") }
+        var receiver = try SearchCopyReceiver(database: database, postings: postings)
+        for try await buffer in response.body { try receiver.consume(buffer) }
+        try receiver.finish()
+        return true
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
