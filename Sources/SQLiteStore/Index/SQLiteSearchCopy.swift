@@ -211,6 +211,9 @@ public actor SQLiteSearchCopy: SearchCopy {
     private func fetch(from source: any SearchCopySource, feed: any IndexChangeFeed, head: IndexFeedHead, started: ContinuousClock.Instant) async throws -> Bool {
         let peer: String
         do {
+            // Where the copy goes, as a new index would make it.
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard let fetched = try await source.fetchCopy(database: path, postings: path + SavedPostingsFile.suffix) else { return false }
             peer = fetched
         } catch let cancellation as CancellationError {

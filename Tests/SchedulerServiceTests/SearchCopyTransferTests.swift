@@ -1,0 +1,97 @@
+import FuzzSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Indexing
+@testable import SchedulerService
+import Testing
+
+/// A search copy's transfer between replicas (``SearchCopyTransfer``): what arrives in any chunks is what was sent,
+/// and a transfer cut short, damaged or run on leaves no file in place.
+@Suite("The transfer of a search copy")
+struct SearchCopyTransferTests {
+    /// A folder of its own, removed at the end.
+    static func inFolder<T>(_ body: (String) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("copy-transfer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder.path)
+    }
+
+    /// The bytes the service sends for a snapshot of these files, read back through Hummingbird's test client.
+    static func sent(database: [UInt8], postings: [UInt8]?, in folder: String) async throws -> [UInt8] {
+        try Data(database).write(to: URL(fileURLWithPath: folder + "/sent.sqlite"))
+        if let postings { try Data(postings).write(to: URL(fileURLWithPath: folder + "/sent.postings")) }
+        let snapshot = SearchCopySnapshot(
+            database: try ReadOnlyFile(path: folder + "/sent.sqlite"), postings: try postings.map { _ in try ReadOnlyFile(path: folder + "/sent.postings") }
+        )
+        let router = Router()
+        router.get("search-copy") { _, _ in Response(status: .ok, body: SearchCopyTransfer.body(of: snapshot)) }
+        return try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/search-copy", method: .get) { Array($0.body.readableBytesView) }
+        }
+    }
+
+    /// Feeds `bytes` to a receiver in chunks of random lengths, then finishes it.
+    static func receive(_ bytes: [UInt8], in folder: String, using generator: inout SeededGenerator) throws {
+        var receiver = try SearchCopyReceiver(database: folder + "/copy.sqlite", postings: folder + "/copy.sqlite.postings")
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + Int.random(in: 1...70_000, using: &generator))
+            try receiver.consume(ByteBuffer(bytes: bytes[offset..<end]))
+            offset = end
+        }
+        try receiver.finish()
+    }
+
+    static func randomBytes(_ count: Int, using generator: inout SeededGenerator) -> [UInt8] {
+        (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    @Test(arguments: [true, false]) func whatArrivesInAnyChunksIsWhatWasSent(withPostings: Bool) async throws {
+        try await Self.inFolder { folder in
+            var generator = SeededGenerator(seed: withPostings ? 1 : 2)
+            let database = Self.randomBytes(3 << 20 | 17, using: &generator), postings = Self.randomBytes(1_000, using: &generator)
+            let bytes = try await Self.sent(database: database, postings: withPostings ? postings : nil, in: folder)
+            try Self.receive(bytes, in: folder, using: &generator)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/copy.sqlite")) == Data(database))
+            #expect(FileManager.default.fileExists(atPath: folder + "/copy.sqlite.postings") == withPostings)
+            if withPostings { #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/copy.sqlite.postings")) == Data(postings)) }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasSuffix(".fetching") })
+        }
+    }
+
+    /// 300 transfers cut short, with a byte changed, or run on: each refused with its reason, no file in place, and
+    /// nothing left once the leftovers are removed.
+    @Test func aTransferCutShortDamagedOrRunOnLeavesNothing() async throws {
+        try await Self.inFolder { folder in
+            var generator = SeededGenerator(seed: 62)
+            let bytes = try await Self.sent(
+                database: Self.randomBytes(200_000, using: &generator), postings: Self.randomBytes(5_000, using: &generator), in: folder
+            )
+            var reasons: Set<String> = []
+            for round in 0..<300 {
+                var damaged = bytes
+                switch round % 3 {
+                case 0: damaged.removeLast(Int.random(in: 1..<bytes.count, using: &generator))
+                case 1: damaged[Int.random(in: 0..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+                default: damaged += Self.randomBytes(Int.random(in: 1...100, using: &generator), using: &generator)
+                }
+                do {
+                    try Self.receive(damaged, in: folder, using: &generator)
+                    Issue.record("round \(round): a damaged transfer was taken")
+                } catch let error as SearchCopyTransferError {
+                    reasons.insert(error.description.replacingOccurrences(of: #"\d+"#, with: "N", options: .regularExpression))
+                }
+                for file in ["copy.sqlite", "copy.sqlite.postings"] {
+                    #expect(!FileManager.default.fileExists(atPath: folder + "/" + file), "round \(round): \(file) in place")
+                }
+                SearchCopyReceiver.removeLeftovers(database: folder + "/copy.sqlite", postings: folder + "/copy.sqlite.postings")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasSuffix(".fetching") })
+            }
+            #expect(reasons.isSuperset(of: [
+                "the search copy was cut short", "the search copy's digest does not match what arrived", "the search copy goes on past its digest",
+            ]), "\(reasons)")
+        }
+    }
+}
