@@ -21,7 +21,7 @@ extension SchedulerAPI {
         do {
             snapshot = try await searchCopy?.snapshot()
         } catch {
-            throw APIError(.internalServerError, "could not take a snapshot of the search copy: \(error)")
+            throw APIError(.serviceUnavailable, "could not take a snapshot of the search copy: \(error)")
         }
         guard let snapshot else {
             throw APIError(.serviceUnavailable, "this replica has no search copy to give: it keeps none, or it is still being made")

@@ -225,6 +225,23 @@ paths:
           content:
             application/json:
               schema: { $ref: "#/components/schemas/Health" }
+  /readyz:
+    get:
+      tags: [operations]
+      operationId: readiness
+      summary: Whether the service should be sent searches
+      description: 'As `/healthz`, and on a replica of a PostgreSQL store, 503 while its search copy is about to be, or being, fetched from another replica (seconds): searches would go to PostgreSQL meanwhile, slower. A copy made from the store itself, no replica having one, does not hold readiness back.'
+      responses:
+        "200":
+          description: Ready.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Health" }
+        "503":
+          description: Not ready; `problem` says why.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Health" }
   /metrics:
     get:
       tags: [operations]
@@ -270,6 +287,23 @@ paths:
             application/json:
               schema: { $ref: "#/components/schemas/Analytics" }
         "400": { $ref: "#/components/responses/BadRequest" }
+        "401": { $ref: "#/components/responses/Unauthorized" }
+        "403": { $ref: "#/components/responses/Forbidden" }
+        "429": { $ref: "#/components/responses/TooManyRequests" }
+        "503": { $ref: "#/components/responses/Unavailable" }
+  /search-copy:
+    get:
+      tags: [admin]
+      operationId: searchCopy
+      summary: This replica's search copy, for a new replica to start from
+      description: 'What a new replica of a PostgreSQL store fetches instead of reading every item from PostgreSQL: a magic line (`SCHEDULER-SEARCH-COPY/1`), the copy''s SQLite file and its saved postings, each after its length (8 bytes, big-endian), then the SHA-256 of everything before. Taken from one read transaction; its items include those only some may find.'
+      security: [{ adminToken: [] }]
+      responses:
+        "200":
+          description: The copy.
+          content:
+            application/octet-stream:
+              schema: { type: string, format: binary }
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "429": { $ref: "#/components/responses/TooManyRequests" }
