@@ -68,6 +68,9 @@ enum GoalsBenchmark {
              String(format: "%.2f× (%.1f s against %.1f s)", pass.ratio, pass.pass, pass.import), "", "≥ 0.9×"),
             ("a replica's search copy holds the import, after it ended; its postings", "",
              replica.map { String(format: "%.1f s; %.1f s", $0.catchUp.seconds, $0.postings.seconds) } ?? "(no --postgres)", ""),
+            ("a new replica joining: ready after (its copy fetched from the first); one client's new queries in its first minute, once ready / all sent",
+             "", replica.map { String(format: "%.1f s; %@; %@", $0.joining.ready.seconds, Self.p50p99($0.joining.afterReady), Self.p50p99($0.joining.all)) }
+                ?? "(no --postgres)", "p99 < 50 ms in its first minute"),
         ]
         print("\n| figure (\(items) items) | SQLite | PostgreSQL, a replica through its search copy | goal |\n|---|---|---|---|")
         for row in rows { print("| \(row.0) | \(row.1) | \(row.2) | \(row.3) |") }

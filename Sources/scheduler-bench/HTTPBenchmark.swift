@@ -74,10 +74,14 @@ enum HTTPBenchmark {
         return figures
     }
 
-    /// When each of `texts`, searched in turn by one client of the service at `base`, was sent, and its latency.
-    static func oneClient(base: String, texts: [String]) async throws -> [(sent: ContinuousClock.Instant, latency: Duration)] {
+    /// When each of `texts`, searched in turn by one client of the service at `base` (until `deadline`, when given),
+    /// was sent, and its latency.
+    static func oneClient(
+        base: String, texts: [String], until deadline: ContinuousClock.Instant? = nil
+    ) async throws -> [(sent: ContinuousClock.Instant, latency: Duration)] {
         var searches: [(sent: ContinuousClock.Instant, latency: Duration)] = []
         for text in texts {
+            if let deadline, ContinuousClock.now >= deadline { break }
             let sent = ContinuousClock.now
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + searchPath(text)), timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 16 << 20)

@@ -76,6 +76,36 @@ enum PostgresBenchmark {
         /// One client's new queries from the moment the import ended: what users see right after it.
         var rightAfter: [Duration]
         var http: HTTPBenchmark.Figures
+        var joining: Joining
+    }
+
+    /// A new replica joining a store whose replica has its search copy made.
+    struct Joining {
+        /// From its start until `/readyz` said ready.
+        var ready: Duration
+        /// One client's new queries over its first minute, from the moment it listened: sent once it was ready, and all.
+        var afterReady: [Duration]
+        var all: [Duration]
+    }
+
+    /// Starts a second replica of the service on `folder`'s store, once the first's copy is made and offered: how long
+    /// until it is ready (its copy fetched from the first), and what one client sending new queries from the moment it
+    /// listens sees over its first minute.
+    static func newReplicaJoins(folder: String, scheduler: String) async throws -> Joining {
+        let second = try ServiceProcess(scheduler: scheduler, config: folder, arguments: ["--replica-id", "joining"])
+        defer { second.stop() }
+        let started = ContinuousClock.now
+        async let ready = second.waitUntilReady()
+        let searches = try await HTTPBenchmark.oneClient(
+            base: second.base, texts: Benchmark.typedQueries(100_000, seed: 9_002), until: started.advanced(by: .seconds(60))
+        )
+        let readyAfter = try await ready
+        let afterReady = searches.filter { started.duration(to: $0.sent) >= readyAfter }.map(\.latency)
+        print(String(format: "PostgreSQL, a new replica joining: ready (its search copy fetched from the first) %.2f s after it listened", readyAfter.seconds))
+        print("  one client's new queries over its first minute: \(searches.count) sent, \(Benchmark.percentiles(searches.map(\.latency))); "
+            + "\(afterReady.count) sent once ready, \(Benchmark.percentiles(afterReady))")
+        print("  its memory: \(second.memory())")
+        return Joining(ready: readyAfter, afterReady: afterReady, all: searches.map(\.latency))
     }
 
     /// What a replica's users see right after a large import: `scheduler run` serving a new database `scheduler_goals_N`
@@ -89,6 +119,8 @@ enum PostgresBenchmark {
         try ServiceProcess.writeServingConfig(store: store, to: folder)
         let copy = StoreLocation.postgres(location).localFilesPath(configDirectory: URL(fileURLWithPath: folder)) + ".search.sqlite"
 
+        // The replicas share an admin token, through which a new one fetches the first's search copy.
+        setenv("SCHEDULER_ADMIN_TOKEN", UUID().uuidString, 1)
         let service = try ServiceProcess(scheduler: scheduler, config: folder)
         defer { service.stop() }
         let imported = try ChildProcess.measure([scheduler, "index", "import", ndjson, "--config", folder])
@@ -116,7 +148,8 @@ enum PostgresBenchmark {
         print("  sent before the copy held the import (the store answers): \(sent(.zero..<catchUp)); before its postings did (FTS5): "
             + "\(sent(catchUp..<max(catchUp, postings))); after: \(sent(max(catchUp, postings)..<Duration.seconds(3600)))")
         let http = try await HTTPBenchmark.measure(base: service.base, work: work, label: "PostgreSQL replica (search copy): ")
-        return AfterImport(imported: imported, catchUp: catchUp, postings: postings, rightAfter: rightAfter, http: http)
+        let joining = try await newReplicaJoins(folder: folder, scheduler: scheduler)
+        return AfterImport(imported: imported, catchUp: catchUp, postings: postings, rightAfter: rightAfter, http: http, joining: joining)
     }
 
     /// How long after `start` the search copy at `path` reached commit `head`.

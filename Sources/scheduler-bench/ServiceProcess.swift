@@ -12,11 +12,11 @@ struct ServiceProcess {
     let base: String
     private let pid: Int32
 
-    /// Starts `scheduler run --config folder` and waits for the line that says where it listens.
-    init(scheduler: String, config folder: String) throws {
+    /// Starts `scheduler run --config folder` (and `arguments`) and waits for the line that says where it listens.
+    init(scheduler: String, config folder: String, arguments: [String] = []) throws {
         let output = Pipe()
         pid = try ProcessSpawn.spawn(
-            scheduler, arguments: ["run", "--config", folder, "--log-level", "warning"], environment: ProcessInfo.processInfo.environment,
+            scheduler, arguments: ["run", "--config", folder, "--log-level", "warning"] + arguments, environment: ProcessInfo.processInfo.environment,
             output: .descriptor(output.fileHandleForWriting.fileDescriptor), errors: .inherited
         )
         try output.fileHandleForWriting.close()
@@ -43,6 +43,18 @@ struct ServiceProcess {
             try await Task.sleep(for: interval)
         }
         throw BenchmarkError("the service's search postings were not built within 30 minutes")
+    }
+
+    /// Waits until `/readyz` answers 200, checking every 20 ms; how long that took.
+    func waitUntilReady() async throws -> Duration {
+        let start = ContinuousClock.now
+        while start.duration(to: .now) < .seconds(1800) {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/readyz"), timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+            if response.status == .ok { return start.duration(to: .now) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw BenchmarkError("the service was not ready within 30 minutes")
     }
 
     /// Its resident memory at its peak and now (`VmHWM`, `VmRSS` in `/proc/PID/status`), and what it is now made of:
