@@ -50,6 +50,7 @@ struct SearchCopyFetchTests {
             try await first.follow(feed)
             #expect(await first.isWarming == false)
             let snapshot = try #require(try await first.snapshot())
+            #expect(try await first.snapshot() === snapshot, "a transfer that starts while another sends shares its snapshot")
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.contains(".snapshot-") }, "the snapshot's file is unlinked")
 

@@ -5,7 +5,7 @@ import Glibc
 /// A search copy as it stood at one moment, for a new replica to start from instead of reading the whole feed: its
 /// database file and the saved postings beside it, each opened for reading. Both were unlinked once opened (or are
 /// files the copy replaces whole), so nothing is left behind when the last holder lets them go.
-public struct SearchCopySnapshot: Sendable {
+public final class SearchCopySnapshot: Sendable {
     public let database: ReadOnlyFile
     /// `nil` when the copy had no saved postings yet (the new replica builds its own).
     public let postings: ReadOnlyFile?

@@ -68,6 +68,10 @@ public actor SQLiteSearchCopy: SearchCopy {
     private var lastSweep = Date.distantPast
     private var applying = false
     private var waitingToApply: [CheckedContinuation<Void, Never>] = []
+    /// The snapshot transfers are sending, while any still holds it (``snapshot()``).
+    private weak var sentSnapshot: SearchCopySnapshot?
+    private var takingSnapshot = false
+    private var waitingForSnapshot: [CheckedContinuation<Void, Never>] = []
 
     /// The copy in the file at `path`, opened when it is a complete copy; otherwise the first ``follow(_:)`` makes it.
     public init(
@@ -236,6 +240,12 @@ public actor SQLiteSearchCopy: SearchCopy {
         }
         (self.index, position) = (index, fetched)
         try await apply(feed, through: head)
+        // The store forgot removals while the copy read them: made from the feed after all.
+        guard position != nil else {
+            dropCopy()
+            try await locally { try Self.removeFiles(of: path) }
+            return false
+        }
         logger.notice("fetched the search copy from \(peer)", metadata: [
             "commit": "\(fetched.commitNumber)", "caughtUpTo": "\(position?.commitNumber ?? fetched.commitNumber)",
             "seconds": "\(ContinuousClock.now - started)",
@@ -364,11 +374,23 @@ extension SQLiteSearchCopy: SearchCopySnapshotting {
     /// What the temporary files of snapshots add to the copy's name (removed once opened, or at the next start).
     static let snapshotInfix = ".snapshot-"
 
+    /// One snapshot at a time, shared by every transfer that starts while another still sends it: replicas joining
+    /// together cost one file and one copy of the database, not one each.
     public func snapshot() async throws -> SearchCopySnapshot? {
+        while takingSnapshot { await withCheckedContinuation { waitingForSnapshot.append($0) } }
+        if let shared = sentSnapshot { return shared }
         guard let index, position != nil else { return nil }
+        takingSnapshot = true
+        defer {
+            takingSnapshot = false
+            for waiting in waitingForSnapshot { waiting.resume() }
+            waitingForSnapshot = []
+        }
         let postings = try? ReadOnlyFile(path: path + SavedPostingsFile.suffix)
         let database = try await locally { try await index.snapshot(to: self.path + Self.snapshotInfix + SavedPostingsFile.newToken()) }
-        return SearchCopySnapshot(database: database, postings: postings)
+        let snapshot = SearchCopySnapshot(database: database, postings: postings)
+        sentSnapshot = snapshot
+        return snapshot
     }
 
     /// Removes the snapshot files a crash left beside the copy at `path`.

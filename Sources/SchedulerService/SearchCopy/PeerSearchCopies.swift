@@ -23,9 +23,10 @@ final class PeerSearchCopies: SearchCopySource {
     let logger: Logger
     /// Where this replica offers its copy, once known (``listening(at:)``), and whether the store holds the offer.
     private let offer = Mutex<(url: String?, recorded: Bool)>((nil, false))
-    /// How long a peer may take to connect, and to send the next bytes.
+    /// How long a peer may take to connect, and to send the next bytes: its first come once it copied its database
+    /// for the transfer (about 1.4 GB a million items).
     static let connectTimeout: TimeAmount = .seconds(5)
-    static let readTimeout: TimeAmount = .seconds(60)
+    static let readTimeout: TimeAmount = .minutes(5)
 
     init(leases: any LeaseStore, replica: String, adminToken: String?, logger: Logger) {
         self.leases = leases
@@ -80,10 +81,9 @@ final class PeerSearchCopies: SearchCopySource {
             do {
                 if try await fetch(from: peer.url, token: adminToken, client: client, database: database, postings: postings) { return name }
                 logger.info("\(name) has no search copy to give yet")
-            } catch let cancellation as CancellationError {
-                throw cancellation
             } catch {
                 SearchCopyReceiver.removeLeftovers(database: database, postings: postings)
+                if error is CancellationError { throw error }
                 logger.warning("could not fetch the search copy of \(name): \(error)")
             }
         }
