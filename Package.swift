@@ -331,7 +331,9 @@ let package = Package(
             name: "SchedulerServiceTests",
             dependencies: [
                 "HostSupport", "SchedulerService", "SchedulerConfig", "Engine", "Store", "StoreSupport", "Indexing", "PluginAPI", "CommandPlugin",
-                "FuzzSupport",
+                "FuzzSupport", "SQLiteStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

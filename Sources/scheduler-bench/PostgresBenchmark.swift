@@ -76,7 +76,9 @@ enum PostgresBenchmark {
         /// One client's new queries from the moment the import ended: what users see right after it.
         var rightAfter: [Duration]
         var http: HTTPBenchmark.Figures
+        /// A new replica fetching its copy from the first, and one making it from the store (no admin token).
         var joining: Joining
+        var joiningWithoutPeers: Joining
     }
 
     /// A new replica joining a store whose replica has its search copy made.
@@ -88,11 +90,15 @@ enum PostgresBenchmark {
         var all: [Duration]
     }
 
-    /// Starts a second replica of the service on `folder`'s store, once the first's copy is made and offered: how long
-    /// until it is ready (its copy fetched from the first), and what one client sending new queries from the moment it
-    /// listens sees over its first minute.
-    static func newReplicaJoins(folder: String, scheduler: String) async throws -> Joining {
-        let second = try ServiceProcess(scheduler: scheduler, config: folder, arguments: ["--replica-id", "joining"])
+    /// Starts another replica of the service on `folder`'s store, once the first's copy is made and offered: how long
+    /// until it is ready, and what one client sending new queries from the moment it listens sees over its first
+    /// minute. With `fetching`, it fetches its copy from the first; without, it has no admin token and makes its copy
+    /// from the store, as every new replica did before (it is ready at once; PostgreSQL answers until the copy is made).
+    static func newReplicaJoins(folder: String, scheduler: String, fetching: Bool) async throws -> Joining {
+        let second = try ServiceProcess(
+            scheduler: scheduler, config: folder, arguments: ["--replica-id", fetching ? "joining" : "joining-from-the-store"],
+            unsetting: fetching ? [] : ["SCHEDULER_ADMIN_TOKEN"]
+        )
         defer { second.stop() }
         let started = ContinuousClock.now
         async let ready = second.waitUntilReady()
@@ -101,7 +107,8 @@ enum PostgresBenchmark {
         )
         let readyAfter = try await ready
         let afterReady = searches.filter { started.duration(to: $0.sent) >= readyAfter }.map(\.latency)
-        print(String(format: "PostgreSQL, a new replica joining: ready (its search copy fetched from the first) %.2f s after it listened", readyAfter.seconds))
+        let how = fetching ? "its search copy fetched from the first" : "its search copy made from the store, no admin token"
+        print(String(format: "PostgreSQL, a new replica joining (%@): ready %.2f s after it listened", how, readyAfter.seconds))
         print("  one client's new queries over its first minute: \(searches.count) sent, \(Benchmark.percentiles(searches.map(\.latency))); "
             + "\(afterReady.count) sent once ready, \(Benchmark.percentiles(afterReady))")
         print("  its memory: \(second.memory())")
@@ -148,8 +155,12 @@ enum PostgresBenchmark {
         print("  sent before the copy held the import (the store answers): \(sent(.zero..<catchUp)); before its postings did (FTS5): "
             + "\(sent(catchUp..<max(catchUp, postings))); after: \(sent(max(catchUp, postings)..<Duration.seconds(3600)))")
         let http = try await HTTPBenchmark.measure(base: service.base, work: work, label: "PostgreSQL replica (search copy): ")
-        let joining = try await newReplicaJoins(folder: folder, scheduler: scheduler)
-        return AfterImport(imported: imported, catchUp: catchUp, postings: postings, rightAfter: rightAfter, http: http, joining: joining)
+        let joining = try await newReplicaJoins(folder: folder, scheduler: scheduler, fetching: true)
+        let joiningWithoutPeers = try await newReplicaJoins(folder: folder, scheduler: scheduler, fetching: false)
+        return AfterImport(
+            imported: imported, catchUp: catchUp, postings: postings, rightAfter: rightAfter, http: http, joining: joining,
+            joiningWithoutPeers: joiningWithoutPeers
+        )
     }
 
     /// How long after `start` the search copy at `path` reached commit `head`.

@@ -12,11 +12,13 @@ struct ServiceProcess {
     let base: String
     private let pid: Int32
 
-    /// Starts `scheduler run --config folder` (and `arguments`) and waits for the line that says where it listens.
-    init(scheduler: String, config folder: String, arguments: [String] = []) throws {
+    /// Starts `scheduler run --config folder` (and `arguments`, in this process's environment but for the variables
+    /// `unsetting` names) and waits for the line that says where it listens.
+    init(scheduler: String, config folder: String, arguments: [String] = [], unsetting: Set<String> = []) throws {
         let output = Pipe()
         pid = try ProcessSpawn.spawn(
-            scheduler, arguments: ["run", "--config", folder, "--log-level", "warning"] + arguments, environment: ProcessInfo.processInfo.environment,
+            scheduler, arguments: ["run", "--config", folder, "--log-level", "warning"] + arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !unsetting.contains($0.key) },
             output: .descriptor(output.fileHandleForWriting.fileDescriptor), errors: .inherited
         )
         try output.fileHandleForWriting.close()

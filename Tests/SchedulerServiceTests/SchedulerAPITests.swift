@@ -50,6 +50,7 @@ struct SchedulerAPITests {
     static func withHarness(
         _ backend: StoreBackend, adminToken: String? = token, search: String = "", service: String = "", sourceSettings: String = "",
         prepare: @escaping @Sendable (any SchedulerStore) async throws -> Void = { _ in },
+        searchCopy: (any SearchCopy & SearchCopySnapshotting)? = nil,
         _ body: @escaping @Sendable (Harness) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-tests-\(UUID().uuidString)")
@@ -78,7 +79,7 @@ struct SchedulerAPITests {
                 health: ServiceHealth(), metrics: SchedulerMetrics(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken),
                 opens: opens, searches: searches,
                 // In process, the suite's other tests can starve the handlers' threads for seconds: no 503 for that.
-                storeDeadline: StoreDeadline(limit: .seconds(120))
+                storeDeadline: StoreDeadline(limit: .seconds(120)), searchCopy: searchCopy
             )
             try await Application(router: api.router()).test(.router) { client in
                 try await body(Harness(client: client, passLock: passLock, store: store, opens: opens, searches: searches, api: api))

@@ -6,6 +6,10 @@ import Glibc
 /// database file and the saved postings beside it, each opened for reading. Both were unlinked once opened (or are
 /// files the copy replaces whole), so nothing is left behind when the last holder lets them go.
 public final class SearchCopySnapshot: Sendable {
+    /// What a fetch adds to the name of each file while it writes it (``SearchCopySource``): the copy removes such
+    /// files left by a crash.
+    public static let partialSuffix = ".fetching"
+
     public let database: ReadOnlyFile
     /// `nil` when the copy had no saved postings yet (the new replica builds its own).
     public let postings: ReadOnlyFile?
@@ -26,8 +30,8 @@ public protocol SearchCopySnapshotting: Sendable {
 /// Where a new search copy can come from faster than the whole feed: another replica's snapshot.
 public protocol SearchCopySource: Sendable {
     /// Writes a copy's database at `database` and its saved postings at `postings` (when it has some), each written
-    /// whole and synced under another name, then renamed into place; returns where it came from, or `nil` when no
-    /// source had one to give.
+    /// whole and synced under its name and ``SearchCopySnapshot/partialSuffix``, then renamed into place; returns where
+    /// it came from, or `nil` when no source had one to give.
     func fetchCopy(database: String, postings: String) async throws -> String?
 }
 

@@ -70,6 +70,7 @@ public actor SQLiteSearchCopy: SearchCopy {
     private var waitingToApply: [CheckedContinuation<Void, Never>] = []
     /// The snapshot transfers are sending, while any still holds it (``snapshot()``).
     private weak var sentSnapshot: SearchCopySnapshot?
+    private var snapshotTaken = ContinuousClock.now
     private var takingSnapshot = false
     private var waitingForSnapshot: [CheckedContinuation<Void, Never>] = []
 
@@ -104,12 +105,17 @@ public actor SQLiteSearchCopy: SearchCopy {
         self.source = source
     }
 
-    /// Whether the copy is neither open nor being made from the feed: before the first ``follow(_:)`` decides, and
-    /// while it is fetched from another replica (``SearchCopySource``). Searches go to the store meanwhile, which a
-    /// replica's readiness tells a load balancer.
+    /// Whether the copy is neither open nor being made from the feed at start: before the first ``follow(_:)``
+    /// decides, and while it is fetched from another replica (``SearchCopySource``). Searches go to the store
+    /// meanwhile, which a replica's readiness tells a load balancer. A copy made again later never warms: it is made
+    /// from the feed.
     public var isWarming: Bool { position == nil && warming }
     /// Until the first follow decides where the copy comes from, and while it is fetched.
     private var warming = true
+    /// Whether a copy still to be made may come from ``source``: only the first, at start. A copy made again later
+    /// (damaged, or stood still too long) comes from the feed, so that a fetched copy that fails on this machine, or a
+    /// peer whose copy cannot be used, is never fetched over and over.
+    private var mayFetch = true
 
     public func search(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults? {
         guard let before = position else { return nil }
@@ -171,9 +177,10 @@ public actor SQLiteSearchCopy: SearchCopy {
     private func make(from feed: any IndexChangeFeed, head: IndexFeedHead) async throws {
         let started = ContinuousClock.now
         if position != nil { logger.notice("the search copy at \(path) no longer follows the store; making it again") }
-        dropCopy()
+        await dropCopy()
         try await locally { try Self.removeFiles(of: self.path) }
-        warming = source != nil
+        let source = mayFetch ? source : nil
+        (mayFetch, warming) = (false, source != nil)
         defer { warming = false }
         if let source, try await fetch(from: source, feed: feed, head: head, started: started) { return }
         warming = false
@@ -194,17 +201,21 @@ public actor SQLiteSearchCopy: SearchCopy {
         logger.notice("made the search copy at \(path)", metadata: ["items": "\(items)", "seconds": "\(ContinuousClock.now - started)"])
     }
 
-    /// Forgets the open copy: its postings go with it, a build under way included (the keeper may still hold the old
-    /// index).
-    private func dropCopy() {
+    /// Forgets the open copy, once a snapshot under way has its own file (it reads the old database): its postings go
+    /// with it, a build under way included (the keeper may still hold the old index), and so does a snapshot being sent.
+    private func dropCopy() async {
+        while takingSnapshot { await withCheckedContinuation { waitingForSnapshot.append($0) } }
         index?.retireSearchPostings()
         index = nil
         position = nil
+        sentSnapshot = nil
     }
 
-    /// Removes the copy's files, the write-ahead log first: left beside a new file, it would be replayed into it.
+    /// Removes the copy's files, the write-ahead log first (left beside a new file, it would be replayed into it), and
+    /// what a fetch cut short left.
     private static func removeFiles(of path: String) throws {
-        for suffix in ["-wal", "-shm", "", SavedPostingsFile.suffix] where FileManager.default.fileExists(atPath: path + suffix) {
+        let files = ["-wal", "-shm", "", SavedPostingsFile.suffix]
+        for suffix in files + files.suffix(2).map({ $0 + SearchCopySnapshot.partialSuffix }) where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.removeItem(atPath: path + suffix)
         }
     }
@@ -227,30 +238,42 @@ public actor SQLiteSearchCopy: SearchCopy {
             try await locally { try Self.removeFiles(of: self.path) }
             return false
         }
+        do {
+            let fetched = try await openFetched(following: head)
+            try await apply(feed, through: head)
+            // The store forgot removals while the copy read them: made from the feed after all.
+            guard let position else { throw SearchCopyFailure(path: path, underlying: FetchedCopyUnusable(reason: "the store forgot removals it needed")) }
+            logger.notice("fetched the search copy from \(peer)", metadata: [
+                "commit": "\(fetched)", "caughtUpTo": "\(position.commitNumber)", "seconds": "\(ContinuousClock.now - started)",
+            ])
+            return true
+        } catch let failure as SearchCopyFailure {
+            logger.warning("the search copy fetched from \(peer) cannot be used; making it from the store: \(failure.underlying)")
+            await dropCopy()
+            try await locally { try Self.removeFiles(of: self.path) }
+            return false
+        }
+    }
+
+    /// Opens the copy just fetched as this copy, when it can follow `head`; its commit.
+    private func openFetched(following head: IndexFeedHead) async throws -> Int64 {
         let (path, clock, logger, entries, postings) = (path, clock, logger, searchCacheEntries, postings)
         let (index, fetched) = try await locally {
             let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, postings: postings, logger: logger)
             return (index, try Self.storedPosition(of: index))
         }
         guard let fetched, fetched.canFollow(head) else {
-            logger.notice("the search copy fetched from \(peer) cannot follow this store; making it from the store")
             index.retireSearchPostings()
-            try await locally { try Self.removeFiles(of: path) }
-            return false
+            throw SearchCopyFailure(path: path, underlying: FetchedCopyUnusable(reason: "it holds no position this store's head follows from"))
         }
         (self.index, position) = (index, fetched)
-        try await apply(feed, through: head)
-        // The store forgot removals while the copy read them: made from the feed after all.
-        guard position != nil else {
-            dropCopy()
-            try await locally { try Self.removeFiles(of: path) }
-            return false
-        }
-        logger.notice("fetched the search copy from \(peer)", metadata: [
-            "commit": "\(fetched.commitNumber)", "caughtUpTo": "\(position?.commitNumber ?? fetched.commitNumber)",
-            "seconds": "\(ContinuousClock.now - started)",
-        ])
-        return true
+        return fetched.commitNumber
+    }
+
+    /// A copy fetched from another replica that this one cannot use.
+    private struct FetchedCopyUnusable: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { reason }
     }
 
     /// Applies the changes from the copy's position through `head`, when it does not reach it yet. When the store forgot
@@ -374,11 +397,14 @@ extension SQLiteSearchCopy: SearchCopySnapshotting {
     /// What the temporary files of snapshots add to the copy's name (removed once opened, or at the next start).
     static let snapshotInfix = ".snapshot-"
 
-    /// One snapshot at a time, shared by every transfer that starts while another still sends it: replicas joining
-    /// together cost one file and one copy of the database, not one each.
+    /// How long a snapshot is given to transfers that start while another still sends it.
+    static let sharedSnapshotAge: Duration = .seconds(300)
+
+    /// One snapshot at a time, shared by every transfer that starts within ``sharedSnapshotAge`` while another still
+    /// sends it: replicas joining together cost one file and one copy of the database, not one each.
     public func snapshot() async throws -> SearchCopySnapshot? {
         while takingSnapshot { await withCheckedContinuation { waitingForSnapshot.append($0) } }
-        if let shared = sentSnapshot { return shared }
+        if let shared = sentSnapshot, snapshotTaken.duration(to: .now) < Self.sharedSnapshotAge { return shared }
         guard let index, position != nil else { return nil }
         takingSnapshot = true
         defer {
@@ -389,7 +415,7 @@ extension SQLiteSearchCopy: SearchCopySnapshotting {
         let postings = try? ReadOnlyFile(path: path + SavedPostingsFile.suffix)
         let database = try await locally { try await index.snapshot(to: self.path + Self.snapshotInfix + SavedPostingsFile.newToken()) }
         let snapshot = SearchCopySnapshot(database: database, postings: postings)
-        sentSnapshot = snapshot
+        (sentSnapshot, snapshotTaken) = (snapshot, .now)
         return snapshot
     }
 

@@ -124,6 +124,8 @@ struct EvictingConnectionLimit: AvailableConnectionsDelegate {
 /// Sits after the HTTP codec, so it sees whole request heads and response parts: a connection is only ever closed
 /// between responses, never in the middle of one.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    /// The path whose answers `maxConnectionAge` does not cut: a new replica's copy of the index (`GET /search-copy`).
+    static let longTransferPath = "/search-copy"
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
@@ -147,6 +149,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var aged = false
     /// The response being written is the connection's last.
     private var lastResponse = false
+    /// A request for the search copy is being answered (``longTransferPath``): the age limit waits for its end.
+    private var transferring = false
     private var ageLimit: Scheduled<Void>?
 
     init(policy: ConnectionPolicy, clients: ClientConnections, idle: IdleConnections) {
@@ -172,8 +176,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        if case .head = part {
+        if case .head(let head) = part {
             requestsReceived += 1
+            transferring = head.path?.split(separator: "?", maxSplits: 1).first == Self.longTransferPath[...]
             channel.map { idle.leave(ObjectIdentifier($0)) }
         }
         // Requests pipelined past the last one allowed are never answered: the connection closes before them.
@@ -199,6 +204,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end:
             responsesEnded += 1
+            transferring = false
             guard lastResponse || aged else {
                 // Once the response is sent and every request answered, the connection waits for the next, and may
                 // make room for another client.
@@ -242,10 +248,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         ageLimit = context.eventLoop.scheduleTask(in: policy.maxAge) {
             let handler = bound.value.handler
             handler.aged = true
-            // Idle (every request answered): close now; else after the response in progress, or after the grace.
+            // Idle (every request answered): close now; else after the response in progress, or after the grace (a search
+            // copy's transfer, admin-only, may take longer than any age: it ends in its own time).
             if handler.responsesEnded >= handler.requestsReceived {
                 bound.value.context.close(promise: nil)
-            } else {
+            } else if !handler.transferring {
                 handler.ageLimit = bound.value.context.eventLoop.scheduleTask(in: grace) { bound.value.context.close(promise: nil) }
             }
         }

@@ -148,8 +148,8 @@ public struct SchedulerAPI: Sendable {
             }
             admin.post("domains/{domain}/purge") { _, context in try await purge(domain: context.parameters.get("domain") ?? "") }
             admin.get("analytics") { request, _ in try await analytics(request) }
-            admin.get("search-copy") { _, _ in try await searchCopySnapshot() }
             addKeyRoutes(to: admin)
+            addSearchCopyRoute(to: router)
         }
         if console { addConsoleRoutes(to: router) }
         return HeadRequests(routes: router)
@@ -325,7 +325,7 @@ public struct SchedulerAPI: Sendable {
     }
 
     /// The store's health check, within the request deadline.
-    private func databaseHealth() async throws {
+    func databaseHealth() async throws {
         try await storeDeadline.run { [store] in try await store.checkHealth() }
     }
 

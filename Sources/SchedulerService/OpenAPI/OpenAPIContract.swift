@@ -230,10 +230,10 @@ paths:
       tags: [operations]
       operationId: readiness
       summary: Whether the service should be sent searches
-      description: 'As `/healthz`, and on a replica of a PostgreSQL store, 503 while its search copy is about to be, or being, fetched from another replica (seconds): searches would go to PostgreSQL meanwhile, slower. A copy made from the store itself, no replica having one, does not hold readiness back.'
+      description: 'Whether the database answers and, on a replica of a PostgreSQL store, its search copy is not about to be, or being, fetched from another replica at start (seconds; 30 minutes at most): searches would go to PostgreSQL meanwhile, slower. A copy made from the store itself, no replica having one, does not hold readiness back; nor do the passes (`/healthz` says how they go).'
       responses:
         "200":
-          description: Ready.
+          description: Ready to be sent searches.
           content:
             application/json:
               schema: { $ref: "#/components/schemas/Health" }
@@ -296,14 +296,21 @@ paths:
       tags: [admin]
       operationId: searchCopy
       summary: This replica's search copy, for a new replica to start from
-      description: 'What a new replica of a PostgreSQL store fetches instead of reading every item from PostgreSQL: a magic line (`SCHEDULER-SEARCH-COPY/1`), the copy''s SQLite file and its saved postings, each after its length (8 bytes, big-endian), then the SHA-256 of everything before. Taken from one read transaction; its items include those only some may find.'
+      description: 'What a new replica of a PostgreSQL store fetches instead of reading every item from PostgreSQL: a magic line (`SCHEDULER-SEARCH-COPY/1`), the copy''s SQLite file and its saved postings, each after its length (8 bytes, big-endian), then an HMAC-SHA-256 of everything before, keyed by the admin token and the request''s nonce. Taken from one read transaction; its items include those only some may find. The bearer is not the admin token but a credential the replicas derive from it (docs/operating.md, "Several replicas").'
       security: [{ adminToken: [] }]
+      parameters:
+        - name: Search-Copy-Nonce
+          in: header
+          required: true
+          description: 32 lowercase hexadecimal digits, new for each request.
+          schema: { type: string, pattern: "^[0-9a-f]{32}$" }
       responses:
         "200":
           description: The copy.
           content:
             application/octet-stream:
               schema: { type: string, format: binary }
+        "400": { $ref: "#/components/responses/BadRequest" }
         "401": { $ref: "#/components/responses/Unauthorized" }
         "403": { $ref: "#/components/responses/Forbidden" }
         "429": { $ref: "#/components/responses/TooManyRequests" }

@@ -12,14 +12,16 @@ import Synchronization
 /// (``fetchCopy(database:postings:)``) instead of reading every item from PostgreSQL, then follows from the commit
 /// it holds.
 ///
-/// `GET /search-copy` is an admin endpoint: the replicas share `SCHEDULER_ADMIN_TOKEN`, and without it none offers or
-/// fetches. The copy travels as plain HTTP unless the URL a replica offers says `https` (a proxy in front): its items
-/// include those only some may find, so peers should talk over a private network.
+/// Without `SCHEDULER_ADMIN_TOKEN` no replica offers or fetches. The token itself never travels: the request carries
+/// a credential derived from it, which opens `GET /search-copy` alone, and a nonce from which the transfer's MAC key
+/// is derived, so that only a peer holding the token can send a copy that is taken (``SearchCopyKeys``). The copy
+/// travels as plain HTTP unless the URL a replica offers says `https` (a proxy in front): its items include those
+/// only some may find, so peers should talk over a private network.
 final class PeerSearchCopies: SearchCopySource {
     let leases: any LeaseStore
     /// This replica's id on the roll, never its own peer.
     let replica: String
-    let adminToken: String?
+    let keys: SearchCopyKeys?
     let logger: Logger
     /// Where this replica offers its copy, once known (``listening(at:)``), and whether the store holds the offer.
     private let offer = Mutex<(url: String?, recorded: Bool)>((nil, false))
@@ -27,11 +29,14 @@ final class PeerSearchCopies: SearchCopySource {
     /// for the transfer (about 1.4 GB a million items).
     static let connectTimeout: TimeAmount = .seconds(5)
     static let readTimeout: TimeAmount = .minutes(5)
+    /// How long a fetch may take in all, from every peer tried: a replica waits this long at most before it makes its
+    /// copy from the store (and is ready).
+    static let longestFetch: Duration = .seconds(30 * 60)
 
     init(leases: any LeaseStore, replica: String, adminToken: String?, logger: Logger) {
         self.leases = leases
         self.replica = replica
-        self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
+        keys = SearchCopyKeys(adminToken: adminToken)
         self.logger = logger
     }
 
@@ -43,7 +48,7 @@ final class PeerSearchCopies: SearchCopySource {
 
     /// Records the offer once `copy` is made: a store without this replica's heartbeat yet is asked again next time.
     func offerIfMade(_ copy: any SearchCopy) async {
-        guard adminToken != nil, let url = offer.withLock({ $0.recorded ? nil : $0.url }), await copy.isMade else { return }
+        guard keys != nil, let url = offer.withLock({ $0.recorded ? nil : $0.url }), await copy.isMade else { return }
         do {
             if try await leases.offerSearchCopy(replica: replica, at: url) {
                 offer.withLock { $0.recorded = true }
@@ -55,7 +60,8 @@ final class PeerSearchCopies: SearchCopySource {
     }
 
     func fetchCopy(database: String, postings: String) async throws -> String? {
-        guard let adminToken else { return nil }
+        SearchCopyReceiver.removeLeftovers(database: database, postings: postings)
+        guard let keys else { return nil }
         let peers = try await livePeers()
         guard !peers.isEmpty else { return nil }
         let client = HTTPClient(
@@ -63,23 +69,40 @@ final class PeerSearchCopies: SearchCopySource {
             configuration: HTTPClient.Configuration(timeout: .init(connect: Self.connectTimeout, read: Self.readTimeout))
         )
         do {
-            let fetched = try await fetch(from: peers, token: adminToken, client: client, database: database, postings: postings)
+            let fetched = try await Self.withinLongestFetch {
+                try await self.fetch(from: peers, keys: keys, client: client, database: database, postings: postings)
+            }
             try? await client.shutdown()
             return fetched
         } catch {
             try? await client.shutdown()
+            SearchCopyReceiver.removeLeftovers(database: database, postings: postings)
             throw error
         }
     }
 
+    /// `body`'s result, or a ``SearchCopyTransferError`` once ``longestFetch`` passed (`body` cancelled).
+    private static func withinLongestFetch<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: longestFetch)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else {
+                throw SearchCopyTransferError("fetching the search copy took more than \(longestFetch)")
+            }
+            return result
+        }
+    }
+
     /// Tries each of `peers` in turn; the name of the first that gave its copy.
-    private func fetch(
-        from peers: [(id: String, url: String)], token adminToken: String, client: HTTPClient, database: String, postings: String
-    ) async throws -> String? {
+    private func fetch(from peers: [(id: String, url: String)], keys: SearchCopyKeys, client: HTTPClient, database: String, postings: String) async throws -> String? {
         for peer in peers {
             let name = "replica \(peer.id) (\(peer.url))"
             do {
-                if try await fetch(from: peer.url, token: adminToken, client: client, database: database, postings: postings) { return name }
+                if try await fetch(from: peer.url, keys: keys, client: client, database: database, postings: postings) { return name }
                 logger.info("\(name) has no search copy to give yet")
             } catch {
                 SearchCopyReceiver.removeLeftovers(database: database, postings: postings)
@@ -101,15 +124,17 @@ final class PeerSearchCopies: SearchCopySource {
     }
 
     /// Fetches the copy at `base`; `false` when that replica has none to give (503).
-    private func fetch(from base: String, token: String, client: HTTPClient, database: String, postings: String) async throws -> Bool {
+    private func fetch(from base: String, keys: SearchCopyKeys, client: HTTPClient, database: String, postings: String) async throws -> Bool {
+        let nonce = SearchCopyKeys.newNonce()
         var request = HTTPClientRequest(url: base.trimmingSuffix("/") + "/search-copy")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        let response = try await client.execute(request, timeout: .hours(2))
+        request.headers.add(name: "Authorization", value: "Bearer \(keys.credential)")
+        request.headers.add(name: SearchCopyTransfer.nonceHeader, value: nonce)
+        let response = try await client.execute(request, timeout: .seconds(Int64(Self.longestFetch.components.seconds)))
         if response.status == .serviceUnavailable { return false }
         guard response.status == .ok else { throw SearchCopyTransferError("it answered \(response.status)") }
-        var receiver = try SearchCopyReceiver(database: database, postings: postings)
+        var receiver = try SearchCopyReceiver(database: database, postings: postings, key: keys.transferKey(nonce: nonce))
         for try await buffer in response.body { try receiver.consume(buffer) }
-        try receiver.finish()
+        try await receiver.finish()
         return true
     }
 }

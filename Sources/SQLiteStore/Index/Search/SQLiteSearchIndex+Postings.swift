@@ -1,6 +1,7 @@
 import CSystemCalls
 import Foundation
 import GRDB
+import HostSupport
 public import Indexing
 import Synchronization
 
@@ -107,7 +108,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         let (fields, maxWords) = (postings.fields, postings.maxWords)
         let loaded: SearchPostings.Held?
         do {
-            loaded = try await PostingsSaving.offThePool { _ in
+            loaded = try await offThePool { _ in
                 SavedFileWriter.removeLeftovers(of: saving.file.path)
                 return try saving.file.load(token: token, fields: fields, lastCommit: lastCommit, maxWords: maxWords)
             }
@@ -136,7 +137,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         // Whatever fails, the next try waits the policy's interval.
         saving.record(attemptAt: now, saved: nil)
         do {
-            try await PostingsSaving.offThePool { isCancelled in try saving.file.save(held, token: token, fields: fields, isCancelled: isCancelled) }
+            try await offThePool { isCancelled in try saving.file.save(held, token: token, fields: fields, isCancelled: isCancelled) }
             try await write { db in try db.execute(sql: "UPDATE index_commit SET savedPostings = ?", arguments: [token]) }
         } catch let error as SavedFileWriter.Failure {
             try Task.checkCancellation()
@@ -165,7 +166,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         guard let saving = postingsSaving else { return }
         let (postings, fields, maxWords) = (postings, postings.fields, postings.maxWords)
         do {
-            let served = try await PostingsSaving.offThePool { _ in
+            let served = try await offThePool { _ in
                 guard let read = try saving.file.load(token: token, fields: fields, lastCommit: saved.commitNumber, maxWords: maxWords),
                     postings.serve(read, asInstall: saved.install)
                 else { return false }

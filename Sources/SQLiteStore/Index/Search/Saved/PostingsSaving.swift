@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// When the keeper of an index's postings saves them (``SavedPostingsFile``): after a build, then once enough rows
@@ -98,28 +97,5 @@ final class PostingsSaving: Sendable {
             state.failedInARow += 1
             return state.failedInARow
         }
-    }
-}
-
-extension PostingsSaving {
-    /// Runs `work` on a thread outside Swift's cooperative pool, whose few threads must not wait on the reading or
-    /// writing of hundreds of megabytes; `work` is told when the task is cancelled (a shutdown) through its argument.
-    static func offThePool<T: Sendable>(_ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> T) async throws -> T {
-        let cancelled = CancellationFlag()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global(qos: .utility).async {
-                    continuation.resume(with: Result { try work { cancelled.isSet } })
-                }
-            }
-        } onCancel: {
-            cancelled.set()
-        }
-    }
-
-    private final class CancellationFlag: Sendable {
-        private let flag = Atomic<Bool>(false)
-        var isSet: Bool { flag.load(ordering: .relaxed) }
-        func set() { flag.store(true, ordering: .relaxed) }
     }
 }
