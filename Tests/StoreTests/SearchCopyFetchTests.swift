@@ -41,15 +41,30 @@ struct SearchCopyFetchTests {
         return copy
     }
 
+    /// Runs `copy`'s keeper of search postings, as the service does, until `done` holds (a minute at most).
+    static func keeping(_ copy: SQLiteSearchCopy, until done: @escaping @Sendable () -> Bool) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await copy.keepSearchStructures() }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+            while !done(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            group.cancelAll()
+            #expect(done(), "the keeper did not get there within a minute")
+        }
+    }
+
     static let items = (0..<40).map { SearchCopyTests.item("i\($0)", "com.s.\($0 % 3)", "Cheese board \($0)", hint: $0) }
 
     @Test func aCopyStartsFromAnothersSnapshotThenCatchesUpTheCommitsSince() async throws {
         try await SearchCopyTests.withStoreAndCopyPath { store, feed, path in
             try await store.index.upsert(Self.items)
-            let first = await Self.copy(at: path + ".first", source: nil, log: LogRecorder())
+            let firstLog = LogRecorder()
+            let first = await Self.copy(at: path + ".first", source: nil, log: firstLog)
             try await first.follow(feed)
             #expect(await first.isWarming == false)
+            // Its postings built and saved, as the service's keeper does once the copy is made.
+            try await Self.keeping(first, until: { firstLog.contains("saved the search postings") })
             let snapshot = try #require(try await first.snapshot())
+            #expect(snapshot.postings != nil, "the saved postings travel with the copy")
             #expect(try await first.snapshot() === snapshot, "a transfer that starts while another sends shares its snapshot")
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.contains(".snapshot-") }, "the snapshot's file is unlinked")
@@ -68,6 +83,8 @@ struct SearchCopyFetchTests {
             #expect(log.metadata("caughtUpTo") == [String(try await store.index.lastCommitNumber())])
             let (made, warming) = (await second.isMade, await second.isWarming)
             #expect(made && !warming)
+            try await Self.keeping(second, until: { log.contains("read the saved search postings") })
+            #expect(!log.contains("built the search postings"), "\(log.messages)")
             let answers = try await SearchCopyTests.answers(of: second, store, feed)
             #expect(answers.copy == answers.store)
         }
