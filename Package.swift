@@ -342,7 +342,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["scheduler", "FuzzSupport", "StoreSupport", "SchedulerService", "ProcessSupport"],
+            dependencies: ["scheduler", "FuzzSupport", "StoreSupport", "SchedulerService", "ProcessSupport", "Store", "PostgresStore"],
             // The Chromium driver the browser tests run with python3 (``ConsoleBrowserTests``).
             exclude: ["OperatorSurface/browser-driver.py"],
             swiftSettings: strictSettings

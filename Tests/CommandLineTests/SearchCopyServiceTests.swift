@@ -1,4 +1,6 @@
 import Foundation
+import Store
+import PostgresStore
 import Testing
 
 /// `scheduler run` on PostgreSQL keeps a copy of the index on its machine (`var/postgres…search.sqlite`) and answers
@@ -85,6 +87,30 @@ struct SearchCopyServiceTests {
         #expect(await second.terminate() == 0, "\(second.log)")
         let files = try FileManager.default.contentsOfDirectory(atPath: setup.workspace.path("var"))
         #expect(!files.contains { $0.contains(".snapshot-") || $0.hasSuffix(".fetching") }, "nothing left of the transfer: \(files)")
+    }
+
+    /// A replica on the roll that does not answer (gone without leaving it, its heartbeat still fresh) is passed over:
+    /// the new replica fetches the copy of the next.
+    @Test func aPeerThatDoesNotAnswerIsPassedOverForTheNext() async throws {
+        let (setup, _) = try await SourceWorkspace.onPostgres()
+        try setup.setFeed("a b c")
+        let first = try await RunningService(setup.config + ["--replica-id", "r1"], environment: Self.token)
+        #expect(try await eventually { first.logSoFar.contains("offers its search copy") }, "\(first.logSoFar)")
+        let config = try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
+        let url = try #require(config.firstMatch(of: /url: "([^"]+)"/)?.1)
+        var location = try PostgresLocation.parse(url: String(url)).get()
+        location.tls = .disable
+        // Port 1: nothing listens there. A heartbeat fresher than the first replica's puts it first on the list.
+        try await location.execute(statementWrittenByThisProgram: """
+            INSERT INTO replica (id, config_fingerprint, started_at, heartbeat_at, search_copy_url)
+            VALUES ('gone', 'f', extract(epoch from clock_timestamp()), extract(epoch from clock_timestamp()) + 20, 'http://127.0.0.1:1')
+            """)
+        let second = try await RunningService(setup.config + ["--replica-id", "r2"], environment: Self.token)
+        #expect(try await eventually { second.logSoFar.contains("fetched the search copy from replica r1") }, "\(second.logSoFar)")
+        #expect(second.logSoFar.contains("could not fetch the search copy of replica gone (http://127.0.0.1:1)"), "\(second.logSoFar)")
+        #expect(try await second.searchTotal() == 3)
+        #expect(await first.terminate() == 0, "\(first.log)")
+        #expect(await second.terminate() == 0, "\(second.log)")
     }
 
     /// Without the admin token no replica offers or fetches a copy: each makes its own from the store, and both are

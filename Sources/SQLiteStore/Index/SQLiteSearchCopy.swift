@@ -182,7 +182,7 @@ public actor SQLiteSearchCopy: SearchCopy {
         let source = mayFetch ? source : nil
         (mayFetch, warming) = (false, source != nil)
         defer { warming = false }
-        if let source, try await fetch(from: source, feed: feed, head: head, started: started) { return }
+        if let source, try await fetch(from: source, feed: feed, started: started) { return }
         warming = false
         let (path, clock, logger, entries, postings) = (path, clock, logger, searchCacheEntries, postings)
         let index = try await locally {
@@ -221,9 +221,9 @@ public actor SQLiteSearchCopy: SearchCopy {
     }
 
     /// Starts the copy from another replica's (`source`), then applies the commits since: `false`, no file left, when
-    /// no replica had one, the fetch failed, or the copy fetched cannot follow `head` (another store, or older than
-    /// the removals the store keeps).
-    private func fetch(from source: any SearchCopySource, feed: any IndexChangeFeed, head: IndexFeedHead, started: ContinuousClock.Instant) async throws -> Bool {
+    /// no replica had one, the fetch failed, or the copy fetched cannot follow the feed's head (another store, or older
+    /// than the removals the store keeps).
+    private func fetch(from source: any SearchCopySource, feed: any IndexChangeFeed, started: ContinuousClock.Instant) async throws -> Bool {
         let peer: String
         do {
             // Where the copy goes, as a new index would make it.
@@ -239,6 +239,8 @@ public actor SQLiteSearchCopy: SearchCopy {
             return false
         }
         do {
+            // Read again: the copy fetched may hold commits made while it travelled.
+            let head = try await feed.feedHead()
             let fetched = try await openFetched(following: head)
             try await apply(feed, through: head)
             // The store forgot removals while the copy read them: made from the feed after all.
