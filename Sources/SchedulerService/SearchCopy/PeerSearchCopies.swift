@@ -52,7 +52,14 @@ final class PeerSearchCopies: SearchCopySource {
         do {
             if try await leases.offerSearchCopy(replica: replica, at: url) {
                 offer.withLock { $0.recorded = true }
-                logger.info("offers its search copy to new replicas at \(url)")
+                if Self.isLoopback(url) {
+                    logger.notice("""
+                        offers its search copy to new replicas at \(url), a loopback address that only replicas on this host reach: \
+                        give --advertise-url when replicas run on several hosts
+                        """)
+                } else {
+                    logger.info("offers its search copy to new replicas at \(url)")
+                }
             }
         } catch {
             logger.warning("could not offer the search copy to other replicas: \(error)")
@@ -114,13 +121,20 @@ final class PeerSearchCopies: SearchCopySource {
     }
 
     /// The peers offering a copy, the most recently alive first; those that did not beat within
-    /// ``FairShare/liveWithin`` of the newest are gone.
+    /// ``FairShare/liveWithin`` of the newest are gone, and one offering this replica's own address (a loopback
+    /// address on another host) would be this replica.
     private func livePeers() async throws -> [(id: String, url: String)] {
-        let roll = try await leases.replicas()
+        let roll = try await leases.replicas(), own = offer.withLock { $0.url }
         guard let newest = roll.map(\.heartbeatAt).max() else { return [] }
         return roll.filter { $0.id != replica && $0.heartbeatAt >= newest.addingTimeInterval(-FairShare.liveWithin) }
             .sorted { $0.heartbeatAt > $1.heartbeatAt }
-            .compactMap { peer in peer.searchCopyURL.map { (peer.id, $0) } }
+            .compactMap { peer in peer.searchCopyURL.flatMap { $0 == own ? nil : (peer.id, $0) } }
+    }
+
+    /// Whether `url` names this host's loopback interface.
+    static func isLoopback(_ url: String) -> Bool {
+        guard let host = URLComponents(string: url)?.host else { return false }
+        return host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
     }
 
     /// Fetches the copy at `base`; `false` when that replica has none to give (503).
