@@ -1,5 +1,5 @@
-public import Indexing
-public import Logging
+import Indexing
+import Logging
 public import ServiceLifecycle
 
 /// Keeps this replica's copy of a shared index (``SearchCopy``) up to date: follows the feed every `interval`, and
