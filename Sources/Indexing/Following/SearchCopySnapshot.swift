@@ -39,6 +39,8 @@ public protocol SearchCopySource: Sendable {
 public final class ReadOnlyFile: Sendable {
     /// Its length in bytes when it was opened.
     public let size: Int
+    /// Where it was opened, for errors: it may be unlinked since.
+    private let path: String
     private let descriptor: Int32
 
     /// Opens the file at `path`; throws ``ReadOnlyFileError`` when it cannot.
@@ -51,7 +53,7 @@ public final class ReadOnlyFile: Sendable {
             close(descriptor)
             throw ReadOnlyFileError(path: path, action: "read the size of", code: code)
         }
-        self.descriptor = descriptor
+        (self.path, self.descriptor) = (path, descriptor)
         size = Int(status.st_size)
     }
 
@@ -66,7 +68,7 @@ public final class ReadOnlyFile: Sendable {
                 pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
             }
             if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { throw ReadOnlyFileError(path: "descriptor \(descriptor)", action: "read", code: errno) }
+            guard read >= 0 else { throw ReadOnlyFileError(path: path, action: "read", code: errno) }
             if read == 0 { break }
             filled += read
         }

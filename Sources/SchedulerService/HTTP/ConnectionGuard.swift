@@ -126,6 +126,7 @@ struct EvictingConnectionLimit: AvailableConnectionsDelegate {
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The path whose answers `maxConnectionAge` does not cut: a new replica's copy of the index (`GET /search-copy`).
     static let longTransferPath = "/search-copy"
+    private static let longTransferQuery = longTransferPath + "?"
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
@@ -178,7 +179,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let part = unwrapInboundIn(data)
         if case .head(let head) = part {
             requestsReceived += 1
-            transferring = head.path?.split(separator: "?", maxSplits: 1).first == Self.longTransferPath[...]
+            transferring = head.path.map { $0 == Self.longTransferPath || $0.hasPrefix(Self.longTransferQuery) } ?? false
             channel.map { idle.leave(ObjectIdentifier($0)) }
         }
         // Requests pipelined past the last one allowed are never answered: the connection closes before them.

@@ -8,20 +8,8 @@ extension SchedulerAPI {
     /// balancer should send them to a ready replica); else 503 with the reason in `problem`. What only the passes need
     /// (the loop, the last pass) is `/healthz`'s: a pass failing on every replica leaves search served.
     func readyz() async -> Response {
-        var problem: String?
-        do {
-            try await databaseHealth()
-        } catch {
-            problem = "the database: \(error)"
-        }
-        if problem == nil, let searchCopy, await searchCopy.isWarming {
-            problem = "the search copy is being fetched from another replica"
-        }
-        let report = Health(
-            loop: await health.loopIsAlive, database: problem?.hasPrefix("the database") != true, lastPass: await health.lastPassFinishedAt,
-            lastPassError: await health.lastPassError, problem: problem
-        )
-        return JSONResponse.make(report, status: problem == nil ? .ok : .serviceUnavailable)
+        let report = await healthReport(forSearch: true)
+        return JSONResponse.make(report, status: report.problem == nil ? .ok : .serviceUnavailable)
     }
 
     /// `GET /search-copy`, on the listener of the admin actions: behind the credential replicas derive from the admin

@@ -167,12 +167,13 @@ public struct SchedulerAPI: Sendable {
     /// 200 while the loop runs, the database answers and is still the file opened at start, and the last pass
     /// did not fail as a whole; else 503 with the reason in `problem`.
     func healthz() async -> Response {
-        let report = await health()
+        let report = await healthReport(forSearch: false)
         return JSONResponse.make(report, status: report.problem == nil ? .ok : .serviceUnavailable)
     }
 
-    /// The service's health (``healthz()``).
-    func health() async -> Health {
+    /// The service's health, and its problem: for `/healthz` the loop, the database and the last pass; for `/readyz`
+    /// (`forSearch`) only what serving searches needs, the database and a search copy that is not warming.
+    func healthReport(forSearch: Bool) async -> Health {
         let loop = await health.loopIsAlive
         var databaseProblem: String?
         do {
@@ -181,8 +182,14 @@ public struct SchedulerAPI: Sendable {
             databaseProblem = "\(error)"
         }
         let lastPassError = await health.lastPassError
-        let problem = !loop ? "the reconcile loop is not running"
-            : databaseProblem.map { "the database: \($0)" } ?? lastPassError.map { "the last pass failed: \($0)" }
+        let problem: String?
+        if forSearch {
+            let warming = await searchCopy?.isWarming == true
+            problem = databaseProblem.map { "the database: \($0)" } ?? (warming ? "the search copy is being fetched from another replica" : nil)
+        } else {
+            problem = !loop ? "the reconcile loop is not running"
+                : databaseProblem.map { "the database: \($0)" } ?? lastPassError.map { "the last pass failed: \($0)" }
+        }
         return Health(
             loop: loop, database: databaseProblem == nil, lastPass: await health.lastPassFinishedAt, lastPassError: lastPassError,
             problem: problem

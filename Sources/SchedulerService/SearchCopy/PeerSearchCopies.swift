@@ -82,8 +82,8 @@ final class PeerSearchCopies: SearchCopySource {
             try? await client.shutdown()
             return fetched
         } catch {
+            // What a peer left is removed as its transfer fails (``fetch(from:keys:client:database:postings:)``).
             try? await client.shutdown()
-            SearchCopyReceiver.removeLeftovers(database: database, postings: postings)
             throw error
         }
     }
