@@ -16,6 +16,34 @@ struct ConnectionLost: Error, CustomStringConvertible {
     }
 }
 
+/// A statement the database refused, or whose connection failed, told as an operator can act on it: the driver's
+/// own description hides everything ("Generic description to prevent accidental leakage"). It names the statement's
+/// place in this module, the server's message and SQLSTATE (never its detail, which may quote the values of a row).
+struct StatementFailed: Error, CustomStringConvertible {
+    /// Where the statement is sent from, `Module/File.swift:line`.
+    var statement: String
+    /// The server's message, or the driver's kind of failure.
+    var reason: String
+    var sqlState: String?
+
+    var description: String {
+        "PostgreSQL could not run the statement at \(statement): \(reason)" + (sqlState.map { " (SQLSTATE \($0))" } ?? "")
+    }
+
+    /// What `error`, thrown by the driver for the statement at `file`:`line`, is told as: a session the server
+    /// ended (a restart, an administrator, a timeout) is ``ConnectionLost``, whatever the driver saw first.
+    static func from(_ error: any Error, file: String, line: Int) -> any Error {
+        guard let error = error as? PSQLError else { return error }
+        let sqlState = error.serverInfo?[.sqlState]
+        // Class 57P: the server shuts down or ended the session; 25P03: idle in a transaction past the timeout.
+        if error.code == .serverClosedConnection || sqlState.map({ $0.hasPrefix("57P") || $0 == "25P03" }) == true {
+            return ConnectionLost(sent: true)
+        }
+        let reason = error.code == .server ? error.serverInfo?[.message] ?? "the server refused it" : "\(error.code)"
+        return StatementFailed(statement: "\(file):\(line)", reason: reason, sqlState: sqlState)
+    }
+}
+
 /// The rows of a statement sent with ``PostgresConnection/checkedQuery(_:logger:file:line:)``, read in full: walked
 /// as the driver's rows are (`for try await`, `decode`).
 struct CheckedRows: AsyncSequence, Sendable {
@@ -71,7 +99,7 @@ extension PostgresConnection {
             }
             self.query(query, logger: logger, file: file, line: line).whenComplete { result in
                 watch.cancel()
-                answer(result.map { CheckedRows(rows: $0.rows) }.mapError { $0 })
+                answer(result.map { CheckedRows(rows: $0.rows) }.mapError { StatementFailed.from($0, file: file, line: line) })
             }
         }
     }

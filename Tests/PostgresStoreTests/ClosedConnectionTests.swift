@@ -40,6 +40,30 @@ struct ClosedConnectionTests {
         #expect(unanswered?.sent == true)
     }
 
+    /// A session the server ends while a statement runs (an administrator, a restart, a timeout) is told as the
+    /// connection lost, and a statement the server refuses names its place, the server's message and SQLSTATE: never
+    /// the driver's "Generic description to prevent accidental leakage", which a failed pass logged.
+    @Test func aFailedStatementSaysWhatFailedAndWhere() async throws {
+        let server = try StoreBackend.postgresServer()
+        let connection = try await PostgresConnection.connect(configuration: try server.connectionConfiguration(environment: [:]), id: 1, logger: logger)
+        defer { Task { [connection] in try? await connection.close() } }
+        let refused = await #expect(throws: StatementFailed.self) { try await connection.checkedQuery("SELECT 1 / (random() * 0)::int", logger: logger) }
+        #expect(refused?.description.contains("division by zero") == true, "\(String(describing: refused))")
+        #expect(refused?.description.contains("SQLSTATE 22012") == true)
+        #expect(refused?.statement.hasPrefix("PostgresStoreTests/ClosedConnectionTests.swift:") == true, "\(String(describing: refused))")
+
+        let backend = try #require(try await connection.checkedQuery("SELECT pg_backend_pid()", logger: logger).rows.first?.decode(Int32.self))
+        let sleeping = Task { [logger] in try await connection.checkedQuery("SELECT pg_sleep(60)", logger: logger) }
+        let administrator = try await PostgresConnection.connect(configuration: try server.connectionConfiguration(environment: [:]), id: 2, logger: logger)
+        defer { Task { [administrator] in try? await administrator.close() } }
+        let terminate = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = \(backend) AND query LIKE 'SELECT pg_sleep%'"
+        while try await administrator.checkedQuery(PostgresQuery(unsafeSQL: terminate), logger: logger).rows.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let lost = await #expect(throws: ConnectionLost.self) { try await Self.deadline.run { _ = try await sleeping.value } }
+        #expect(lost?.sent == true)
+    }
+
     /// Every statement of the module goes through ``PostgresConnection/checkedQuery(_:logger:file:line:)``: the
     /// driver's `query` is called in `CheckedQuery.swift` alone (the test above covers one connection; this, every
     /// statement written since).
