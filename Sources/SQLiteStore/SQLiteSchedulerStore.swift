@@ -24,12 +24,16 @@ public final class SQLiteSchedulerStore: SchedulerStore {
     var database: DatabasePool { sqliteIndex.database }
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date; `searchPostings` says which
-    /// fields' words its index keeps in memory when the service keeps them.
+    /// fields' words its index keeps in memory when the service keeps them, `searchRowCacheBytes` how many bytes of
+    /// candidate rows its searches keep.
     public init(
         path: String, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
-        clock: any WallClock = SystemWallClock(), searchPostings: SearchPostingsFields = .all, logger: Logger
+        clock: any WallClock = SystemWallClock(), searchPostings: SearchPostingsFields = .all,
+        searchRowCacheBytes: Int = SQLiteSearchIndex.defaultRowCacheBytes, logger: Logger
     ) throws {
-        sqliteIndex = try SQLiteSearchIndex(path: path, timeToLive: timeToLive, clock: clock, postings: searchPostings, logger: logger)
+        sqliteIndex = try SQLiteSearchIndex(
+            path: path, timeToLive: timeToLive, clock: clock, postings: searchPostings, rowCacheBytes: searchRowCacheBytes, logger: logger
+        )
         self.historyLength = historyLength
     }
 

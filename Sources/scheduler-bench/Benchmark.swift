@@ -17,7 +17,9 @@ import SQLiteStore
 ///                                               BENCH_SLOWEST=1 lists the slowest)
 ///        scheduler-bench --postings DATABASE (searches with the search postings against FTS5 alone, alternated, same hits checked)
 ///        scheduler-bench --purge DATABASE       (purge its largest synthetic domain, then reclaim, on an existing index)
-///        scheduler-bench --http DATABASE        (search over HTTP against `scheduler run` on an existing index; wrk if installed)
+///        scheduler-bench --http DATABASE [--row-cache MB,…] (search over HTTP against `scheduler run` on an existing index;
+///                                        wrk if installed, for 20 s or BENCH_LOAD_SECONDS; with several row cache sizes,
+///                                        a service with each, alternated)
 ///        scheduler-bench --restart DATABASE [--once] (search right after a restart, postings saved and not: ``RestartBenchmark``)
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
 ///        scheduler-bench --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … (documentation sites: ``DocsRelevanceBenchmark``)

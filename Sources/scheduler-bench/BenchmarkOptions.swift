@@ -21,14 +21,15 @@ struct BenchmarkOptions {
 
     /// The measures that run alone, on what their option names.
     enum Single {
-        case decode(Int), http(String), restart(String, once: Bool), postings(String, allFields: Bool), purge(String), relevance([String]), docsRelevance([String]), popularity(String), audience(String)
+        case decode(Int), http(String, rowCaches: [Int?]), restart(String, once: Bool), postings(String, allFields: Bool), purge(String), relevance([String]), docsRelevance([String]), popularity(String), audience(String)
         /// Without the result cache: what a search costs, not what a repeated one does.
         case search(String)
 
         func run(_ options: BenchmarkOptions) async throws {
             switch self {
             case .decode(let n): try DecodeBenchmark.run(n: n, work: options.work)
-            case .http(let database): try await HTTPBenchmark.run(database: database, work: options.work, scheduler: options.scheduler)
+            case .http(let database, let rowCaches):
+                try await HTTPBenchmark.run(database: database, rowCaches: rowCaches, work: options.work, scheduler: options.scheduler)
             case .restart(let database, let once): try await RestartBenchmark.run(database: database, once: once, work: options.work, scheduler: options.scheduler)
             case .postings(let database, let allFields): try await PostingsBenchmark.run(database: database, allFields: allFields)
             case .purge(let database): try await PurgeBenchmark.measure(try SQLiteSearchIndex(path: database, logger: Logger(label: "bench")))
@@ -46,7 +47,7 @@ struct BenchmarkOptions {
     }
 
     static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
-        + "| --pass N | --decode N | --ticks [N] … | --http DATABASE | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
+        + "| --pass N | --decode N | --ticks [N] … | --http DATABASE [--row-cache MB,…] | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
         + "| --relevance FOLDER … | --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE|N | --fleet URL"
 
     mutating func parse(_ arguments: ArraySlice<String>) {
@@ -72,7 +73,7 @@ struct BenchmarkOptions {
             if arguments.first.flatMap(Int.init) != nil { tickUnits?.append(Self.count(argument, 1...1_000_000, &arguments)) }
         case "--goals": goals = Self.count(argument, 1...100_000_000, &arguments)
         case "--after-import": afterImport = Self.count(argument, 1...100_000_000, &arguments)
-        case "--http": single = .http(arguments.popFirst() ?? "")
+        case "--http": single = .http(arguments.popFirst() ?? "", rowCaches: Self.rowCaches(&arguments))
         case "--restart": single = .restart(arguments.popFirst() ?? "", once: arguments.first == "--once")
         case "--postings": single = .postings(arguments.popFirst() ?? "", allFields: arguments.first == "--all-fields")
         case "--purge": single = .purge(arguments.popFirst() ?? "")
@@ -101,6 +102,15 @@ struct BenchmarkOptions {
         default: return false
         }
         return true
+    }
+
+    /// The sizes after `--row-cache`, if it follows: megabytes, or `default`; `[nil]` without it.
+    private static func rowCaches(_ arguments: inout ArraySlice<String>) -> [Int?] {
+        guard arguments.first == "--row-cache" else { return [nil] }
+        arguments.removeFirst()
+        let sizes = (arguments.popFirst() ?? "").split(separator: ",").map { $0 == "default" ? .some(nil) : Int($0).flatMap { (0...65_536).contains($0) ? .some($0) : nil } }
+        guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else { fail("usage: scheduler-bench --http DATABASE --row-cache MB,MB,… (0–65536, or default)") }
+        return sizes.map { $0! }
     }
 
     /// The number after `option`, within `range`.

@@ -28,17 +28,24 @@ enum HTTPBenchmark {
         var summary: String
     }
 
-    /// `scheduler-bench --http DATABASE`: a service on an existing SQLite index, measured.
-    static func run(database: String, work: String, scheduler: String) async throws {
-        print("\n== search over HTTP, \(database)")
-        let config = "\(work)/http-config"
+    /// `scheduler-bench --http DATABASE [--row-cache MB,MB,…]`: a service on an existing SQLite index, measured; with
+    /// several sizes of the candidate row cache (`search.rowCacheMegabytes`, `default` for none set), a service with
+    /// each in turn, twice over, so that the machine's drift falls on all alike.
+    static func run(database: String, rowCaches: [Int?], work: String, scheduler: String) async throws {
         let path = URL(fileURLWithPath: database).standardizedFileURL.path
-        try ServiceProcess.writeServingConfig(store: "{ sqlite: { path: \(path) } }", to: config)
-        let service = try ServiceProcess(scheduler: scheduler, config: config)
-        defer { service.stop() }
-        print(String(format: "the service built its search postings in %.1f s", try await service.waitForSearchPostings().seconds))
-        _ = try await measure(base: service.base, work: work)
-        print("memory: \(service.memory())")
+        for round in 1...(rowCaches.count > 1 ? 2 : 1) {
+            for megabytes in rowCaches {
+                let setting = megabytes.map { "search: { rowCacheMegabytes: \($0) }" }
+                print("\n== search over HTTP, \(database)" + (setting.map { ", \($0), round \(round)" } ?? ""))
+                let config = "\(work)/http-config"
+                try ServiceProcess.writeServingConfig(store: "{ sqlite: { path: \(path) } }", to: config, adding: setting)
+                let service = try ServiceProcess(scheduler: scheduler, config: config)
+                defer { service.stop() }
+                print(String(format: "the service held its search postings after %.1f s", try await service.waitForSearchPostings().seconds))
+                _ = try await measure(base: service.base, work: work)
+                print("memory: \(service.memory())")
+            }
+        }
     }
 
     /// Measures the service at `base` and prints each figure (after `label`) as it comes.
@@ -96,10 +103,13 @@ enum HTTPBenchmark {
         "/search?limit=20&q=" + (text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
 
-    /// How many distinct queries the never-repeated load holds: more than 20 s of `wrk` sends at 3,000 requests a second.
+    /// How many distinct queries the never-repeated load holds: more than 20 s of `wrk` sends at 3,000 requests a second
+    /// (or two minutes at 660).
     static let neverRepeated = 80_000
+    /// How long each `wrk` load runs: 20 s, or `BENCH_LOAD_SECONDS` (the issue's memory figure is taken after two minutes).
+    static let loadSeconds = ProcessInfo.processInfo.environment["BENCH_LOAD_SECONDS"].flatMap(Int.init).map { min(max($0, 1), 3_600) } ?? 20
 
-    /// Runs `wrk -t2 -c16 -d20s` over `paths` in turn and prints its throughput and latency.
+    /// Runs `wrk -t2 -c16` for ``loadSeconds`` over `paths` in turn and prints its throughput and latency.
     /// Each of wrk's threads runs the script in a state of its own: thread `k` of 2 sends queries `k`, `k + 2`, … so
     /// no query is sent twice before the list wraps.
     private static func load(_ wrk: String, base: String, paths: [String], script: String, label: String) throws -> Load {
@@ -116,13 +126,13 @@ enum HTTPBenchmark {
               return wrk.format("GET", queries[(i % #queries) + 1])
             end
             """.write(toFile: script, atomically: true, encoding: .utf8)
-        let text = try ChildProcess.output([wrk, "-t2", "-c16", "-d20s", "--latency", "-s", script, base]) ?? ""
+        let text = try ChildProcess.output([wrk, "-t2", "-c16", "-d\(loadSeconds)s", "--latency", "-s", script, base]) ?? ""
         // The lines that start so (a thread's "Req/Sec … 70.50%" holds "50%" too).
         let wanted = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
             ["Requests/sec", "50%", "99%", "Non-2xx", "Socket errors"].contains { line.hasPrefix($0) }
         }
         let summary = wanted.joined(separator: "; ")
-        print("wrk -t2 -c16 -d20s, \(label): " + summary)
+        print("wrk -t2 -c16 -d\(loadSeconds)s, \(label): " + summary)
         func value(after prefix: String) -> String? {
             wanted.first { $0.hasPrefix(prefix) }.map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
         }

@@ -77,8 +77,9 @@ struct ServiceProcess {
     }
 
     /// The lines of a config folder's `scheduler.yaml` that make a service that only serves: one unit whose gate is off
-    /// and whose domain holds nothing; `store` is the `store:` line's value. Writes `gates.yaml` beside it.
-    static func writeServingConfig(store: String, to folder: String) throws {
+    /// and whose domain holds nothing; `store` is the `store:` line's value, `adding` one more line. Writes `gates.yaml`
+    /// beside it.
+    static func writeServingConfig(store: String, to folder: String, adding line: String? = nil) throws {
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try """
@@ -86,6 +87,7 @@ struct ServiceProcess {
             service: { tick: 1h, listen: 127.0.0.1:0, maxConnections: 64 }
             sources:
               idle: { plugin: command, domain: com.bench.idle, gate: off_gate, schedule: monthly, options: { command: [/bin/true] } }
+            \(line ?? "")
             """.write(toFile: "\(folder)/scheduler.yaml", atomically: true, encoding: .utf8)
         try "gates:\n  off_gate: { enabled: false }\n".write(toFile: "\(folder)/gates.yaml", atomically: true, encoding: .utf8)
     }

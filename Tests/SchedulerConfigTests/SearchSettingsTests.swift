@@ -47,7 +47,20 @@ struct SearchSettingsTests {
         }
     }
 
+    @Test func theRowCacheIsTheDefaultUnlessSet() throws {
+        #expect(try ConfigFolder().load().scheduler.search.rowCacheMegabytes == nil)
+        for megabytes in [0, 128, 65_536] {
+            #expect(try ConfigFolder(scheduler: Self.withSearch("search: { rowCacheMegabytes: \(megabytes) }")).load().scheduler.search.rowCacheMegabytes == megabytes)
+        }
+    }
+
     static let broken: [(String, String, String)] = [
+        ("search: { rowCacheMegabytes: -1 }", "scheduler.yaml:6:30", "search.rowCacheMegabytes must be between 0 and 65536 (got -1)"),
+        ("search: { rowCacheMegabytes: 65537 }", "scheduler.yaml:6:30", "search.rowCacheMegabytes must be between 0 and 65536 (got 65537)"),
+        ("search: { rowCacheMegabytes: 128MB }", "scheduler.yaml:6:30", "search.rowCacheMegabytes must be a whole number"),
+        ("search: { rowCacheMegabytes: 1.5 }", "scheduler.yaml:6:30", "search.rowCacheMegabytes must be a whole number"),
+        ("search: { rowCacheMegabytes: 99999999999999999999999 }", "scheduler.yaml:6:30", "search.rowCacheMegabytes must be a whole number"),
+        ("search: { rowCacheMegabyte: 128 }", "scheduler.yaml:6:11", "rowCacheMegabyte"),
         ("search: { postings: names }", "scheduler.yaml:6:21", "search.postings must be one of all, best, off"),
         ("search: { postings: [all] }", "scheduler.yaml:6:21", "search.postings must be one of all, best, off"),
         ("search: { synonyms: [] }", "scheduler.yaml:6:21", "search.synonyms must be a non-empty list of groups"),

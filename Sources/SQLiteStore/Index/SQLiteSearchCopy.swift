@@ -57,6 +57,7 @@ public actor SQLiteSearchCopy: SearchCopy {
     /// built empty when it is made, then caught up after its commits by the follower (each page it applies), its
     /// searches (a few rows) and ``keepSearchStructures()``, which also builds those of a copy opened from its file.
     private let postings: SearchPostingsFields
+    private let rowCacheBytes: Int
     private let clock: any WallClock
     private let logger: Logger
     /// Where a copy being made comes from first (another replica's snapshot, ``fetchNewCopies(from:)``); the feed
@@ -77,24 +78,32 @@ public actor SQLiteSearchCopy: SearchCopy {
     /// The copy in the file at `path`, opened when it is a complete copy; otherwise the first ``follow(_:)`` makes it.
     public init(
         path: String, commitsCaughtUpBySearch: Int64 = SQLiteSearchCopy.defaultCommitsCaughtUpBySearch,
-        searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries, postings: SearchPostingsFields = .off, clock: any WallClock = SystemWallClock(),
-        logger: Logger
+        searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries, postings: SearchPostingsFields = .off,
+        rowCacheBytes: Int = SQLiteSearchIndex.defaultRowCacheBytes, clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
         self.path = path
         self.commitsCaughtUpBySearch = commitsCaughtUpBySearch
         self.searchCacheEntries = searchCacheEntries
         self.postings = postings
+        self.rowCacheBytes = rowCacheBytes
         self.clock = clock
         self.logger = logger
         Self.removeLeftSnapshots(of: path)
         guard FileManager.default.fileExists(atPath: path) else { return }
         do {
-            let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: searchCacheEntries, postings: postings, logger: logger)
+            let index = try SQLiteSearchIndex(
+                path: path, clock: clock, searchCacheEntries: searchCacheEntries, postings: postings, rowCacheBytes: rowCacheBytes, logger: logger
+            )
             self.index = index
             position = try Self.storedPosition(of: index)
         } catch {
             logger.warning("the search copy at \(path) cannot be opened; it will be made again: \(error)")
         }
+    }
+
+    /// The index in the copy's file, opened as the copy's settings say (as the initializer opens it).
+    private nonisolated func openIndex() throws -> SQLiteSearchIndex {
+        try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: searchCacheEntries, postings: postings, rowCacheBytes: rowCacheBytes, logger: logger)
     }
 
     /// Whether a complete copy is open (it may be behind).
@@ -184,9 +193,8 @@ public actor SQLiteSearchCopy: SearchCopy {
         defer { warming = false }
         if let source, try await fetch(from: source, feed: feed, started: started) { return }
         warming = false
-        let (path, clock, logger, entries, postings) = (path, clock, logger, searchCacheEntries, postings)
-        let index = try await locally {
-            let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, postings: postings, logger: logger)
+        let index = try await locally { [self] in
+            let index = try openIndex()
             // Not saved until the copy is made: a copy stopped before is made again from the start.
             index.holdSavingSearchPostings(true)
             // Built while the file is empty, they follow its commits from the first (rebuilt as it grows).
@@ -259,9 +267,8 @@ public actor SQLiteSearchCopy: SearchCopy {
 
     /// Opens the copy just fetched as this copy, when it can follow `head`; its commit.
     private func openFetched(following head: IndexFeedHead) async throws -> Int64 {
-        let (path, clock, logger, entries, postings) = (path, clock, logger, searchCacheEntries, postings)
-        let (index, fetched) = try await locally {
-            let index = try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: entries, postings: postings, logger: logger)
+        let (index, fetched) = try await locally { [self] in
+            let index = try openIndex()
             return (index, try Self.storedPosition(of: index))
         }
         guard let fetched, fetched.canFollow(head) else {

@@ -25,14 +25,20 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Search results kept unless a caller chooses otherwise.
     public static let defaultSearchCacheEntries = 2048
     /// Candidate rows recent searches read, for the next searches (``CandidateRowCache``).
-    let candidateRows = CandidateRowCache(maxBytes: candidateRowCacheBytes)
-    /// Bytes ``candidateRows`` holds at most, as it counts them: about 700,000 rows of a few hundred bytes of text each
+    let candidateRows: CandidateRowCache
+    /// Bytes the candidate rows (``CandidateRowCache``) hold at most unless the operator chooses otherwise
+    /// (`search.rowCacheMegabytes`), as the cache counts them: about 700,000 rows of a few hundred bytes of text each
     /// (730 bytes a row of the benchmark's items). It fills only as searches read rows: over 100k items they read about
     /// 40 MB. Over a million it fills, and each step up paid for itself (BENCHMARKS.md, 2026-11-28): from 32 to 128 MB,
     /// 10 % less CPU for a never-repeated search (115 MB more memory), to 256 MB 11 % less (150 MB more), to 512 MB
     /// 14 % less (240 MB more). A sixteenth of the machine's (or container's) memory when that is less
     /// (``MachineMemory``): 128 MB on a 2 GB node.
-    static let candidateRowCacheBytes = Int(min(512 * 1024 * 1024, MachineMemory.available / 16))
+    public static let defaultRowCacheBytes = Int(min(512 * 1024 * 1024, MachineMemory.available / 16))
+
+    /// The bytes of `megabytes` (`search.rowCacheMegabytes`), or ``defaultRowCacheBytes`` when it is not set.
+    public static func rowCacheBytes(megabytes: Int?) -> Int {
+        megabytes.map { $0 * 1024 * 1024 } ?? defaultRowCacheBytes
+    }
     /// The best fields' and names' words in memory, when whoever runs the index keeps them
     /// (``keepSearchStructures()``, the service): the scans of those two scopes read them instead of FTS5.
     package let postings: SearchPostings
@@ -54,7 +60,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new;
     /// past `postingsMaxWords` distinct words they are dropped; `postings` says which fields' words they keep (with
     /// ``SearchPostingsFields/off`` nobody builds them); their keeper saves them beside the file as `savedPostings` says
-    /// (`nil`: never), and reads them from there at start.
+    /// (`nil`: never), and reads them from there at start. Candidate rows recent searches read are kept up to
+    /// `rowCacheBytes` (0: none; ``CandidateRowCache``).
     public init(
         path: String,
         timeToLive: Duration = StoreDefaults.timeToLive,
@@ -64,9 +71,11 @@ public final class SQLiteSearchIndex: SearchIndex {
         postingsMaxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
         postings fields: SearchPostingsFields = .all,
         savedPostings: SavedPostingsPolicy? = SavedPostingsPolicy(),
+        rowCacheBytes: Int = SQLiteSearchIndex.defaultRowCacheBytes,
         logger: Logger
     ) throws {
         self.path = path
+        candidateRows = CandidateRowCache(maxBytes: rowCacheBytes)
         postingsSaving = savedPostings.map { PostingsSaving(databasePath: path, policy: $0) }
         postings = SearchPostings(caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords, fields: fields)
         resultCache = SearchResultCache(maxEntries: searchCacheEntries)

@@ -12,6 +12,7 @@ import YAML
 ///   popularityHalfLife: 14d
 ///   analyticsRetention: 90d     # open counts older than this are deleted
 ///   postings: all               # which fields' words the SQLite service keeps in memory: all, best or off
+///   rowCacheMegabytes: 512      # candidate rows kept for the next searches (0: none)
 ///   cors: { origins: [https://shop.example] }   # pages that may search from the browser
 ///   access: keys                # who may search: public (anyone who reaches listen) or keys
 ///   rateLimit: { perKey: 6000, perUser: 300 }   # searches a minute per search key and per token user
@@ -20,11 +21,13 @@ struct SearchSettingsParser {
     static let typoKeys = ["oneTypoFrom", "twoTyposFrom", "disabledOn"]
     /// A word longer than this is cut as a search term is: a larger allowance would never apply.
     static let lettersRange = 1...SearchTerms.maxTermCharacters
+    /// None, up to 64 GB: a million items' rows take about 700 MB.
+    static let rowCacheMegabytesRange = 0...65_536
 
     let reader: NodeReader
 
     func parse(_ node: YAMLNode) -> SearchSettings? {
-        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention", "postings", "cors", "access", "rateLimit"]) else { return nil }
+        guard let fields = reader.mapping(node, "search", known: ["typos", "synonyms", "popularity", "popularityHalfLife", "analyticsRetention", "postings", "rowCacheMegabytes", "cors", "access", "rateLimit"]) else { return nil }
         var settings = SearchSettings()
         var popularity = true
         for (key, _, value) in fields {
@@ -44,6 +47,9 @@ struct SearchSettingsParser {
                     return nil
                 }
                 settings.postings = fields
+            case "rowCacheMegabytes":
+                guard let megabytes = reader.integer(value, "search.rowCacheMegabytes", in: Self.rowCacheMegabytesRange) else { return nil }
+                settings.rowCacheMegabytes = megabytes
             case "rateLimit":
                 guard let limits = rateLimits(value) else { return nil }
                 settings.rateLimit = limits

@@ -14,6 +14,10 @@ public struct SearchSettings: Sendable, Hashable {
     /// Which fields' words the SQLite service keeps in memory for search (`search.postings`, `all` unless set); read
     /// at start.
     public var postings: SearchPostingsFields = .all
+    /// Megabytes of candidate rows the SQLite index (or a replica's search copy) keeps for the next searches
+    /// (`search.rowCacheMegabytes`, 0: none); `nil` unless set: 512, or a sixteenth of the machine's memory when that is
+    /// less. Read at start.
+    public var rowCacheMegabytes: Int?
     /// The web origins (`https://shop.example`, lowercased) whose pages may call search, items and opens from the
     /// browser (`search.cors.origins`); empty: none, no cross-origin answer at all.
     public var corsOrigins: Set<String> = []

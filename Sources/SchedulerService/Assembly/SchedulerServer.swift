@@ -62,7 +62,10 @@ public struct SchedulerServer: Sendable {
         // The signals reach the store's group, which passes the shutdown on to this one, then stops the store's pool.
         let clock = clock
         let searchCopy = settings.searchCopyPath(replicaID: replica.given).map {
-            SQLiteSearchCopy(path: $0, postings: settings.search.postings, clock: clock, logger: logger)
+            SQLiteSearchCopy(
+                path: $0, postings: settings.search.postings, rowCacheBytes: SQLiteSearchIndex.rowCacheBytes(megabytes: settings.search.rowCacheMegabytes),
+                clock: clock, logger: logger
+            )
         }
         try await StoreOpener.withStore(settings, clock: clock, shutdownSignals: [.sigterm, .sigint], searchCopy: searchCopy, logger: logger) { store in
             let peers = store.leases.map { PeerSearchCopies(leases: $0, replica: replica.id, adminToken: adminToken, logger: logger) }

@@ -31,19 +31,24 @@ public enum StoreOpener {
     /// (by `body` or before) are reclaimed after `body`, before the store closes; a shutdown stops that between two
     /// steps, and the next start resumes it.
     ///
+    /// An SQLite index keeps `searchPostings` and `searchRowCacheMegabytes` of candidate rows (`nil`: the default) as
+    /// `search.postings` and `search.rowCacheMegabytes` say.
+    ///
     /// A PostgreSQL store hands its searches to `searchCopy` while it can answer them; whoever keeps the copy up to
     /// date runs a ``SearchCopyFollower`` (the service does).
     public static func withStore<Result: Sendable>(
         _ location: StoreLocation, timeToLive: Duration = StoreDefaults.timeToLive, historyLength: Int = StoreDefaults.historyLength,
         clock: any WallClock = SystemWallClock(), shutdownSignals: [UnixSignal] = [], reclaimingPurges: Bool = false,
-        searchCopy: (any SearchCopy)? = nil, searchPostings: SearchPostingsFields = .all, logger: Logger,
+        searchCopy: (any SearchCopy)? = nil, searchPostings: SearchPostingsFields = .all,
+        searchRowCacheMegabytes: Int? = nil, logger: Logger,
         _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
         let (store, services, prepare): (any SchedulerStore, [any Service], @Sendable () async throws -> Void)
         switch location {
         case .sqlite(let path):
             store = try SQLiteSchedulerStore(
-                path: path, timeToLive: timeToLive, historyLength: historyLength, clock: clock, searchPostings: searchPostings, logger: logger
+                path: path, timeToLive: timeToLive, historyLength: historyLength, clock: clock, searchPostings: searchPostings,
+                searchRowCacheBytes: SQLiteSearchIndex.rowCacheBytes(megabytes: searchRowCacheMegabytes), logger: logger
             )
             (services, prepare) = ([], {})
         case .postgres(let postgres):
@@ -84,7 +89,7 @@ public enum StoreOpener {
         try await withStore(
             settings.store, timeToLive: settings.defaultExpiration, historyLength: settings.historyLength, clock: clock,
             shutdownSignals: shutdownSignals, reclaimingPurges: reclaimingPurges, searchCopy: searchCopy, searchPostings: settings.search.postings,
-            logger: logger, body
+            searchRowCacheMegabytes: settings.search.rowCacheMegabytes, logger: logger, body
         )
     }
 

@@ -109,11 +109,22 @@ final class CandidateRowCache: Sendable {
         }
     }
 
-    /// What an entry counts against ``maxBytes``: its slot in a dictionary (with the room a dictionary keeps free), and
-    /// for a row, its object, its fields' buffer and its page's string, each with its header.
+    /// What an entry counts against ``maxBytes``, as the allocator gives it out: its slot and key in the dictionary
+    /// (twice over: a dictionary is between three quarters and three eighths full) and its place in the order, and for
+    /// a row, its object, its fields' buffer and the strings too long to be held inline, each with its header. Counted
+    /// so, the bound is what the process's memory grows by (BENCHMARKS.md, 2026-11-29, late).
     static func bytes(of entry: Entry?) -> Int {
-        guard let entry else { return 64 }
-        return 64 + 64 + 32 + entry.candidate.packedBytes + 32 + entry.candidate.page.utf8.count + 32 + entry.domain.utf8.count
-            + (entry.access.map { 32 + $0.utf8.count } ?? 0)
+        let slot = 2 * (MemoryLayout<Slot>.stride + MemoryLayout<Int64>.stride) + MemoryLayout<Int64>.stride
+        guard let entry else { return slot }
+        return slot + allocated(80) + allocated(32 + entry.candidate.packedBytes) + heapBytes(entry.candidate.page) + heapBytes(entry.domain)
+            + (entry.access.map(heapBytes) ?? 0)
+    }
+
+    /// The bytes the allocator gives for `bytes`: 16 at a time, 16 more for its own header.
+    private static func allocated(_ bytes: Int) -> Int { (bytes + 16 + 15) / 16 * 16 }
+
+    /// The bytes `string` takes outside its value: none for up to 15 bytes of UTF-8, held inline.
+    private static func heapBytes(_ string: String) -> Int {
+        string.utf8.count <= 15 ? 0 : allocated(32 + string.utf8.count)
     }
 }
