@@ -2,24 +2,29 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
+import Store
 
 /// The database closed the connection before answering a statement: one never sent (the connection was closed
 /// already), or one whose answer was lost (its effect unknown; a transaction still open did not commit).
 struct ConnectionLost: Error, CustomStringConvertible {
     /// Whether the statement was written before the close was seen.
     var sent: Bool
+    /// What the server or the connection said, when it said something.
+    var reason: String?
 
     var description: String {
-        "the database closed the connection before answering (it restarted, or it ended the session while this process was paused "
-            + "inside a transaction past idle_in_transaction_session_timeout); "
+        "the database closed the connection before answering ("
+            + (reason ?? "it restarted, or it ended the session while this process was paused inside a transaction past idle_in_transaction_session_timeout")
+            + "); "
             + (sent ? "whether the statement took effect is unknown, and a transaction it was in did not commit" : "the statement was not sent")
     }
 }
 
-/// A statement the database refused, or whose connection failed, told as an operator can act on it: the driver's
-/// own description hides everything ("Generic description to prevent accidental leakage"). It names the statement's
-/// place in this module, the server's message and SQLSTATE (never its detail, which may quote the values of a row).
-struct StatementFailed: Error, CustomStringConvertible {
+/// A statement the database refused, told as an operator can act on it: the driver's own description hides everything
+/// ("Generic description to prevent accidental leakage"). It names the statement's place in this module, the server's
+/// message and SQLSTATE (never its detail, which may quote the values of a row); an HTTP client is told the place and
+/// SQLSTATE only (``RedactableError``), since the message itself may quote a value.
+struct StatementFailed: RedactableError, CustomStringConvertible {
     /// Where the statement is sent from, `Module/File.swift:line`.
     var statement: String
     /// The server's message, or the driver's kind of failure.
@@ -30,16 +35,24 @@ struct StatementFailed: Error, CustomStringConvertible {
         "PostgreSQL could not run the statement at \(statement): \(reason)" + (sqlState.map { " (SQLSTATE \($0))" } ?? "")
     }
 
+    var redactedDescription: String {
+        "PostgreSQL could not run the statement at \(statement)" + (sqlState.map { " (SQLSTATE \($0))" } ?? "") + "; the service's log says why"
+    }
+
     /// What `error`, thrown by the driver for the statement at `file`:`line`, is told as: a session the server
-    /// ended (a restart, an administrator, a timeout) is ``ConnectionLost``, whatever the driver saw first.
+    /// ended (a restart, an administrator, a timeout) or a connection that failed under the statement is
+    /// ``ConnectionLost``, with what was said.
     static func from(_ error: any Error, file: String, line: Int) -> any Error {
         guard let error = error as? PSQLError else { return error }
-        let sqlState = error.serverInfo?[.sqlState]
-        // Class 57P: the server shuts down or ended the session; 25P03: idle in a transaction past the timeout.
-        if error.code == .serverClosedConnection || sqlState.map({ $0.hasPrefix("57P") || $0 == "25P03" }) == true {
-            return ConnectionLost(sent: true)
+        let sqlState = error.serverInfo?[.sqlState], message = error.serverInfo?[.message]
+        // Class 57P: the server shuts down or ended the session; 25P03 and 57P05: idle past a timeout.
+        if sqlState.map({ $0.hasPrefix("57P") || $0 == "25P03" }) == true {
+            return ConnectionLost(sent: true, reason: "\(message ?? "the server ended the session") (SQLSTATE \(sqlState!))")
         }
-        let reason = error.code == .server ? error.serverInfo?[.message] ?? "the server refused it" : "\(error.code)"
+        if error.code == .serverClosedConnection || error.code == .connectionError {
+            return ConnectionLost(sent: true, reason: error.underlying.map { "\($0)" })
+        }
+        let reason = error.code == .server ? message ?? "the server refused it" : "\(error.code)"
         return StatementFailed(statement: "\(file):\(line)", reason: reason, sqlState: sqlState)
     }
 }

@@ -11,10 +11,11 @@ extension PostgresClient {
     /// (SIGSTOP, a frozen VM) inside a transaction past `idle_in_transaction_session_timeout`; when it wakes, the
     /// server has ended the session. `body` sends its statements the same way.
     func transaction<Result>(
-        logger: Logger, isolation: isolated (any Actor)? = #isolation, _ body: (PostgresConnection) async throws -> sending Result
+        logger: Logger, file: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
         try await withConnection(isolation: isolation) { connection in
-            try await connection.checkedQuery("BEGIN", logger: logger)
+            try await connection.checkedQuery("BEGIN", logger: logger, file: file, line: line)
             let value: Result
             do {
                 value = try await body(connection)
@@ -22,7 +23,7 @@ extension PostgresClient {
                 _ = try? await connection.checkedQuery("ROLLBACK", logger: logger)
                 throw error
             }
-            try await connection.checkedQuery("COMMIT", logger: logger)
+            try await connection.checkedQuery("COMMIT", logger: logger, file: file, line: line)
             return value
         }
     }

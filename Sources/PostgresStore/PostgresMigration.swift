@@ -10,8 +10,8 @@ struct PostgresMigration: Sendable {
     /// A migration made of SQL statements, run in order.
     static func statements(_ name: String, _ statements: [String]) -> Self {
         Self(name: name) { connection, logger in
-            for statement in statements {
-                try await connection.checkedQuery(PostgresQuery(unsafeSQL: statement), logger: logger)
+            for (number, statement) in statements.enumerated() {
+                try await connection.checkedQuery(PostgresQuery(unsafeSQL: statement), logger: logger, file: "migration \(name), statement", line: number + 1)
             }
         }
     }

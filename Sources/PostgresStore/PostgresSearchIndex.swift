@@ -208,14 +208,16 @@ public final class PostgresSearchIndex: SearchIndex {
     }
 
     /// Runs a statement whose one row is a count.
-    static func count(_ connection: PostgresConnection, logger: Logger, _ query: PostgresQuery) async throws -> Int {
-        for try await count in try await connection.checkedQuery(query, logger: logger).decode(Int64.self) { return Int(count) }
+    static func count(
+        _ connection: PostgresConnection, logger: Logger, _ query: PostgresQuery, file: String = #fileID, line: Int = #line
+    ) async throws -> Int {
+        for try await count in try await connection.checkedQuery(query, logger: logger, file: file, line: line).decode(Int64.self) { return Int(count) }
         return 0
     }
 
     /// Runs a query whose one row is a count, on any connection of the pool.
-    func count(_ query: PostgresQuery) async throws -> Int {
-        for try await count in try await client.checkedQuery(query, logger: logger).decode(Int64.self) { return Int(count) }
+    func count(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws -> Int {
+        for try await count in try await client.checkedQuery(query, logger: logger, file: file, line: line).decode(Int64.self) { return Int(count) }
         return 0
     }
 

@@ -29,6 +29,7 @@ public struct PostgresUnavailable: StartupFailure {
 
     /// What a connection failure means for the person who wrote the config.
     static func explain(_ error: any Error, _ location: PostgresLocation) -> String {
+        if error is StatementFailed || error is ConnectionLost { return "\(error)" }
         guard let error = error as? PSQLError else {
             // The pool's own errors (its connection attempts keep failing) name no server.
             return "the server at \(location.host):\(location.port) cannot be reached (\(error)); check that it runs and that this machine reaches it"

@@ -51,6 +51,10 @@ struct ClosedConnectionTests {
         #expect(refused?.description.contains("division by zero") == true, "\(String(describing: refused))")
         #expect(refused?.description.contains("SQLSTATE 22012") == true)
         #expect(refused?.statement.hasPrefix("PostgresStoreTests/ClosedConnectionTests.swift:") == true, "\(String(describing: refused))")
+        // An HTTP client is told where and which SQLSTATE, not the message (it may quote a value); a health check, all.
+        #expect(refused?.redactedDescription.contains("SQLSTATE 22012") == true && refused?.redactedDescription.contains("division") == false)
+        let explained = refused.map { PostgresUnavailable.explain($0, server) } ?? ""
+        #expect(explained.contains("division by zero") && !explained.contains("cannot be reached"), "\(explained)")
 
         let backend = try #require(try await connection.checkedQuery("SELECT pg_backend_pid()", logger: logger).rows.first?.decode(Int32.self))
         let sleeping = Task { [logger] in try await connection.checkedQuery("SELECT pg_sleep(60)", logger: logger) }
@@ -62,6 +66,7 @@ struct ClosedConnectionTests {
         }
         let lost = await #expect(throws: ConnectionLost.self) { try await Self.deadline.run { _ = try await sleeping.value } }
         #expect(lost?.sent == true)
+        #expect(lost?.description.contains("SQLSTATE 57P01") == true, "\(String(describing: lost))")
     }
 
     /// Every statement of the module goes through ``PostgresConnection/checkedQuery(_:logger:file:line:)``: the

@@ -6,8 +6,8 @@ import SchedulerService
 @testable import SQLiteStore
 import Testing
 
-/// `search.rowCacheMegabytes` reaches the SQLite index the service and the commands open: the bytes of candidate rows
-/// its searches keep (``CandidateRowCache``).
+/// `search.rowCacheMegabytes` reaches the SQLite index the service and `run-once` open (through the settings): the
+/// bytes of candidate rows its searches keep (``CandidateRowCache``).
 @Suite("The candidate rows' bound as the configuration sets it")
 struct RowCacheSettingTests {
     let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }

@@ -27,11 +27,10 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Candidate rows recent searches read, for the next searches (``CandidateRowCache``).
     let candidateRows: CandidateRowCache
     /// Bytes the candidate rows (``CandidateRowCache``) hold at most unless the operator chooses otherwise
-    /// (`search.rowCacheMegabytes`), as the cache counts them: about 700,000 rows of a few hundred bytes of text each
-    /// (730 bytes a row of the benchmark's items). It fills only as searches read rows: over 100k items they read about
-    /// 40 MB. Over a million it fills, and each step up paid for itself (BENCHMARKS.md, 2026-11-28): from 32 to 128 MB,
-    /// 10 % less CPU for a never-repeated search (115 MB more memory), to 256 MB 11 % less (150 MB more), to 512 MB
-    /// 14 % less (240 MB more). A sixteenth of the machine's (or container's) memory when that is less
+    /// (`search.rowCacheMegabytes`), counted as the allocator gives them out: about 600,000 rows of the benchmark's
+    /// items (0.9 KB each). It fills only as searches read rows: over 100k items they read about 40 MB. Over a million
+    /// it fills within minutes, and each step up paid for itself (BENCHMARKS.md, 2026-11-28 and 2026-11-29, late: about
+    /// 450 MB of rows instead of 512 cost 5–12 % of never-repeated throughput, 200 MB a sixth). A sixteenth of the machine's (or container's) memory when that is less
     /// (``MachineMemory``): 128 MB on a 2 GB node.
     public static let defaultRowCacheBytes = Int(min(512 * 1024 * 1024, MachineMemory.available / 16))
 

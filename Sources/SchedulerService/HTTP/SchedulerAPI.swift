@@ -343,7 +343,8 @@ public struct SchedulerAPI: Sendable {
         if error is StoreDeadline.Missed { return APIError(.serviceUnavailable, "\(error); retry the request", retryAfter: 1) }
         do {
             try await databaseHealth()
-            return APIError(.serviceUnavailable, "the database did not answer: \(error)", retryAfter: 5)
+            let said = (error as? any RedactableError)?.redactedDescription ?? "the database did not answer: \(error)"
+            return APIError(.serviceUnavailable, said, retryAfter: 5)
         } catch {
             return APIError(.serviceUnavailable, "\(error)", retryAfter: 5)
         }
