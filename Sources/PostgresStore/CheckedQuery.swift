@@ -46,8 +46,8 @@ struct StatementFailed: RedactableError, CustomStringConvertible {
         guard let error = error as? PSQLError else { return error }
         let sqlState = error.serverInfo?[.sqlState], message = error.serverInfo?[.message]
         // Class 57P: the server shuts down or ended the session; 25P03 and 57P05: idle past a timeout.
-        if sqlState.map({ $0.hasPrefix("57P") || $0 == "25P03" }) == true {
-            return ConnectionLost(sent: true, reason: "\(message ?? "the server ended the session") (SQLSTATE \(sqlState!))")
+        if let sqlState, sqlState.hasPrefix("57P") || sqlState == "25P03" {
+            return ConnectionLost(sent: true, reason: "\(message ?? "the server ended the session") (SQLSTATE \(sqlState))")
         }
         if error.code == .serverClosedConnection || error.code == .connectionError {
             return ConnectionLost(sent: true, reason: error.underlying.map { "\($0)" })

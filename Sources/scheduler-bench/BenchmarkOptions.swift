@@ -104,13 +104,17 @@ struct BenchmarkOptions {
         return true
     }
 
-    /// The sizes after `--row-cache`, if it follows: megabytes, or `default`; `[nil]` without it.
+    /// The sizes after `--row-cache`, if it follows: megabytes (the service checks their range), or `default` (`nil`);
+    /// `[nil]` without it.
     private static func rowCaches(_ arguments: inout ArraySlice<String>) -> [Int?] {
         guard arguments.first == "--row-cache" else { return [nil] }
         arguments.removeFirst()
-        let sizes = (arguments.popFirst() ?? "").split(separator: ",").map { $0 == "default" ? .some(nil) : Int($0).flatMap { (0...65_536).contains($0) ? .some($0) : nil } }
-        guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else { fail("usage: scheduler-bench --http DATABASE --row-cache MB,MB,… (0–65536, or default)") }
-        return sizes.map { $0! }
+        var sizes: [Int?] = []
+        for text in (arguments.popFirst() ?? "").split(separator: ",") {
+            guard text == "default" || Int(text).map({ $0 >= 0 }) == true else { fail("usage: scheduler-bench --http DATABASE --row-cache MB,MB,… (or default)") }
+            sizes.append(Int(text))
+        }
+        return sizes.isEmpty ? [nil] : sizes
     }
 
     /// The number after `option`, within `range`.

@@ -21,7 +21,7 @@ struct SearchSettingsParser {
     static let typoKeys = ["oneTypoFrom", "twoTyposFrom", "disabledOn"]
     /// A word longer than this is cut as a search term is: a larger allowance would never apply.
     static let lettersRange = 1...SearchTerms.maxTermCharacters
-    /// None, up to 64 GB: a million items' rows take about 700 MB.
+    /// None, up to 64 GB: a million items' rows take about 900 MB as the cache counts them.
     static let rowCacheMegabytesRange = 0...65_536
 
     let reader: NodeReader
