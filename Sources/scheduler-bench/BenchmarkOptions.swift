@@ -16,8 +16,10 @@ struct BenchmarkOptions {
     var json = false
     var goals: Int?
     var afterImport: Int?
-    /// A measure that runs alone: the options after it are not read.
-    var single: Single?
+    /// A measure that runs alone (one a run; the options around it, such as `--scheduler`, apply to it).
+    var single: Single? {
+        willSet { if single != nil { Self.fail("one measure at a time\n" + Self.usage) } }
+    }
 
     /// The measures that run alone, on what their option names.
     enum Single {
@@ -52,7 +54,8 @@ struct BenchmarkOptions {
 
     mutating func parse(_ arguments: ArraySlice<String>) {
         var arguments = arguments
-        while single == nil, let argument = arguments.popFirst() {
+        // Options may follow a measure too (`--http DATABASE --scheduler PATH`): none is left unread.
+        while let argument = arguments.popFirst() {
             if !parseMeasure(argument, &arguments), !parseFleet(argument, &arguments) {
                 guard let n = Int(argument), n > 0 else { Self.fail(Self.usage) }
                 sizes.append(n)
@@ -74,11 +77,11 @@ struct BenchmarkOptions {
         case "--goals": goals = Self.count(argument, 1...100_000_000, &arguments)
         case "--after-import": afterImport = Self.count(argument, 1...100_000_000, &arguments)
         case "--http": single = .http(arguments.popFirst() ?? "", rowCaches: Self.rowCaches(&arguments))
-        case "--restart": single = .restart(arguments.popFirst() ?? "", once: arguments.first == "--once")
-        case "--postings": single = .postings(arguments.popFirst() ?? "", allFields: arguments.first == "--all-fields")
+        case "--restart": single = .restart(arguments.popFirst() ?? "", once: Self.flag("--once", &arguments))
+        case "--postings": single = .postings(arguments.popFirst() ?? "", allFields: Self.flag("--all-fields", &arguments))
         case "--purge": single = .purge(arguments.popFirst() ?? "")
-        case "--relevance": single = .relevance(Array(arguments))
-        case "--relevance-docs": single = .docsRelevance(Array(arguments))
+        case "--relevance": single = .relevance(Array(arguments.popAll()))
+        case "--relevance-docs": single = .docsRelevance(Array(arguments.popAll()))
         case "--popularity": single = .popularity(arguments.popFirst() ?? "")
         case "--search": single = .search(arguments.popFirst() ?? "")
         case "--audience": single = .audience(arguments.popFirst() ?? "")
@@ -125,8 +128,23 @@ struct BenchmarkOptions {
         return n
     }
 
+    /// Whether `name` comes next, taken if so.
+    private static func flag(_ name: String, _ arguments: inout ArraySlice<String>) -> Bool {
+        guard arguments.first == name else { return false }
+        arguments.removeFirst()
+        return true
+    }
+
     private static func fail(_ message: String) -> Never {
         print(message)
         exit(2)
+    }
+}
+
+extension ArraySlice {
+    /// Every element left, taken.
+    mutating func popAll() -> ArraySlice {
+        defer { removeAll() }
+        return self
     }
 }

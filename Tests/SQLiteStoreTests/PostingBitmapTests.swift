@@ -83,6 +83,20 @@ struct PostingBitmapTests {
                 let expected = Array(common.filter { after == nil || $0 > after! }.prefix(limit))
                 problems.expect(PostingBitmap.firstMembers(ofIntersection: bitmaps, after: after, limit: limit) == expected)
             }
+            // Intersections of unions, each merged only in the chunks the walk reads: the same members as the model's.
+            for _ in 0..<10 {
+                let unions = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                    Array(sets.indices.shuffled(using: &random).prefix(Int.random(in: 1...sets.count, using: &random)))
+                }
+                let held = unions.map { union in union.reduce(Set<Int64>()) { $0.union(sets[$1]) } }
+                let all = held.dropFirst().reduce(held[0]) { $0.intersection($1) }.sorted()
+                let after = Bool.random(using: &random) ? all.randomElement(using: &random) : nil
+                let limit = [1, 20, 101, 5_000, .max].randomElement(using: &random)!
+                let expected = Array(all.filter { after == nil || $0 > after! }.prefix(limit))
+                let found = PostingBitmap.firstMembers(ofIntersectionOfUnions: unions.map { $0.map { bitmaps[$0] } }, after: after, limit: limit)
+                problems.expect(found == expected, "unions \(unions) after \(after.map(String.init) ?? "none"), limit \(limit)")
+            }
+            problems.expect(PostingBitmap.firstMembers(ofIntersectionOfUnions: [bitmaps, []], limit: .max).isEmpty, "a union of none holds none")
         }
     }
 
@@ -166,6 +180,25 @@ struct PostingBitmapTests {
                     }
                     problems.expect(postings.firstMembers(matching: match, limit: .max) == expected, "\(match) after round \(round)")
                 }
+            }
+            // Trees as typo corrections and synonyms make them: any of a prefix and whole words, all of those.
+            for _ in 0..<40 {
+                func word() -> String { SearchTerms(words.randomElement(using: &random)!).words[0] }
+                func leaf() -> WordMatch {
+                    Bool.random(using: &random) ? .prefix(String(word().prefix(Int.random(in: 1...8, using: &random)))) : .whole(word())
+                }
+                let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                    Int.random(in: 0..<3, using: &random) == 0 ? .any((0..<Int.random(in: 2...4, using: &random)).map { _ in leaf() }) : leaf()
+                }
+                let match = parts.count == 1 && Bool.random(using: &random) ? parts[0] : .all(parts + (Bool.random(using: &random) ? [.any([.all([leaf(), leaf()]), leaf()])] : []))
+                let expected = model.keys.sorted().filter { id in
+                    match.isSatisfied { term, isPrefix in
+                        model[id]!.contains { isPrefix ? $0.starts(with: term.utf8) : $0.elementsEqual(term.utf8) }
+                    }
+                }
+                let after = Bool.random(using: &random) ? expected.randomElement(using: &random) : nil
+                let found = postings.firstMembers(matching: match, after: after, limit: 50)
+                problems.expect(found == Array(expected.filter { after == nil || $0 > after! }.prefix(50)), "\(match) after round \(round)")
             }
         }
     }

@@ -92,6 +92,16 @@ package struct PostingBitmap: Sendable {
             }
         }
 
+        /// Adds its members to `words`, 1,024 words of bits.
+        func or(into words: UnsafeMutableBufferPointer<UInt64>) {
+            withView { view in
+                switch view {
+                case .bits(let more): for index in 0..<Self.bitWordCount { words[index] |= more[index] }
+                case .array(let values): for value in values { words[Int(value >> 6)] |= 1 << UInt64(value & 63) }
+                }
+            }
+        }
+
         /// Its members as 1,024 words of bits, copied.
         var bitWords: [UInt64] {
             withView { view in
@@ -230,14 +240,7 @@ package struct PostingBitmap: Sendable {
         var merged: [Int64: [UInt64]] = [:]
         for bitmap in union {
             for (key, container) in zip(bitmap.keys, bitmap.containers) {
-                merged[key, default: [UInt64](repeating: 0, count: Container.bitWordCount)].withUnsafeMutableBufferPointer { words in
-                    container.withView { view in
-                        switch view {
-                        case .bits(let more): for index in 0..<Container.bitWordCount { words[index] |= more[index] }
-                        case .array(let values): for value in values { words[Int(value >> 6)] |= 1 << UInt64(value & 63) }
-                        }
-                    }
-                }
+                merged[key, default: [UInt64](repeating: 0, count: Container.bitWordCount)].withUnsafeMutableBufferPointer { container.or(into: $0) }
             }
         }
         var result = PostingBitmap()
@@ -252,7 +255,7 @@ package struct PostingBitmap: Sendable {
     package static func intersection(_ intersection: [PostingBitmap]) -> PostingBitmap {
         if intersection.count == 1 { return intersection[0] }
         var result = PostingBitmap()
-        forEachCommonChunk(of: intersection, after: nil) { key, common in
+        forEachCommonChunk(of: intersection.map { [$0] }, after: nil) { key, common in
             result.keys.append(key)
             result.containers.append(common)
             return true
@@ -260,12 +263,19 @@ package struct PostingBitmap: Sendable {
         return result
     }
 
-    /// The first `limit` members of the intersection of `bitmaps` greater than `after`, in order: chunk by chunk, so
-    /// that a dense intersection stops after its first chunks.
+    /// The first `limit` members of the intersection of `bitmaps` greater than `after`, in order.
     package static func firstMembers(ofIntersection bitmaps: [PostingBitmap], after: Int64? = nil, limit: Int) -> [Int64] {
+        firstMembers(ofIntersectionOfUnions: bitmaps.map { [$0] }, after: after, limit: limit)
+    }
+
+    /// The first `limit` members greater than `after`, in order, of the intersection of `unions`, each the members of
+    /// any of its bitmaps: chunk by chunk, so that a dense intersection stops after its first chunks, and a union is
+    /// merged only in the chunks the walk reads (a prefix longer than ``WordPostings/prefixLetters`` is the union of
+    /// the words it starts, hundreds when it is short).
+    package static func firstMembers(ofIntersectionOfUnions unions: [[PostingBitmap]], after: Int64? = nil, limit: Int) -> [Int64] {
         var found: [Int64] = []
         guard limit > 0 else { return found }
-        forEachCommonChunk(of: bitmaps, after: after) { key, common in
+        forEachCommonChunk(of: unions, after: after) { key, common in
             let low = after.flatMap { $0 >> 16 == key ? UInt16(truncatingIfNeeded: $0) : nil }
             return common.forEach(after: low) { value in
                 found.append(key << 16 | Int64(value))
@@ -275,23 +285,60 @@ package struct PostingBitmap: Sendable {
         return found
     }
 
-    /// Calls `body` with each chunk the bitmaps share members in (from the chunk holding `after`), in order, until it
-    /// returns `false`.
-    private static func forEachCommonChunk(of bitmaps: [PostingBitmap], after: Int64?, _ body: (Int64, Container) -> Bool) {
-        guard let pivot = bitmaps.indices.min(by: { bitmaps[$0].keys.count < bitmaps[$1].keys.count }) else { return }
-        var positions = Array(repeating: 0, count: bitmaps.count)
-        let firstKey = after.map { $0 >> 16 } ?? .min
-        let pivotKeys = bitmaps[pivot].keys
-        chunks: for position in pivotKeys.sortedIndex(of: firstKey).index..<pivotKeys.count {
+    /// Calls `body` with each chunk in which every one of `unions` has members (from the chunk holding `after`), in
+    /// order, until it returns `false`: the chunks of the union with the fewest are walked, and each other union's
+    /// members in that chunk are looked up (merged, when several of its bitmaps have some) and intersected.
+    private static func forEachCommonChunk(of unions: [[PostingBitmap]], after: Int64?, _ body: (Int64, Container) -> Bool) {
+        guard !unions.contains(where: \.isEmpty) else { return }
+        var walks = unions.map(UnionWalk.init)
+        guard let pivot = walks.indices.min(by: { walks[$0].keyCount < walks[$1].keyCount }) else { return }
+        let pivotKeys = walks[pivot].keys
+        chunks: for position in pivotKeys.sortedIndex(of: after.map { $0 >> 16 } ?? .min).index..<pivotKeys.count {
             let key = pivotKeys[position]
-            var common = bitmaps[pivot].containers[position]
-            for (index, bitmap) in bitmaps.enumerated() where index != pivot {
-                while positions[index] < bitmap.keys.count, bitmap.keys[positions[index]] < key { positions[index] += 1 }
-                guard positions[index] < bitmap.keys.count, bitmap.keys[positions[index]] == key else { continue chunks }
-                guard let kept = common.intersection(bitmap.containers[positions[index]]) else { continue chunks }
+            guard var common = walks[pivot].members(in: key) else { continue }
+            for index in walks.indices where index != pivot {
+                guard let members = walks[index].members(in: key), let kept = common.intersection(members) else { continue chunks }
                 common = kept
             }
             guard body(key, common) else { return }
+        }
+    }
+
+    /// A walk through the chunks of a union of bitmaps, in ascending order of their keys: where each bitmap is.
+    private struct UnionWalk {
+        let bitmaps: [PostingBitmap]
+        private var positions: [Int]
+
+        init(_ bitmaps: [PostingBitmap]) {
+            self.bitmaps = bitmaps
+            positions = Array(repeating: 0, count: bitmaps.count)
+        }
+
+        /// How many chunks its bitmaps hold together (a chunk several hold counted as often).
+        var keyCount: Int { bitmaps.reduce(0) { $0 + $1.keys.count } }
+
+        /// The keys of the chunks any of its bitmaps holds, ascending.
+        var keys: [Int64] {
+            bitmaps.count == 1 ? bitmaps[0].keys : Set(bitmaps.lazy.flatMap(\.keys)).sorted()
+        }
+
+        /// The members of the union in the chunk `key`, `nil` when none; keys must be asked in ascending order.
+        mutating func members(in key: Int64) -> Container? {
+            var found: Container?
+            var merged: [UInt64]?
+            for index in bitmaps.indices {
+                let keys = bitmaps[index].keys
+                while positions[index] < keys.count, keys[positions[index]] < key { positions[index] += 1 }
+                guard positions[index] < keys.count, keys[positions[index]] == key else { continue }
+                let container = bitmaps[index].containers[positions[index]]
+                guard let first = found else {
+                    found = container
+                    continue
+                }
+                if merged == nil { merged = first.bitWords }
+                merged!.withUnsafeMutableBufferPointer { container.or(into: $0) }
+            }
+            return merged.map(Container.bits) ?? found
         }
     }
 }

@@ -9,8 +9,8 @@ package import Indexing
 /// a superset of the items that match now, which the caller narrows (``WordMatch/isSatisfied(byWordsOf:)``).
 package struct WordPostings: Sendable {
     /// Prefixes of up to this many letters (Unicode scalars, as FTS5 counts them) have a bitmap of their own; a longer
-    /// one is the union of the words that start with it (few, once six letters are typed).
-    package static let prefixLetters = 6
+    /// one is the union of the words that start with it, merged only where a search reads it.
+    package static let prefixLetters = 4
 
     /// Each word's bitmap, and the numbers (in ``prefixBitmaps``) of its prefixes' bitmaps, by the word's number.
     private var wordBitmaps: [PostingBitmap] = []
@@ -116,7 +116,7 @@ package struct WordPostings: Sendable {
     /// The first `limit` members greater than `after`, in order, whose words satisfy `match` (or once did).
     package func firstMembers(matching match: WordMatch, after: Int64? = nil, limit: Int) -> [Int64] {
         let parts: [WordMatch] = if case .all(let parts) = match { parts } else { [match] }
-        return PostingBitmap.firstMembers(ofIntersection: parts.map(members), after: after, limit: limit)
+        return PostingBitmap.firstMembers(ofIntersectionOfUnions: parts.map(bitmaps), after: after, limit: limit)
     }
 
     /// The number of the word `bytes`, if held.
@@ -126,19 +126,22 @@ package struct WordPostings: Sendable {
         return wordBytes[Int(number)] == bytes ? number : collidedWords[bytes]
     }
 
-    /// The members whose words satisfy `match`.
-    private func members(_ match: WordMatch) -> PostingBitmap {
+    /// The bitmaps whose union holds the members whose words satisfy `match`: a walk merges them only in the chunks
+    /// it reads (``PostingBitmap/firstMembers(ofIntersectionOfUnions:after:limit:)``).
+    private func bitmaps(_ match: WordMatch) -> [PostingBitmap] {
         switch match {
-        case .whole(let word): wordNumber(Array(word.utf8)).map { wordBitmaps[Int($0)] } ?? PostingBitmap()
-        case .prefix(let prefix): members(startingWith: Array(prefix.utf8))
-        case .all(let parts): PostingBitmap.intersection(parts.map(members))
-        case .any(let parts): PostingBitmap.union(parts.map(members))
+        case .whole(let word): wordNumber(Array(word.utf8)).map { [wordBitmaps[Int($0)]] } ?? []
+        case .prefix(let prefix): bitmaps(startingWith: Array(prefix.utf8))
+        case .all(let parts): [PostingBitmap.intersection(parts.map { PostingBitmap.union(bitmaps($0)) })]
+        case .any(let parts): parts.flatMap(bitmaps)
         }
     }
 
-    private func members(startingWith prefix: [UInt8]) -> PostingBitmap {
+    /// The bitmap of `prefix` when it has one of its own (up to ``prefixLetters`` letters), else the bitmaps of the
+    /// words it starts.
+    private func bitmaps(startingWith prefix: [UInt8]) -> [PostingBitmap] {
         if prefix.lazy.filter({ $0 & 0xC0 != 0x80 }).count <= Self.prefixLetters {
-            return prefixNumbers[prefix].map { prefixBitmaps[Int($0)] } ?? PostingBitmap()
+            return prefixNumbers[prefix].map { [prefixBitmaps[Int($0)]] } ?? []
         }
         var low = 0, high = vocabulary.count
         while low < high {
@@ -150,7 +153,7 @@ package struct WordPostings: Sendable {
             found.append(wordBitmaps[Int(vocabulary[low])])
             low += 1
         }
-        return found.isEmpty ? PostingBitmap() : PostingBitmap.union(found)
+        return found
     }
 
     /// How many distinct words are held.
