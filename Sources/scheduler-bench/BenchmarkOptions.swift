@@ -54,7 +54,8 @@ struct BenchmarkOptions {
 
     mutating func parse(_ arguments: ArraySlice<String>) {
         var arguments = arguments
-        // Options may follow a measure too (`--http DATABASE --scheduler PATH`): none is left unread.
+        // Options may follow a measure too (`--http DATABASE --scheduler PATH`), but for `--relevance`'s folders, which
+        // run to the end.
         while let argument = arguments.popFirst() {
             if !parseMeasure(argument, &arguments), !parseFleet(argument, &arguments) {
                 guard let n = Int(argument), n > 0 else { Self.fail(Self.usage) }

@@ -83,20 +83,31 @@ struct PostingBitmapTests {
                 let expected = Array(common.filter { after == nil || $0 > after! }.prefix(limit))
                 problems.expect(PostingBitmap.firstMembers(ofIntersection: bitmaps, after: after, limit: limit) == expected)
             }
-            // Intersections of unions, each merged only in the chunks the walk reads: the same members as the model's.
-            for _ in 0..<10 {
-                let unions = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                    Array(sets.indices.shuffled(using: &random).prefix(Int.random(in: 1...sets.count, using: &random)))
-                }
-                let held = unions.map { union in union.reduce(Set<Int64>()) { $0.union(sets[$1]) } }
-                let all = held.dropFirst().reduce(held[0]) { $0.intersection($1) }.sorted()
-                let after = Bool.random(using: &random) ? all.randomElement(using: &random) : nil
-                let limit = [1, 20, 101, 5_000, .max].randomElement(using: &random)!
-                let expected = Array(all.filter { after == nil || $0 > after! }.prefix(limit))
-                let found = PostingBitmap.firstMembers(ofIntersectionOfUnions: unions.map { $0.map { bitmaps[$0] } }, after: after, limit: limit)
-                problems.expect(found == expected, "unions \(unions) after \(after.map(String.init) ?? "none"), limit \(limit)")
-            }
+            checkUnions(of: sets, bitmaps, &random, &problems)
+            // The first set split at random into parts: each chunk's members spread over several bitmaps of a union.
+            let parts = Dictionary(grouping: sets[0]) { _ in Int.random(in: 0..<4, using: &random) }.values.map(Set.init)
+            checkUnions(of: sets + parts, bitmaps + parts.map { bitmap($0, &random) }, &random, &problems)
             problems.expect(PostingBitmap.firstMembers(ofIntersectionOfUnions: [bitmaps, []], limit: .max).isEmpty, "a union of none holds none")
+        }
+    }
+
+    /// Intersections of unions of `bitmaps` (each the bitmap of the set at its index in `sets`), merged only in the
+    /// chunks the walk reads, and read after members and after ids that are not members: the members the model holds.
+    static func checkUnions(of sets: [Set<Int64>], _ bitmaps: [PostingBitmap], _ random: inout SeededGenerator, _ problems: inout Problems) {
+        for _ in 0..<12 {
+            let unions = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                Array(sets.indices.shuffled(using: &random).prefix(Int.random(in: 1...sets.count, using: &random)))
+            }
+            let held = unions.map { union in union.reduce(Set<Int64>()) { $0.union(sets[$1]) } }
+            let all = held.dropFirst().reduce(held[0]) { $0.intersection($1) }.sorted()
+            let member = all.randomElement(using: &random) ?? sets[0].randomElement(using: &random)
+            let after = [nil, member, member.map { $0 + 1 }, member.map { $0 | 0xFFFF }, Int64.random(in: 0...(101 << 40), using: &random)]
+                .randomElement(using: &random)!
+            let limit = [1, 20, 101, 5_000, .max].randomElement(using: &random)!
+            let expected = Array(all.filter { after == nil || $0 > after! }.prefix(limit))
+            let found = PostingBitmap.firstMembers(ofIntersectionOfUnions: unions.map { $0.map { bitmaps[$0] } }, after: after, limit: limit)
+            problems.expect(found == expected, "unions \(unions) after \(after.map(String.init) ?? "none"), limit \(limit)")
+            problems.expect(members(PostingBitmap.intersection(ofUnions: unions.map { $0.map { bitmaps[$0] } })) == all, "the whole intersection of \(unions)")
         }
     }
 
@@ -123,6 +134,9 @@ struct PostingBitmapTests {
         let mixed = [read[0], inMemory[1], read[2]]
         #expect(Self.members(PostingBitmap.intersection(mixed)) == sets[0].intersection(sets[1]).intersection(sets[2]).sorted())
         #expect(Self.members(PostingBitmap.union([read[3], inMemory[4]])) == sets[3].union(sets[4]).sorted())
+        var problems = Problems()
+        Self.checkUnions(of: sets + sets, read + inMemory, &random, &problems)
+        #expect(problems.found.isEmpty, "\(problems.found.prefix(10))")
 
         var changed = read
         var models = sets
@@ -161,7 +175,8 @@ struct PostingBitmapTests {
         var postings = WordPostings(hashMask: hashMask)
         var model: [Int64: [[UInt8]]] = [:]
         for round in 0..<3 {
-            for id in Int64(round * 300)..<Int64(round * 300 + 300) {
+            // Ids 997 apart: the rows spread over fourteen chunks.
+            for id in stride(from: Int64(round * 300 * 997), to: Int64((round * 300 + 300) * 997), by: 997) {
                 let text = (0..<Int.random(in: 1...4, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
                 postings.add(id, wordsOf: [text, nil])
                 TextFolding.forEachWord(in: text) { word in

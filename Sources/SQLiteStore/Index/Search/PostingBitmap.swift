@@ -253,9 +253,15 @@ package struct PostingBitmap: Sendable {
 
     /// The members of every bitmap of `intersection`.
     package static func intersection(_ intersection: [PostingBitmap]) -> PostingBitmap {
-        if intersection.count == 1 { return intersection[0] }
+        self.intersection(ofUnions: intersection.map { [$0] })
+    }
+
+    /// The members of every one of `unions`, each the members of any of its bitmaps, merged only in the chunks every
+    /// union has members in.
+    package static func intersection(ofUnions unions: [[PostingBitmap]]) -> PostingBitmap {
+        if unions.count == 1, unions[0].count == 1 { return unions[0][0] }
         var result = PostingBitmap()
-        forEachCommonChunk(of: intersection.map { [$0] }, after: nil) { key, common in
+        forEachCommonChunk(of: unions, after: nil) { key, common in
             result.keys.append(key)
             result.containers.append(common)
             return true
@@ -286,18 +292,19 @@ package struct PostingBitmap: Sendable {
     }
 
     /// Calls `body` with each chunk in which every one of `unions` has members (from the chunk holding `after`), in
-    /// order, until it returns `false`: the chunks of the union with the fewest are walked, and each other union's
-    /// members in that chunk are looked up (merged, when several of its bitmaps have some) and intersected.
+    /// order, until it returns `false`: the chunks of the union with the fewest are walked, and each other union keeps
+    /// what it holds of their members (``UnionWalk/intersection(with:in:)``).
     private static func forEachCommonChunk(of unions: [[PostingBitmap]], after: Int64?, _ body: (Int64, Container) -> Bool) {
         guard !unions.contains(where: \.isEmpty) else { return }
         var walks = unions.map(UnionWalk.init)
-        guard let pivot = walks.indices.min(by: { walks[$0].keyCount < walks[$1].keyCount }) else { return }
+        let keyCounts = walks.map(\.keyCount)
+        guard let pivot = keyCounts.indices.min(by: { keyCounts[$0] < keyCounts[$1] }) else { return }
         let pivotKeys = walks[pivot].keys
         chunks: for position in pivotKeys.sortedIndex(of: after.map { $0 >> 16 } ?? .min).index..<pivotKeys.count {
             let key = pivotKeys[position]
             guard var common = walks[pivot].members(in: key) else { continue }
             for index in walks.indices where index != pivot {
-                guard let members = walks[index].members(in: key), let kept = common.intersection(members) else { continue chunks }
+                guard let kept = walks[index].intersection(with: common, in: key) else { continue chunks }
                 common = kept
             }
             guard body(key, common) else { return }
@@ -324,21 +331,45 @@ package struct PostingBitmap: Sendable {
 
         /// The members of the union in the chunk `key`, `nil` when none; keys must be asked in ascending order.
         mutating func members(in key: Int64) -> Container? {
-            var found: Container?
-            var merged: [UInt64]?
+            Self.merged(containers(in: key))
+        }
+
+        /// The members of `common` the union holds in the chunk `key`, `nil` when none; keys must be asked in
+        /// ascending order. A few members are looked up in each of the union's containers, without merging them.
+        mutating func intersection(with common: Container, in key: Int64) -> Container? {
+            let found = containers(in: key)
+            guard found.count > 1, common.count <= Self.lookedUpMembers else { return Self.merged(found).flatMap(common.intersection) }
+            var kept: [UInt16] = []
+            _ = common.forEach(after: nil) { value in
+                if found.contains(where: { $0.contains(value) }) { kept.append(value) }
+                return true
+            }
+            return kept.isEmpty ? nil : .array(kept)
+        }
+
+        /// The members of any of `containers`: the one itself, or their merge as bits.
+        private static func merged(_ containers: [Container]) -> Container? {
+            guard containers.count > 1 else { return containers.first }
+            var words = containers[0].bitWords
+            words.withUnsafeMutableBufferPointer { words in
+                for container in containers.dropFirst() { container.or(into: words) }
+            }
+            return .bits(words)
+        }
+
+        /// Up to how many members of a chunk are looked up in a union's containers rather than intersected with
+        /// their merge (1,024 words of bits to fill).
+        private static let lookedUpMembers = 64
+
+        /// The containers its bitmaps hold in the chunk `key`; keys must be asked in ascending order.
+        private mutating func containers(in key: Int64) -> [Container] {
+            var found: [Container] = []
             for index in bitmaps.indices {
                 let keys = bitmaps[index].keys
                 while positions[index] < keys.count, keys[positions[index]] < key { positions[index] += 1 }
-                guard positions[index] < keys.count, keys[positions[index]] == key else { continue }
-                let container = bitmaps[index].containers[positions[index]]
-                guard let first = found else {
-                    found = container
-                    continue
-                }
-                if merged == nil { merged = first.bitWords }
-                merged!.withUnsafeMutableBufferPointer { container.or(into: $0) }
+                if positions[index] < keys.count, keys[positions[index]] == key { found.append(bitmaps[index].containers[positions[index]]) }
             }
-            return merged.map(Container.bits) ?? found
+            return found
         }
     }
 }

@@ -132,7 +132,7 @@ package struct WordPostings: Sendable {
         switch match {
         case .whole(let word): wordNumber(Array(word.utf8)).map { [wordBitmaps[Int($0)]] } ?? []
         case .prefix(let prefix): bitmaps(startingWith: Array(prefix.utf8))
-        case .all(let parts): [PostingBitmap.intersection(parts.map { PostingBitmap.union(bitmaps($0)) })]
+        case .all(let parts): [PostingBitmap.intersection(ofUnions: parts.map(bitmaps))]
         case .any(let parts): parts.flatMap(bitmaps)
         }
     }

@@ -3,7 +3,7 @@ import Synchronization
 /// When the keeper of an index's postings saves them (``SavedPostingsFile``): after a build, then once enough rows
 /// changed that catching them up at a restart would take a while; never more often than a minimum interval, so an
 /// import does not rewrite the file at every step. A steady trickle of writes is saved seldom: each save rewrites the
-/// whole file (400 MB at a million items), while the few rows a restart catches up cost little.
+/// whole file (245 MB at a million items), while the few rows a restart catches up cost little.
 public struct SavedPostingsPolicy: Sendable {
     /// Two saves are at least this far apart; a failed save (a full disk) is tried again after it.
     public var minimumInterval: Duration
