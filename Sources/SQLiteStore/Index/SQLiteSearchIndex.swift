@@ -52,7 +52,10 @@ public final class SQLiteSearchIndex: SearchIndex {
     public static let defaultPostingsMaxWords = 2_000_000
     /// Each connection's page cache (SQLite's default is 2 MB): a search reads a few hundred rows, mostly the first
     /// items in priority order, which stay here instead of being copied from the file again (`pread`) by every search.
-    static let pageCacheKibibytes = 16_384
+    /// Most of them come from the candidate row cache (``CandidateRowCache``) instead: 16 MB bought no throughput
+    /// beside it, and took 50–90 MB more after two minutes of never-repeated searches at a million items
+    /// (BENCHMARKS.md, 2026-11-29, 19:30).
+    static let pageCacheKibibytes = 4_096
 
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
     /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``); a search brings the
