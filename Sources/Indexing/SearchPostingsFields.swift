@@ -1,5 +1,5 @@
 /// Which fields' words the SQLite service keeps in memory as search postings (`search.postings`), so that a search's
-/// scans read bitmaps instead of walking FTS5 doclists: about 0.5 KB an item for `all`, 0.2 KB for `best`
+/// scans read bitmaps instead of walking FTS5 doclists: about 0.25 KB an item for `all`, under 0.1 KB for `best`
 /// (BENCHMARKS.md).
 public enum SearchPostingsFields: String, Sendable, Hashable, CaseIterable {
     /// Every searchable field: every scan of a search reads them (the default).

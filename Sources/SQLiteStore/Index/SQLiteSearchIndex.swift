@@ -50,12 +50,14 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Distinct words of the best fields the postings hold unless a caller chooses otherwise (see
     /// ``SearchPostings/maxWords``): about a gigabyte of memory at most.
     public static let defaultPostingsMaxWords = 2_000_000
-    /// Each connection's page cache (SQLite's default is 2 MB): a search reads a few hundred rows, mostly the first
-    /// items in priority order, which stay here instead of being copied from the file again (`pread`) by every search.
-    /// Most of them come from the candidate row cache (``CandidateRowCache``) instead: 16 MB bought no throughput
-    /// beside it, and took 50–90 MB more after two minutes of never-repeated searches at a million items
+    /// Each reading connection's page cache (SQLite's default is 2 MB): a search reads a few hundred rows, mostly the
+    /// first items in priority order, which stay here instead of being copied from the file again (`pread`) by every
+    /// search. Most of them come from the candidate row cache (``CandidateRowCache``) instead: 16 MB bought no
+    /// throughput beside it, and took 50–90 MB more after two minutes of never-repeated searches at a million items
     /// (BENCHMARKS.md, 2026-11-29, 19:30).
-    static let pageCacheKibibytes = 4_096
+    static let readerPageCacheKibibytes = 4_096
+    /// The writing connection's: imports and migrations were measured with it.
+    static let writerPageCacheKibibytes = 16_384
 
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
     /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``); a search brings the
@@ -97,7 +99,8 @@ public final class SQLiteSearchIndex: SearchIndex {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "PRAGMA cache_size = \(-Self.pageCacheKibibytes)")
+            let kibibytes = db.configuration.readonly ? Self.readerPageCacheKibibytes : Self.writerPageCacheKibibytes
+            try db.execute(sql: "PRAGMA cache_size = \(-kibibytes)")
         }
         do {
             database = try SharedDatabaseFile.open(path: path, configuration: configuration)

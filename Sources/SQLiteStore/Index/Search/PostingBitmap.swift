@@ -181,6 +181,11 @@ package struct PostingBitmap: Sendable {
             }
         }
 
+        /// The same members in a container of its own: a mapped one copied out of its file.
+        var owned: Container {
+            if case .mapped(let view) = self { Self.copied(view) } else { self }
+        }
+
         /// The members of `view` in a container of its own.
         private static func copied(_ view: View) -> Container {
             switch view {
@@ -263,7 +268,9 @@ package struct PostingBitmap: Sendable {
         var result = PostingBitmap()
         forEachCommonChunk(of: unions, after: nil) { key, common in
             result.keys.append(key)
-            result.containers.append(common)
+            // A chunk only one bitmap holds is that bitmap's container, which may be in its saved file: the result
+            // keeps no file mapped (`savedFile`), so it holds its own copy.
+            result.containers.append(common.owned)
             return true
         }
         return result
