@@ -115,22 +115,6 @@ package struct PostingBitmap: Sendable {
             }
         }
 
-        /// Bits while dense, an array while sparse.
-        static func fitted(_ words: [UInt64]) -> Container {
-            let count = words.reduce(0) { $0 + $1.nonzeroBitCount }
-            guard count <= arrayLimit else { return .bits(words) }
-            var values: [UInt16] = []
-            values.reserveCapacity(count)
-            for (index, word) in words.enumerated() where word != 0 {
-                var rest = word
-                while rest != 0 {
-                    values.append(UInt16(index << 6 | rest.trailingZeroBitCount))
-                    rest &= rest - 1
-                }
-            }
-            return .array(values)
-        }
-
         /// Calls `body` with each member greater than `after` in order until it returns `false`; returns whether it was
         /// never told to stop.
         func forEach(after: UInt16?, _ body: (UInt16) -> Bool) -> Bool {
@@ -238,23 +222,6 @@ package struct PostingBitmap: Sendable {
 
     /// The bytes the members take (the arrays' capacity, not Swift's per-array headers).
     package var bytes: Int { containers.reduce(keys.capacity * 8) { $0 + $1.bytes } }
-
-    /// The members of every bitmap of `union`.
-    package static func union(_ union: [PostingBitmap]) -> PostingBitmap {
-        if union.count == 1 { return union[0] }
-        var merged: [Int64: [UInt64]] = [:]
-        for bitmap in union {
-            for (key, container) in zip(bitmap.keys, bitmap.containers) {
-                merged[key, default: [UInt64](repeating: 0, count: Container.bitWordCount)].withUnsafeMutableBufferPointer { container.or(into: $0) }
-            }
-        }
-        var result = PostingBitmap()
-        for key in merged.keys.sorted() {
-            result.keys.append(key)
-            result.containers.append(.fitted(merged[key]!))
-        }
-        return result
-    }
 
     /// The members of every bitmap of `intersection`.
     package static func intersection(_ intersection: [PostingBitmap]) -> PostingBitmap {
