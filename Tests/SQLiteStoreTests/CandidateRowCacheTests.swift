@@ -2,7 +2,8 @@
 @testable import SQLiteStore
 import Testing
 
-/// The rows searches share (``CandidateRowCache``): bounded, oldest out first, never served across commits.
+/// The rows searches share (``CandidateRowCache``): kept on their second read, bounded, oldest out first, never served
+/// across commits.
 @Suite("Candidate rows shared between searches")
 struct CandidateRowCacheTests {
     private func entry(_ id: Int64, description: String = "some words") -> CandidateRowCache.Entry {
@@ -13,11 +14,33 @@ struct CandidateRowCacheTests {
         return (candidate, 1_000, "com.test", nil, true)
     }
 
+    /// Stores `entries` as two searches that read them would: the second keeps them.
+    private func readTwice(_ entries: [Int64: CandidateRowCache.Entry?], into cache: CandidateRowCache, at commitNumber: Int64) {
+        cache.store(entries, at: commitNumber)
+        cache.store(entries, at: commitNumber)
+    }
+
+    @Test func aRowIsKeptOnItsSecondReadWhileTheFirstIsRemembered() {
+        let cache = CandidateRowCache(maxBytes: 1 << 20)
+        cache.store([1: entry(1)], at: 1)
+        #expect(cache.entries([1], at: 1, expiringAfter: 0).isEmpty, "read once")
+        cache.store([1: entry(1)], at: 1)
+        #expect(cache.entries([1], at: 1, expiringAfter: 0).count == 1, "read twice")
+        // The note is one bit per 32 bytes of the bound (32,768 here), forgotten once an eighth of them are set: after
+        // 10,000 other rows, row 2's first read is forgotten (unless a row read since shares its bit).
+        cache.store([2: entry(2)], at: 1)
+        for id in Int64(10_000)..<20_000 { cache.store([id: nil], at: 1) }
+        cache.store([2: entry(2)], at: 1)
+        #expect(cache.entries([2], at: 1, expiringAfter: 0).isEmpty, "the first read was forgotten")
+        cache.store([1: entry(1)], at: 2)
+        #expect(cache.entries([1], at: 2, expiringAfter: 0).count == 1, "a kept row is kept again at a later commit, on one read")
+    }
+
     @Test func theOldestEntriesGoFirstAndTheBoundHolds() {
         // Ids of four digits: every entry counts the same bytes.
         let one = CandidateRowCache.bytes(of: entry(1_000))
         let cache = CandidateRowCache(maxBytes: one * 100)
-        for id in Int64(1_000)..<2_000 { cache.store([id: entry(id)], at: 1) }
+        for id in Int64(1_000)..<2_000 { readTwice([id: entry(id)], into: cache, at: 1) }
         let kept = cache.entries(Array(1_000..<2_000), at: 1, expiringAfter: 0)
         #expect(kept.count == 100, "as many as the bytes allow")
         #expect(Set(kept.keys) == Set(1_900..<2_000), "the newest")
@@ -26,12 +49,12 @@ struct CandidateRowCacheTests {
     @Test func entriesAreServedOnlyAtTheirCommit() {
         let cache = CandidateRowCache(maxBytes: 1 << 20)
         let gone: CandidateRowCache.Entry? = nil
-        cache.store([1: entry(1), 2: gone], at: 5)
+        readTwice([1: entry(1), 2: gone], into: cache, at: 5)
         #expect(cache.entries([1, 2, 3], at: 5, expiringAfter: 0).count == 2)
         let found = cache.entries([1, 2], at: 5, expiringAfter: 0)
         #expect(found[2] != nil && found[2]! == nil, "a row that is gone is remembered as gone")
         #expect(cache.entries([1, 2], at: 6, expiringAfter: 0).isEmpty, "a later commit")
-        cache.store([3: entry(3)], at: 5)
+        readTwice([3: entry(3)], into: cache, at: 5)
         #expect(cache.entries([1, 3], at: 5, expiringAfter: 0).isEmpty, "an earlier reader neither takes nor keeps entries once a later commit was read")
         cache.store([1: entry(1)], at: 6)
         #expect(cache.entries([1], at: 6, expiringAfter: 0).count == 1)
@@ -49,14 +72,14 @@ struct CandidateRowCacheTests {
 
     @Test func aHugeRowIsNotKept() {
         let cache = CandidateRowCache(maxBytes: 64 * 1_024)
-        cache.store([1: entry(1, description: String(repeating: "x", count: 2_000)), 2: entry(2)], at: 1)
+        readTwice([1: entry(1, description: String(repeating: "x", count: 2_000)), 2: entry(2)], into: cache, at: 1)
         #expect(Set(cache.entries([1, 2], at: 1, expiringAfter: 0).keys) == [2])
     }
 
     @Test func aRowExpiringSoonIsLeftForTheFile() {
         let cache = CandidateRowCache(maxBytes: 1 << 20)
         let gone: CandidateRowCache.Entry? = nil
-        cache.store([1: entry(1), 2: gone], at: 1)
+        readTwice([1: entry(1), 2: gone], into: cache, at: 1)
         #expect(Set(cache.entries([1, 2], at: 1, expiringAfter: 999).keys) == [1, 2])
         #expect(Set(cache.entries([1, 2], at: 1, expiringAfter: 1_000).keys) == [2], "row 1 expires at 1,000: read it again; a gone row stays gone")
     }

@@ -16,6 +16,11 @@ import Synchronization
 /// candidate, expiration, domain, `access` and whether its version is current, or `nil` for a row that is gone
 /// (deleted, or its domain purged). The search applies the expiration, its domains, its groups and its versions itself.
 ///
+/// **Kept on a second read.** A row read once is only noted (``SeenRows``); read again while the note holds, it is kept.
+/// Most rows a never-repeated search reads are the matches of rare words, which no other search reads soon: kept at
+/// their first read, they pushed out the rows at the top of the order that the next searches need (BENCHMARKS.md,
+/// 2026-11-29, 23:30).
+///
 /// **Bounded in bytes**, as ``bytes(of:)`` counts them. The oldest entries go first, a few at each store, so no search
 /// pays for freeing many at once; entries of an earlier commit are never served, and go in turn (or when their row is
 /// read again). What the lock lets go is freed after it.
@@ -39,6 +44,7 @@ final class CandidateRowCache: Sendable {
         var order: [Int64] = []
         var head = 0
         var bytes = 0
+        var seen: SeenRows
 
         /// Moves to `commitNumber` when it is later; whether a reader of it may use the cache.
         mutating func admits(_ commitNumber: Int64) -> Bool {
@@ -51,10 +57,11 @@ final class CandidateRowCache: Sendable {
     let maxBytes: Int
     /// Seconds before its expiration when a row is read from the file again (see the type's comment).
     static let expiringSoon: Double = 60
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(maxBytes: Int) {
         self.maxBytes = maxBytes
+        state = Mutex(State(seen: SeenRows(forCacheOf: maxBytes)))
     }
 
     /// The entries of those `ids` kept at `commitNumber`: a row expiring after `expiringAfter` (seconds since 1970), or
@@ -85,6 +92,8 @@ final class CandidateRowCache: Sendable {
                 let bytes = Self.bytes(of: entry)
                 // A huge row (a long description) would push out hundreds of others: it is read each time instead.
                 guard bytes <= maxBytes / 64 else { continue }
+                // A row held at an earlier commit was read twice already.
+                guard state.slots[id] != nil || state.seen.wasSeen(id) else { continue }
                 if let old = state.slots.updateValue(Slot(entry: entry, commitNumber: commitNumber, bytes: bytes), forKey: id) {
                     state.bytes -= old.bytes
                     discarded.append(old.entry)
@@ -126,5 +135,37 @@ final class CandidateRowCache: Sendable {
     /// The bytes `string` takes outside its value: none for up to 15 bytes of UTF-8, held inline.
     private static func heapBytes(_ string: String) -> Int {
         string.utf8.count <= 15 ? 0 : allocated(32 + string.utf8.count)
+    }
+}
+
+/// The rows read lately, one bit each (a few ids share one): what ``CandidateRowCache`` keeps a row on. Forgotten all at
+/// once when an eighth of the bits are set, so a row must be read twice within a window of several times as many
+/// rows as the cache holds; an id that shares a bit with one read before is kept at its first read, as without the note.
+struct SeenRows {
+    private var bits: [UInt64]
+    private var marked = 0
+    private let shift: Int
+
+    /// A note of about one bit for every 32 bytes the cache may hold (512 KB for 128 MB: 0.4 % of it), from 4,096 bits
+    /// to 8 MB of them (a cache of 2 GB or more: a row must then be read twice within 8 million reads).
+    init(forCacheOf maxBytes: Int) {
+        let bitCount = min(max(4_096, maxBytes / 32), 1 << 26)
+        let log2 = Int.bitWidth - (bitCount - 1).leadingZeroBitCount
+        shift = UInt64.bitWidth - log2
+        bits = [UInt64](repeating: 0, count: (1 << log2) / 64)
+    }
+
+    /// Whether `id` was read since the note was last forgotten; notes that it was.
+    mutating func wasSeen(_ id: Int64) -> Bool {
+        let bit = Int((UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+        let mask = UInt64(1) << UInt64(bit % 64)
+        if bits[bit / 64] & mask != 0 { return true }
+        if marked >= bits.count * 8 {
+            for index in bits.indices { bits[index] = 0 }
+            marked = 0
+        }
+        bits[bit / 64] |= mask
+        marked += 1
+        return false
     }
 }
