@@ -28,6 +28,11 @@ struct CandidateRowCacheTests {
         #expect(cache.entries([1], at: 1, expiringAfter: 0).count == 1, "read twice")
         // The note is one bit per 32 bytes of the bound (32,768 here), forgotten once an eighth of them are set: after
         // 10,000 other rows, row 2's first read is forgotten (unless a row read since shares its bit).
+        // Under an eighth of the bits, the note holds: row 3 is kept on its second read after 2,000 others.
+        cache.store([3: entry(3)], at: 1)
+        for id in Int64(30_000)..<32_000 { cache.store([id: nil], at: 1) }
+        cache.store([3: entry(3)], at: 1)
+        #expect(cache.entries([3], at: 1, expiringAfter: 0).count == 1, "read again within the note's window")
         cache.store([2: entry(2)], at: 1)
         for id in Int64(10_000)..<20_000 { cache.store([id: nil], at: 1) }
         cache.store([2: entry(2)], at: 1)

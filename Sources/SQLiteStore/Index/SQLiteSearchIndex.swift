@@ -29,8 +29,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Bytes the candidate rows (``CandidateRowCache``) hold at most unless the operator chooses otherwise
     /// (`search.rowCacheMegabytes`), counted as the allocator gives them out: about 600,000 rows of the benchmark's
     /// items (0.9 KB each). It fills only as searches read rows: over 100k items they read about 40 MB. Over a million
-    /// it fills within minutes, and each step up paid for itself (BENCHMARKS.md, 2026-11-28 and 2026-11-29, late: about
-    /// 450 MB of rows instead of 512 cost 5–12 % of never-repeated throughput, 200 MB a sixth). A sixteenth of the
+    /// it fills within minutes, and each step up paid for itself (BENCHMARKS.md, 2026-11-29, 23:30: 256 MB of rows
+    /// instead of 512 cost 13–14 % of never-repeated throughput, 128 MB 13–28 %). A sixteenth of the
     /// machine's (or container's) memory when that is less (``MachineMemory``): 128 MB on a 2 GB node.
     public static let defaultRowCacheBytes = Int(min(512 * 1024 * 1024, MachineMemory.available / 16))
 

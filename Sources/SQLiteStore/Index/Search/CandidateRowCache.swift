@@ -92,7 +92,7 @@ final class CandidateRowCache: Sendable {
                 let bytes = Self.bytes(of: entry)
                 // A huge row (a long description) would push out hundreds of others: it is read each time instead.
                 guard bytes <= maxBytes / 64 else { continue }
-                // A row held at an earlier commit was read twice already.
+                // A row held already (at an earlier commit, or left to the file as expiring soon) is kept again at once.
                 guard state.slots[id] != nil || state.seen.wasSeen(id) else { continue }
                 if let old = state.slots.updateValue(Slot(entry: entry, commitNumber: commitNumber, bytes: bytes), forKey: id) {
                     state.bytes -= old.bytes
