@@ -25,16 +25,19 @@ struct MissingContentFolderTests {
         let validate = try await setup.run(["validate"])
         #expect(validate.status == 0, "\(validate.stderr)")
         #expect(validate.stderr.contains("warning:") && validate.stderr.contains("blog does not exist (yet)"), "\(validate.stderr)")
-        let run = try await setup.run(["run-once"])
+        // Each run at an instant of its own, so that a slow machine cannot let the backoff run out between them.
+        let start = Date()
+        let instant = { (seconds: Double) in ISO8601DateFormatter().string(from: start.addingTimeInterval(seconds)) }
+        let run = try await setup.run(["run-once", "--at", instant(0)])
         #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
         #expect(run.stdout.contains("blog  failed") && run.stdout.contains("cannot open the folder"), "\(run.stdout)")
         #expect(try await setup.indexed() == ["a", "b", "c"], "the other source ran")
-        // Backing off meanwhile: not retried at once.
-        let soon = try await setup.run(["run-once", "--source", "blog"])
+        // Backing off meanwhile: not retried 10 s later.
+        let soon = try await setup.run(["run-once", "--source", "blog", "--at", instant(10)])
         #expect(soon.status == 0 && soon.stdout.contains("backing off"), "\(soon.stdout) \(soon.stderr)")
         // Once the folder is there, the retry its backoff brings (a minute, ±20 %) succeeds, unforced.
         try writePost(setup)
-        let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(5 * 60))
+        let later = instant(5 * 60)
         let again = try await setup.run(["run-once", "--source", "blog", "--at", later])
         #expect(again.status == 0 && again.stdout.contains("blog  reindexed"), "\(again.stdout) \(again.stderr)")
         #expect(try await setup.indexed().count == 4)

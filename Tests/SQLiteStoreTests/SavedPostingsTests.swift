@@ -11,7 +11,7 @@ import Testing
 /// building them and catches up what was written since, answering as FTS5 does; a file it cannot trust (cut short,
 /// damaged, of another database or setting, ahead of a restored database) is refused with its reason and the postings
 /// are built again; a save given up leaves the file saved before.
-@Suite("Saved search postings", .timeLimit(.minutes(5)))
+@Suite("Saved search postings", .timeLimit(.minutes(15)))
 struct SavedPostingsTests {
     /// Saves whenever anything changed: what the tests of the file need (the service's policy is tested apart).
     static let eager = SavedPostingsPolicy(minimumInterval: .zero, changedShare: 0, minimumRows: 1)

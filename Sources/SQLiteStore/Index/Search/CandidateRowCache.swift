@@ -142,7 +142,9 @@ final class CandidateRowCache: Sendable {
 /// once when an eighth of the bits are set, so a row must be read twice within a window of several times as many
 /// rows as the cache holds; an id that shares a bit with one read before is kept at its first read, as without the note.
 struct SeenRows {
-    private var bits: [UInt64]
+    /// Empty until the first row is noted: an index that never searches (a command, an import) allocates none.
+    private var bits: [UInt64] = []
+    private let words: Int
     private var marked = 0
     private let shift: Int
 
@@ -152,11 +154,12 @@ struct SeenRows {
         let bitCount = min(max(4_096, maxBytes / 32), 1 << 26)
         let log2 = Int.bitWidth - (bitCount - 1).leadingZeroBitCount
         shift = UInt64.bitWidth - log2
-        bits = [UInt64](repeating: 0, count: (1 << log2) / 64)
+        words = (1 << log2) / 64
     }
 
     /// Whether `id` was read since the note was last forgotten; notes that it was.
     mutating func wasSeen(_ id: Int64) -> Bool {
+        if bits.isEmpty { bits = [UInt64](repeating: 0, count: words) }
         let bit = Int((UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
         let mask = UInt64(1) << UInt64(bit % 64)
         if bits[bit / 64] & mask != 0 { return true }
