@@ -29,7 +29,11 @@ struct MemoryTables: Sendable {
 
     /// The items by identifier, compared byte for byte as the databases compare text (Swift's `==` would merge the
     /// composed and decomposed spellings of "café", which are two identifiers to SQLite and PostgreSQL).
-    var rows: [ExactText: Row] = [:]
+    private(set) var rows: [ExactText: Row] = [:]
+    /// The highest row identifier in each priority band (by the band's first identifier), where known: a new item's
+    /// identifier is the next one (the databases' `max(id) + 1` within the band) without a walk over every row. A
+    /// band whose highest row is deleted is read again from the rows at its next insert.
+    private var highestIdentifiers: [Int64: Int64] = [:]
     var lastCommitNumber: Int64 = 0
     /// Changes of the index from outside the runs (``Indexing/SearchIndex/outsideChangeCount()``).
     var outsideChanges: Int64 = 0
@@ -116,7 +120,7 @@ struct MemoryTables: Sendable {
                 rows[key] = existing
                 return change
             case .content:
-                rows[key] = nil
+                removeRow(key)
                 // Its opens follow it, so that a purge of its new domain deletes them.
                 opens[key]?.domain = item.domainIdentifier
                 // The same ranking hint keeps its place in priority order, as in the databases.
@@ -126,10 +130,28 @@ struct MemoryTables: Sendable {
         var stored = item
         stored.expirationDate = expiration.expiration(of: item)
         let band = ItemPriority(rankingHint: item.rankingHint)
-        let id = keptID ?? (rows.values.lazy.map(\.id).filter { (band.firstIdentifier...band.lastIdentifier).contains($0) }.max() ?? band.firstIdentifier - 1) + 1
+        let id = keptID ?? nextIdentifier(in: band)
         rows[key] = Row(id: id, item: stored, indexedAt: now, commitNumber: commitNumber, digest: digest, words: Self.words(of: item))
         SearchVocabulary.insertWords(of: item, into: &vocabulary)
         return .content
+    }
+
+    /// The identifier a new item of `band` gets: one past the band's highest.
+    private mutating func nextIdentifier(in band: ItemPriority) -> Int64 {
+        let highest = highestIdentifiers[band.firstIdentifier]
+            ?? rows.values.lazy.map(\.id).filter { (band.firstIdentifier...band.lastIdentifier).contains($0) }.max()
+            ?? band.firstIdentifier - 1
+        highestIdentifiers[band.firstIdentifier] = highest + 1
+        return highest + 1
+    }
+
+    /// Removes the row of `key`, and forgets its band's highest identifier if it was this row's.
+    @discardableResult
+    private mutating func removeRow(_ key: ExactText) -> Row? {
+        guard let row = rows.removeValue(forKey: key) else { return nil }
+        let band = ItemPriority(rankingHint: row.item.rankingHint).firstIdentifier
+        if highestIdentifiers[band] == row.id { highestIdentifiers[band] = nil }
+        return row
     }
 
     /// The words of the vocabulary each lookup names, in byte order, as the databases read them.
@@ -158,7 +180,7 @@ struct MemoryTables: Sendable {
                 }
                 outcome.upserted += items.count
             case .deleteIdentifiers(let identifiers):
-                for identifier in identifiers where rows.removeValue(forKey: ExactText(identifier)) != nil {
+                for identifier in identifiers where removeRow(ExactText(identifier)) != nil {
                     opens[ExactText(identifier)] = nil
                     outcome.deleted += 1
                 }
@@ -173,6 +195,7 @@ struct MemoryTables: Sendable {
             case .deleteAll:
                 outcome.deleted += rows.count
                 rows = [:]
+                highestIdentifiers = [:]
                 opens = [:]
                 vocabulary = []
                 clientStates = [:]
@@ -194,7 +217,7 @@ struct MemoryTables: Sendable {
     mutating func deleteRows(where isDeleted: (Row) -> Bool) -> Int {
         let doomed = rows.filter { isDeleted($0.value) }.keys
         for key in doomed {
-            rows[key] = nil
+            removeRow(key)
             opens[key] = nil
         }
         return doomed.count

@@ -68,7 +68,7 @@ extension PostgresLocation {
     /// connection of its own: for the tests and the benchmark, which make databases of their own.
     public func execute(statementWrittenByThisProgram sql: String, environment: [String: String] = [:]) async throws {
         let logger = Logger(label: "postgres-maintenance")
-        let connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(environment: environment), id: 0, logger: logger)
+        let connection = try await PostgresUnavailable.connect(self, configuration: try connectionConfiguration(environment: environment), logger: logger)
         do {
             try await connection.checkedQuery(PostgresQuery(unsafeSQL: sql), logger: logger)
         } catch {

@@ -17,14 +17,18 @@ public struct PostgresUnavailable: StartupFailure {
 
     /// Connects once to `location` with `configuration`, and throws with the reason and the remedy when that fails.
     static func probe(_ location: PostgresLocation, configuration: PostgresConnection.Configuration, logger: Logger) async throws {
-        let connection: PostgresConnection
+        let connection = try await connect(location, configuration: configuration, logger: logger)
+        try? await connection.close()
+    }
+
+    /// One connection to `location`; a failure is thrown as ``PostgresUnavailable``, with its reason and remedy.
+    static func connect(_ location: PostgresLocation, configuration: PostgresConnection.Configuration, logger: Logger) async throws -> PostgresConnection {
         do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch {
             let nothingAnswered = (error as? PSQLError)?.code == .connectionError && !((error as? PSQLError)?.underlying is NIOSSLError)
             throw PostgresUnavailable(location: location, reason: explain(error, location), mayPassOnRetry: nothingAnswered)
         }
-        try? await connection.close()
     }
 
     /// What a connection failure means for the person who wrote the config.

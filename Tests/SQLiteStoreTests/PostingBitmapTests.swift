@@ -1,7 +1,7 @@
-import Dispatch
 import FuzzSupport
 @testable import Indexing
 @testable import SQLiteStore
+import ProcessSupport
 import Testing
 
 /// ``PostingBitmap`` and ``WordPostings`` held to a plain model (sets of ids, words compared byte by byte): sparse
@@ -37,15 +37,14 @@ struct PostingBitmapTests {
         PostingBitmap.firstMembers(ofIntersection: [bitmap], limit: .max)
     }
 
-    /// Runs `check`, seconds of pure CPU, on a Dispatch thread, so that the concurrency pool (a thread per core) stays
-    /// free for the other tests' servers and tasks; returns the problems it found.
-    static func offThePool(_ check: @escaping @Sendable (inout Problems) -> Void) async -> [String] {
-        await withCheckedContinuation { (done: CheckedContinuation<[String], Never>) in
-            DispatchQueue.global().async {
-                var problems = Problems()
-                check(&problems)
-                done.resume(returning: problems.found)
-            }
+    /// Runs `check`, seconds of pure CPU, on a thread of its own, so that the concurrency pool stays free for the
+    /// other tests' servers and tasks; returns the problems it found. (Not on `DispatchQueue.global()`: on Linux its
+    /// threads, one per core, are the ones Swift's tasks run on.)
+    static func offThePool(_ check: @escaping @Sendable (inout Problems) -> Void) async throws -> [String] {
+        try await onOwnThread {
+            var problems = Problems()
+            check(&problems)
+            return problems.found
         }
     }
 
@@ -57,8 +56,8 @@ struct PostingBitmapTests {
         }
     }
 
-    @Test func bitmapsHoldWhatTheModelHolds() async {
-        let problems = await Self.offThePool(Self.checkBitmapsAgainstTheModel)
+    @Test func bitmapsHoldWhatTheModelHolds() async throws {
+        let problems = try await Self.offThePool(Self.checkBitmapsAgainstTheModel)
         #expect(problems.isEmpty, "\(problems.prefix(10))")
     }
 
@@ -164,8 +163,8 @@ struct PostingBitmapTests {
 
     /// With `hashMask` 3, words are numbered by two bits of their hash: most collide, and are told apart by their bytes.
     @Test(arguments: [~0, 3])
-    func wordPostingsFindWhatAByteComparisonOfTheFoldedWordsFinds(hashMask: Int) async {
-        let problems = await Self.offThePool { Self.checkWordPostingsAgainstTheModel(&$0, hashMask: hashMask) }
+    func wordPostingsFindWhatAByteComparisonOfTheFoldedWordsFinds(hashMask: Int) async throws {
+        let problems = try await Self.offThePool { Self.checkWordPostingsAgainstTheModel(&$0, hashMask: hashMask) }
         #expect(problems.isEmpty, "\(problems.prefix(10))")
     }
 
