@@ -33,11 +33,22 @@ import SQLiteStore
 /// Defaults: N = 100000 1000000, DIR = a temporary folder, PATH = the scheduler beside this program.
 @main
 struct Benchmark {
-    static func main() async throws {
+    static func main() async {
         // Each figure reaches the file or pipe as soon as it is printed: a run stopped or crashed keeps what it measured.
         csystem_line_buffer_standard_output()
         var options = BenchmarkOptions()
         options.parse(CommandLine.arguments.dropFirst())
+        do {
+            try await run(options)
+        } catch {
+            // Said, and exit status 1: a thrown error is not a crash (Swift traps on an error thrown out of `main`).
+            FileHandle.standardError.write(Data("scheduler-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// The measure `options` names.
+    private static func run(_ options: BenchmarkOptions) async throws {
         try FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
         if let single = options.single { return try await single.run(options) }
         if let fleetServer = options.fleetServer {

@@ -65,8 +65,7 @@ enum FleetBenchmark {
     static let leaseTTL = 3
 
     static func run(_ settings: Settings, server url: String, work: String, scheduler: String) async throws -> Report {
-        var location = try PostgresLocation.parse(url: url).get()
-        location.tls = .disable
+        var location = try PostgresBenchmark.serverLocation(url)
         let database = "scheduler_fleet_\(UInt32.random(in: 0...UInt32.max))"
         try await location.execute(statementWrittenByThisProgram: "CREATE DATABASE \(database)")
         let server = location

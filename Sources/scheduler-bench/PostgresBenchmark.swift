@@ -103,14 +103,15 @@ enum PostgresBenchmark {
         let started = ContinuousClock.now
         async let ready = second.waitUntilReady()
         let searches = try await HTTPBenchmark.oneClient(
-            base: second.base, texts: Benchmark.typedQueries(100_000, seed: 9_002), until: started.advanced(by: .seconds(60))
+            base: second.base, texts: Benchmark.typedQueries(100_000, seed: 9_002), until: started.advanced(by: .seconds(60)), refusalsAllowed: true
         )
         let readyAfter = try await ready
         let afterReady = searches.filter { started.duration(to: $0.sent) >= readyAfter }.map(\.latency)
         let how = fetching ? "its search copy fetched from the first" : "its search copy made from the store, no admin token"
         print(String(format: "PostgreSQL, a new replica joining (%@): ready %.2f s after it listened", how, readyAfter.seconds))
         print("  one client's new queries over its first minute: \(searches.count) sent, \(Benchmark.percentiles(searches.map(\.latency))); "
-            + "\(afterReady.count) sent once ready, \(Benchmark.percentiles(afterReady))")
+            + "\(afterReady.count) sent once ready, \(Benchmark.percentiles(afterReady)); "
+            + "\(searches.filter(\.refused).count) refused (503), \(searches.filter { $0.refused && started.duration(to: $0.sent) >= readyAfter }.count) of them once ready")
         print("  its memory: \(second.memory())")
         return Joining(ready: readyAfter, afterReady: afterReady, all: searches.map(\.latency))
     }
@@ -211,9 +212,9 @@ enum PostgresBenchmark {
         return (location, "{ postgres: { url: \"\(location)\", tls: disable\(password) } }")
     }
 
-    /// The server `url` names, reached without TLS (the bench's servers are local and throwaway).
-    private static func serverLocation(_ url: String) throws -> PostgresLocation {
-        var location = try PostgresLocation.parse(url: url).get()
+    /// The server `url` (`--postgres`) names, reached without TLS (the bench's servers are local and throwaway).
+    static func serverLocation(_ url: String) throws -> PostgresLocation {
+        var location = try PostgresLocation.parse(url: url).mapError { BenchmarkError("--postgres '\(url)' \($0.reason)") }.get()
         location.tls = .disable
         return location
     }
