@@ -112,7 +112,9 @@ struct MemoryTables: Sendable {
         let key = ExactText(item.uniqueIdentifier)
         var keptID: Int64?
         if var existing = rows[key] {
-            let change = expiration.change(writing: item, digest: digest, over: StoredItem(digest: existing.digest, expiration: existing.item.expirationDate!))
+            // A row a purge hid is written again whole, as the databases do: its digest is nobody's.
+            let change = isLive(existing)
+                ? expiration.change(writing: item, digest: digest, over: StoredItem(digest: existing.digest, expiration: existing.item.expirationDate!)) : .content
             switch change {
             case .none, .expiration:
                 if case .expiration(let date) = change { existing.item.expirationDate = date }

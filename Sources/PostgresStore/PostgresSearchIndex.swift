@@ -140,7 +140,11 @@ public final class PostgresSearchIndex: SearchIndex {
         guard !latest.isEmpty else { return 0 }
         var stored: [[UInt8]: StoredItem] = [:]
         let rows = try await connection.checkedQuery(
-            "SELECT unique_identifier, content_digest, expiration_date FROM item WHERE unique_identifier = ANY(\(latest.map(\.uniqueIdentifier)))",
+            // A row a purge hid has no digest: it is written again whole.
+            """
+            SELECT unique_identifier, CASE WHEN \(unescaped: PostgresPurgedDomains.liveCondition) THEN content_digest END, expiration_date
+            FROM item WHERE unique_identifier = ANY(\(latest.map(\.uniqueIdentifier)))
+            """,
             logger: logger
         )
         for try await (identifier, digest, date) in rows.decode((String, Int64?, Double).self) {

@@ -45,6 +45,22 @@ struct InstantPurgeTests {
         }
     }
 
+    /// An item sent again as it was before its domain was purged is indexed again, and counted so, not as unchanged:
+    /// the same counts on every store.
+    @Test(arguments: StoreBackend.searching)
+    func anItemSentAgainUnchangedAfterAPurgeIsWrittenAgain(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Conformance.clock) { store in
+            let items = [Conformance.item("a"), Conformance.item("b")]
+            try await store.index.upsert(items)
+            _ = try await store.purge(domain: "com.shop.help")
+            let again = try await store.writeRunBatch(items, domain: "com.shop.help", checkpoint: Conformance.checkpoint())
+            #expect(again.upserted == 2 && again.unchanged == 0)
+            #expect(try await store.index.search(SearchQuery(text: "item")).hits.map(\.uniqueIdentifier).sorted() == ["a", "b"])
+            let unchanged = try await store.writeRunBatch(items, domain: "com.shop.help", checkpoint: Conformance.checkpoint())
+            #expect(unchanged.upserted == 2 && unchanged.unchanged == 2, "sent once more, they are unchanged")
+        }
+    }
+
     @Test(arguments: StoreBackend.searching)
     func aRunAfterAPurgeDoesNotCountTheHiddenRowsAsStale(backend: StoreBackend) async throws {
         try await backend.withFreshStore(clock: Conformance.clock) { store in
