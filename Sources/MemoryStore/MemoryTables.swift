@@ -112,7 +112,7 @@ struct MemoryTables: Sendable {
         let key = ExactText(item.uniqueIdentifier)
         var keptID: Int64?
         if var existing = rows[key] {
-            // A row a purge hid is written again whole, as the databases do: its digest is nobody's.
+            // A row a purge hid is written again whole, as the databases write it (they read no digest for it).
             let change = isLive(existing)
                 ? expiration.change(writing: item, digest: digest, over: StoredItem(digest: existing.digest, expiration: existing.item.expirationDate!)) : .content
             switch change {
