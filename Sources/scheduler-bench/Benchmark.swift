@@ -20,6 +20,8 @@ import SQLiteStore
 ///        scheduler-bench --http DATABASE [--row-cache MB,…] (search over HTTP against `scheduler run` on an existing index;
 ///                                        wrk if installed, for 20 s or BENCH_LOAD_SECONDS; with several row cache sizes,
 ///                                        a service with each, alternated)
+///        scheduler-bench --paired DATABASE [--row-cache A,B] [--against PATH] (two services at once on copies of an
+///                                        index, CPU a never-repeated search, A over B: ``PairedBenchmark``)
 ///        scheduler-bench --restart DATABASE [--once] (search right after a restart, postings saved and not: ``RestartBenchmark``)
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)
 ///        scheduler-bench --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … (documentation sites: ``DocsRelevanceBenchmark``)
@@ -36,14 +38,15 @@ struct Benchmark {
     static func main() async {
         // Each figure reaches the file or pipe as soon as it is printed: a run stopped or crashed keeps what it measured.
         csystem_line_buffer_standard_output()
+        BenchChildren.stopWithTheBench()
         var options = BenchmarkOptions()
         options.parse(CommandLine.arguments.dropFirst())
         do {
             try await run(options)
+            BenchChildren.exitAfterStopping(0)
         } catch {
             // Said, and exit status 1: a thrown error is not a crash (Swift traps on an error thrown out of `main`).
-            FileHandle.standardError.write(Data("scheduler-bench: \(error)\n".utf8))
-            exit(1)
+            BenchChildren.exitAfterStopping(1, saying: "\(error)")
         }
     }
 

@@ -16,6 +16,8 @@ struct BenchmarkOptions {
     var json = false
     var goals: Int?
     var afterImport: Int?
+    /// The `scheduler` of `--paired`'s second service (B), when it is another program.
+    var against: String?
     /// A measure that runs alone (one a run; the options around it, such as `--scheduler`, apply to it).
     var single: Single? {
         willSet { if single != nil { Self.fail("one measure at a time\n" + Self.usage) } }
@@ -23,15 +25,26 @@ struct BenchmarkOptions {
 
     /// The measures that run alone, on what their option names.
     enum Single {
-        case decode(Int), http(String, rowCaches: [Int?]), restart(String, once: Bool), postings(String, allFields: Bool), purge(String), relevance([String]), docsRelevance([String]), popularity(String), audience(String)
+        case decode(Int), http(String, rowCaches: [Int?]), paired(String, rowCaches: [Int?]), restart(String, once: Bool), postings(String, allFields: Bool), purge(String), relevance([String]), docsRelevance([String]), popularity(String), audience(String)
         /// Without the result cache: what a search costs, not what a repeated one does.
         case search(String)
+
+        var isPaired: Bool {
+            if case .paired = self { true } else { false }
+        }
 
         func run(_ options: BenchmarkOptions) async throws {
             switch self {
             case .decode(let n): try DecodeBenchmark.run(n: n, work: options.work)
             case .http(let database, let rowCaches):
                 try await HTTPBenchmark.run(database: database, rowCaches: rowCaches, work: options.work, scheduler: options.scheduler)
+            case .paired(let database, let rowCaches):
+                guard rowCaches.count <= 2 else { fail("usage: scheduler-bench --paired DATABASE [--row-cache A,B] [--against PATH]") }
+                let sides = [
+                    PairedBenchmark.Side(name: "A", scheduler: options.scheduler, rowCache: rowCaches[0]),
+                    PairedBenchmark.Side(name: "B", scheduler: options.against ?? options.scheduler, rowCache: rowCaches.last!),
+                ]
+                try await PairedBenchmark.run(database: database, sides: sides, work: options.work)
             case .restart(let database, let once): try await RestartBenchmark.run(database: database, once: once, work: options.work, scheduler: options.scheduler)
             case .postings(let database, let allFields): try await PostingsBenchmark.run(database: database, allFields: allFields)
             case .purge(let database): try await PurgeBenchmark.measure(try SQLiteSearchIndex(path: database, logger: Logger(label: "bench")))
@@ -49,7 +62,7 @@ struct BenchmarkOptions {
     }
 
     static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
-        + "| --pass N | --decode N | --ticks [N] … | --http DATABASE [--row-cache MB,…] | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
+        + "| --pass N | --decode N | --ticks [N] … | --http DATABASE [--row-cache MB,…] | --paired DATABASE [--row-cache A,B] [--against PATH] | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
         + "| --relevance FOLDER … | --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE|N | --fleet URL"
 
     mutating func parse(_ arguments: ArraySlice<String>) {
@@ -62,6 +75,7 @@ struct BenchmarkOptions {
                 sizes.append(n)
             }
         }
+        if against != nil, single?.isPaired != true { Self.fail("--against names the second service of --paired\n" + Self.usage) }
     }
 
     /// The options of the measures; false when `argument` is none of them.
@@ -78,6 +92,10 @@ struct BenchmarkOptions {
         case "--goals": goals = Self.count(argument, 1...100_000_000, &arguments)
         case "--after-import": afterImport = Self.count(argument, 1...100_000_000, &arguments)
         case "--http": single = .http(arguments.popFirst() ?? "", rowCaches: Self.rowCaches(&arguments))
+        case "--paired": single = .paired(arguments.popFirst() ?? "", rowCaches: Self.rowCaches(&arguments))
+        case "--against":
+            guard let path = arguments.popFirst(), !path.hasPrefix("--") else { Self.fail("usage: scheduler-bench --paired DATABASE --against PATH") }
+            against = path
         case "--restart": single = .restart(arguments.popFirst() ?? "", once: Self.flag("--once", &arguments))
         case "--postings": single = .postings(arguments.popFirst() ?? "", allFields: Self.flag("--all-fields", &arguments))
         case "--purge": single = .purge(arguments.popFirst() ?? "")
@@ -115,7 +133,7 @@ struct BenchmarkOptions {
         arguments.removeFirst()
         var sizes: [Int?] = []
         for text in (arguments.popFirst() ?? "").split(separator: ",") {
-            guard text == "default" || Int(text).map({ $0 >= 0 }) == true else { fail("usage: scheduler-bench --http DATABASE --row-cache MB,MB,… (or default)") }
+            guard text == "default" || Int(text).map({ $0 >= 0 }) == true else { fail("usage: --row-cache MB,MB,… (megabytes, or default) after --http DATABASE or --paired DATABASE") }
             sizes.append(Int(text))
         }
         return sizes.isEmpty ? [nil] : sizes

@@ -18,13 +18,13 @@ enum ChildProcess {
     /// Runs `arguments` with standard input from `stdinPath` (or inherited) and output to /dev/null.
     static func measure(_ arguments: [String], stdinPath: String? = nil) throws -> Measurement {
         let start = ContinuousClock.now
-        let pid = try ProcessSpawn.spawn(
-            arguments[0], arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
-            input: stdinPath.map(ProcessSpawn.Stream.file) ?? .inherited, errors: .inherited, searchingPath: true
-        )
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let pid = try BenchChildren.started {
+            try ProcessSpawn.spawn(
+                arguments[0], arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+                input: stdinPath.map(ProcessSpawn.Stream.file) ?? .inherited, errors: .inherited, searchingPath: true
+            )
+        }
+        let (status, usage) = BenchChildren.wait(for: pid)
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         func inSeconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
@@ -38,14 +38,14 @@ extension ChildProcess {
     /// What `arguments` print on standard output, or `nil` when the program fails.
     static func output(_ arguments: [String]) throws -> String? {
         let pipe = Pipe()
-        let pid = try ProcessSpawn.spawn(
-            arguments[0], arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
-            output: .descriptor(pipe.fileHandleForWriting.fileDescriptor)
-        )
+        let pid = try BenchChildren.started {
+            try ProcessSpawn.spawn(
+                arguments[0], arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+                output: .descriptor(pipe.fileHandleForWriting.fileDescriptor), newGroup: true
+            )
+        }
         try pipe.fileHandleForWriting.close()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status == 0 ? text : nil
+        return BenchChildren.wait(for: pid).status == 0 ? text : nil
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Indexing
 import Logging
+import PluginAPI
 import PostgresStore
 import SchedulerService
 import Store
@@ -226,8 +227,8 @@ actor Fleet {
     let folder: String
     /// The replica whose clock runs ahead, and by how many seconds.
     let skewed: (id: String, seconds: Int)?
-    /// Each replica's process and its pid.
-    private var running: [String: (process: Process, scheduler: Int32)] = [:]
+    /// Each replica's pid.
+    private var running: [String: Int32] = [:]
     private var replicaOfPID: [Int32: String] = [:]
     /// Processes killed or stalled: their plugin runs may overlap a successor's by design.
     private var excluded: Set<Int32> = []
@@ -239,48 +240,51 @@ actor Fleet {
     }
 
     func start(_ id: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: scheduler)
-        process.arguments = ["run", "--config", folder, "--replica-id", id, "--log-level", "warning"]
+        let arguments = ["run", "--config", folder, "--replica-id", id, "--log-level", "warning"]
             + (skewed.flatMap { $0.id == id ? ["--clock-offset", "\($0.seconds)"] : nil } ?? [])
         let logPath = "\(folder)/\(id).log"
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        defer { try? log.close() }
         log.seekToEndOfFile()
-        (process.standardOutput, process.standardError) = (log, log)
-        try process.run()
-        running[id] = (process, process.processIdentifier)
-        replicaOfPID[process.processIdentifier] = id
+        let pid = try BenchChildren.started {
+            try ProcessSpawn.spawn(
+                scheduler, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+                output: .descriptor(log.fileDescriptor), errors: .descriptor(log.fileDescriptor), newGroup: true
+            )
+        }
+        running[id] = pid
+        replicaOfPID[pid] = id
     }
 
     func killAndRestart(_ id: String) throws {
-        guard let (process, scheduler) = running[id] else { return }
+        guard let scheduler = running[id] else { return }
         kill(scheduler, SIGKILL)
-        process.waitUntilExit()
+        BenchChildren.wait(for: scheduler)
         excluded.insert(scheduler)
         try start(id)
     }
 
     func signal(_ id: String, _ signal: Int32) {
-        guard let scheduler = running[id]?.scheduler else { return }
+        guard let scheduler = running[id] else { return }
         kill(scheduler, signal)
     }
 
     func markStalled(_ id: String) {
-        if let scheduler = running[id]?.scheduler { excluded.insert(scheduler) }
+        if let scheduler = running[id] { excluded.insert(scheduler) }
     }
 
     /// Sends SIGTERM to every replica and waits up to 60 s for each; returns how many had to be killed.
     func terminateAll() -> Int {
-        for (_, scheduler) in running.values { kill(scheduler, SIGTERM) }
+        for scheduler in running.values { kill(scheduler, SIGTERM) }
         var hung = 0
         let deadline = Date().addingTimeInterval(60)
-        for (id, (process, scheduler)) in running.sorted(by: { $0.key < $1.key }) {
-            while process.isRunning, Date() < deadline { usleep(50_000) }
-            if process.isRunning {
+        for (id, scheduler) in running.sorted(by: { $0.key < $1.key }) {
+            while !BenchChildren.hasEnded(scheduler), Date() < deadline { usleep(50_000) }
+            if !BenchChildren.hasEnded(scheduler) {
                 hung += 1
                 kill(scheduler, SIGKILL)
-                process.waitUntilExit()
+                BenchChildren.wait(for: scheduler)
                 // Its log's end, since the folder may not outlive the run (a test's workspace).
                 let log = (try? String(contentsOfFile: "\(folder)/\(id).log", encoding: .utf8)) ?? ""
                 let tail = log.split(separator: "\n", omittingEmptySubsequences: false).suffix(80).joined(separator: "\n")

@@ -67,7 +67,7 @@ enum HTTPBenchmark {
             if number == rounds.count - 1 { figures.asYouType = latencies }
         }
 
-        guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+        guard let wrk else {
             print("wrk is not installed (apt-get install -y wrk): no throughput figure")
             return figures
         }
@@ -108,6 +108,9 @@ enum HTTPBenchmark {
         }
         return searches
     }
+
+    /// Where `wrk` is installed, if it is.
+    static let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile(atPath:))
 
     /// The path of a search for `text`, top 20.
     static func searchPath(_ text: String) -> String {

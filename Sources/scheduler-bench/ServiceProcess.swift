@@ -10,17 +10,19 @@ import Glibc
 struct ServiceProcess {
     /// `http://127.0.0.1:PORT`, as the service printed it.
     let base: String
-    private let pid: Int32
+    let pid: Int32
 
     /// Starts `scheduler run --config folder` (and `arguments`, in this process's environment but for the variables
     /// `unsetting` names) and waits for the line that says where it listens.
     init(scheduler: String, config folder: String, arguments: [String] = [], unsetting: Set<String> = []) throws {
         let output = Pipe()
-        pid = try ProcessSpawn.spawn(
-            scheduler, arguments: ["run", "--config", folder, "--log-level", "warning"] + arguments,
-            environment: ProcessInfo.processInfo.environment.filter { !unsetting.contains($0.key) },
-            output: .descriptor(output.fileHandleForWriting.fileDescriptor), errors: .inherited
-        )
+        pid = try BenchChildren.started {
+            try ProcessSpawn.spawn(
+                scheduler, arguments: ["run", "--config", folder, "--log-level", "warning"] + arguments,
+                environment: ProcessInfo.processInfo.environment.filter { !unsetting.contains($0.key) },
+                output: .descriptor(output.fileHandleForWriting.fileDescriptor), errors: .inherited, newGroup: true
+            )
+        }
         try output.fileHandleForWriting.close()
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         guard let start = line.range(of: "http://") else {
@@ -67,13 +69,21 @@ struct ServiceProcess {
         return lines.map { $0.replacingOccurrences(of: "\t", with: " ").split(separator: " ").joined(separator: " ") }.joined(separator: ", ")
     }
 
+    /// The CPU time it has spent so far, user and system (`utime + stime` in `/proc/PID/stat`), in seconds.
+    func cpuSeconds() -> Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // The fields after the command's name (which may hold spaces), from the third: utime is the 14th, stime the 15th.
+        let fields = stat[(stat.lastIndex(of: ")") ?? stat.startIndex)...].split(separator: " ").dropFirst()
+        let ticks = fields.dropFirst(11).prefix(2).compactMap { Double($0) }.reduce(0, +)
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Stops the service (SIGTERM) and waits for it to end.
     func stop() { Self.stop(pid) }
 
     private static func stop(_ pid: Int32) {
         kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        BenchChildren.wait(for: pid)
     }
 
     /// The lines of a config folder's `scheduler.yaml` that make a service that only serves: one unit whose gate is off

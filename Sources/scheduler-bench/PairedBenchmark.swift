@@ -1,0 +1,164 @@
+import Foundation
+import PluginAPI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Two services compared at once: `scheduler-bench --paired DATABASE [--row-cache A,B] [--against PATH]`.
+///
+/// This VM's speed drifts 20–40 % within minutes, so two builds or settings measured one after the other differ by
+/// more than most changes do (BENCHMARKS.md, 2026-11-30, morning). Here both run at the same time, each a `scheduler
+/// run` on its own copy of the index (`DATABASE` and its saved postings, copied under `--work`), each loaded by its own
+/// `wrk -t1 -c8` walking the same list of never-repeated queries at its own pace: the drift falls on both alike. After a
+/// warm-up of ``warmUp`` (the row caches fill), ``rounds`` rounds of ``round`` each give the CPU time each service
+/// spent a request (`utime + stime` from `/proc/PID/stat`), and their ratio, A over B; the median of the rounds is
+/// the figure. Run it with A and B the same (no option) to see the method's own noise.
+enum PairedBenchmark {
+    /// One of the two services: the `scheduler` program it runs, and its `search.rowCacheMegabytes` (`nil`: the
+    /// default).
+    struct Side {
+        var name: String
+        var scheduler: String
+        var rowCache: Int?
+
+        var description: String { "\(name): \(scheduler), " + (rowCache.map { "rowCacheMegabytes: \($0)" } ?? "the default row cache") }
+    }
+
+    static let warmUp = 90
+    static let round = 30
+    static let rounds = 6
+    /// Connections each `wrk` keeps open (4 per core: both services stay busy).
+    static let connections = 8
+
+    static func run(database: String, sides: [Side], work: String) async throws {
+        print("\n== paired: \(database), both services at once, CPU per never-repeated search")
+        sides.forEach { print($0.description) }
+        let services = try await start(sides, database: database, work: work)
+        defer { services.forEach { $0.stop() } }
+        guard let wrk = HTTPBenchmark.wrk else { throw BenchmarkError("--paired loads both services with wrk: apt-get install -y wrk") }
+        let queries = Benchmark.distinctTypedQueries(400_000, seed: 999).map(HTTPBenchmark.searchPath)
+        var loads = services.map { Load(service: $0, queries: queries, work: work) }
+        print("warm-up: \(warmUp) s of load on both")
+        _ = try Load.together(&loads, wrk: wrk, seconds: warmUp)
+        var ratios: [Double] = []
+        for number in 1...rounds {
+            let figures = try Load.together(&loads, wrk: wrk, seconds: round)
+            let perRequest = figures.map { $0.cpuSeconds / Double(max($0.requests, 1)) }
+            ratios.append(perRequest[0] / perRequest[1])
+            let each = zip(sides, figures).map { side, figure in
+                String(format: "%@ %.0f req/s, %.0f µs CPU a request", side.name, Double(figure.requests) / Double(round),
+                    figure.cpuSeconds / Double(max(figure.requests, 1)) * 1e6)
+            }
+            print(String(format: "round %d: %@; A/B %.3f", number, each.joined(separator: ", "), ratios.last!))
+        }
+        let sorted = ratios.sorted()
+        let median = (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+        print(String(format: "A/B CPU a request: median %.3f (rounds %.3f–%.3f)", median, sorted.first!, sorted.last!))
+        for (side, service) in zip(sides, services) { print("\(side.name) memory: \(service.memory())") }
+        if loads.contains(where: \.wrapped) { print("note: the query list wrapped: some queries were sent twice to the same service") }
+    }
+
+    /// Each side's service on its own copy of the index, its postings held.
+    private static func start(_ sides: [Side], database: String, work: String) async throws -> [ServiceProcess] {
+        var services: [ServiceProcess] = []
+        for side in sides {
+            let folder = "\(work)/paired-\(side.name)"
+            let copy = "\(folder)/index.sqlite"
+            try ServiceProcess.writeServingConfig(
+                store: "{ sqlite: { path: \(copy) } }", to: folder, adding: side.rowCache.map { "search: { rowCacheMegabytes: \($0) }" }
+            )
+            for suffix in ["", "-wal", ".postings"] where FileManager.default.fileExists(atPath: database + suffix) {
+                try FileManager.default.copyItem(atPath: database + suffix, toPath: copy + suffix)
+            }
+            let service = try ServiceProcess(scheduler: side.scheduler, config: folder)
+            services.append(service)
+            print(String(format: "%@ held its search postings after %.1f s", side.name, try await service.waitForSearchPostings().seconds))
+        }
+        return services
+    }
+}
+
+extension PairedBenchmark {
+    /// One service's load: the queries it has not been sent yet.
+    struct Load {
+        let service: ServiceProcess
+        let queries: [String]
+        let script: String
+        var next = 0
+        var wrapped = false
+
+        init(service: ServiceProcess, queries: [String], work: String) {
+            self.service = service
+            self.queries = queries
+            script = "\(work)/paired-\(service.pid).lua"
+        }
+
+        /// What one load of a service did: the requests answered and the CPU time the service spent meanwhile.
+        struct Figures {
+            var requests: Int
+            var cpuSeconds: Double
+        }
+
+        /// Runs a `wrk` on each service for `seconds`, all at once; what each did.
+        static func together(_ loads: inout [Load], wrk: String, seconds: Int) throws -> [Figures] {
+            var started: [(pid: Int32, output: String, cpu: Double)] = []
+            for index in loads.indices {
+                let output = try loads[index].writeScript(seconds: seconds)
+                let pid = try BenchChildren.started {
+                    try ProcessSpawn.spawn(
+                        wrk, arguments: ["-t1", "-c\(connections)", "-d\(seconds)s", "-s", loads[index].script, loads[index].service.base],
+                        environment: ProcessInfo.processInfo.environment, output: .descriptor(output.fileDescriptor), errors: .inherited,
+                        newGroup: true
+                    )
+                }
+                try output.close()
+                started.append((pid, "\(loads[index].script).out", loads[index].service.cpuSeconds()))
+            }
+            return try zip(loads.indices, started).map { index, run in
+                let status = BenchChildren.wait(for: run.pid).status
+                let cpu = loads[index].service.cpuSeconds() - run.cpu
+                let text = (try? String(contentsOfFile: run.output, encoding: .utf8)) ?? ""
+                guard status == 0, let requests = Self.requests(in: text) else { throw BenchmarkError("wrk failed (status \(status)): \(text)") }
+                loads[index].advance(by: requests, seconds: seconds)
+                return Figures(requests: requests, cpuSeconds: cpu)
+            }
+        }
+
+        /// Writes the script of the next load, which sends the queries from ``next`` on (at most 3,000 a second);
+        /// returns the file `wrk`'s output goes to.
+        private mutating func writeScript(seconds: Int) throws -> FileHandle {
+            let count = Self.scriptLength(seconds: seconds, of: queries.count)
+            if next + count > queries.count { (next, wrapped) = (0, true) }
+            try """
+                local queries = {\(queries[next..<(next + count)].map { "\"\($0)\"" }.joined(separator: ","))}
+                local i = 0
+                request = function()
+                  i = i + 1
+                  return wrk.format("GET", queries[((i - 1) % #queries) + 1])
+                end
+                """.write(toFile: script, atomically: true, encoding: .utf8)
+            _ = FileManager.default.createFile(atPath: "\(script).out", contents: nil)
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: "\(script).out"))
+        }
+
+        /// Moves past the queries a load of `seconds` sent: those answered, and those still open on its connections
+        /// when it ended; notes a script that had to send some twice.
+        private mutating func advance(by requests: Int, seconds: Int) {
+            let sent = requests + PairedBenchmark.connections
+            if sent > Self.scriptLength(seconds: seconds, of: queries.count) { wrapped = true }
+            next += sent
+        }
+
+        /// How many queries the script of a load of `seconds` holds: 3,000 a second, at most the whole list.
+        private static func scriptLength(seconds: Int, of count: Int) -> Int { min(count, seconds * 3_000) }
+
+        /// The requests `wrk` says were answered (`123456 requests in 30.00s, …`); `nil` when any was not a 200.
+        private static func requests(in output: String) -> Int? {
+            guard !output.contains("Non-2xx"), !output.contains("Socket errors"),
+                let line = output.split(separator: "\n").first(where: { $0.contains(" requests in ") })
+            else { return nil }
+            return Int(line.trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
+        }
+    }
+}
