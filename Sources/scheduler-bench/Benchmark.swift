@@ -27,6 +27,7 @@ import SQLiteStore
 ///        scheduler-bench --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … (documentation sites: ``DocsRelevanceBenchmark``)
 ///        scheduler-bench --audience DATABASE    (searches as a tenant token's user against anonymous ones: ``AudienceBenchmark``)
 ///        scheduler-bench --decode N [--work DIR] (reading N item lines: the line decoder against JSONDecoder)
+///        scheduler-bench --generate N [--work DIR] (writes the N synthetic items every measure uses, as NDJSON and CSV)
 ///        scheduler-bench --ticks [N …] [--postgres URL] (a tick with nothing due over N units, each --ticks one N;
 ///                                               1,000, 10,000 and 100,000 by default: see ``TickBenchmark``)
 ///        scheduler-bench --fleet URL [--replicas N] [--units N] [--kills N] [--concurrency N] [--cut-connections N]

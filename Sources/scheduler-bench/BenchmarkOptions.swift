@@ -25,7 +25,7 @@ struct BenchmarkOptions {
 
     /// The measures that run alone, on what their option names.
     enum Single {
-        case decode(Int), http(String, rowCaches: [Int?]), paired(String, rowCaches: [Int?]), restart(String, once: Bool), postings(String, allFields: Bool), purge(String), relevance([String]), docsRelevance([String]), popularity(String), audience(String)
+        case decode(Int), generate(Int), http(String, rowCaches: [Int?]), paired(String, rowCaches: [Int?]), restart(String, once: Bool), postings(String, allFields: Bool), purge(String), relevance([String]), docsRelevance([String]), popularity(String), audience(String)
         /// Without the result cache: what a search costs, not what a repeated one does.
         case search(String)
 
@@ -36,6 +36,9 @@ struct BenchmarkOptions {
         func run(_ options: BenchmarkOptions) async throws {
             switch self {
             case .decode(let n): try DecodeBenchmark.run(n: n, work: options.work)
+            case .generate(let n):
+                try Benchmark.generate(n: n, ndjson: "\(options.work)/items-\(n).ndjson", csv: "\(options.work)/items-\(n).csv")
+                print("\(options.work)/items-\(n).ndjson, \(options.work)/items-\(n).csv")
             case .http(let database, let rowCaches):
                 try await HTTPBenchmark.run(database: database, rowCaches: rowCaches, work: options.work, scheduler: options.scheduler)
             case .paired(let database, let rowCaches):
@@ -62,7 +65,7 @@ struct BenchmarkOptions {
     }
 
     static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
-        + "| --pass N | --decode N | --ticks [N] … | --http DATABASE [--row-cache MB,…] | --paired DATABASE [--row-cache A,B] [--against PATH] | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
+        + "| --pass N | --decode N | --generate N | --ticks [N] … | --http DATABASE [--row-cache MB,…] | --paired DATABASE [--row-cache A,B] [--against PATH] | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
         + "| --relevance FOLDER … | --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE|N | --fleet URL"
 
     mutating func parse(_ arguments: ArraySlice<String>) {
@@ -86,6 +89,7 @@ struct BenchmarkOptions {
         case "--postgres": postgres = arguments.popFirst()
         case "--pass": passSizes.append(Self.count(argument, 1...100_000_000, &arguments))
         case "--decode": single = .decode(Self.count(argument, 1...100_000_000, &arguments))
+        case "--generate": single = .generate(Self.count(argument, 1...100_000_000, &arguments))
         case "--ticks":
             tickUnits = tickUnits ?? []
             if arguments.first.flatMap(Int.init) != nil { tickUnits?.append(Self.count(argument, 1...1_000_000, &arguments)) }
