@@ -29,11 +29,24 @@ struct BenchmarkOptions {
         /// Without the result cache: what a search costs, not what a repeated one does.
         case search(String)
 
+        /// The existing SQLite index the measure reads.
+        var index: String? {
+            switch self {
+            case .http(let database, _), .paired(let database, _), .restart(let database, _), .postings(let database, _), .purge(let database):
+                database
+            default: nil
+            }
+        }
+
         var isPaired: Bool {
             if case .paired = self { true } else { false }
         }
 
         func run(_ options: BenchmarkOptions) async throws {
+            // A service on a path with no index would make an empty one and wait half an hour for its postings.
+            if let index, !FileManager.default.fileExists(atPath: index) {
+                throw BenchmarkError("there is no index at \(index): give an SQLite index a `scheduler index import` wrote")
+            }
             switch self {
             case .decode(let n): try DecodeBenchmark.run(n: n, work: options.work)
             case .generate(let n):

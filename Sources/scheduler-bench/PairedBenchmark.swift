@@ -33,10 +33,10 @@ enum PairedBenchmark {
 
     static func run(database: String, sides: [Side], work: String) async throws {
         print("\n== paired: \(database), both services at once, CPU per never-repeated search")
+        guard let wrk = HTTPBenchmark.wrk else { throw BenchmarkError("--paired loads both services with wrk: apt-get install -y wrk") }
         sides.forEach { print($0.description) }
         let services = try await start(sides, database: database, work: work)
         defer { services.forEach { $0.stop() } }
-        guard let wrk = HTTPBenchmark.wrk else { throw BenchmarkError("--paired loads both services with wrk: apt-get install -y wrk") }
         let queries = Benchmark.distinctTypedQueries(400_000, seed: 999).map(HTTPBenchmark.searchPath)
         var loads = services.map { Load(service: $0, queries: queries, work: work) }
         print("warm-up: \(warmUp) s of load on both")
