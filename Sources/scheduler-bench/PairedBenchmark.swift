@@ -113,7 +113,7 @@ extension PairedBenchmark {
                     )
                 }
                 try output.close()
-                started.append((pid, "\(loads[index].script).out", loads[index].service.cpuSeconds()))
+                started.append((pid, loads[index].output, loads[index].service.cpuSeconds()))
             }
             return try zip(loads.indices, started).map { index, run in
                 let status = BenchChildren.wait(for: run.pid).status
@@ -124,6 +124,9 @@ extension PairedBenchmark {
                 return Figures(requests: requests, cpuSeconds: cpu)
             }
         }
+
+        /// The file the output of its `wrk` goes to.
+        var output: String { "\(script).out" }
 
         /// Writes the script of the next load, which sends the queries from ``next`` on (at most 3,000 a second);
         /// returns the file `wrk`'s output goes to.
@@ -138,8 +141,8 @@ extension PairedBenchmark {
                   return wrk.format("GET", queries[((i - 1) % #queries) + 1])
                 end
                 """.write(toFile: script, atomically: true, encoding: .utf8)
-            _ = FileManager.default.createFile(atPath: "\(script).out", contents: nil)
-            return try FileHandle(forWritingTo: URL(fileURLWithPath: "\(script).out"))
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         }
 
         /// Moves past the queries a load of `seconds` sent: those answered, and those still open on its connections
