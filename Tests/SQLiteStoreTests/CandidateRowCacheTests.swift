@@ -66,12 +66,13 @@ struct CandidateRowCacheTests {
     }
 
     /// A row kept takes what its words need, not the room appending them left (up to twice as much): at a million
-    /// items that was a fifth of the service's memory.
+    /// items that was a fifth of the service's memory. The allocator may hand out a block up to a few dozen bytes larger
+    /// than asked (a free block too small to split), which the buffer counts as room.
     @Test func aKeptRowTakesTheRoomItsWordsNeed() {
         for words in [1, 10, 60, 200] {
             let description = (0..<words).map { "word\($0)" }.joined(separator: " ")
             let candidate = entry(1, description: description).candidate
-            #expect(candidate.packedCapacity < candidate.packedBytes + 16, "\(words) words: \(candidate.packedBytes) bytes in \(candidate.packedCapacity)")
+            #expect(candidate.packedCapacity < candidate.packedBytes + 64, "\(words) words: \(candidate.packedBytes) bytes in \(candidate.packedCapacity)")
         }
     }
 

@@ -46,6 +46,7 @@ struct SearchPostingsTests {
             let before = keeping.postings.batchesAnswered
             let kept = try await keeping.search(query), fullText = try await plain.search(query)
             #expect(kept.hits.map(\.uniqueIdentifier) == fullText.hits.map(\.uniqueIdentifier), "\(query.text)", sourceLocation: sourceLocation)
+            #expect(kept.hits.map(\.score) == fullText.hits.map(\.score), "\(query.text): the same scores, not only the same order", sourceLocation: sourceLocation)
             #expect(kept.total == fullText.total && kept.totalIsExact == fullText.totalIsExact, "\(query.text)", sourceLocation: sourceLocation)
             #expect(kept.facets == fullText.facets && kept.facetsAreExact == fullText.facetsAreExact, "\(query.text)", sourceLocation: sourceLocation)
             return keeping.postings.batchesAnswered - before
