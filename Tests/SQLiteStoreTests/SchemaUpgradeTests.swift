@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ProcessSupport
 @testable import Indexing
 @testable import SQLiteStore
 import Synchronization
@@ -48,21 +49,31 @@ struct SchemaUpgradeTests {
 struct ConcurrentOpenTests {
     /// Replicas and operator commands (`scheduler search` while `run-once` creates the file) open a new file
     /// together: each connection is what another process would hold, so they race for the schema as processes do.
-    @Test func everyOpenerOfANewFileSucceedsAndTheSchemaIsCreatedOnce() throws {
+    /// Each opener runs on a thread of its own: they wait on SQLite's locks, which would hold the threads Swift's
+    /// tasks run on (`DispatchQueue.concurrentPerform` uses those on Linux) while other tests need them.
+    @Test func everyOpenerOfANewFileSucceedsAndTheSchemaIsCreatedOnce() async throws {
         let directory = try TemporaryDirectory()
         for round in 0..<20 {
             let path = directory.path("index-\(round).sqlite")
             let failures = Mutex<[String]>([])
-            DispatchQueue.concurrentPerform(iterations: 6) { _ in
-                do {
-                    _ = try SQLiteSearchIndex(path: path, clock: ManualClock(), logger: .init(label: "test"))
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
+            try await onOwnThread {
+                let openers = DispatchGroup()
+                for _ in 0..<6 {
+                    openers.enter()
+                    Thread.detachNewThread {
+                        defer { openers.leave() }
+                        do {
+                            _ = try SQLiteSearchIndex(path: path, clock: ManualClock(), logger: .init(label: "test"))
+                        } catch {
+                            failures.withLock { $0.append("\(error)") }
+                        }
+                    }
                 }
+                openers.wait()
             }
             #expect(failures.withLock { $0 } == [], "round \(round)")
             let database = try DatabaseQueue(path: path)
-            let applied = try database.read { try SQLiteSchema.migrator.appliedMigrations($0) }
+            let applied = try await database.read { try SQLiteSchema.migrator.appliedMigrations($0) }
             #expect(applied == SQLiteSchema.migrator.migrations, "each migration once, in order")
             #expect(applied.last == "v20-saved-postings")
         }
