@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import ProcessSupport
 @testable import Indexing
+import ProcessSupport
 @testable import SQLiteStore
 import Synchronization
 import Testing
