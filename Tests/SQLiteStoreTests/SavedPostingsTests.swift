@@ -41,16 +41,18 @@ struct SavedPostingsTests {
         }
     }
 
-    /// Fails unless `index` answers every query as `plain` (FTS5) does; returns how many batches its postings answered.
+    /// Fails unless `index` answers every query as `plain` (FTS5) does, taking candidates from its records; returns how
+    /// many batches its postings answered.
     static func expectSameAnswers(_ index: SQLiteSearchIndex, _ plain: SQLiteSearchIndex, seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int {
         var random = SeededGenerator(seed: seed)
-        let before = index.postings.batchesAnswered
+        let before = index.postings.batchesAnswered, recordedBefore = index.postings.candidatesFromRecords
         for _ in 0..<40 {
             let query = try SearchPostingsTests.randomQuery(&random)
             let kept = try await index.search(query), fullText = try await plain.search(query)
             #expect(kept.hits.map(\.uniqueIdentifier) == fullText.hits.map(\.uniqueIdentifier), "\(query.text)", sourceLocation: sourceLocation)
             #expect(kept.total == fullText.total, "\(query.text)", sourceLocation: sourceLocation)
         }
+        #expect(index.postings.candidatesFromRecords > recordedBefore, "candidates come from the records", sourceLocation: sourceLocation)
         return index.postings.batchesAnswered - before
     }
 

@@ -13,10 +13,17 @@ extension CandidateRanking {
         package let rankingHint: Int?
         /// The page it belongs to: its `relatedUniqueIdentifier`, else its own identifier (``SearchDistinct/page``).
         package let page: String
-        /// For each field, in ``SearchColumn`` order, the bytes of its folded words (``absent`` for a field it does not
-        /// have) and how many words they are, each as four little-endian bytes; then the folded words of each field it
-        /// has, in the same order.
-        private let packed: [UInt8]
+        private let words: Words
+
+        /// Where the fields' words are.
+        private enum Words: Sendable {
+            /// For each field, in ``SearchColumn`` order, the bytes of its folded words (``absent`` for a field it does
+            /// not have) and how many words they are, each as four little-endian bytes; then the folded words of each
+            /// field it has, in the same order.
+            case packed([UInt8])
+            /// Numbers of words in a list kept elsewhere (``NumberedFields``).
+            case numbered(NumberedFields)
+        }
 
         /// The length that stands for an absent field.
         private static let absent = UInt32.max
@@ -31,9 +38,9 @@ extension CandidateRanking {
             self.id = id
             self.rankingHint = rankingHint
             self.page = page
-            packed = Self.pack { column, fold in
+            words = .packed(Self.pack { column, fold in
                 if let text = utf8(column) { fold(text) }
-            }
+            })
         }
 
         package init(
@@ -44,10 +51,18 @@ extension CandidateRanking {
             self.rankingHint = rankingHint
             self.page = page
             let texts = [title, displayName, keywords, authorNames, contentDescription]
-            packed = Self.pack { column, fold in
+            words = .packed(Self.pack { column, fold in
                 guard var text = texts[column.position] else { return }
                 text.withUTF8(fold)
-            }
+            })
+        }
+
+        /// A candidate whose fields are the numbered words of `fields`.
+        package init(id: Int64, rankingHint: Int?, page: String, fields: NumberedFields) {
+            self.id = id
+            self.rankingHint = rankingHint
+            self.page = page
+            words = .numbered(fields)
         }
 
         /// The buffer of the fields `withText` hands over: called once for each column, in order, it calls its second
@@ -78,20 +93,39 @@ extension CandidateRanking {
 
         /// Calls `body` with the candidate's fields, whose bytes are valid only during the call.
         func withFields<Result>(_ body: (Fields) -> Result) -> Result {
-            packed.withUnsafeBufferPointer { body(Fields(packed: $0)) }
+            switch words {
+            case .packed(let packed): packed.withUnsafeBufferPointer { body(Fields(packed: $0)) }
+            case .numbered(let numbered): body(Fields(numbered: numbered))
+            }
         }
 
-        /// The bytes it holds: its fields' words and their lengths.
-        package var packedBytes: Int { packed.count }
-        /// The bytes its buffer has room for: what it takes of the process's memory.
-        package var packedCapacity: Int { packed.capacity }
+        /// The bytes its own buffer holds: its fields' words and their lengths (none when its words are numbered).
+        package var packedBytes: Int {
+            if case .packed(let packed) = words { packed.count } else { 0 }
+        }
+        /// The bytes its own buffer has room for: what it takes of the process's memory.
+        package var packedCapacity: Int {
+            if case .packed(let packed) = words { packed.capacity } else { 0 }
+        }
 
         /// A candidate's fields, by column: each one's folded words, `nil` when absent.
         struct Fields {
-            fileprivate let packed: UnsafeBufferPointer<UInt8>
+            private let packed: UnsafeBufferPointer<UInt8>
+            private let numbered: NumberedFields?
+
+            fileprivate init(packed: UnsafeBufferPointer<UInt8>) {
+                self.packed = packed
+                numbered = nil
+            }
+
+            fileprivate init(numbered: NumberedFields) {
+                packed = UnsafeBufferPointer(start: nil, count: 0)
+                self.numbered = numbered
+            }
 
             /// The folded words of `column`, `nil` when the candidate does not have that field.
             subscript(column: SearchColumn) -> FoldedWords? {
+                if let numbered { return numbered[column] }
                 let length = slot(2 * column.position)
                 guard length != Candidate.absent else { return nil }
                 var offset = Candidate.headerBytes

@@ -53,13 +53,16 @@ extension SQLiteSearch {
     /// on its text when it was rewritten since the postings were built; `nil` when the postings moved on.
     private func scanPostings(_ match: WordMatch, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate]? {
         var found: [CandidateRanking.Candidate] = []
-        let held = try eachPostingsBatch(scope, match, first: limit, most: 8_192) { ids, toCheck in
-            var batch = try CandidateBatch(ids, for: self)
-            defer { sharedRows?.store(batch.newlyRead, at: commitNumber) }
-            for id in ids {
+        let held = try eachPostingsBatch(scope, match, first: limit, most: 8_192) { members in
+            var batch = try CandidateBatch(members, for: self)
+            defer {
+                sharedRows?.store(batch.newlyRead, at: commitNumber)
+                postings.noteCandidatesFromRecords(batch.fromRecords)
+            }
+            for id in members.ids {
                 guard found.count < limit else { break }
-                guard let (candidate, expiration, _, _, _) = try batch.row(id, for: self) else { continue }
-                if toCheck.contains(id), try !SearchRows.row(id, holds: match, in: scope.columns, db) { continue }
+                guard let (candidate, expiration) = try batch.row(id, for: self) else { continue }
+                if members.toCheck.contains(id), try !SearchRows.row(id, holds: match, in: scope.columns, db) { continue }
                 noteExpiration(expiration)
                 found.append(candidate)
             }
@@ -72,18 +75,18 @@ extension SQLiteSearch {
     /// when they were rewritten; `nil` when the postings moved on.
     private func walkPostings(_ match: WordMatch) throws -> [WalkedMatch]? {
         var walked: [WalkedMatch] = []
-        let held = try eachPostingsBatch(.all, match, first: WalkedMatch.rowsRead, most: 65_536) { ids, toCheck in
+        let held = try eachPostingsBatch(.all, match, first: WalkedMatch.rowsRead, most: 65_536) { members in
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: """
                     SELECT item.expirationDate, \(SearchRows.walkedColumns) FROM item
                     WHERE item.id IN (SELECT value FROM json_each(?)) AND \(filter.sql) ORDER BY item.id
                     """),
-                arguments: [RowIDList.json(ids)] + filter.arguments
+                arguments: [RowIDList.json(members.ids)] + filter.arguments
             )
             while walked.count < WalkedMatch.rowsRead, let row = try rows.next() {
                 let id: Int64 = row[1]
                 // A rewritten row is read again, alone, with its text: few are, and a walk reads thousands.
-                if toCheck.contains(id), try !SearchRows.row(id, holds: match, in: CandidateRanking.Scope.all.columns, db) { continue }
+                if members.toCheck.contains(id), try !SearchRows.row(id, holds: match, in: CandidateRanking.Scope.all.columns, db) { continue }
                 noteExpiration(row[0])
                 walked.append(SearchRows.walked(row))
             }
@@ -93,20 +96,19 @@ extension SQLiteSearch {
     }
 
     /// Hands `body` the members of `match` in `scope` in priority order, batch after batch, with those to check on
-    /// their text, while it asks for more and members are left: the first batch `first` long, each next twice as
-    /// long up to `most` (a filter that passes few rows, a small domain, reads bigger batches). False when the
-    /// postings moved on.
+    /// their text and the records, while it asks for more and members are left: the first batch `first` long, each
+    /// next twice as long up to `most` (a filter that passes few rows, a small domain, reads bigger batches). False
+    /// when the postings moved on.
     private func eachPostingsBatch(
-        _ scope: CandidateRanking.Scope, _ match: WordMatch, first: Int, most: Int,
-        _ body: (_ ids: [Int64], _ toCheck: Set<Int64>) throws -> Bool
+        _ scope: CandidateRanking.Scope, _ match: WordMatch, first: Int, most: Int, _ body: (SearchPostings.Members) throws -> Bool
     ) throws -> Bool {
         var after: Int64?
         var batch = first
         while true {
-            guard let (ids, toCheck) = postings.firstMembers(scope, matching: match, at: commitNumber, after: after, limit: batch) else {
+            guard let members = postings.firstMembers(scope, matching: match, at: commitNumber, after: after, limit: batch) else {
                 return false
             }
-            guard try body(ids, toCheck), ids.count == batch, let last = ids.last else { return true }
+            guard try body(members), members.ids.count == batch, let last = members.ids.last else { return true }
             after = last
             batch = min(batch * 2, most)
         }
@@ -125,9 +127,18 @@ extension SQLiteSearch {
 }
 
 /// The rows of one batch of postings members, each taken from where it is cheapest: read earlier in this search
-/// (``SQLiteSearch/rowsRead``), read by recent searches (``CandidateRowCache``), or stepped from one statement over
-/// the rest, lazily, in id order, so a scan that has its candidates stops reading.
+/// (``SQLiteSearch/rowsRead``); recorded (``CandidateRecords``), its id and commit alone read with the search's filter
+/// (a row written since its record was made is then read whole, alone); read by recent searches
+/// (``CandidateRowCache``); or stepped from one statement over the rest. Both statements step lazily, in id order, so
+/// a scan that has its candidates stops reading.
 struct CandidateBatch {
+    /// The records, and the ids of this batch taken from them, in order, with how many were asked for.
+    private let records: CandidateRecords?
+    private let recorded: [Int64]
+    private var recordedAsked = 0
+    /// The recorded rows the search may return, with their expiration and the commit that wrote them, by id.
+    private let recordedRows: RowCursor?
+    private var nextRecorded: (id: Int64, expiration: Double, commitNumber: Int64)?
     /// The rows recent searches read, of those this search had not.
     private let shared: [Int64: CandidateRowCache.Entry?]
     private let statement: Statement
@@ -136,9 +147,23 @@ struct CandidateBatch {
     private var next: CandidateRowCache.Entry?
     /// What this batch read from the file, for the shared rows: `nil` for a row the filter left out.
     private(set) var newlyRead: [Int64: CandidateRowCache.Entry?] = [:]
+    /// The candidates it took from the records.
+    private(set) var fromRecords = 0
 
-    init(_ ids: [Int64], for search: SQLiteSearch) throws {
-        let unread = ids.filter { search.rowsRead[$0] == nil }
+    init(_ members: SearchPostings.Members, for search: SQLiteSearch) throws {
+        var recorded: [Int64] = [], unread: [Int64] = []
+        for id in members.ids where search.rowsRead[id] == nil {
+            if let records = members.records, records.contains(id) { recorded.append(id) } else { unread.append(id) }
+        }
+        (records, self.recorded) = (members.records, recorded)
+        recordedRows = recorded.isEmpty ? nil : try Row.fetchCursor(
+            search.db.cachedStatement(sql: """
+                SELECT item.id, item.expirationDate, item.commitNumber FROM item
+                WHERE item.id IN (SELECT value FROM json_each(?)) AND \(search.filter.sql) ORDER BY item.id
+                """),
+            arguments: [RowIDList.json(recorded)] + search.filter.arguments
+        )
+        nextRecorded = try recordedRows?.next().map { ($0[0], $0[1], $0[2]) }
         // A row about to expire is read from the file: the expiry sweep deletes rows without a commit, and its clock
         // may be ahead of this search's.
         shared = search.sharedRows?.entries(
@@ -155,9 +180,29 @@ struct CandidateBatch {
         next = try Self.read(rows, statement)
     }
 
-    /// Row `id` (a member of the batch, asked in order) and its expiration when the search may return it.
-    mutating func row(_ id: Int64, for search: SQLiteSearch) throws -> CandidateRowCache.Entry? {
+    /// Row `id` (a member of the batch, asked in order), its candidate and expiration, when the search may return it.
+    mutating func row(_ id: Int64, for search: SQLiteSearch) throws -> SQLiteSearch.FoundRow? {
         if let remembered = search.rowsRead[id] { return remembered }
+        let row = recordedAsked < recorded.count && recorded[recordedAsked] == id ? try recordedRow(id, for: search) : try readRow(id, for: search)
+        if search.rowsRead.count < SQLiteSearch.rowsRememberedPerSearch { search.rowsRead[id] = .some(row) }
+        return row
+    }
+
+    /// Recorded row `id`, when the filter let it through: from its record when that is of the row's version, else
+    /// read whole.
+    private mutating func recordedRow(_ id: Int64, for search: SQLiteSearch) throws -> SQLiteSearch.FoundRow? {
+        recordedAsked += 1
+        guard let read = nextRecorded, read.id == id else { return nil }
+        nextRecorded = try recordedRows?.next().map { ($0[0], $0[1], $0[2]) }
+        if let candidate = records?.candidate(id, writtenBy: read.commitNumber) {
+            fromRecords += 1
+            return (candidate, read.expiration)
+        }
+        return try SearchRows.candidates(search.db, ids: [id]).first.map { ($0, read.expiration) }
+    }
+
+    /// Row `id`, not recorded, from the shared rows or the file.
+    private mutating func readRow(_ id: Int64, for search: SQLiteSearch) throws -> SQLiteSearch.FoundRow? {
         let stored: CandidateRowCache.Entry?
         if let entry = shared[id] {
             stored = entry
@@ -169,9 +214,7 @@ struct CandidateBatch {
             stored = nil
             if search.sharedRows != nil { newlyRead[id] = .some(nil) }
         }
-        let row = stored.flatMap { $0.expiration > search.nowSeconds && search.mayReturn($0) ? $0 : nil }
-        if search.rowsRead.count < SQLiteSearch.rowsRememberedPerSearch { search.rowsRead[id] = .some(row) }
-        return row
+        return stored.flatMap { $0.expiration > search.nowSeconds && search.mayReturn($0) ? ($0.candidate, $0.expiration) : nil }
     }
 
     private static func read(_ rows: RowCursor, _ statement: Statement) throws -> CandidateRowCache.Entry? {

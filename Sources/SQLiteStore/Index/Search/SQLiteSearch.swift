@@ -27,10 +27,13 @@ final class SQLiteSearch {
     private(set) var validUntil = Date.distantFuture
     /// Whether the postings hold this read's commit, once asked (``postingsHoldThisCommit()``).
     private var postingsChecked: Bool?
-    /// The rows read from the postings' members, by id, with their expiration: `nil` for one the filter left out. A
-    /// later scan (another scope, another level) takes them from here. At most ``rowsRememberedPerSearch``: a narrow
-    /// filter walking a common word's members reads past them without keeping them.
-    var rowsRead: [Int64: CandidateRowCache.Entry?] = [:]
+    /// The rows read from the postings' members, by id: `nil` for one the filter left out. A later scan (another
+    /// scope, another level) takes them from here. At most ``rowsRememberedPerSearch``: a narrow filter walking a
+    /// common word's members reads past them without keeping them.
+    var rowsRead: [Int64: FoundRow?] = [:]
+
+    /// A row the search may return: its candidate, and its expiration (seconds since 1970).
+    typealias FoundRow = (candidate: CandidateRanking.Candidate, expiration: Double)
 
     /// Rows a search keeps once read, for its later scans (a few hundred is the usual search's need).
     static let rowsRememberedPerSearch = 4_096

@@ -36,7 +36,11 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         try await loadSavedSearchPostings()
         var build = try await stepSearchPostings(rowsAStep: rowsAStep)
         if !build, postings.isDueALook { build = try await database.read { [postings] db in try postings.isStale(db) } }
-        if build { try await buildSearchPostings() }
+        if build {
+            try await buildSearchPostings()
+        } else if postings.recordsAreDue {
+            try await makeCandidateRecords()
+        }
         if let (saved, token) = try await saveSearchPostingsIfDue() { try await serveSavedSearchPostings(saved, token: token) }
     }
 
@@ -77,14 +81,9 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Builds the postings from every row, in one read, and serves them from then on.
     package func buildSearchPostings() async throws {
         let start = ContinuousClock.now
-        let cancelled = Mutex(false)
         let built: SearchPostings.Held
         do {
-            built = try await withTaskCancellationHandler {
-                try await database.read { [postings] db in try postings.build(db, isCancelled: { cancelled.withLock { $0 } }) }
-            } onCancel: {
-                cancelled.withLock { $0 = true }
-            }
+            built = try await readEveryRow { [postings] db, isCancelled in try postings.build(db, isCancelled: isCancelled) }
         } catch let error as SearchPostings.TooManyWords {
             logger.warning("\(error)")
             return
@@ -95,6 +94,28 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
                 "commit": "\(summary.commitNumber)", "rows": "\(summary.rows)", "words": "\(summary.words)",
                 "megabytes": "\(summary.bytes / 1_000_000)", "seconds": "\((ContinuousClock.now - start).seconds)",
             ])
+        }
+    }
+
+    /// Makes the candidate records again from every row, in one read (``SearchPostings/recordsAreDue``), and serves
+    /// them from then on; the next save keeps them.
+    private func makeCandidateRecords() async throws {
+        let start = ContinuousClock.now
+        let records = try await readEveryRow { [postings] db, isCancelled in try postings.makeRecords(db, isCancelled: isCancelled) }
+        postings.install(records)
+        if records == nil { logger.warning("the candidate records hold more than \(postings.maxRecordedWords) distinct words: none are kept, searches read rows") }
+        logger.info("made the candidate records again", metadata: [
+            "rows": "\(records?.count ?? 0)", "megabytes": "\((records?.byteCount ?? 0) / 1_000_000)", "seconds": "\((ContinuousClock.now - start).seconds)",
+        ])
+    }
+
+    /// What `body` makes in one read of the index, given whether to give up: once the task is cancelled.
+    private func readEveryRow<Made: Sendable>(_ body: @escaping @Sendable (Database, () -> Bool) throws -> Made) async throws -> Made {
+        let cancelled = Mutex(false)
+        return try await withTaskCancellationHandler {
+            try await database.read { db in try body(db, { cancelled.withLock { $0 } }) }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
         }
     }
 
@@ -119,7 +140,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         }
         saving.markLoaded()
         guard let loaded, let install = postings.install(loaded) else { return }
-        saving.record(attemptAt: nil, saved: .init(install: install, commitNumber: loaded.commitNumber, rowsCaughtUp: loaded.rowsCaughtUp))
+        saving.record(attemptAt: nil, saved: .init(of: loaded, install: install))
         logger.info("read the saved search postings", metadata: [
             "commit": "\(loaded.commitNumber)", "rows": "\(loaded.rowsBuilt + loaded.rowsCaughtUp)", "seconds": "\((ContinuousClock.now - start).seconds)",
         ])
@@ -149,7 +170,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             }
             return nil
         }
-        let saved = PostingsSaving.Saved(install: install, commitNumber: held.commitNumber, rowsCaughtUp: held.rowsCaughtUp)
+        let saved = PostingsSaving.Saved(of: held, install: install)
         saving.record(attemptAt: now, saved: saved)
         logger.info("saved the search postings", metadata: [
             "commit": "\(held.commitNumber)", "path": "\(saving.file.path)", "seconds": "\((ContinuousClock.now - now).seconds)",

@@ -30,6 +30,10 @@ package final class SearchPostings: Sendable {
         /// Every row id read, and those read more than once: a candidate among the latter is checked on its text.
         var read = PostingBitmap()
         var rewritten = PostingBitmap()
+        /// The candidate records of the rows (``CandidateRecords``), `nil` when given up, and ``rowsCaughtUp`` when they
+        /// were made: the rows caught up since have none that holds.
+        var records: CandidateRecords?
+        var recordsCaughtUpAt = 0
         /// Rows read by the build, then by the catch-ups since, and those of the latter read before (rewritten): each
         /// of these may have left words its row no longer holds.
         var rowsBuilt = 0
@@ -45,7 +49,7 @@ package final class SearchPostings: Sendable {
         /// The words of the widest scope kept: what ``SearchPostings/maxWords`` bounds.
         var wordCount: Int { (all ?? bestFields).wordCount }
 
-        /// Adds a row of ``SearchPostings/rowColumns``.
+        /// Adds a row of ``SearchPostings/rowColumns`` (or of a build's, which starts with them and the description).
         mutating func add(_ row: Row, isCatchUp: Bool) {
             let id: Int64 = row[0]
             for column in 1...4 {
@@ -109,6 +113,14 @@ package final class SearchPostings: Sendable {
     private let answered = Atomic<Int>(0)
     /// How many times the postings answered a scan's batch (instead of FTS5): what tests and the benchmark check.
     package var batchesAnswered: Int { answered.load(ordering: .relaxed) }
+    private let recordsRead = Atomic<Int>(0)
+    /// How many candidates scans took from the candidate records (instead of their rows): what tests check.
+    package var candidatesFromRecords: Int { recordsRead.load(ordering: .relaxed) }
+
+    /// Counts `count` candidates a scan took from the records.
+    func noteCandidatesFromRecords(_ count: Int) {
+        if count > 0 { recordsRead.add(count, ordering: .relaxed) }
+    }
     /// New rows a search reads itself to bring the postings to its commit: with more, it scans FTS5, and whoever keeps
     /// the postings (``SQLiteSearchIndex/keepSearchStructures()``) catches them up.
     let caughtUpBySearch: Int
@@ -152,13 +164,17 @@ package final class SearchPostings: Sendable {
         self.fields = fields
     }
 
-    /// The postings of every row `db` reads, at the commit it reads; throws `CancellationError` when `isCancelled`,
-    /// ``TooManyWords`` (and gives up for good) past ``maxWords``.
+    /// The postings of every row `db` reads, at the commit it reads, with the rows' candidate records; throws
+    /// `CancellationError` when `isCancelled`, ``TooManyWords`` (and gives up for good) past ``maxWords``.
     func build(_ db: Database, isCancelled: () -> Bool) throws -> Held {
         var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: keepsAllFields)
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(rowColumns) FROM item ORDER BY id")
+        // The record's columns start with those of the postings, the description included.
+        let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
+        var records = CandidateRecords.Builder(maxWords: maxRecordedWords)
+        let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() {
             held.add(row, isCatchUp: false)
+            SearchRows.record(row, statement, in: &records)
             if held.rowsBuilt % 4096 == 0 {
                 if isCancelled() || gaveUp { throw CancellationError() }
                 try checkWords(held)
@@ -166,7 +182,44 @@ package final class SearchPostings: Sendable {
         }
         try checkWords(held)
         held.sortNewWords()
+        held.records = records.finish()
         return held
+    }
+
+    /// Distinct words the candidate records number at most: past it (a source writing random words), none are kept.
+    var maxRecordedWords: Int { 2 * maxWords }
+
+    /// The candidate records of every row `db` reads, `nil` when given up for too many words; throws
+    /// `CancellationError` when `isCancelled`.
+    func makeRecords(_ db: Database, isCancelled: () -> Bool) throws -> CandidateRecords? {
+        let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
+        var records = CandidateRecords.Builder(maxWords: maxRecordedWords)
+        let rows = try Row.fetchCursor(statement)
+        var read = 0
+        while let row = try rows.next() {
+            SearchRows.record(row, statement, in: &records)
+            read += 1
+            if read % 4096 == 0, isCancelled() || gaveUp { throw CancellationError() }
+        }
+        return records.finish()
+    }
+
+    /// Whether the rows caught up since the records were made (new and rewritten rows, which have none that holds)
+    /// outnumber them, and a floor: the keeper makes them again, so that an index grown or turned over since the
+    /// postings were built is searched through records too. Records given up for too many words are not made again.
+    var recordsAreDue: Bool {
+        held.readIfAvailable { held in
+            guard let held, let records = held.records else { return false }
+            return held.rowsCaughtUp - held.recordsCaughtUpAt > max(records.count, 1_000)
+        } ?? false
+    }
+
+    /// Serves `records` from now on, in place of those held.
+    func install(_ records: CandidateRecords?) {
+        held.write { held in
+            held?.records = records
+            held?.recordsCaughtUpAt = held?.rowsCaughtUp ?? 0
+        }
     }
 
     private func checkWords(_ held: Held) throws {
@@ -306,13 +359,21 @@ package final class SearchPostings: Sendable {
     /// yet for a read at it, ``Held/exactFrom``), do not keep `scope`, or are being changed.
     func firstMembers(
         _ scope: CandidateRanking.Scope, matching match: WordMatch, at commitNumber: Int64, after: Int64?, limit: Int
-    ) -> (ids: [Int64], toCheck: Set<Int64>)? {
-        held.readIfAvailable { held -> ([Int64], Set<Int64>)? in
+    ) -> Members? {
+        held.readIfAvailable { held -> Members? in
             guard let held, held.commitNumber == commitNumber, commitNumber >= held.exactFrom, let postings = held.postings(scope) else { return nil }
             let ids = postings.firstMembers(matching: match, after: after, limit: limit)
             answered.add(1, ordering: .relaxed)
-            return (ids, held.rewritten.isEmpty ? [] : Set(ids.filter(held.rewritten.contains)))
+            return Members(ids: ids, toCheck: held.rewritten.isEmpty ? [] : Set(ids.filter(held.rewritten.contains)), records: held.records)
         } ?? nil
+    }
+
+    /// What ``firstMembers(_:matching:at:after:limit:)`` gives: the ids, those rewritten since the build (to check on
+    /// their text), and the candidate records.
+    struct Members {
+        var ids: [Int64]
+        var toCheck: Set<Int64>
+        var records: CandidateRecords?
     }
 
     /// Copies the row counts of `held` where they are read without the lock; call under the write lock.
@@ -320,6 +381,9 @@ package final class SearchPostings: Sendable {
         rowsCaughtUp.store(held?.rowsCaughtUp ?? 0, ordering: .releasing)
         rowsBuilt.store(held?.rowsBuilt ?? -1, ordering: .releasing)
     }
+
+    /// How many rows the candidate records hold: what tests read.
+    package var recordedRows: Int { held.read { $0?.records?.count ?? 0 } }
 
     /// The rows caught up since the postings were last built: what tests read to tell a catch-up from a build.
     package var rowsCaughtUpSinceBuild: Int { rowsCaughtUp.load(ordering: .acquiring) }
@@ -331,21 +395,25 @@ package final class SearchPostings: Sendable {
         return built < 0 ? 0 : built + rowsCaughtUp.load(ordering: .acquiring)
     }
 
-    /// What the postings hold, for the log and the benchmark: the commit, rows and words, and their size in bytes
-    /// (which walks every bitmap).
+    /// What the postings hold, for the log and the benchmark: the commit, rows and words, and their size in bytes with
+    /// their candidate records' (which walks every bitmap).
     package var summary: (commitNumber: Int64, rows: Int, words: Int, bytes: Int)? {
         held.read { held in
-            held.map { ($0.commitNumber, $0.rowsBuilt + $0.rowsCaughtUp, $0.wordCount, $0.bestFields.bytes + $0.names.bytes + ($0.all?.bytes ?? 0)) }
+            held.map { ($0.commitNumber, $0.rowsBuilt + $0.rowsCaughtUp, $0.wordCount, $0.bestFields.bytes + $0.names.bytes + ($0.all?.bytes ?? 0) + ($0.records?.byteCount ?? 0)) }
         }
     }
 }
 
 extension SearchPostings.Held {
-    /// Writes the commits and row counts, then the bitmaps of the rows read and rewritten, then the words'.
+    /// Writes the commits and row counts, then the bitmaps of the rows read and rewritten, then the words', then the
+    /// candidate records when there are.
     func write(to file: SavedFileWriter) throws {
         for number in [commitNumber, exactFrom, Int64(rowsBuilt), Int64(rowsCaughtUp), Int64(rowsReadAgain)] { try file.write(number) }
         for bitmap in [read, rewritten] { try bitmap.write(to: file) }
         for words in [bestFields, names] + (all.map { [$0] } ?? []) { try words.write(to: file) }
+        try file.write(UInt8(records == nil ? 0 : 1))
+        try file.write(Int64(recordsCaughtUpAt))
+        try records?.write(to: file)
     }
 
     /// Reads what ``write(to:)`` wrote, the words of every field when `allFields`.
@@ -362,5 +430,11 @@ extension SearchPostings.Held {
         bestFields = try WordPostings(reading: &file)
         names = try WordPostings(reading: &file)
         if allFields { all = try WordPostings(reading: &file) }
+        let hasRecords = try file.read(UInt8.self)
+        guard hasRecords <= 1 else { throw SavedFileReader.Unusable(reason: "it says neither that it holds records nor that it does not") }
+        let caughtUpAt = try file.read(Int64.self)
+        guard caughtUpAt >= 0, caughtUpAt <= Int64(rowsCaughtUp) else { throw SavedFileReader.Unusable(reason: "its records' row count is out of range") }
+        recordsCaughtUpAt = Int(caughtUpAt)
+        records = hasRecords == 1 ? try CandidateRecords(reading: &file) : nil
     }
 }

@@ -7,7 +7,7 @@ import PluginAPI
 /// How a search reads rows: the columns each step selects and what it makes of them.
 enum SearchRows {
     /// The page an item belongs to (``SearchDistinct/page(domain:related:unique:)``).
-    private static let pageColumn = "item.domainIdentifier || ' ' || coalesce(item.relatedUniqueIdentifier, item.uniqueIdentifier)"
+    static let pageColumn = "item.domainIdentifier || ' ' || coalesce(item.relatedUniqueIdentifier, item.uniqueIdentifier)"
 
     /// The columns ``candidate(_:_:)`` reads, after one column of the caller's: the searchable fields in ``SearchColumn`` order
     /// from the third.
@@ -23,6 +23,20 @@ enum SearchRows {
         let sqliteStatement = statement.sqliteStatement
         return CandidateRanking.Candidate(id: row[1], rankingHint: row[7], page: row[8]) { column in
             guard let text = sqlite3_column_text(sqliteStatement, CInt(2 + column.position)) else { return nil }
+            return UnsafeBufferPointer(start: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self)))
+        }
+    }
+
+    /// The columns ``record(_:_:in:)`` reads: the id, the searchable fields in ``SearchColumn`` order, the ranking hint,
+    /// the page and the commit that wrote the row.
+    static let recordColumns = "id, title, displayName, keywords, authorNames, contentDescription, rankingHint, \(pageColumn), commitNumber"
+
+    /// Records the current row of `statement` (`row`, of ``recordColumns``) in `records`, its fields' text read as
+    /// ``candidate(_:_:)`` reads it.
+    static func record(_ row: Row, _ statement: Statement, in records: inout CandidateRecords.Builder) {
+        let sqliteStatement = statement.sqliteStatement
+        records.add(id: row[0], commitNumber: row[8], rankingHint: row[6], page: row[7]) { column in
+            guard let text = sqlite3_column_text(sqliteStatement, CInt(1 + column.position)) else { return nil }
             return UnsafeBufferPointer(start: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self)))
         }
     }

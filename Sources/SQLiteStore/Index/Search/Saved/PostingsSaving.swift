@@ -25,11 +25,20 @@ final class PostingsSaving: Sendable {
     let file: SavedPostingsFile
     let policy: SavedPostingsPolicy
 
-    /// What a save (or the load) put in the file: the install it was, and its commit and rows caught up then.
+    /// What a save (or the load) put in the file: the install it was, and its commit, rows caught up and the rows
+    /// caught up when its candidate records were made.
     struct Saved {
         var install: Int
         var commitNumber: Int64
         var rowsCaughtUp: Int
+        var recordsCaughtUpAt: Int
+
+        init(of held: SearchPostings.Held, install: Int) {
+            self.install = install
+            commitNumber = held.commitNumber
+            rowsCaughtUp = held.rowsCaughtUp
+            recordsCaughtUpAt = held.recordsCaughtUpAt
+        }
     }
 
     private struct State {
@@ -67,12 +76,13 @@ final class PostingsSaving: Sendable {
     }
 
     /// Whether `held`, install `install`, should be saved at `now`: unless saves are held back (``hold(_:)``), none of
-    /// its install was saved (a build), or enough rows changed since the last save (``SavedPostingsPolicy``).
+    /// its install was saved (a build), its candidate records were made again since, or enough rows changed since the
+    /// last save (``SavedPostingsPolicy``).
     func isDue(_ held: SearchPostings.Held, install: Int, now: ContinuousClock.Instant) -> Bool {
         guard !onHold.load(ordering: .relaxed) else { return false }
         return state.withLock { state in
             if let last = state.lastAttempt, last.duration(to: now) < policy.minimumInterval { return false }
-            guard let saved = state.saved, saved.install == install else { return true }
+            guard let saved = state.saved, saved.install == install, saved.recordsCaughtUpAt == held.recordsCaughtUpAt else { return true }
             guard saved.commitNumber != held.commitNumber else { return false }
             let changed = held.rowsCaughtUp - saved.rowsCaughtUp
             let rows = held.rowsBuilt + held.rowsCaughtUp

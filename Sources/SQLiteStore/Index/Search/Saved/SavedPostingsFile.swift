@@ -20,8 +20,9 @@ import Glibc
 struct SavedPostingsFile {
     /// "SPOSTNGS", in the machine's byte order: a file of the other order is refused.
     static let magic: UInt64 = 0x5350_4F53_544E_4753
-    /// 2: members aligned, read in place from the mapped file. 3: prefixes of up to four letters (six before).
-    static let formatVersion: UInt32 = 3
+    /// 2: members aligned, read in place from the mapped file. 3: prefixes of up to four letters (six before). 4: the
+    /// candidate records (``CandidateRecords``).
+    static let formatVersion: UInt32 = 4
     /// The length of a token: 32 hexadecimal digits.
     static let tokenBytes = 32
 
