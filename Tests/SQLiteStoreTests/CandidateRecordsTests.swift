@@ -18,24 +18,25 @@ struct CandidateRecordsTests {
     }
 
     /// Rows of random fields, ranking hints and pages, by ascending id.
-    static func randomRows(_ count: Int, _ random: inout SeededGenerator) -> [(id: Int64, hint: Int?, page: String, fields: [[UInt8]?])] {
+    static func randomRows(_ count: Int, _ random: inout SeededGenerator) -> [(id: Int64, commit: Int64, hint: Int?, page: String, fields: [[UInt8]?])] {
         var id = Int64.random(in: -1_000...1_000, using: &random)
         return (0..<count).map { _ in
             id += Int64.random(in: 1...1_000, using: &random)
             let hint: Int? = [nil, 0, 100, -7, Int.max, Int.min].randomElement(using: &random)!
             let page = String(decoding: (0..<Int.random(in: 0...40, using: &random)).flatMap { _ in FoldedWordsTests.pieces.randomElement(using: &random)! }, as: UTF8.self)
-            return (id, hint, page, SearchColumn.allCases.map { _ in randomField(&random) })
+            return (id, Int64.random(in: 1...Int64.max, using: &random), hint, page, SearchColumn.allCases.map { _ in randomField(&random) })
         }
     }
 
     /// Expects the candidate `records` give for each row to hold what a candidate of the row's text holds.
-    static func expectRecorded(_ rows: [(id: Int64, hint: Int?, page: String, fields: [[UInt8]?])], in records: CandidateRecords) {
+    static func expectRecorded(_ rows: [(id: Int64, commit: Int64, hint: Int?, page: String, fields: [[UInt8]?])], in records: CandidateRecords) {
         #expect(records.count == rows.count)
         for row in rows {
-            guard let recorded = records.candidate(row.id) else {
+            guard let recorded = records.candidate(row.id, writtenBy: row.commit) else {
                 Issue.record("row \(row.id) has no record")
                 continue
             }
+            #expect(records.candidate(row.id, writtenBy: row.commit - 1) == nil, "a record is of one version of its row")
             // From the same bytes, as SQLite gives both: a string would change bytes that are not UTF-8.
             let fromText = withBuffers(row.fields) { buffers in
                 CandidateRanking.Candidate(id: row.id, rankingHint: row.hint, page: row.page) { buffers[$0.position] }
@@ -44,14 +45,13 @@ struct CandidateRecordsTests {
             for column in SearchColumn.allCases {
                 #expect(CandidateTests.words(of: recorded, column) == CandidateTests.words(of: fromText, column), "row \(row.id), \(column)")
             }
-            #expect(!records.contains(row.id + 1) || rows.contains { $0.id == row.id + 1 })
         }
     }
 
-    static func built(_ rows: [(id: Int64, hint: Int?, page: String, fields: [[UInt8]?])], maxWords: Int = 1_000_000) -> CandidateRecords? {
+    static func built(_ rows: [(id: Int64, commit: Int64, hint: Int?, page: String, fields: [[UInt8]?])], maxWords: Int = 1_000_000) -> CandidateRecords? {
         var builder = CandidateRecords.Builder(maxWords: maxWords)
         for row in rows {
-            withBuffers(row.fields) { buffers in builder.add(id: row.id, rankingHint: row.hint, page: row.page) { buffers[$0.position] } }
+            withBuffers(row.fields) { buffers in builder.add(id: row.id, commitNumber: row.commit, rankingHint: row.hint, page: row.page) { buffers[$0.position] } }
         }
         return builder.finish()
     }
@@ -74,7 +74,7 @@ struct CandidateRecordsTests {
         let rows = Self.randomRows(300, &random)
         let records = try #require(Self.built(rows))
         Self.expectRecorded(rows, in: records)
-        #expect(records.candidate(rows[0].id - 1) == nil, "a row the build did not read has no record")
+        #expect(records.candidate(rows[0].id - 1, writtenBy: rows[0].commit) == nil, "a row the read did not see has no record")
     }
 
     @Test func recordsReadBackFromTheirFileHoldTheSame() throws {
@@ -95,7 +95,7 @@ struct CandidateRecordsTests {
     }
 
     @Test func moreWordsThanAllowedMakeNoRecords() {
-        let rows = [(id: Int64(1), hint: Int?.none, page: "p", fields: [Array("one two three".utf8), nil, nil, nil, nil])]
+        let rows = [(id: Int64(1), commit: Int64(1), hint: Int?.none, page: "p", fields: [Array("one two three".utf8), nil, nil, nil, nil])]
         #expect(Self.built(rows, maxWords: 2) == nil)
         #expect(Self.built(rows, maxWords: 3) != nil)
     }

@@ -270,8 +270,11 @@ struct SavedPostingsPolicyTests {
         #expect(!saving.isDue(held, install: 1, now: start), "held back (a search copy being made)")
         saving.hold(false)
         #expect(saving.isDue(held, install: 1, now: start), "a build nobody saved")
-        saving.record(attemptAt: start, saved: .init(install: 1, commitNumber: 10, rowsCaughtUp: 0))
+        saving.record(attemptAt: start, saved: .init(of: held, install: 1))
         #expect(!saving.isDue(held, install: 1, now: start + .seconds(86_400)), "nothing changed")
+        held.recordsCaughtUpAt = 5
+        #expect(saving.isDue(held, install: 1, now: start + .seconds(86_400)), "the candidate records were made again")
+        held.recordsCaughtUpAt = 0
         held.commitNumber = 11
         held.rowsCaughtUp = 100_000
         #expect(!saving.isDue(held, install: 1, now: start + .seconds(86_400)), "under a tenth of the rows changed, however long ago")

@@ -23,12 +23,15 @@ final class CandidateRecords: @unchecked Sendable {
     private let vocabulary: WordList
     /// What the pointers point into: a mapped file, or the buffers of a build.
     private let owner: any AnyObject & Sendable
+    /// What searches learned of the recorded rows at the latest commit.
+    let facts: RecordFacts
 
     private init(
         ids: UnsafeBufferPointer<Int64>, starts: UnsafeBufferPointer<UInt64>, bytes: UnsafeBufferPointer<UInt8>, vocabulary: WordList,
         owner: any AnyObject & Sendable
     ) {
         (self.ids, self.starts, self.bytes, self.vocabulary, self.owner) = (ids, starts, bytes, vocabulary, owner)
+        facts = RecordFacts(count: ids.count)
     }
 
     /// How many rows are recorded.
@@ -40,7 +43,17 @@ final class CandidateRecords: @unchecked Sendable {
     /// The candidate of row `id` as commit `commitNumber` wrote it; `nil` when its record is of another version, or it
     /// has none.
     func candidate(_ id: Int64, writtenBy commitNumber: Int64) -> CandidateRanking.Candidate? {
-        guard let index = index(of: id), let record = Record(self, at: index), record.commitNumber == commitNumber else { return nil }
+        guard let index = index(of: id), commitNumber == self.commitNumber(at: index) else { return nil }
+        return candidate(at: index)
+    }
+
+    /// The commit that wrote the row of record `index`, as the record holds it.
+    func commitNumber(at index: Int) -> Int64? { Record(self, at: index)?.commitNumber }
+
+    /// The candidate of record `index`.
+    func candidate(at index: Int) -> CandidateRanking.Candidate? {
+        guard let record = Record(self, at: index) else { return nil }
+        let id = ids[index]
         return CandidateRanking.Candidate(
             id: id, rankingHint: record.rankingHint, page: String(decoding: record.page, as: UTF8.self),
             fields: CandidateRanking.NumberedFields(record.fields, vocabulary: vocabulary, keptBy: owner)
@@ -50,7 +63,8 @@ final class CandidateRecords: @unchecked Sendable {
     /// Whether row `id` has a record.
     func contains(_ id: Int64) -> Bool { index(of: id) != nil }
 
-    private func index(of id: Int64) -> Int? {
+    /// The number of row `id`'s record, `nil` when it has none.
+    func index(of id: Int64) -> Int? {
         var low = 0, high = ids.count
         while low < high {
             let middle = (low + high) / 2

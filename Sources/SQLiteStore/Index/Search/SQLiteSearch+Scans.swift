@@ -56,7 +56,7 @@ extension SQLiteSearch {
         let held = try eachPostingsBatch(scope, match, first: limit, most: 8_192) { members in
             var batch = try CandidateBatch(members, for: self)
             defer {
-                sharedRows?.store(batch.newlyRead, at: commitNumber)
+                batch.share(for: self)
                 postings.noteCandidatesFromRecords(batch.fromRecords)
             }
             for id in members.ids {
@@ -119,26 +119,23 @@ extension SQLiteSearch {
     /// Whether the search may return the row of `entry` (its audience, its versions): what a row read with the
     /// live-domain condition alone (a shared one) is checked on; a row read with the whole filter passes.
     func mayReturn(_ entry: CandidateRowCache.Entry) -> Bool {
+        mayReturn(domain: entry.domain, access: entry.access, isCurrentVersion: entry.isCurrentVersion)
+    }
+
+    /// Whether the search may return a row of `domain`, with `access` as stored, and whose version is current or not.
+    func mayReturn(domain: String, access: String?, isCurrentVersion: Bool) -> Bool {
         let audience = query.audience
-        return audience.mayFind(storedAccess: entry.access) && audience.mayFind(domain: entry.domain)
-            && (query.version != .current || entry.isCurrentVersion)
-            && (query.domain.map { DomainIdentifier.isWithin(entry.domain, $0) } ?? true)
+        return audience.mayFind(storedAccess: access) && audience.mayFind(domain: domain)
+            && (query.version != .current || isCurrentVersion)
+            && (query.domain.map { DomainIdentifier.isWithin(domain, $0) } ?? true)
     }
 }
 
 /// The rows of one batch of postings members, each taken from where it is cheapest: read earlier in this search
-/// (``SQLiteSearch/rowsRead``); recorded (``CandidateRecords``), its id and commit alone read with the search's filter
-/// (a row written since its record was made is then read whole, alone); read by recent searches
-/// (``CandidateRowCache``); or stepped from one statement over the rest. Both statements step lazily, in id order, so
-/// a scan that has its candidates stops reading.
+/// (``SQLiteSearch/rowsRead``); recorded (``RecordedRows``); read by recent searches (``CandidateRowCache``); or
+/// stepped from one statement over the rest, lazily, in id order, so a scan that has its candidates stops reading.
 struct CandidateBatch {
-    /// The records, and the ids of this batch taken from them, in order, with how many were asked for.
-    private let records: CandidateRecords?
-    private let recorded: [Int64]
-    private var recordedAsked = 0
-    /// The recorded rows the search may return, with their expiration and the commit that wrote them, by id.
-    private let recordedRows: RowCursor?
-    private var nextRecorded: (id: Int64, expiration: Double, commitNumber: Int64)?
+    private var recorded: RecordedRows
     /// The rows recent searches read, of those this search had not.
     private let shared: [Int64: CandidateRowCache.Entry?]
     private let statement: Statement
@@ -148,22 +145,11 @@ struct CandidateBatch {
     /// What this batch read from the file, for the shared rows: `nil` for a row the filter left out.
     private(set) var newlyRead: [Int64: CandidateRowCache.Entry?] = [:]
     /// The candidates it took from the records.
-    private(set) var fromRecords = 0
+    var fromRecords: Int { recorded.fromRecords }
 
     init(_ members: SearchPostings.Members, for search: SQLiteSearch) throws {
-        var recorded: [Int64] = [], unread: [Int64] = []
-        for id in members.ids where search.rowsRead[id] == nil {
-            if let records = members.records, records.contains(id) { recorded.append(id) } else { unread.append(id) }
-        }
-        (records, self.recorded) = (members.records, recorded)
-        recordedRows = recorded.isEmpty ? nil : try Row.fetchCursor(
-            search.db.cachedStatement(sql: """
-                SELECT item.id, item.expirationDate, item.commitNumber FROM item
-                WHERE item.id IN (SELECT value FROM json_each(?)) AND \(search.filter.sql) ORDER BY item.id
-                """),
-            arguments: [RowIDList.json(recorded)] + search.filter.arguments
-        )
-        nextRecorded = try recordedRows?.next().map { ($0[0], $0[1], $0[2]) }
+        var unread: [Int64] = []
+        recorded = try RecordedRows(members, for: search, unrecorded: &unread)
         // A row about to expire is read from the file: the expiry sweep deletes rows without a commit, and its clock
         // may be ahead of this search's.
         shared = search.sharedRows?.entries(
@@ -183,22 +169,15 @@ struct CandidateBatch {
     /// Row `id` (a member of the batch, asked in order), its candidate and expiration, when the search may return it.
     mutating func row(_ id: Int64, for search: SQLiteSearch) throws -> SQLiteSearch.FoundRow? {
         if let remembered = search.rowsRead[id] { return remembered }
-        let row = recordedAsked < recorded.count && recorded[recordedAsked] == id ? try recordedRow(id, for: search) : try readRow(id, for: search)
+        let row = recorded.isNext(id) ? try recorded.row(id, for: search) : try readRow(id, for: search)
         if search.rowsRead.count < SQLiteSearch.rowsRememberedPerSearch { search.rowsRead[id] = .some(row) }
         return row
     }
 
-    /// Recorded row `id`, when the filter let it through: from its record when that is of the row's version, else
-    /// read whole.
-    private mutating func recordedRow(_ id: Int64, for search: SQLiteSearch) throws -> SQLiteSearch.FoundRow? {
-        recordedAsked += 1
-        guard let read = nextRecorded, read.id == id else { return nil }
-        nextRecorded = try recordedRows?.next().map { ($0[0], $0[1], $0[2]) }
-        if let candidate = records?.candidate(id, writtenBy: read.commitNumber) {
-            fromRecords += 1
-            return (candidate, read.expiration)
-        }
-        return try SearchRows.candidates(search.db, ids: [id]).first.map { ($0, read.expiration) }
+    /// Keeps what the batch learned for the next searches.
+    func share(for search: SQLiteSearch) {
+        search.sharedRows?.store(newlyRead, at: search.commitNumber)
+        recorded.share(for: search)
     }
 
     /// Row `id`, not recorded, from the shared rows or the file.
@@ -219,5 +198,107 @@ struct CandidateBatch {
 
     private static func read(_ rows: RowCursor, _ statement: Statement) throws -> CandidateRowCache.Entry? {
         try rows.next().map { (SearchRows.candidate($0, statement), $0[0], $0[9], $0[10], $0[11]) }
+    }
+}
+
+/// The members of one batch that have a candidate record (``CandidateRecords``): each one taken from its record, with
+/// what searches learned of its row at this commit (``RecordFacts``) and no read of SQLite; or else its id, expiration,
+/// commit, domain, `access` and version read from SQLite (with the live-domain condition alone when the search's filter
+/// allows it, the facts then learned for the next searches; else with the search's filter). A row written since its
+/// record was made is read whole, alone.
+struct RecordedRows {
+    private let records: CandidateRecords?
+    /// The recorded members not read earlier in this search, in order, their record numbers, and how many were asked.
+    private let ids: [Int64]
+    private let indexes: [Int]
+    private var asked = 0
+    /// Whether the search takes facts (``SearchRowFilter/sharesRows``).
+    private let usesFacts: Bool
+    private let known: RecordFacts.Known
+    private let rows: RowCursor?
+    private var next: Read?
+    private var learned: [RecordFacts.Learned] = []
+    /// Whether the search may return a row of the facts' domain and `access` number (their bits together).
+    private var mayReturnByValues: [UInt32: Bool] = [:]
+    private(set) var fromRecords = 0
+
+    private typealias Read = (id: Int64, expiration: Double, commitNumber: Int64, domain: String, access: String?, isCurrentVersion: Bool)
+
+    init(_ members: SearchPostings.Members, for search: SQLiteSearch, unrecorded: inout [Int64]) throws {
+        var ids: [Int64] = [], indexes: [Int] = []
+        for id in members.ids where search.rowsRead[id] == nil {
+            if let index = members.records?.index(of: id) {
+                ids.append(id)
+                indexes.append(index)
+            } else {
+                unrecorded.append(id)
+            }
+        }
+        (records, self.ids, self.indexes) = (members.records, ids, indexes)
+        usesFacts = search.filter.sharesRows
+        known = usesFacts && !indexes.isEmpty
+            ? members.records!.facts.known(indexes, at: search.commitNumber, expiringAfter: search.nowSeconds + CandidateRowCache.expiringSoon)
+            : RecordFacts.Known(facts: [RecordFacts.Fact?](repeating: nil, count: indexes.count), domains: [], accesses: [])
+        let toRead = zip(ids, known.facts).compactMap { $1 == nil ? $0 : nil }
+        let condition = usesFacts ? .liveRows : search.filter
+        rows = toRead.isEmpty ? nil : try Row.fetchCursor(
+            search.db.cachedStatement(sql: """
+                SELECT item.id, item.expirationDate, item.commitNumber, item.domainIdentifier, item.access, item.isCurrentVersion FROM item
+                WHERE item.id IN (SELECT value FROM json_each(?)) AND \(condition.sql) ORDER BY item.id
+                """),
+            arguments: [RowIDList.json(toRead)] + condition.arguments
+        )
+        next = try Self.read(rows)
+    }
+
+    /// Whether `id` is the next recorded member.
+    func isNext(_ id: Int64) -> Bool { asked < ids.count && ids[asked] == id }
+
+    /// The next recorded member, `id`, when the search may return it.
+    mutating func row(_ id: Int64, for search: SQLiteSearch) throws -> SQLiteSearch.FoundRow? {
+        let (index, fact) = (indexes[asked], known.facts[asked])
+        asked += 1
+        if let fact {
+            guard fact.expiration != 0, mayReturn(fact, for: search), let candidate = records?.candidate(at: index) else { return nil }
+            fromRecords += 1
+            return (candidate, Double(fact.expiration))
+        }
+        guard let read = next, read.id == id else {
+            if usesFacts { learned.append(.init(record: index, row: nil)) }
+            return nil
+        }
+        next = try Self.read(rows)
+        guard read.commitNumber == records?.commitNumber(at: index), let candidate = records?.candidate(at: index) else {
+            return try returnable(read, for: search) ? SearchRows.candidates(search.db, ids: [id]).first.map { ($0, read.expiration) } : nil
+        }
+        if usesFacts { learned.append(.init(record: index, row: (read.expiration, read.domain, read.access, read.isCurrentVersion))) }
+        guard returnable(read, for: search) else { return nil }
+        fromRecords += 1
+        return (candidate, read.expiration)
+    }
+
+    /// Keeps the facts learned for the next searches.
+    func share(for search: SQLiteSearch) {
+        records?.facts.learn(learned, at: search.commitNumber)
+    }
+
+    private func returnable(_ read: Read, for search: SQLiteSearch) -> Bool {
+        !usesFacts || read.expiration > search.nowSeconds
+            && search.mayReturn(domain: read.domain, access: read.access, isCurrentVersion: read.isCurrentVersion)
+    }
+
+    private mutating func mayReturn(_ fact: RecordFacts.Fact, for search: SQLiteSearch) -> Bool {
+        let key = UInt32(fact.domain) << 16 | UInt32(fact.accessAndCurrent)
+        if let may = mayReturnByValues[key] { return may }
+        let may = search.mayReturn(
+            domain: known.domain(of: fact), access: known.access(of: fact),
+            isCurrentVersion: fact.accessAndCurrent & RecordFacts.currentVersionBit != 0
+        )
+        mayReturnByValues[key] = may
+        return may
+    }
+
+    private static func read(_ rows: RowCursor?) throws -> Read? {
+        try rows?.next().map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5]) }
     }
 }

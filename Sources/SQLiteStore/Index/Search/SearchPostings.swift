@@ -217,8 +217,9 @@ package final class SearchPostings: Sendable {
     /// Serves `records` from now on, in place of those held.
     func install(_ records: CandidateRecords?) {
         held.write { held in
-            held?.records = records
-            held?.recordsCaughtUpAt = held?.rowsCaughtUp ?? 0
+            guard held != nil else { return }
+            held!.records = records
+            held!.recordsCaughtUpAt = held!.rowsCaughtUp
         }
     }
 
