@@ -55,7 +55,7 @@ final class CandidateRecords: @unchecked Sendable {
         guard let record = Record(self, at: index) else { return nil }
         let id = ids[index]
         return CandidateRanking.Candidate(
-            id: id, rankingHint: record.rankingHint, page: String(decoding: record.page, as: UTF8.self),
+            id: id, rankingHint: record.rankingHint, page: record.page,
             fields: CandidateRanking.NumberedFields(record.fields, vocabulary: vocabulary, keptBy: owner)
         )
     }

@@ -15,7 +15,7 @@ final class RecordFacts: Sendable {
     /// One record's fact: the commit it was learned at (`-1`: none), the expiration in whole seconds since 1970 rounded
     /// down (`0`: the row is gone or may never be returned), the domain's number, and the `access` value's number
     /// (``noAccess`` for none) with ``currentVersionBit`` set when the row's version is current.
-    struct Fact {
+    struct Fact: Equatable {
         var learnedAt: Int64 = -1
         var expiration: UInt32 = 0
         var domain: UInt16 = 0
@@ -27,7 +27,9 @@ final class RecordFacts: Sendable {
         var record: Int
         /// `nil`: the row is gone (deleted, or its domain purged). A row of another version than its record's is not
         /// learned: it is read from SQLite.
-        var row: (expiration: Double, domain: String, access: String?, isCurrentVersion: Bool)?
+        var row: Row?
+
+        typealias Row = (expiration: Double, domain: String, access: String?, isCurrentVersion: Bool)
     }
 
     /// The facts of some records at one commit, with the values their numbers stand for.
