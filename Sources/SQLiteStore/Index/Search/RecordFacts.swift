@@ -121,8 +121,10 @@ final class RecordFacts: Sendable {
                     guard let number = state.accesses.number(of: value) else { continue }
                     access = number
                 }
-                // Rounded down, and never 0 for a row that may be returned: a fact never lets a row live longer.
-                let expiration = UInt32(clamping: Int64(max(row.expiration.rounded(.down), 1).clamped(to: 1...Double(UInt32.max))))
+                // Rounded down, so that a fact never lets a row live longer; a row of the first second of 1970 (0 is
+                // a gone row's) is not learned.
+                guard row.expiration >= 1 else { continue }
+                let expiration = UInt32(min(row.expiration.rounded(.down), Double(UInt32.max)))
                 state.facts[item.record] = Fact(
                     learnedAt: commitNumber, expiration: expiration, domain: domain,
                     accessAndCurrent: access | (row.isCurrentVersion ? Self.currentVersionBit : 0)
@@ -130,8 +132,4 @@ final class RecordFacts: Sendable {
             }
         }
     }
-}
-
-extension Comparable {
-    fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
 }
