@@ -269,7 +269,7 @@ struct RecordedRows {
         }
         next = try Self.read(rows)
         guard read.commitNumber == records?.commitNumber(at: index), let candidate = records?.candidate(at: index) else {
-            return try returnable(read, for: search) ? SearchRows.candidates(search.db, ids: [id]).first.map { ($0, read.expiration) } : nil
+            return try returnable(read, for: search) ? Self.rewritten(read, for: search).map { ($0, read.expiration) } : nil
         }
         if usesFacts { learned.append(.init(record: index, row: (read.expiration, read.domain, read.access, read.isCurrentVersion))) }
         guard returnable(read, for: search) else { return nil }
@@ -296,6 +296,19 @@ struct RecordedRows {
         )
         mayReturnByValues[key] = may
         return may
+    }
+
+    /// The candidate of a row rewritten since its record was made: from the rows recent searches read, else read
+    /// alone and kept for the next searches (a row rewritten often, near the top of the order, is met by most).
+    private static func rewritten(_ read: Read, for search: SQLiteSearch) throws -> CandidateRanking.Candidate? {
+        let expiringAfter = search.nowSeconds + CandidateRowCache.expiringSoon
+        if let shared = search.sharedRows?.entries([read.id], at: search.commitNumber, expiringAfter: expiringAfter)[read.id] {
+            return shared?.candidate
+        }
+        guard let candidate = try SearchRows.candidates(search.db, ids: [read.id]).first else { return nil }
+        // Shared rows are read with the live-domain condition alone, as `read` was (``SearchRowFilter/sharesRows``).
+        search.sharedRows?.store([read.id: (candidate, read.expiration, read.domain, read.access, read.isCurrentVersion)], at: search.commitNumber)
+        return candidate
     }
 
     private static func read(_ rows: RowCursor?) throws -> Read? {
