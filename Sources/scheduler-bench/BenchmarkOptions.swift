@@ -18,6 +18,8 @@ struct BenchmarkOptions {
     var afterImport: Int?
     /// The `scheduler` of `--paired`'s second service (B), when it is another program.
     var against: String?
+    /// Whether `--paired` rewrites items in both copies while it loads them (`--writer`).
+    var writer = false
     /// A measure that runs alone (one a run; the options around it, such as `--scheduler`, apply to it).
     var single: Single? {
         willSet { if single != nil { Self.fail("one measure at a time\n" + Self.usage) } }
@@ -60,7 +62,7 @@ struct BenchmarkOptions {
                     PairedBenchmark.Side(name: "A", scheduler: options.scheduler, rowCache: rowCaches[0]),
                     PairedBenchmark.Side(name: "B", scheduler: options.against ?? options.scheduler, rowCache: rowCaches.last!),
                 ]
-                try await PairedBenchmark.run(database: database, sides: sides, work: options.work)
+                try await PairedBenchmark.run(database: database, sides: sides, writer: options.writer, work: options.work)
             case .restart(let database, let once): try await RestartBenchmark.run(database: database, once: once, work: options.work, scheduler: options.scheduler)
             case .postings(let database, let allFields): try await PostingsBenchmark.run(database: database, allFields: allFields)
             case .purge(let database): try await PurgeBenchmark.measure(try SQLiteSearchIndex(path: database, logger: Logger(label: "bench")))
@@ -78,7 +80,7 @@ struct BenchmarkOptions {
     }
 
     static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
-        + "| --pass N | --decode N | --generate N | --ticks [N] … | --http DATABASE [--row-cache MB,…] | --paired DATABASE [--row-cache A,B] [--against PATH] | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
+        + "| --pass N | --decode N | --generate N | --ticks [N] … | --http DATABASE [--row-cache MB,…] | --paired DATABASE [--row-cache A,B] [--against PATH] [--writer] | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
         + "| --relevance FOLDER … | --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE|N | --fleet URL"
 
     mutating func parse(_ arguments: ArraySlice<String>) {
@@ -92,6 +94,7 @@ struct BenchmarkOptions {
             }
         }
         if against != nil, single?.isPaired != true { Self.fail("--against names the second service of --paired\n" + Self.usage) }
+        if writer, single?.isPaired != true { Self.fail("--writer rewrites items beside --paired's load\n" + Self.usage) }
     }
 
     /// The options of the measures; false when `argument` is none of them.
@@ -113,6 +116,7 @@ struct BenchmarkOptions {
         case "--against":
             guard let path = arguments.popFirst(), !path.hasPrefix("--") else { Self.fail("usage: scheduler-bench --paired DATABASE --against PATH") }
             against = path
+        case "--writer": writer = true
         case "--restart": single = .restart(arguments.popFirst() ?? "", once: Self.flag("--once", &arguments))
         case "--postings": single = .postings(arguments.popFirst() ?? "", allFields: Self.flag("--all-fields", &arguments))
         case "--purge": single = .purge(arguments.popFirst() ?? "")

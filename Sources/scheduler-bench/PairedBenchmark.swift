@@ -13,7 +13,8 @@ import Glibc
 /// `wrk -t1 -c8` walking the same list of never-repeated queries at its own pace: the drift falls on both alike. After a
 /// warm-up of ``warmUp`` (the row caches fill), ``rounds`` rounds of ``round`` each give the CPU time each service
 /// spent a request (`utime + stime` from `/proc/PID/stat`), and their ratio, A over B; the median of the rounds is
-/// the figure. Run it with A and B the same (no option) to see the method's own noise.
+/// the figure. Run it with A and B the same (no option) to see the method's own noise. With `--writer`, a ``Writer``
+/// commits beside the load in both copies alike.
 enum PairedBenchmark {
     /// One of the two services: the `scheduler` program it runs, and its `search.rowCacheMegabytes` (`nil`: the
     /// default).
@@ -31,12 +32,14 @@ enum PairedBenchmark {
     /// Connections each `wrk` keeps open (4 per core: both services stay busy).
     static let connections = 8
 
-    static func run(database: String, sides: [Side], work: String) async throws {
+    static func run(database: String, sides: [Side], writer: Bool, work: String) async throws {
         print("\n== paired: \(database), both services at once, CPU per never-repeated search")
         guard let wrk = HTTPBenchmark.wrk else { throw BenchmarkError("--paired loads both services with wrk: apt-get install -y wrk") }
         sides.forEach { print($0.description) }
         let services = try await start(sides, database: database, work: work)
         defer { services.forEach { $0.stop() } }
+        let writing = writer ? try Writer(scheduler: sides[0].scheduler, folders: sides.map { folder(of: $0, work: work) }, work: work) : nil
+        defer { writing?.stop() }
         let queries = Benchmark.distinctTypedQueries(400_000, seed: 999).map(HTTPBenchmark.searchPath)
         var loads = services.map { Load(service: $0, queries: queries, work: work) }
         print("warm-up: \(warmUp) s of load on both")
@@ -56,6 +59,7 @@ enum PairedBenchmark {
         let median = (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
         print(String(format: "A/B CPU a request: median %.3f (rounds %.3f–%.3f)", median, sorted.first!, sorted.last!))
         for (side, service) in zip(sides, services) { print("\(side.name) memory: \(service.memory())") }
+        if let imports = writing?.imports { print("writer: \(imports.committed) imports of 50 items committed over both copies, \(imports.failed) failed") }
         if loads.contains(where: \.wrapped) { print("note: the query list wrapped: some queries were sent twice to the same service") }
     }
 
@@ -63,7 +67,7 @@ enum PairedBenchmark {
     private static func start(_ sides: [Side], database: String, work: String) async throws -> [ServiceProcess] {
         var services: [ServiceProcess] = []
         for side in sides {
-            let folder = "\(work)/paired-\(side.name)"
+            let folder = folder(of: side, work: work)
             let copy = "\(folder)/index.sqlite"
             try ServiceProcess.writeServingConfig(
                 store: "{ sqlite: { path: \(copy) } }", to: folder, adding: side.rowCache.map { "search: { rowCacheMegabytes: \($0) }" }
@@ -80,6 +84,50 @@ enum PairedBenchmark {
 }
 
 extension PairedBenchmark {
+    /// The folder of a side's config and copy of the index.
+    static func folder(of side: Side, work: String) -> String { "\(work)/paired-\(side.name)" }
+
+    /// Rewrites 50 of the bench's items in each copy in turn, about once a second (`scheduler index import` of two
+    /// versions of them, alternating, as another process would): each service sees a commit every few seconds, its
+    /// postings catch up, and whatever it keeps for one commit serves no search of the next. One shell loop, stopped
+    /// with its process group.
+    struct Writer {
+        let pid: Int32
+        let log: String
+
+        init(scheduler: String, folders: [String], work: String) throws {
+            let items = "\(work)/items-50.ndjson", edited = "\(work)/items-50-edited.ndjson"
+            try Benchmark.generate(n: 50, ndjson: items, csv: "\(work)/items-50.csv")
+            try String(contentsOfFile: items, encoding: .utf8).replacingOccurrences(of: #""title":""#, with: #""title":"edited "#)
+                .write(toFile: edited, atomically: true, encoding: .utf8)
+            let log = "\(work)/paired-writer.log"
+            self.log = log
+            try "".write(toFile: log, atomically: true, encoding: .utf8)
+            let imports = folders.map { folder in
+                "\"$0\" index import \"$FILE\" --config '\(folder)' --database '\(folder)/index.sqlite' > /dev/null && echo ok >> '\(log)' || echo failed >> '\(log)'; sleep 1"
+            }
+            let script = "n=0; while :; do if [ $((n % 2)) = 0 ]; then FILE='\(edited)'; else FILE='\(items)'; fi; \(imports.joined(separator: "; ")); n=$((n + 1)); done"
+            guard !(folders + [work]).contains(where: { $0.contains("'") }) else { throw BenchmarkError("--writer needs a --work path without quotes") }
+            pid = try BenchChildren.started {
+                try ProcessSpawn.spawn(
+                    "/bin/sh", arguments: ["-c", script, scheduler], environment: ProcessInfo.processInfo.environment, errors: .inherited, newGroup: true
+                )
+            }
+        }
+
+        /// The imports that committed so far, and those that failed (their errors went to the bench's standard error).
+        var imports: (committed: Int, failed: Int) {
+            let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            return (lines.filter { $0 == "ok" }.count, lines.filter { $0 == "failed" }.count)
+        }
+
+        /// Stops the loop and the import it runs.
+        func stop() {
+            kill(-pid, SIGTERM)
+            BenchChildren.wait(for: pid)
+        }
+    }
+
     /// One service's load: the queries it has not been sent yet.
     struct Load {
         let service: ServiceProcess
