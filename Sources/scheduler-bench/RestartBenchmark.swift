@@ -59,7 +59,7 @@ enum RestartBenchmark {
     private static func waitForFile(_ path: String) async throws -> Duration {
         let start = ContinuousClock.now
         while !FileManager.default.fileExists(atPath: path) {
-            guard start.duration(to: .now) < .seconds(1800) else { throw BenchmarkError("no file at \(path) after 30 minutes") }
+            guard start.duration(to: .now) < ServiceProcess.longestWait else { throw BenchmarkError("no file at \(path) after \(ServiceProcess.longestWait)") }
             try await Task.sleep(for: .milliseconds(200))
         }
         return start.duration(to: .now)
