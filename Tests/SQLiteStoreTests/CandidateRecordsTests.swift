@@ -1,3 +1,4 @@
+import Foundation
 import FuzzSupport
 @testable import Indexing
 @testable import SQLiteStore
@@ -32,11 +33,11 @@ struct CandidateRecordsTests {
     static func expectRecorded(_ rows: [(id: Int64, commit: Int64, hint: Int?, page: String, fields: [[UInt8]?])], in records: CandidateRecords) {
         #expect(records.count == rows.count)
         for row in rows {
-            guard let recorded = records.candidate(row.id, writtenBy: row.commit) else {
+            guard let index = records.index(of: row.id), let recorded = records.candidate(at: index) else {
                 Issue.record("row \(row.id) has no record")
                 continue
             }
-            #expect(records.candidate(row.id, writtenBy: row.commit - 1) == nil, "a record is of one version of its row")
+            #expect(records.commitNumber(at: index) == row.commit, "a record is of one version of its row")
             // From the same bytes, as SQLite gives both: a string would change bytes that are not UTF-8.
             let fromText = withBuffers(row.fields) { buffers in
                 CandidateRanking.Candidate(id: row.id, rankingHint: row.hint, page: row.page) { buffers[$0.position] }
@@ -74,7 +75,7 @@ struct CandidateRecordsTests {
         let rows = Self.randomRows(300, &random)
         let records = try #require(Self.built(rows))
         Self.expectRecorded(rows, in: records)
-        #expect(records.candidate(rows[0].id - 1, writtenBy: rows[0].commit) == nil, "a row the read did not see has no record")
+        #expect(records.index(of: rows[0].id - 1) == nil, "a row the read did not see has no record")
     }
 
     @Test func recordsReadBackFromTheirFileHoldTheSame() throws {
@@ -92,6 +93,39 @@ struct CandidateRecordsTests {
         let records = try CandidateRecords(reading: &file)
         try file.verifyChecksum()
         Self.expectRecorded(rows, in: records)
+    }
+
+    /// Records read from a file whose bytes were changed past its checksum's reach (a read checks every record before
+    /// the checksum): each change is refused, or gives records every one of which reads within the file.
+    @Test func damagedRecordsAreRefusedOrReadWithinTheFile() throws {
+        var random = SeededGenerator(seed: 6203)
+        let rows = Self.randomRows(60, &random)
+        let directory = try TemporaryDirectory()
+        let path = directory.path("records")
+        let writer = try SavedFileWriter(replacing: path)
+        try #require(Self.built(rows)).write(to: writer)
+        try writer.finish()
+        let original = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        var refused = 0
+        for round in 0..<400 {
+            var bytes = original
+            for _ in 0..<(1 + round % 3) {
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                bytes[at] = round % 2 == 0 ? UInt8.random(in: 0...255, using: &random) : bytes[at] ^ (1 << UInt8.random(in: 0...7, using: &random))
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            guard var file = try SavedFileReader(path: path) else { continue }
+            guard let records = try? CandidateRecords(reading: &file) else {
+                refused += 1
+                continue
+            }
+            for index in 0..<records.count {
+                let candidate = try #require(records.candidate(at: index))
+                _ = candidate.page
+                for column in SearchColumn.allCases { _ = CandidateTests.words(of: candidate, column) }
+            }
+        }
+        #expect(refused > 100, "most changes are caught by the check of every record: \(refused) of 400")
     }
 
     @Test func moreWordsThanAllowedMakeNoRecords() {

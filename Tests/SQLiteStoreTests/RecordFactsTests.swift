@@ -18,8 +18,10 @@ struct RecordFactsTests {
         #expect(known.facts[1]?.expiration == 0, "a gone row is known as gone")
         #expect(facts.known([1, 2], at: 6, expiringAfter: 0).facts == [nil, nil], "a later commit knows nothing yet")
         #expect(facts.known([1], at: 5, expiringAfter: 0).facts == [nil], "once a later commit was read, an earlier reader gets nothing")
-        facts.learn([.init(record: 1, row: row())], at: 5)
-        #expect(facts.known([1], at: 6, expiringAfter: 0).facts == [nil], "nor does it teach anything")
+        facts.learn([.init(record: 1, row: row("com.later"))], at: 6)
+        facts.learn([.init(record: 1, row: nil)], at: 5)
+        let later = facts.known([1], at: 6, expiringAfter: 0)
+        #expect(later.facts[0].map(later.domain(of:)) == "com.later", "nor does it teach anything: what commit 6 learned holds")
     }
 
     @Test func aRowExpiringSoonIsNotKnownAndNoFactOutlivesItsRow() throws {
@@ -53,7 +55,8 @@ struct RecordFactsTests {
         for number in 0..<RecordFacts.maxValues { facts.learn([.init(record: 0, row: row(access: "group-\(number)"))], at: 1) }
         facts.learn([.init(record: 1, row: row(access: "one too many"))], at: 1)
         #expect(facts.known([0, 1], at: 1, expiringAfter: 0).facts.map { $0 != nil } == [true, false])
-        facts.learn([.init(record: 7, row: row())], at: 1)
-        #expect(facts.count == 2, "a record number out of range is ignored")
+        let before = facts.known([0, 1], at: 1, expiringAfter: 0).facts
+        facts.learn([.init(record: 7, row: nil), .init(record: -1, row: nil)], at: 1)
+        #expect(facts.known([0, 1], at: 1, expiringAfter: 0).facts == before, "a record number out of range is ignored, and changes nothing")
     }
 }

@@ -13,20 +13,13 @@ extension CandidateRanking {
         package let rankingHint: Int?
         /// The page it belongs to: its `relatedUniqueIdentifier`, else its own identifier (``SearchDistinct/page``).
         package var page: String {
-            switch pageText {
-            case .string(let page): page
-            case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
-            }
+            if case .numbered(let fields) = words { return String(decoding: fields.page, as: UTF8.self) }
+            return pageString
         }
-        private let pageText: PageText
+        /// The page, but for a candidate whose words are numbered: its page's UTF-8 lies with them, and is made a
+        /// string only when asked (most searches never ask, and a string is an allocation a candidate).
+        private let pageString: String
         private let words: Words
-
-        /// The page as a string, or (for a candidate whose words are numbered) as UTF-8 that the same owner keeps, made a
-        /// string only when asked: most searches never ask, and a string of a page is an allocation a candidate.
-        private enum PageText: @unchecked Sendable {
-            case string(String)
-            case utf8(UnsafeBufferPointer<UInt8>)
-        }
 
         /// Where the fields' words are.
         private enum Words: Sendable {
@@ -50,7 +43,7 @@ extension CandidateRanking {
         package init(id: Int64, rankingHint: Int?, page: String, utf8: (SearchColumn) -> UnsafeBufferPointer<UInt8>?) {
             self.id = id
             self.rankingHint = rankingHint
-            pageText = .string(page)
+            pageString = page
             words = .packed(Self.pack { column, fold in
                 if let text = utf8(column) { fold(text) }
             })
@@ -62,7 +55,7 @@ extension CandidateRanking {
         ) {
             self.id = id
             self.rankingHint = rankingHint
-            pageText = .string(page)
+            pageString = page
             let texts = [title, displayName, keywords, authorNames, contentDescription]
             words = .packed(Self.pack { column, fold in
                 guard var text = texts[column.position] else { return }
@@ -70,12 +63,11 @@ extension CandidateRanking {
             })
         }
 
-        /// A candidate whose fields are the numbered words of `fields`, and whose page is the UTF-8 `page`, kept by the
-        /// same owner as the fields' numbers.
-        package init(id: Int64, rankingHint: Int?, page: UnsafeBufferPointer<UInt8>, fields: NumberedFields) {
+        /// A candidate whose fields and page are those of `fields`.
+        package init(id: Int64, rankingHint: Int?, fields: NumberedFields) {
             self.id = id
             self.rankingHint = rankingHint
-            pageText = .utf8(page)
+            pageString = ""
             words = .numbered(fields)
         }
 

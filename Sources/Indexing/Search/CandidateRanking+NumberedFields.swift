@@ -11,10 +11,15 @@ extension CandidateRanking {
         private let owner: any AnyObject & Sendable
         private let vocabulary: WordList
         private let bytes: UnsafeBufferPointer<UInt8>
+        /// The candidate's page, as UTF-8 (``Candidate/page``).
+        let page: UnsafeBufferPointer<UInt8>
 
-        /// The fields `bytes` holds, numbered in `vocabulary`, both kept by `owner`.
-        package init(_ bytes: UnsafeBufferPointer<UInt8>, vocabulary: WordList, keptBy owner: any AnyObject & Sendable) {
+        /// The fields `bytes` holds, numbered in `vocabulary`, with the page whose UTF-8 is `page`, all kept by `owner`.
+        package init(
+            _ bytes: UnsafeBufferPointer<UInt8>, page: UnsafeBufferPointer<UInt8>, vocabulary: WordList, keptBy owner: any AnyObject & Sendable
+        ) {
             self.bytes = bytes
+            self.page = page
             self.vocabulary = vocabulary
             self.owner = owner
         }

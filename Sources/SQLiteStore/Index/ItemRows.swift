@@ -5,6 +5,11 @@ import PluginAPI
 import Store
 
 /// Writes and deletes item rows and keeps the FTS5 table in step, inside the caller's transaction.
+///
+/// Every write of a row sets its `commitNumber`, so that a row's id and commit number name one version of what it holds:
+/// the search postings' candidate records (``CandidateRecords``) rely on it, and read a row again from SQLite when its
+/// commit number is not their record's. A statement that changed a row's searchable text, ranking hint or page without
+/// a new commit number would make searches rank it as it was.
 struct ItemRows {
     let db: Database
     /// The domain a unit's batch is confined to: an identifier a live item outside it holds is neither written nor

@@ -40,28 +40,17 @@ final class CandidateRecords: @unchecked Sendable {
     /// The bytes the records and their vocabulary take.
     var byteCount: Int { ids.count * 16 + bytes.count + vocabulary.byteCount }
 
-    /// The candidate of row `id` as commit `commitNumber` wrote it; `nil` when its record is of another version, or it
-    /// has none.
-    func candidate(_ id: Int64, writtenBy commitNumber: Int64) -> CandidateRanking.Candidate? {
-        guard let index = index(of: id), commitNumber == self.commitNumber(at: index) else { return nil }
-        return candidate(at: index)
-    }
-
     /// The commit that wrote the row of record `index`, as the record holds it.
     func commitNumber(at index: Int) -> Int64? { Record(self, at: index)?.commitNumber }
 
     /// The candidate of record `index`.
     func candidate(at index: Int) -> CandidateRanking.Candidate? {
         guard let record = Record(self, at: index) else { return nil }
-        let id = ids[index]
         return CandidateRanking.Candidate(
-            id: id, rankingHint: record.rankingHint, page: record.page,
-            fields: CandidateRanking.NumberedFields(record.fields, vocabulary: vocabulary, keptBy: owner)
+            id: ids[index], rankingHint: record.rankingHint,
+            fields: CandidateRanking.NumberedFields(record.fields, page: record.page, vocabulary: vocabulary, keptBy: owner)
         )
     }
-
-    /// Whether row `id` has a record.
-    func contains(_ id: Int64) -> Bool { index(of: id) != nil }
 
     /// The number of row `id`'s record, `nil` when it has none.
     func index(of id: Int64) -> Int? {

@@ -110,7 +110,7 @@ final class RecordFacts: Sendable {
         state.withLock { state in
             guard state.admits(commitNumber) else { return }
             if state.facts.isEmpty { state.facts = [Fact](repeating: Fact(), count: count) }
-            for item in learned where item.record < count {
+            for item in learned where (0..<count).contains(item.record) {
                 guard let row = item.row else {
                     state.facts[item.record] = Fact(learnedAt: commitNumber)
                     continue

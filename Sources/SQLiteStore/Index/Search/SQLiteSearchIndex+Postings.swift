@@ -101,8 +101,9 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// them from then on; the next save keeps them.
     private func makeCandidateRecords() async throws {
         let start = ContinuousClock.now
+        let begun = postings.recordsStart
         let records = try await readEveryRow { [postings] db, isCancelled in try postings.makeRecords(db, isCancelled: isCancelled) }
-        postings.install(records)
+        guard postings.install(records, madeFrom: begun) else { return }
         if records == nil { logger.warning("the candidate records hold more than \(postings.maxRecordedWords) distinct words: none are kept, searches read rows") }
         logger.info("made the candidate records again", metadata: [
             "rows": "\(records?.count ?? 0)", "megabytes": "\((records?.byteCount ?? 0) / 1_000_000)", "seconds": "\((ContinuousClock.now - start).seconds)",

@@ -214,12 +214,21 @@ package final class SearchPostings: Sendable {
         } ?? false
     }
 
-    /// Serves `records` from now on, in place of those held.
-    func install(_ records: CandidateRecords?) {
+    /// Where a making of records starts: the postings' install and the rows caught up so far, which the rows its read
+    /// sees include. What ``install(_:madeFrom:)`` checks.
+    var recordsStart: (install: Int, rowsCaughtUp: Int) {
+        (installCount.load(ordering: .acquiring), rowsCaughtUp.load(ordering: .acquiring))
+    }
+
+    /// Serves `records`, made from a read that began at `start`, in place of those held; false when other postings
+    /// were installed meanwhile (a build's, with records of its own read), which keep theirs.
+    @discardableResult
+    func install(_ records: CandidateRecords?, madeFrom start: (install: Int, rowsCaughtUp: Int)) -> Bool {
         held.write { held in
-            guard held != nil else { return }
+            guard held != nil, installCount.load(ordering: .acquiring) == start.install else { return false }
             held!.records = records
-            held!.recordsCaughtUpAt = held!.rowsCaughtUp
+            held!.recordsCaughtUpAt = start.rowsCaughtUp
+            return true
         }
     }
 
@@ -382,9 +391,6 @@ package final class SearchPostings: Sendable {
         rowsCaughtUp.store(held?.rowsCaughtUp ?? 0, ordering: .releasing)
         rowsBuilt.store(held?.rowsBuilt ?? -1, ordering: .releasing)
     }
-
-    /// How many rows the candidate records hold: what tests read.
-    package var recordedRows: Int { held.read { $0?.records?.count ?? 0 } }
 
     /// The rows caught up since the postings were last built: what tests read to tell a catch-up from a build.
     package var rowsCaughtUpSinceBuild: Int { rowsCaughtUp.load(ordering: .acquiring) }
