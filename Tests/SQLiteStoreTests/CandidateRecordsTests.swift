@@ -78,14 +78,20 @@ struct CandidateRecordsTests {
         #expect(records.index(of: rows[0].id - 1) == nil, "a row the read did not see has no record")
     }
 
+    /// The path of a file in `directory` that holds the records of `rows`, as a save writes them.
+    static func saved(_ rows: [(id: Int64, commit: Int64, hint: Int?, page: String, fields: [[UInt8]?])], in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("records")
+        let writer = try SavedFileWriter(replacing: path)
+        try #require(built(rows)).write(to: writer)
+        try writer.finish()
+        return path
+    }
+
     @Test func recordsReadBackFromTheirFileHoldTheSame() throws {
         var random = SeededGenerator(seed: 6202)
         let rows = Self.randomRows(300, &random)
         let directory = try TemporaryDirectory()
-        let path = directory.path("records")
-        let writer = try SavedFileWriter(replacing: path)
-        try #require(Self.built(rows)).write(to: writer)
-        try writer.finish()
+        let path = try Self.saved(rows, in: directory)
         guard var file = try SavedFileReader(path: path) else {
             Issue.record("the file written is not there")
             return
@@ -101,10 +107,7 @@ struct CandidateRecordsTests {
         var random = SeededGenerator(seed: 6203)
         let rows = Self.randomRows(60, &random)
         let directory = try TemporaryDirectory()
-        let path = directory.path("records")
-        let writer = try SavedFileWriter(replacing: path)
-        try #require(Self.built(rows)).write(to: writer)
-        try writer.finish()
+        let path = try Self.saved(rows, in: directory)
         let original = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
         var refused = 0
         for round in 0..<400 {
