@@ -115,15 +115,15 @@ final class RecordFacts: Sendable {
                     state.facts[item.record] = Fact(learnedAt: commitNumber)
                     continue
                 }
+                // Rounded down, so that a fact never lets a row live longer; a row of the first second of 1970 (0 is
+                // a gone row's) is not learned.
+                guard row.expiration >= 1 else { continue }
                 guard let domain = state.domains.number(of: row.domain) else { continue }
                 var access = Self.noAccess
                 if let value = row.access {
                     guard let number = state.accesses.number(of: value) else { continue }
                     access = number
                 }
-                // Rounded down, so that a fact never lets a row live longer; a row of the first second of 1970 (0 is
-                // a gone row's) is not learned.
-                guard row.expiration >= 1 else { continue }
                 let expiration = UInt32(min(row.expiration.rounded(.down), Double(UInt32.max)))
                 state.facts[item.record] = Fact(
                     learnedAt: commitNumber, expiration: expiration, domain: domain,
