@@ -101,15 +101,16 @@ struct CandidateRecordsTests {
         Self.expectRecorded(rows, in: records)
     }
 
-    /// Records read from a file whose bytes were changed past its checksum's reach (a read checks every record before
-    /// the checksum): each change is refused, or gives records every one of which reads within the file.
+    /// Records read from a file whose bytes were changed past its checksum's reach (a crafted file): each change is
+    /// refused, or gives records every one of which reads within the file or is no record (its row is then read from
+    /// SQLite). Ids out of order are refused.
     @Test func damagedRecordsAreRefusedOrReadWithinTheFile() throws {
         var random = SeededGenerator(seed: 6203)
         let rows = Self.randomRows(60, &random)
         let directory = try TemporaryDirectory()
         let path = try Self.saved(rows, in: directory)
         let original = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
-        var refused = 0
+        var refused = 0, unreadable = 0
         for round in 0..<400 {
             var bytes = original
             for _ in 0..<(1 + round % 3) {
@@ -122,13 +123,57 @@ struct CandidateRecordsTests {
                 refused += 1
                 continue
             }
-            for index in 0..<records.count {
-                let candidate = try #require(records.candidate(at: index))
-                _ = candidate.page
-                for column in SearchColumn.allCases { _ = CandidateTests.words(of: candidate, column) }
+            unreadable += Self.readEveryRecord(of: records)
+        }
+        #expect(refused > 0, "changes to the ids or counts are refused: \(refused) of 400")
+        #expect(unreadable > 0, "others leave records that do not parse: \(unreadable)")
+    }
+
+    /// Reads every record's candidate, page and words (a damaged record's words may not be as many as it says: that
+    /// only ranks its row wrongly); how many records do not parse (and so have no commit either).
+    static func readEveryRecord(of records: CandidateRecords) -> Int {
+        var unreadable = 0
+        for index in 0..<records.count {
+            guard let candidate = records.candidate(at: index) else {
+                unreadable += 1
+                #expect(records.commitNumber(at: index) == nil, "a record without a candidate has no commit either")
+                continue
+            }
+            _ = candidate.page
+            candidate.withFields { fields in
+                for column in SearchColumn.allCases { fields[column]?.forEach { _ in true } }
             }
         }
-        #expect(refused > 100, "most changes are caught by the check of every record: \(refused) of 400")
+        return unreadable
+    }
+
+    /// A file whose ids are out of order (two swapped) is refused: a search would not find their records.
+    @Test func idsOutOfOrderAreRefused() throws {
+        var random = SeededGenerator(seed: 6204)
+        let rows = Self.randomRows(20, &random)
+        let directory = try TemporaryDirectory()
+        let path = try Self.saved(rows, in: directory)
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        let ids: [Int64] = rows.map(\.id)
+        let idBytes: [UInt8] = ids.withUnsafeBytes { Array($0) }
+        let found: Int? = Self.offset(of: idBytes, in: bytes)
+        let at = try #require(found, "the ids are written as one array")
+        let swapped: [Int64] = [ids[1], ids[0]]
+        swapped.withUnsafeBytes { bytes.replaceSubrange(at..<(at + 16), with: $0) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        guard var file = try SavedFileReader(path: path) else {
+            Issue.record("the file written is not there")
+            return
+        }
+        let records = try? CandidateRecords(reading: &file)
+        #expect(records == nil, "records whose ids are out of order are refused")
+    }
+
+    /// Where `pattern` first starts in `bytes`.
+    static func offset(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard pattern.count <= bytes.count else { return nil }
+        for start in 0...(bytes.count - pattern.count) where bytes[start..<(start + pattern.count)].elementsEqual(pattern) { return start }
+        return nil
     }
 
     @Test func moreWordsThanAllowedMakeNoRecords() {

@@ -39,25 +39,6 @@ extension CandidateRanking {
             return nil
         }
 
-        /// Whether `bytes` hold every field in this form, each word a number less than `words`, and nothing after:
-        /// what a store checks once, on reading records it did not make in this process.
-        package static func areWellFormed(_ bytes: UnsafeBufferPointer<UInt8>, words: Int) -> Bool {
-            var reader = Varint.Reader(bytes)
-            for _ in SearchColumn.allCases {
-                guard let header = reader.next() else { return false }
-                guard header > 0 else { continue }
-                guard let count = reader.next(), let numbers = reader.take(Int(clamping: header - 1)) else { return false }
-                var field = Varint.Reader(numbers)
-                var read: UInt64 = 0
-                while !field.isAtEnd {
-                    guard let number = field.next(), number < UInt64(words) else { return false }
-                    read += 1
-                }
-                guard read == count else { return false }
-            }
-            return reader.isAtEnd
-        }
-
         /// Appends to `buffer` the fields whose UTF-8 `utf8` gives (`nil`: absent), each word numbered by `number`;
         /// false (with `buffer` as it was) when `number` gives none for a word.
         package static func append(
