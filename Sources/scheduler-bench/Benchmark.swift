@@ -165,7 +165,12 @@ struct Benchmark {
             """.write(toFile: minimalScript, atomically: true, encoding: .utf8)
         let least = try ChildProcess.measure(["sqlite3", database], stdinPath: minimalScript)
         guard least.status == 0 else { throw BenchmarkError("sqlite3 exited \(least.status) on the minimal load") }
-        return (least, (try? FileManager.default.attributesOfItem(atPath: database)[.size] as? NSNumber)?.doubleValue ?? 0)
+        return (least, megabytes(database) * 1e6)
+    }
+
+    /// The size of the file at `path` in megabytes (10^6 bytes); 0 when there is none.
+    static func megabytes(_ path: String) -> Double {
+        Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1e6
     }
 
     /// 1–3 word prefix queries of 2–6 letters, as a user types them: the same 400 queries twice, first on

@@ -17,7 +17,7 @@ enum GoalsBenchmark {
         try Benchmark.generate(n: n, ndjson: ndjson, csv: csv)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: ours + suffix) }
         let imported = try Benchmark.importIndex(ndjson: ndjson, database: ours, scheduler: scheduler)
-        let (minimal, _) = try Benchmark.minimalLoad(csv: csv, database: "\(work)/minimal-\(n).sqlite", work: work)
+        let (minimal, minimalBytes) = try Benchmark.minimalLoad(csv: csv, database: "\(work)/minimal-\(n).sqlite", work: work)
         print(String(format: "scheduler index import: %.1f s, %.0f items/s; minimal raw load: %.1f s, %.0f items/s (ours is %.2f× it)",
             imported.seconds, Double(n) / imported.seconds, minimal.seconds, Double(n) / minimal.seconds, minimal.seconds / imported.seconds))
 
@@ -25,11 +25,15 @@ enum GoalsBenchmark {
         try ServiceProcess.writeServingConfig(store: "{ sqlite: { path: \(URL(fileURLWithPath: ours).standardizedFileURL.path) } }", to: config)
         let service = try ServiceProcess(scheduler: scheduler, config: config)
         let sqlite: HTTPBenchmark.Figures
+        let file: FileFigures
         do {
             print(String(format: "SQLite: the service built its search postings in %.1f s", try await service.waitForSearchPostings().seconds))
+            _ = try await RestartBenchmark.waitForFile(ours + ".postings")
             sqlite = try await HTTPBenchmark.measure(base: service.base, work: work, label: "SQLite: ")
             print("SQLite: the service's memory: \(service.memory())")
             service.stop()
+            file = FileFigures(database: Benchmark.megabytes(ours) + Benchmark.megabytes(ours + "-wal"),
+                postings: Benchmark.megabytes(ours + ".postings"), minimal: minimalBytes / 1e6)
         } catch {
             service.stop()
             throw error
@@ -64,6 +68,8 @@ enum GoalsBenchmark {
             ("`scheduler index import` against the minimal raw load (one table + one FTS5 table, `prefix='2 3'`)",
              String(format: "%.2f× (%.0f against %.0f items/s)", minimal.seconds / imported.seconds, Double(n) / imported.seconds, Double(n) / minimal.seconds),
              replica.map { String(format: "%.0f items/s, a replica serving", Double(n) / $0.imported.seconds) } ?? "(no --postgres)", "≥ 0.7×"),
+            ("the files: the database and its saved search postings, against the minimal raw load's",
+             String(format: "%.2f× (%.0f + %.0f MB against %.0f MB)", file.ratio, file.database, file.postings, file.minimal), "", "≤ 0.5×"),
             ("first reconcile pass against `index import` of the same items (\(passItems.formatted()))",
              String(format: "%.2f× (%.1f s against %.1f s)", pass.ratio, pass.pass, pass.import), "", "≥ 0.9×"),
             ("a replica's search copy holds the import, after it ended; its postings", "",
@@ -73,6 +79,12 @@ enum GoalsBenchmark {
         ]
         print("\n| figure (\(items) items) | SQLite | PostgreSQL, a replica through its search copy | goal |\n|---|---|---|---|")
         for row in rows { print("| \(row.0) | \(row.1) | \(row.2) | \(row.3) |") }
+    }
+
+    /// The megabytes of the database, of its saved search postings, and of the minimal raw load's file.
+    private struct FileFigures {
+        var database: Double, postings: Double, minimal: Double
+        var ratio: Double { (database + postings) / max(minimal, 1) }
     }
 
     /// When a joining replica was ready, and the p50 / p99 of its first minute's new queries, once ready and all.

@@ -61,7 +61,7 @@ enum PostgresBenchmark {
             try await fresh.follow(feed)
             let made = making.duration(to: .now)
             print(String(format: "PostgreSQL: a new replica's search copy made in %.1f s (%.0f items/s), %.0f MB",
-                made.seconds, Double(n) / made.seconds, Double((try FileManager.default.attributesOfItem(atPath: fresh.path)[.size] as? Int) ?? 0) / 1e6))
+                made.seconds, Double(n) / made.seconds, Benchmark.megabytes(fresh.path)))
             try await Benchmark.measureSearch(store.index, label: "PostgreSQL: ")
             try await PurgeBenchmark.measure(store.index, label: "PostgreSQL: ")
         }

@@ -23,7 +23,7 @@ enum RestartBenchmark {
         print(String(format: "first start, no saved file: postings built in %.1f s", try await first.waitForSearchPostings().seconds))
         let savedIn = try await waitForFile(saved)
         first.stop()
-        print(String(format: "saved in %.1f s after that: %.0f MB (the index: %.0f MB)", savedIn.seconds, megabytes(saved), megabytes(database)))
+        print(String(format: "saved in %.1f s after that: %.0f MB (the index: %.0f MB)", savedIn.seconds, Benchmark.megabytes(saved), Benchmark.megabytes(database)))
         let keep = "\(saved).kept"
         try? FileManager.default.removeItem(atPath: keep)
         try FileManager.default.copyItem(atPath: saved, toPath: keep)
@@ -56,16 +56,12 @@ enum RestartBenchmark {
     }
 
     /// Waits until a file is at `path` (a save renames it into place whole); returns how long that took.
-    private static func waitForFile(_ path: String) async throws -> Duration {
+    static func waitForFile(_ path: String) async throws -> Duration {
         let start = ContinuousClock.now
         while !FileManager.default.fileExists(atPath: path) {
             guard start.duration(to: .now) < ServiceProcess.longestWait else { throw BenchmarkError("no file at \(path) after \(ServiceProcess.longestWait)") }
             try await Task.sleep(for: .milliseconds(200))
         }
         return start.duration(to: .now)
-    }
-
-    private static func megabytes(_ path: String) -> Double {
-        Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_000_000
     }
 }
