@@ -106,9 +106,9 @@ final class RunningService {
         return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
     }
 
-    /// How many items match "doc", counted exactly up to 1000 (the page's end).
-    func searchTotal() async throws -> Int {
-        try await json("/search?q=doc&limit=1000")["total"] as? Int ?? -1
+    /// How many items match `query`, counted exactly up to 1000 (the page's end).
+    func searchTotal(query: String = "doc") async throws -> Int {
+        try await json("/search?q=\(query)&limit=1000")["total"] as? Int ?? -1
     }
 }
 

@@ -446,4 +446,8 @@ extension SQLiteSearchCopy: SearchStructureKeeping {
     public func keepSearchStructures() async throws {
         try await SQLiteSearchIndex.keepPostings { await self.index }
     }
+
+    public func saveSearchStructures() async throws -> Bool {
+        try await index?.saveSearchStructures() ?? false
+    }
 }

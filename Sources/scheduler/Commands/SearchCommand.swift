@@ -56,12 +56,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         var query: SearchQuery
-        let settings: SearchSettings
-        do {
-            settings = try ConfigLoader.searchSettings(directory: store.config.directory) ?? SearchSettings()
-        } catch {
-            throw UserError(error.problems.map(store.config.located).joined(separator: "\n"))
-        }
+        let settings = try store.searchSettings()
         do {
             let facets = try facets.map { names throws(SearchQueryError) in try SearchFacet.list(names) } ?? []
             query = try SearchQuery(

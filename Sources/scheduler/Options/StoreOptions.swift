@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Indexing
 import Logging
 import PluginAPI
 import SchedulerConfig
@@ -31,12 +32,23 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store the options point at and runs `body` with it (see ``StoreOpener``). A command that writes
     /// stops gracefully on SIGTERM and SIGINT (`gracefulShutdown`); with `reclaimingPurges`, the rows of purged
     /// domains are reclaimed before it exits.
+    /// An SQLite index keeps `searchPostings` (the service's setting, ``searchSettings()``, where it matters).
     func withStore<Result: Sendable>(
-        logger: Logger, gracefulShutdown: Bool = false, reclaimingPurges: Bool = false,
+        logger: Logger, gracefulShutdown: Bool = false, reclaimingPurges: Bool = false, searchPostings: SearchPostingsFields = .all,
         _ body: @escaping @Sendable (any SchedulerStore) async throws -> Result
     ) async throws -> Result {
         try await StoreOpener.withStore(
-            try location(), shutdownSignals: gracefulShutdown ? CommandSignals.graceful : [], reclaimingPurges: reclaimingPurges, logger: logger, body
+            try location(), shutdownSignals: gracefulShutdown ? CommandSignals.graceful : [], reclaimingPurges: reclaimingPurges,
+            searchPostings: searchPostings, logger: logger, body
         )
+    }
+
+    /// The `search:` section of the config's `scheduler.yaml`, its defaults when there is none (`--database` alone).
+    func searchSettings() throws -> SearchSettings {
+        do {
+            return try ConfigLoader.searchSettings(directory: config.directory) ?? SearchSettings()
+        } catch {
+            throw UserError(error.problems.map(config.located).joined(separator: "\n"))
+        }
     }
 }

@@ -18,6 +18,12 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         try await Self.keepPostings { self }
     }
 
+    public func saveSearchStructures() async throws -> Bool {
+        let before = try await database.read(Self.savedPostingsToken)
+        try await refreshSearchPostings()
+        return try await database.read(Self.savedPostingsToken) != before
+    }
+
     /// Refreshes the postings of the index `current` gives (``refreshSearchPostings(rowsAStep:)``) every
     /// ``postingsFollowInterval``, until cancelled: the keeper of an index, and of a search copy's current file.
     static func keepPostings(of current: @Sendable () async -> SQLiteSearchIndex?) async throws {
