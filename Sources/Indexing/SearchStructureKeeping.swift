@@ -6,13 +6,27 @@ public protocol SearchStructureKeeping: Sendable {
     /// is cancelled (then it throws `CancellationError`).
     func keepSearchStructures() async throws
 
-    /// Brings the structures to the last commit once, building them when there are none, and saves them beside the
-    /// index when a save is due, as the keeper would; returns whether it saved them. What a command that wrote many
-    /// items does before it exits (`scheduler index import`), so that the service's next start reads them in seconds
-    /// instead of building them while its searches go slowly.
-    func saveSearchStructures() async throws -> Bool
+    /// Brings the structures to the last commit once (building them when there are none usable and `mayBuild`), and
+    /// saves them beside the index when a save is due, as the keeper would. What a command that wrote many items does
+    /// before it exits (`scheduler index import`), so that the service's next start reads them in seconds instead of
+    /// building them while its searches go slowly.
+    func saveSearchStructures(mayBuild: Bool) async throws -> SearchStructuresSave
 
     /// How many item rows the structures hold (rows rewritten counting again until they are built anew); 0 while none
     /// are built, when searches do without them.
     var searchStructureRows: Int { get async }
+}
+
+/// What ``SearchStructureKeeping/saveSearchStructures(mayBuild:)`` did.
+public enum SearchStructuresSave: Sendable, Equatable {
+    /// Saved: the next start reads them.
+    case saved
+    /// Brought up to date, and the file saved before is recent enough that the next start catches up the rest.
+    case notDue
+    /// None usable, and building them was not asked: the next start builds them.
+    case notBuilt
+    /// None kept (the setting is `off`, or they were dropped past their bound of words).
+    case noneKept
+    /// The save failed (the log says why); the file saved before, if any, stays.
+    case failed
 }

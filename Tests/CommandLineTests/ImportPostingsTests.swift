@@ -28,6 +28,64 @@ struct ImportPostingsTests {
         #expect(await service.terminate() == 0, "\(service.log)")
     }
 
+    /// A small import builds no postings of its own (the service's next start would anyway), and catches up a saved
+    /// file without saving it again when that is not due.
+    @Test func aSmallImportBuildsNoneAndCatchesUpASavedFile() async throws {
+        let workspace = try Workspace()
+        let bulk = try await SchedulerProcess.run(["index", "import", "-", "--no-search-postings"] + workspace.database, input: Self.items(1...60))
+        #expect(bulk.status == 0, "\(bulk.stderr)")
+        let small = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Self.items(61...70))
+        #expect(small.stdout.contains("left to the service's next start: this import is less than half the index"), "\(small.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("index.sqlite.postings")))
+
+        let large = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Self.items(71...200))
+        #expect(large.stdout.contains("saved the search postings beside the index in "), "\(large.stdout)")
+        let again = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Self.items(201...210))
+        #expect(again.stdout.contains("the saved search postings are recent enough"), "\(again.stdout)")
+    }
+
+    /// `--database` alone keeps the setting of the file a service saved (`best` here), instead of replacing it with
+    /// one that service would refuse.
+    @Test func anImportGivenADatabaseAloneKeepsTheSavedFilesSetting() async throws {
+        let setup = try SourceWorkspace(gate: false, extraLines: "search: { postings: best }")
+        let configured = try await SchedulerProcess.run(["index", "import", "-"] + setup.config, input: Self.items(1...60))
+        #expect(configured.stdout.contains("saved the search postings beside the index in "), "\(configured.stdout)")
+        let postings = setup.workspace.path("index.sqlite.postings")
+        let alone = try await SchedulerProcess.run(["index", "import", "-", "--database", setup.workspace.path("index.sqlite")], input: Self.items(61...100))
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.stdout.contains("recent enough"), "the best fields' file was read and caught up: \(alone.stdout) \(alone.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: postings))[12] == 0, "the file still keeps the best fields' words")
+    }
+
+    /// A save that fails leaves the items in, exits 0 and says so.
+    @Test func aFailedSaveIsAWarningAndTheItemsStay() async throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.path("index.sqlite.postings"), withIntermediateDirectories: true)
+        try workspace.write("index.sqlite.postings/keep", "")
+        let imported = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Self.items(1...20))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("imported 20 items, rejected 0 lines\n"), "\(imported.stdout)")
+        #expect(imported.stderr.contains("warning: the search postings could not be saved"), "\(imported.stderr)")
+        let search = try await SchedulerProcess.run(["search", "gazelle"] + workspace.database)
+        #expect(search.stdout.hasPrefix("20 matches"), "\(search.stdout)")
+    }
+
+    /// `--database` alone reads no config: a broken one in the folder the import runs in changes nothing.
+    @Test func anImportGivenADatabaseAloneReadsNoConfig() async throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.path("config"), withIntermediateDirectories: true)
+        try workspace.write("config/scheduler.yaml", "search: { postings: [\n")
+        let imported = try await SchedulerProcess.run(
+            ["index", "import", "-"] + workspace.database, input: Self.items(1...20), directory: workspace.url
+        )
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("saved the search postings beside the index in "), "\(imported.stdout)")
+        let configured = try await SchedulerProcess.run(
+            ["index", "import", "-", "--config", "config"] + workspace.database, input: Self.items(1...20), directory: workspace.url
+        )
+        #expect(configured.status != 0 && configured.stderr.contains("config/scheduler.yaml:2:1: YAML syntax"), "a config named is read: \(configured.stderr)")
+    }
+
     @Test(arguments: [(["--no-search-postings"], ""), ([], "search: { postings: off }")])
     func anImportToldNotToSavesNoPostings(flags: [String], searchSection: String) async throws {
         let setup = try SourceWorkspace(gate: false, extraLines: searchSection)

@@ -97,6 +97,17 @@ public final class LockFile: Sendable {
         }
     }
 
+    /// Whether a process holds the lock of the file at `path` now, looked at without creating the file (none there:
+    /// nobody holds it) and holding it, shared, for an instant at most; `nil` when the file cannot be read.
+    public static func isHeld(path: String) -> Bool? {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno == ENOENT ? false : nil }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK ? true : nil }
+        flock(descriptor, LOCK_UN)
+        return false
+    }
+
     private static func open(_ path: String) throws(CannotOpen) -> Int32 {
         let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CannotOpen(path: path, reason: String(cString: strerror(errno))) }

@@ -41,6 +41,12 @@ public enum PassLock {
         try await holding(LockFile(path: localFilesPath + ".service.lock"), holder: serviceHolder, body)
     }
 
+    /// Whether a `scheduler run` serves `localFilesPath` now (``LockFile/isHeld(path:)``): `nil` when its lock file
+    /// cannot be read.
+    public static func isServing(localFilesPath: String) -> Bool? {
+        LockFile.isHeld(path: localFilesPath + ".service.lock")
+    }
+
     /// Takes the lock of `file` without waiting, runs `body`, and releases it.
     private static func holding<Result>(_ file: LockFile, holder: String, _ body: () async throws -> Result) async throws -> Result {
         guard file.tryLock() else { throw Busy(path: file.path, holder: holder) }

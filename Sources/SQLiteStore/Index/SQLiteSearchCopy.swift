@@ -447,7 +447,7 @@ extension SQLiteSearchCopy: SearchStructureKeeping {
         try await SQLiteSearchIndex.keepPostings { await self.index }
     }
 
-    public func saveSearchStructures() async throws -> Bool {
-        try await index?.saveSearchStructures() ?? false
+    public func saveSearchStructures(mayBuild: Bool) async throws -> SearchStructuresSave {
+        try await index?.saveSearchStructures(mayBuild: mayBuild) ?? .notBuilt
     }
 }

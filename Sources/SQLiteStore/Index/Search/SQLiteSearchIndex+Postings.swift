@@ -18,10 +18,21 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         try await Self.keepPostings { self }
     }
 
-    public func saveSearchStructures() async throws -> Bool {
-        let before = try await database.read(Self.savedPostingsToken)
-        try await refreshSearchPostings()
-        return try await database.read(Self.savedPostingsToken) != before
+    public func saveSearchStructures(mayBuild: Bool) async throws -> SearchStructuresSave {
+        guard postings.fields != .off, !postings.gaveUp else { return .noneKept }
+        let (before, failures) = (try await database.read(Self.savedPostingsToken), postingsSaving?.failuresInARow ?? 0)
+        try await refreshSearchPostings(mayBuild: mayBuild)
+        if postings.gaveUp { return .noneKept }
+        if postings.areMissing { return .notBuilt }
+        if (postingsSaving?.failuresInARow ?? 0) > failures { return .failed }
+        return try await database.read(Self.savedPostingsToken) != before ? .saved : .notDue
+    }
+
+    /// Which fields' words the postings saved beside the database at `databasePath` keep, read from the file's header;
+    /// `nil` when there is none of this format: the setting a command told none keeps, so that its save serves the
+    /// service that saved them.
+    public static func savedPostingsFields(databasePath: String) -> SearchPostingsFields? {
+        SavedPostingsFile(databasePath: databasePath).fields()
     }
 
     /// Refreshes the postings of the index `current` gives (``refreshSearchPostings(rowsAStep:)``) every
@@ -38,11 +49,13 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// (``SearchPostings/isStale(_:)``, looked at as the index doubles or turns over).
     /// At the first call, the postings are read from their saved file (``loadSavedSearchPostings()``) when there is a
     /// usable one; after, they are saved when due (``saveSearchPostingsIfDue()``).
-    package func refreshSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper) async throws {
+    /// Without `mayBuild`, postings to build are left missing (a command that exits, leaving the build to the service).
+    package func refreshSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper, mayBuild: Bool = true) async throws {
         try await loadSavedSearchPostings()
         var build = try await stepSearchPostings(rowsAStep: rowsAStep)
         if !build, postings.isDueALook { build = try await database.read { [postings] db in try postings.isStale(db) } }
         if build {
+            guard mayBuild else { return }
             try await buildSearchPostings()
         } else if postings.recordsAreDue {
             try await makeCandidateRecords()

@@ -3,6 +3,8 @@ import Engine
 import Foundation
 import Indexing
 import PluginAPI
+import SchedulerConfig
+import SQLiteStore
 
 /// `scheduler index import FILE`: loads NDJSON items in atomic batches, reporting and skipping bad lines.
 struct ImportCommand: AsyncParsableCommand {
@@ -13,8 +15,9 @@ struct ImportCommand: AsyncParsableCommand {
             Items are committed in batches of --batch-size (or 16 MB of items, whichever comes first); each batch is atomic. A line that is not a valid \
             item is reported on standard error with its line number and reason, and skipped. \
             Exits with status 1 if any line was rejected. Then, on an SQLite index no `scheduler run` is serving, the search \
-            postings are built (or caught up from their saved file) and saved beside the index, so that the service's next \
-            start reads them in seconds instead of building them (about 90 s of one core per million items) while its searches go slowly.
+            postings are caught up from their saved file (or built, for an import of at least half the index) and saved beside \
+            the index, so that the service's next start reads them in seconds instead of building them (about 90 s of one core \
+            per million items) while its searches go slowly.
             """
     )
 
@@ -45,9 +48,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
         defer { if fileDescriptor != STDIN_FILENO { close(fileDescriptor) } }
 
-        let postings = try store.searchSettings().postings
         let localFiles = try store.localFilesPath()
-        let (imported, rejected, saved) = try await store.withStore(logger: CommandLogger.make(), searchPostings: postings) {
+        let postings = try postingsSetting()
+        let rejected = try await store.withStore(logger: CommandLogger.make(), searchPostings: postings) {
             [file, batchSize, searchPostings] store in
             var rejected = 0
             let imported = try await NDJSONImporter(index: store.index, batchSize: batchSize).importLines(of: fileDescriptor) { line, reason in
@@ -56,33 +59,49 @@ struct ImportCommand: AsyncParsableCommand {
                     printError("\(file == "-" ? "stdin" : file):\(line): \(reason)")
                 }
             }
-            let saved = searchPostings && imported > 0 ? await Self.saveSearchPostings(of: store.index, localFilesPath: localFiles) : nil
-            return (imported, rejected, saved)
+            if rejected > Self.maxReportedRejections {
+                printError("… and \(rejected - Self.maxReportedRejections) more rejected lines")
+            }
+            print("imported \(imported) items, rejected \(rejected) lines")
+            if searchPostings, postings != .off, imported > 0 {
+                await Self.saveSearchPostings(of: store.index, imported: imported, localFilesPath: localFiles)
+            }
+            return rejected
         }
-        if rejected > Self.maxReportedRejections {
-            printError("… and \(rejected - Self.maxReportedRejections) more rejected lines")
-        }
-        print("imported \(imported) items, rejected \(rejected) lines")
-        if let saved { print(saved) }
         if rejected > 0 { throw ExitCode.failure }
     }
 
-    /// Brings the search postings of `index` up to date and saves them (``SearchStructureKeeping/saveSearchStructures()``),
-    /// unless `scheduler run` serves it (it keeps them itself); what to tell the user, `nil` when nothing was saved.
-    /// The items are in whatever happens here: a failure is a warning, and the service builds the postings at its start.
-    private static func saveSearchPostings(of index: any SearchIndex, localFilesPath: String) async -> String? {
-        guard let keeping = index as? any SearchStructureKeeping else { return nil }
+    /// The `search.postings` of the service of this index: its config's; with `--database` alone, which reads no config
+    /// (an import does not fail on a folder it was not pointed at), the saved file's, else the default.
+    private func postingsSetting() throws -> SearchPostingsFields {
+        guard let database = store.database, store.config.config == nil else { return try store.searchSettings().postings }
+        return SQLiteSearchIndex.savedPostingsFields(databasePath: database) ?? SearchSettings().postings
+    }
+
+    /// Brings the search postings of `index` up to date and saves them
+    /// (``SearchStructureKeeping/saveSearchStructures(mayBuild:)``) unless `scheduler run` serves it (it keeps them
+    /// itself), building them only for an import of at least half the index (else the service's next start does, as
+    /// without this step); says what it did. The items are in whatever happens here: a failure is a warning.
+    private static func saveSearchPostings(of index: any SearchIndex, imported: Int, localFilesPath: String) async {
+        guard let keeping = index as? any SearchStructureKeeping else { return }
+        switch PassLock.isServing(localFilesPath: localFilesPath) {
+        case true?: return print("the search postings are left to the service serving this index")
+        case nil: return printError("warning: the search postings were not saved: \(localFilesPath).service.lock cannot be read to tell whether a service serves this index")
+        case false?: break
+        }
         let start = ContinuousClock.now
         do {
-            // The service's lock, taken and let go: a service that holds it keeps the postings itself.
-            try await PassLock.withService(localFilesPath: localFilesPath) {}
-            guard try await keeping.saveSearchStructures() else { return nil }
-        } catch is PassLock.Busy {
-            return "the search postings are left to the service serving this index"
+            let items = try await index.itemCountsByDomain().values.reduce(0, +)
+            switch try await keeping.saveSearchStructures(mayBuild: imported * 2 >= items) {
+            case .saved:
+                print(String(format: "saved the search postings beside the index in %.1f s: the service's next start reads them", (ContinuousClock.now - start).seconds))
+            case .notDue: print("the saved search postings are recent enough: the service's next start catches up this import")
+            case .notBuilt: print("the search postings are left to the service's next start: this import is less than half the index, and no saved file could be caught up")
+            case .failed: printError("warning: the search postings could not be saved (said above); the service's next start builds or catches them up")
+            case .noneKept: break
+            }
         } catch {
-            printError("warning: the search postings were not saved (the service builds them at its start): \(error)")
-            return nil
+            printError("warning: the search postings were not saved (the service's next start builds or catches them up): \(error)")
         }
-        return String(format: "saved the search postings beside the index in %.1f s: the service's next start reads them", (ContinuousClock.now - start).seconds)
     }
 }

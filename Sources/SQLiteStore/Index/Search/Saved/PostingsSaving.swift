@@ -101,6 +101,9 @@ final class PostingsSaving: Sendable {
         }
     }
 
+    /// How many saves failed in a row, up to now.
+    var failuresInARow: Int { state.withLock { $0.failedInARow } }
+
     /// Records a failed save; returns how many failed in a row, this one included.
     func recordFailure() -> Int {
         state.withLock { state in

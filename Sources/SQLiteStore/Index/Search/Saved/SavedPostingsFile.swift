@@ -35,6 +35,19 @@ struct SavedPostingsFile {
         path = databasePath + Self.suffix
     }
 
+    /// Which fields' words the file keeps, from its header alone; `nil` when there is no file, or not one of this
+    /// format.
+    func fields() -> SearchPostingsFields? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 13), header.count == 13 else { return nil }
+        return header.withUnsafeBytes { bytes -> SearchPostingsFields? in
+            guard bytes.loadUnaligned(as: UInt64.self) == Self.magic, bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == Self.formatVersion
+            else { return nil }
+            return bytes[12] == 1 ? .all : .best
+        }
+    }
+
     /// A new random token for a save.
     static func newToken() -> String {
         (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
