@@ -25,6 +25,12 @@ struct ImportPostingsTests {
         #expect(more.status == 0, "\(more.stderr)")
         #expect(more.stdout.contains("the search postings are left to the service serving this index"), "\(more.stdout)")
         #expect(try await eventually { try await service.searchTotal(query: "gazelle") == 70 }, "\(service.logSoFar)")
+
+        // Its lock file deleted (a tmp cleaner), the service still holds the lock's socket: the import sees it.
+        try FileManager.default.removeItem(atPath: setup.workspace.path("index.sqlite.service.lock"))
+        let unlinked = try await SchedulerProcess.run(["index", "import", "-"] + setup.config, input: Self.items(71...80))
+        #expect(unlinked.stdout.contains("the search postings are left to the service serving this index"), "\(unlinked.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: setup.workspace.path("index.sqlite.service.lock")), "the import creates no lock file")
         #expect(await service.terminate() == 0, "\(service.log)")
     }
 
@@ -55,6 +61,15 @@ struct ImportPostingsTests {
         #expect(alone.status == 0, "\(alone.stderr)")
         #expect(alone.stdout.contains("recent enough"), "the best fields' file was read and caught up: \(alone.stdout) \(alone.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: postings))[12] == 0, "the file still keeps the best fields' words")
+    }
+
+    /// A FIFO where the saved file would be is neither waited on nor used.
+    @Test func aFIFOInPlaceOfTheSavedFileIsNotWaitedOn() async throws {
+        let workspace = try Workspace()
+        #expect(mkfifo(workspace.path("index.sqlite.postings"), 0o644) == 0)
+        let imported = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: Self.items(1...20))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("not a regular file"), "\(imported.stderr)")
     }
 
     /// A save that fails leaves the items in, exits 0 and says so.

@@ -72,7 +72,7 @@ public final class LockFile: Sendable {
             }
             // A few rounds at most: each one follows a deletion or replacement of the file made meanwhile.
             for _ in 0..<8 {
-                guard flock(state.descriptor, LOCK_EX | LOCK_NB) == 0 else { break }
+                guard Self.lockExclusively(state.descriptor, boundTheSocket: socket != nil) else { break }
                 if Self.pathNamesFile(path, descriptor: state.descriptor) {
                     state.socket = socket ?? -1
                     return true
@@ -89,6 +89,17 @@ public final class LockFile: Sendable {
         }
     }
 
+    /// Takes the exclusive lock of `descriptor` without waiting. When this process just bound the lock's socket, no
+    /// holder of ours can hold the file: a refusal is then a passing look (``isHeld(path:)``), so it tries again for
+    /// up to 50 ms.
+    private static func lockExclusively(_ descriptor: Int32, boundTheSocket: Bool) -> Bool {
+        for attempt in 0..<(boundTheSocket ? 6 : 1) {
+            if attempt > 0 { usleep(10_000) }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+        }
+        return false
+    }
+
     func unlock() {
         state.withLock { state in
             flock(state.descriptor, LOCK_UN)
@@ -97,10 +108,13 @@ public final class LockFile: Sendable {
         }
     }
 
-    /// Whether a process holds the lock of the file at `path` now, looked at without creating the file (none there:
-    /// nobody holds it) and holding it, shared, for an instant at most; `nil` when the file cannot be read.
+    /// Whether a process holds the lock of the file at `path` now, looked at without creating the file: first by
+    /// asking its abstract socket (which outlives a deletion of the file, and asking disturbs nobody), then, where that
+    /// says nothing, by holding the file's lock shared for an instant (no file there: nobody holds it); `nil` when the
+    /// file cannot be read.
     public static func isHeld(path: String) -> Bool? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        if case .heldByAnotherHolder = holderOfName(socketName(for: path)) { return true }
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return errno == ENOENT ? false : nil }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK ? true : nil }

@@ -21,9 +21,9 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     public func saveSearchStructures(mayBuild: Bool) async throws -> SearchStructuresSave {
         guard postings.fields != .off, !postings.gaveUp else { return .noneKept }
         let (before, failures) = (try await database.read(Self.savedPostingsToken), postingsSaving?.failuresInARow ?? 0)
-        try await refreshSearchPostings(mayBuild: mayBuild)
+        let leftABuild = try await refreshSearchPostings(mayBuild: mayBuild)
         if postings.gaveUp { return .noneKept }
-        if postings.areMissing { return .notBuilt }
+        if leftABuild || postings.areMissing { return .notBuilt }
         if (postingsSaving?.failuresInARow ?? 0) > failures { return .failed }
         return try await database.read(Self.savedPostingsToken) != before ? .saved : .notDue
     }
@@ -49,18 +49,21 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// (``SearchPostings/isStale(_:)``, looked at as the index doubles or turns over).
     /// At the first call, the postings are read from their saved file (``loadSavedSearchPostings()``) when there is a
     /// usable one; after, they are saved when due (``saveSearchPostingsIfDue()``).
-    /// Without `mayBuild`, postings to build are left missing (a command that exits, leaving the build to the service).
-    package func refreshSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper, mayBuild: Bool = true) async throws {
+    /// Without `mayBuild`, postings to build are left as they are, unsaved (a command that exits, leaving the build to
+    /// the service): returns whether it left one so.
+    @discardableResult
+    package func refreshSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper, mayBuild: Bool = true) async throws -> Bool {
         try await loadSavedSearchPostings()
         var build = try await stepSearchPostings(rowsAStep: rowsAStep)
         if !build, postings.isDueALook { build = try await database.read { [postings] db in try postings.isStale(db) } }
         if build {
-            guard mayBuild else { return }
+            guard mayBuild else { return true }
             try await buildSearchPostings()
         } else if postings.recordsAreDue {
             try await makeCandidateRecords()
         }
         if let (saved, token) = try await saveSearchPostingsIfDue() { try await serveSavedSearchPostings(saved, token: token) }
+        return false
     }
 
     /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment:

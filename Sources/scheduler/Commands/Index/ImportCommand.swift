@@ -16,7 +16,7 @@ struct ImportCommand: AsyncParsableCommand {
             item is reported on standard error with its line number and reason, and skipped. \
             Exits with status 1 if any line was rejected. Then, on an SQLite index no `scheduler run` is serving, the search \
             postings are caught up from their saved file (or built, for an import of at least half the index) and saved beside \
-            the index, so that the service's next start reads them in seconds instead of building them (about 90 s of one core \
+            the index when a save is due, so that the service's next start reads them in seconds instead of building them (about 90 s of one core \
             per million items) while its searches go slowly.
             """
     )
@@ -51,7 +51,7 @@ struct ImportCommand: AsyncParsableCommand {
         let localFiles = try store.localFilesPath()
         let postings = try postingsSetting()
         let rejected = try await store.withStore(logger: CommandLogger.make(), searchPostings: postings) {
-            [file, batchSize, searchPostings] store in
+            [file, batchSize] store in
             var rejected = 0
             let imported = try await NDJSONImporter(index: store.index, batchSize: batchSize).importLines(of: fileDescriptor) { line, reason in
                 rejected += 1
@@ -63,7 +63,9 @@ struct ImportCommand: AsyncParsableCommand {
                 printError("… and \(rejected - Self.maxReportedRejections) more rejected lines")
             }
             print("imported \(imported) items, rejected \(rejected) lines")
-            if searchPostings, postings != .off, imported > 0 {
+            // Out before the postings' step, however long it takes or however it ends.
+            fflush(nil)
+            if postings != .off, imported > 0 {
                 await Self.saveSearchPostings(of: store.index, imported: imported, localFilesPath: localFiles)
             }
             return rejected
@@ -72,10 +74,12 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// The `search.postings` of the service of this index: its config's; with `--database` alone, which reads no config
-    /// (an import does not fail on a folder it was not pointed at), the saved file's, else the default.
+    /// (an import does not fail on a folder it was not pointed at), the saved file's, else the default. `off` when none
+    /// are to be saved (told not to, or a PostgreSQL store, whose replicas keep their own): no config is read then.
     private func postingsSetting() throws -> SearchPostingsFields {
-        guard let database = store.database, store.config.config == nil else { return try store.searchSettings().postings }
-        return SQLiteSearchIndex.savedPostingsFields(databasePath: database) ?? SearchSettings().postings
+        guard searchPostings, case .sqlite(let path) = try store.location() else { return .off }
+        guard store.database != nil, store.config.config == nil else { return try store.searchSettings().postings }
+        return SQLiteSearchIndex.savedPostingsFields(databasePath: path) ?? SearchSettings().postings
     }
 
     /// Brings the search postings of `index` up to date and saves them
@@ -98,7 +102,7 @@ struct ImportCommand: AsyncParsableCommand {
             case .notDue: print("the saved search postings are recent enough: the service's next start catches up this import")
             case .notBuilt: print("the search postings are left to the service's next start: this import is less than half the index, and no saved file could be caught up")
             case .failed: printError("warning: the search postings could not be saved (said above); the service's next start builds or catches them up")
-            case .noneKept: break
+            case .noneKept: print("no search postings saved: they hold too many distinct words (said above)")
             }
         } catch {
             printError("warning: the search postings were not saved (the service's next start builds or catches them up): \(error)")

@@ -49,7 +49,8 @@ struct SavedFileReader: ~Copyable {
 
     /// Maps the file at `path`; `nil` when there is none.
     init?(path: String) throws(Unusable) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Not blocking: a FIFO or a device under the file's name is refused below, never waited on.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw Unusable(reason: "cannot open it: \(String(cString: strerror(errno)))")
@@ -57,6 +58,7 @@ struct SavedFileReader: ~Copyable {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Unusable(reason: "cannot read its size: \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw Unusable(reason: "it is not a regular file") }
         let size = Int(info.st_size)
         guard size >= 16 else { throw Unusable(reason: "it is \(size) bytes long, shorter than any saved file") }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {

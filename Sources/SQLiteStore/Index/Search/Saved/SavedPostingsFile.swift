@@ -38,9 +38,14 @@ struct SavedPostingsFile {
     /// Which fields' words the file keeps, from its header alone; `nil` when there is no file, or not one of this
     /// format.
     func fields() -> SearchPostingsFields? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 13), header.count == 13 else { return nil }
+        // Not blocking: a FIFO or a device under the file's name must not hang a command.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var header = [UInt8](repeating: 0, count: 13)
+        guard pread(descriptor, &header, header.count, 0) == header.count else { return nil }
         return header.withUnsafeBytes { bytes -> SearchPostingsFields? in
             guard bytes.loadUnaligned(as: UInt64.self) == Self.magic, bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == Self.formatVersion
             else { return nil }
