@@ -38,18 +38,11 @@ struct SavedPostingsFile {
     /// Which fields' words the file keeps, from its header alone; `nil` when there is no file, or not one of this
     /// format.
     func fields() -> SearchPostingsFields? {
-        // Not blocking: a FIFO or a device under the file's name must not hang a command.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        var header = [UInt8](repeating: 0, count: 13)
-        guard pread(descriptor, &header, header.count, 0) == header.count else { return nil }
-        return header.withUnsafeBytes { bytes -> SearchPostingsFields? in
-            guard bytes.loadUnaligned(as: UInt64.self) == Self.magic, bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == Self.formatVersion
-            else { return nil }
-            return bytes[12] == 1 ? .all : .best
+        do {
+            guard var file = try SavedFileReader(path: path) else { return nil }
+            return try Self.readSetting(&file)
+        } catch {
+            return nil
         }
     }
 
@@ -70,17 +63,23 @@ struct SavedPostingsFile {
         try file.finish()
     }
 
+    /// The header up to the setting: which fields' words the file keeps. Throws when the file is not a saved postings
+    /// file, or of another format.
+    private static func readSetting(_ file: inout SavedFileReader) throws(SavedFileReader.Unusable) -> SearchPostingsFields {
+        guard try file.read(UInt64.self) == magic else { throw SavedFileReader.Unusable(reason: "it is not a saved postings file") }
+        let version = try file.read(UInt32.self)
+        guard version == formatVersion else {
+            throw SavedFileReader.Unusable(reason: "it is of format \(version), this build reads format \(formatVersion)")
+        }
+        return try file.read(UInt8.self) == 1 ? .all : .best
+    }
+
     /// The postings the file holds, when its token is `token` (the database's), it keeps `fields` and it holds no more
     /// than `maxWords` words and no commit after `lastCommit`; `nil` when there is no file. Throws
     /// ``SavedFileReader/Unusable`` with the reason the file cannot be used.
     func load(token: String, fields: SearchPostingsFields, lastCommit: Int64, maxWords: Int) throws(SavedFileReader.Unusable) -> SearchPostings.Held? {
         guard var file = try SavedFileReader(path: path) else { return nil }
-        guard try file.read(UInt64.self) == Self.magic else { throw SavedFileReader.Unusable(reason: "it is not a saved postings file") }
-        let version = try file.read(UInt32.self)
-        guard version == Self.formatVersion else {
-            throw SavedFileReader.Unusable(reason: "it is of format \(version), this build reads format \(Self.formatVersion)")
-        }
-        let allFields = try file.read(UInt8.self) == 1
+        let allFields = try Self.readSetting(&file) == .all
         guard allFields == (fields == .all) else {
             throw SavedFileReader.Unusable(reason: "it keeps \(allFields ? "every field's" : "the best fields'") words, the setting is now `\(fields.rawValue)`")
         }
