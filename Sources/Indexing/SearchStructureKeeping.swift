@@ -6,11 +6,11 @@ public protocol SearchStructureKeeping: Sendable {
     /// is cancelled (then it throws `CancellationError`).
     func keepSearchStructures() async throws
 
-    /// Brings the structures to the last commit once (building them when there are none usable and `mayBuild`), and
-    /// saves them beside the index when a save is due, as the keeper would. What a command that wrote many items does
-    /// before it exits (`scheduler index import`), so that the service's next start reads them in seconds instead of
-    /// building them while its searches go slowly.
-    func saveSearchStructures(mayBuild: Bool) async throws -> SearchStructuresSave
+    /// Brings the structures to the last commit once (building them when there are none usable and `mayBuild` says
+    /// so: asked only then), and saves them beside the index when a save is due, as the keeper would. What a command
+    /// that wrote many items does before it exits (`scheduler index import`), so that the service's next start reads
+    /// them in seconds instead of building them while its searches go slowly.
+    func saveSearchStructures(mayBuild: @Sendable () async throws -> Bool) async throws -> SearchStructuresSave
 
     /// How many item rows the structures hold (rows rewritten counting again until they are built anew); 0 while none
     /// are built, when searches do without them.

@@ -5,6 +5,7 @@ import Logging
 import PluginAPI
 import ProcessSupport
 @testable import SQLiteStore
+import Synchronization
 import Testing
 
 /// The search postings saved beside their database (``SavedPostingsFile``): a new process reads them instead of
@@ -25,11 +26,14 @@ struct SavedPostingsTests {
         var path: String { directory.path("index.sqlite") }
         var savedPath: String { path + ".postings" }
 
-        /// A new index on the file, as a process started now opens it: postings kept and saved (``eager``).
-        func process(fields: SearchPostingsFields = .best, path: String? = nil) throws -> SQLiteSearchIndex {
+        /// A new index on the file, as a process started now opens it: postings kept and saved (``eager``), their builds
+        /// bounded by `maxOwnMemory`.
+        func process(
+            fields: SearchPostingsFields = .best, path: String? = nil, maxOwnMemory: Int = SQLiteSearchIndex.defaultPostingsMaxOwnMemory
+        ) throws -> SQLiteSearchIndex {
             try SQLiteSearchIndex(
-                path: path ?? self.path, clock: clock, searchCacheEntries: 0, postings: fields, savedPostings: Self.eager,
-                logger: log.logger()
+                path: path ?? self.path, clock: clock, searchCacheEntries: 0, postingsMaxOwnMemory: maxOwnMemory, postings: fields,
+                savedPostings: Self.eager, logger: log.logger()
             )
         }
 
@@ -93,6 +97,25 @@ struct SavedPostingsTests {
         try await third.refreshSearchPostings()
         #expect(third.postings.rowsCaughtUpSinceBuild == written)
         #expect(third.postings.summary?.commitNumber == restarted.postings.summary?.commitNumber)
+    }
+
+    /// A command's save (`scheduler index import`) asks whether it may build only when there is something to build: with
+    /// a saved file to catch up, the import does not count the index's items (seconds at ten million) for nothing.
+    @Test func aSaveAsksWhetherItMayBuildOnlyWhenThereIsNoSavedFileToCatchUp() async throws {
+        let folder = Folder()
+        let asked = Mutex(0)
+        var random = SeededGenerator(seed: 65)
+        try await folder.plain().commit(SearchPostingsTests.randomItems(0..<300, &random))
+        let first = try folder.process()
+        #expect(try await first.saveSearchStructures(mayBuild: { asked.withLock { $0 += 1 }; return false }) == .notBuilt)
+        #expect(asked.withLock { $0 } == 1, "none saved: asked, and told not to build")
+        #expect(try await first.saveSearchStructures(mayBuild: { true }) == .saved)
+
+        try await folder.plain().commit(SearchPostingsTests.randomItems(300..<400, &random))
+        let next = try folder.process()
+        #expect(try await next.saveSearchStructures(mayBuild: { asked.withLock { $0 += 1 }; return false }) == .saved)
+        #expect(asked.withLock { $0 } == 1, "the saved file caught up: never asked")
+        #expect(next.postings.rowsCaughtUpSinceBuild == 100)
     }
 
     /// Ways a saved file cannot be trusted, each with what the log must say.

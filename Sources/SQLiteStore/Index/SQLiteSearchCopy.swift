@@ -447,7 +447,7 @@ extension SQLiteSearchCopy: SearchStructureKeeping {
         try await SQLiteSearchIndex.keepPostings { await self.index }
     }
 
-    public func saveSearchStructures(mayBuild: Bool) async throws -> SearchStructuresSave {
+    public func saveSearchStructures(mayBuild: @Sendable () async throws -> Bool) async throws -> SearchStructuresSave {
         try await index?.saveSearchStructures(mayBuild: mayBuild) ?? .notBuilt
     }
 }

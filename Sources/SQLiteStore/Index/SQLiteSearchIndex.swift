@@ -50,6 +50,11 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Distinct words of the best fields the postings hold unless a caller chooses otherwise (see
     /// ``SearchPostings/maxWords``): about a gigabyte of memory at most.
     public static let defaultPostingsMaxWords = 2_000_000
+    /// The process's own memory past which a build of the postings stops unless a caller chooses otherwise (see
+    /// ``SearchPostings/maxOwnMemory``): three quarters of the machine's, or of its control group's limit
+    /// (``MachineMemory``). A build's process peaked at 0.79 GB at a million items, 5.4 GB at ten million before the
+    /// records (BENCHMARKS.md).
+    public static let defaultPostingsMaxOwnMemory = Int(MachineMemory.available / 4 * 3)
     /// Each reading connection's page cache (SQLite's default is 2 MB): a search reads a few hundred rows, mostly the
     /// first items in priority order, which stay here instead of being copied from the file again (`pread`) by every
     /// search. Most of them come from the candidate row cache (``CandidateRowCache``) instead: 16 MB bought no
@@ -62,7 +67,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
     /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``); a search brings the
     /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new;
-    /// past `postingsMaxWords` distinct words they are dropped; `postings` says which fields' words they keep (with
+    /// past `postingsMaxWords` distinct words, or when building them takes the process's own memory past
+    /// `postingsMaxOwnMemory` bytes, they are dropped; `postings` says which fields' words they keep (with
     /// ``SearchPostingsFields/off`` nobody builds them); their keeper saves them beside the file as `savedPostings` says
     /// (`nil`: never), and reads them from there at start. Candidate rows recent searches read are kept up to
     /// `rowCacheBytes` (0: none; ``CandidateRowCache``).
@@ -73,6 +79,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries,
         postingsCaughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch,
         postingsMaxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
+        postingsMaxOwnMemory: Int = SQLiteSearchIndex.defaultPostingsMaxOwnMemory,
         postings fields: SearchPostingsFields = .all,
         savedPostings: SavedPostingsPolicy? = SavedPostingsPolicy(),
         rowCacheBytes: Int = SQLiteSearchIndex.defaultRowCacheBytes,
@@ -81,7 +88,9 @@ public final class SQLiteSearchIndex: SearchIndex {
         self.path = path
         candidateRows = CandidateRowCache(maxBytes: rowCacheBytes)
         postingsSaving = savedPostings.map { PostingsSaving(databasePath: path, policy: $0) }
-        postings = SearchPostings(caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords, fields: fields)
+        postings = SearchPostings(
+            caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords, maxOwnMemory: postingsMaxOwnMemory, fields: fields
+        )
         resultCache = SearchResultCache(maxEntries: searchCacheEntries)
         self.timeToLive = timeToLive
         self.clock = clock

@@ -136,6 +136,11 @@ extension CandidateRecords {
             self.gaveUp = true
         }
 
+        /// The bytes ``finish()`` copies the records into, beside the builder's own until it is let go.
+        var byteCount: Int {
+            ids.count * 8 + starts.count * 8 + bytes.count + vocabulary.starts.count * 4 + vocabulary.bytes.count
+        }
+
         /// The records, `nil` when given up.
         func finish() -> CandidateRecords? {
             guard !gaveUp else { return nil }

@@ -18,7 +18,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         try await Self.keepPostings { self }
     }
 
-    public func saveSearchStructures(mayBuild: Bool) async throws -> SearchStructuresSave {
+    public func saveSearchStructures(mayBuild: @Sendable () async throws -> Bool) async throws -> SearchStructuresSave {
         guard postings.fields != .off, !postings.gaveUp else { return .noneKept }
         let (before, failures) = (try await database.read(Self.savedPostingsToken), postingsSaving?.failuresInARow ?? 0)
         let leftABuild = try await refreshSearchPostings(mayBuild: mayBuild)
@@ -49,15 +49,17 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// (``SearchPostings/isStale(_:)``, looked at as the index doubles or turns over).
     /// At the first call, the postings are read from their saved file (``loadSavedSearchPostings()``) when there is a
     /// usable one; after, they are saved when due (``saveSearchPostingsIfDue()``).
-    /// Without `mayBuild`, postings to build are left as they are, unsaved (a command that exits, leaving the build to
-    /// the service): returns whether it left one so.
+    /// Unless `mayBuild` (asked only when postings are to be built), they are left as they are, unsaved (a command that
+    /// exits, leaving the build to the service): returns whether it left one so.
     @discardableResult
-    package func refreshSearchPostings(rowsAStep: Int = SearchPostings.caughtUpByKeeper, mayBuild: Bool = true) async throws -> Bool {
+    package func refreshSearchPostings(
+        rowsAStep: Int = SearchPostings.caughtUpByKeeper, mayBuild: @Sendable () async throws -> Bool = { true }
+    ) async throws -> Bool {
         try await loadSavedSearchPostings()
         var build = try await stepSearchPostings(rowsAStep: rowsAStep)
         if !build, postings.isDueALook { build = try await database.read { [postings] db in try postings.isStale(db) } }
         if build {
-            guard mayBuild else { return true }
+            guard try await mayBuild() else { return true }
             try await buildSearchPostings()
         } else if postings.recordsAreDue {
             try await makeCandidateRecords()
@@ -68,17 +70,29 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
 
     /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment:
     /// searches of the commits they hold use them between steps. Returns whether they must be built instead: none are
-    /// held, or one commit wrote more rows than a step takes (``SearchPostings/stepOfOneCommit``).
+    /// held, or one commit wrote more rows than a step takes (``SearchPostings/stepOfOneCommit``). A step that takes the
+    /// process past the postings' memory bound drops them (``SearchPostings/dropIfPastMemoryBound()``).
     private func stepSearchPostings(rowsAStep: Int) async throws -> Bool {
         guard postings.fields != .off, !postings.gaveUp else { return false }
         while !postings.areMissing {
             try Task.checkCancellation()
+            let rowsBefore = postings.rows
             let caughtUp = try await database.read { [postings] db in
                 try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: rowsAStep, waiting: true, stepping: true)
+            }
+            if postings.rows != rowsBefore, let dropped = postings.dropIfPastMemoryBound() {
+                try await noteDropped(dropped)
+                return false
             }
             if caughtUp != .stepped { return caughtUp == .tooManyRows || postings.areMissing }
         }
         return true
+    }
+
+    /// Says why postings or records were dropped for their memory, and gives what they held back to the system.
+    private func noteDropped(_ dropped: SearchPostings.Dropped) async throws {
+        try await offThePool { _ in csystem_release_free_memory() }
+        logger.warning("\(dropped)")
     }
 
     /// Brings the postings, when held, to the last commit when at most `maxRows` rows are newer (after a keeper's step
@@ -106,8 +120,10 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         let built: SearchPostings.Held
         do {
             built = try await readEveryRow { [postings] db, isCancelled in try postings.build(db, isCancelled: isCancelled) }
-        } catch let error as SearchPostings.TooManyWords {
-            logger.warning("\(error)")
+        } catch let error as SearchPostings.Dropped {
+            // A build that began with postings held (built again) drops those too: the memory is what was short.
+            postings.retire()
+            try await noteDropped(error)
             return
         }
         postings.install(built)
@@ -124,7 +140,13 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     private func makeCandidateRecords() async throws {
         let start = ContinuousClock.now
         let begun = postings.recordsStart
-        let records = try await readEveryRow { [postings] db, isCancelled in try postings.makeRecords(db, isCancelled: isCancelled) }
+        let records: CandidateRecords?
+        do {
+            records = try await readEveryRow { [postings] db, isCancelled in try postings.makeRecords(db, isCancelled: isCancelled) }
+        } catch let error as SearchPostings.Dropped {
+            try await noteDropped(error)
+            return
+        }
         guard postings.install(records, madeFrom: begun) else { return }
         if records == nil { logger.warning("the candidate records hold more than \(postings.maxRecordedWords) distinct words: none are kept, searches read rows") }
         logger.info("made the candidate records again", metadata: [

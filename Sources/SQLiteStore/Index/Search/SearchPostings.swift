@@ -136,6 +136,8 @@ package final class SearchPostings: Sendable {
     /// it, the postings are dropped for the life of the process and searches scan FTS5 alone, as before them.
     let maxWords: Int
     private let gaveUpFlag = Atomic<Bool>(false)
+    /// Whether a making of the records again passed ``maxOwnMemory``: none are made again in this process.
+    private let recordsGaveUp = Atomic<Bool>(false)
     /// Whether the postings were dropped for good, for holding more than ``maxWords`` words or because their index was
     /// replaced (``retire()``): nobody builds them again, and a build under way stops.
     var gaveUp: Bool { gaveUpFlag.load(ordering: .relaxed) }
@@ -150,22 +152,40 @@ package final class SearchPostings: Sendable {
         }
     }
 
-    /// The index's words hold more than ``SearchPostings/maxWords`` distinct words.
-    struct TooManyWords: Error, CustomStringConvertible {
-        let maxWords: Int
-        var description: String {
-            "the best fields of the index hold more than \(maxWords) distinct words: the search postings are dropped and searches scan FTS5 alone"
+    /// The process's own memory (``ProcessMemory/ownResidentBytes()``) past which a build of the postings, or of their
+    /// records, stops: on a node too small for them, searches scan FTS5 (or read rows) instead of the process being
+    /// killed for its memory at every start.
+    let maxOwnMemory: Int
+
+    /// Why the postings, or their records, were dropped.
+    struct Dropped: Error, CustomStringConvertible {
+        let description: String
+
+        /// The index's words hold more than ``SearchPostings/maxWords`` distinct words.
+        static func tooManyWords(_ maxWords: Int) -> Dropped {
+            Dropped(description: "the best fields of the index hold more than \(maxWords) distinct words: the search postings are dropped and searches scan FTS5 alone")
+        }
+
+        /// Making `what` took the process's own memory to `own` bytes, past `bound`; `consequence` says what searches do.
+        static func tooMuchMemory(making what: String, own: Int, bound: Int, consequence: String) -> Dropped {
+            Dropped(description: """
+                making \(what) takes this process's own memory to \(own >> 20) MB, past the \(bound >> 20) MB it may hold \
+                (three quarters of the memory of the machine or of its control group): \(consequence), as right and \
+                slower; give the service more memory, or keep fewer words (search.postings: best)
+                """)
         }
     }
 
-    init(caughtUpBySearch: Int, maxWords: Int, fields: SearchPostingsFields) {
+    init(caughtUpBySearch: Int, maxWords: Int, maxOwnMemory: Int, fields: SearchPostingsFields) {
         self.caughtUpBySearch = caughtUpBySearch
         self.maxWords = maxWords
+        self.maxOwnMemory = maxOwnMemory
         self.fields = fields
     }
 
     /// The postings of every row `db` reads, at the commit it reads, with the rows' candidate records; throws
-    /// `CancellationError` when `isCancelled`, ``TooManyWords`` (and gives up for good) past ``maxWords``.
+    /// `CancellationError` when `isCancelled`, ``Dropped`` (and gives up for good) past ``maxWords`` or
+    /// ``maxOwnMemory``.
     func build(_ db: Database, isCancelled: () -> Bool) throws -> Held {
         var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: keepsAllFields)
         // The record's columns start with those of the postings, the description included.
@@ -178,10 +198,13 @@ package final class SearchPostings: Sendable {
             if held.rowsBuilt % 4096 == 0 {
                 if isCancelled() || gaveUp { throw CancellationError() }
                 try checkWords(held)
+                try checkMemoryWhileBuilding()
             }
         }
         try checkWords(held)
         held.sortNewWords()
+        // The records are copied out of their builder: the copy must fit too.
+        try checkMemoryWhileBuilding(adding: records.byteCount)
         held.records = records.finish()
         return held
     }
@@ -190,7 +213,8 @@ package final class SearchPostings: Sendable {
     var maxRecordedWords: Int { 2 * maxWords }
 
     /// The candidate records of every row `db` reads, `nil` when given up for too many words; throws
-    /// `CancellationError` when `isCancelled`.
+    /// `CancellationError` when `isCancelled`, ``Dropped`` past ``maxOwnMemory`` (the records held and the postings
+    /// stay, and none are made again in this process).
     func makeRecords(_ db: Database, isCancelled: () -> Bool) throws -> CandidateRecords? {
         let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
         var records = CandidateRecords.Builder(maxWords: maxRecordedWords)
@@ -199,16 +223,22 @@ package final class SearchPostings: Sendable {
         while let row = try rows.next() {
             SearchRows.record(row, statement, in: &records)
             read += 1
-            if read % 4096 == 0, isCancelled() || gaveUp { throw CancellationError() }
+            if read % 4096 == 0 {
+                if isCancelled() || gaveUp { throw CancellationError() }
+                try checkMemoryWhileMakingRecords()
+            }
         }
+        try checkMemoryWhileMakingRecords(adding: records.byteCount)
         return records.finish()
     }
 
     /// Whether the rows caught up since the records were made (new and rewritten rows, which have none that holds)
     /// outnumber them, and a floor: the keeper makes them again, so that an index grown or turned over since the
-    /// postings were built is searched through records too. Records given up for too many words are not made again.
+    /// postings were built is searched through records too. Records given up for too many words are not made again,
+    /// nor, in this process, after a making of them passed ``maxOwnMemory``.
     var recordsAreDue: Bool {
-        held.readIfAvailable { held in
+        guard !recordsGaveUp.load(ordering: .relaxed) else { return false }
+        return held.readIfAvailable { held in
             guard let held, let records = held.records else { return false }
             return held.rowsCaughtUp - held.recordsCaughtUpAt > max(records.count, 1_000)
         } ?? false
@@ -235,7 +265,41 @@ package final class SearchPostings: Sendable {
     private func checkWords(_ held: Held) throws {
         guard held.wordCount > maxWords else { return }
         gaveUpFlag.store(true, ordering: .relaxed)
-        throw TooManyWords(maxWords: maxWords)
+        throw Dropped.tooManyWords(maxWords)
+    }
+
+    /// ``Dropped`` when the process's own memory, and `adding` bytes about to be allocated, are past ``maxOwnMemory``
+    /// while making `what`; `nil` otherwise.
+    private func pastMemoryBound(making what: String, adding: Int = 0, consequence: String) -> Dropped? {
+        guard let own = ProcessMemory.ownResidentBytes(), own + adding > maxOwnMemory else { return nil }
+        return .tooMuchMemory(making: what, own: own + adding, bound: maxOwnMemory, consequence: consequence)
+    }
+
+    /// What searches do once the postings are dropped for their memory.
+    private static let droppedForMemory = "they are dropped until the service starts again, and searches scan FTS5 alone"
+
+    /// Gives the postings up for good, and throws ``Dropped``, when a build takes the process past ``maxOwnMemory``.
+    private func checkMemoryWhileBuilding(adding: Int = 0) throws {
+        guard let dropped = pastMemoryBound(making: "the search postings", adding: adding, consequence: Self.droppedForMemory) else { return }
+        gaveUpFlag.store(true, ordering: .relaxed)
+        throw dropped
+    }
+
+    /// Throws ``Dropped`` when making the records again takes the process past ``maxOwnMemory``: the records held stay
+    /// (the saved file keeps them), and none are made again in this process.
+    private func checkMemoryWhileMakingRecords(adding: Int = 0) throws {
+        let consequence = "the records held stay, and the rows written since are read from SQLite until the next start"
+        guard let dropped = pastMemoryBound(making: "the candidate records again", adding: adding, consequence: consequence) else { return }
+        recordsGaveUp.store(true, ordering: .relaxed)
+        throw dropped
+    }
+
+    /// Drops the postings for good, as ``retire()`` does, when the rows caught up into them have taken the process past
+    /// ``maxOwnMemory`` (a large import followed step by step); returns why, `nil` when they are within it.
+    func dropIfPastMemoryBound() -> Dropped? {
+        guard let dropped = pastMemoryBound(making: "the search postings catch up", consequence: Self.droppedForMemory) else { return nil }
+        retire()
+        return dropped
     }
 
     /// Serves `built` (or loaded) from now on (searches catch it up from its commit); returns the number of this

@@ -95,14 +95,14 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let start = ContinuousClock.now
         do {
-            let items = try await index.itemCountsByDomain().values.reduce(0, +)
-            switch try await keeping.saveSearchStructures(mayBuild: imported * 2 >= items) {
+            // Counted only when there are postings to build (no usable saved file, or too much changed to catch up).
+            switch try await keeping.saveSearchStructures(mayBuild: { try await imported * 2 >= index.itemCountsByDomain().values.reduce(0, +) }) {
             case .saved:
                 print(String(format: "saved the search postings beside the index in %.1f s: the service's next start reads them", (ContinuousClock.now - start).seconds))
             case .notDue: print("the saved search postings are recent enough: the service's next start catches up this import")
             case .notBuilt: print("the search postings are left to the service's next start: this import is less than half the index, and no saved file could be caught up")
             case .failed: printError("warning: the search postings could not be saved (said above); the service's next start builds or catches them up")
-            case .noneKept: print("no search postings saved: they hold too many distinct words (said above)")
+            case .noneKept: print("no search postings saved: they were dropped (why is said above); the service's next start tries again")
             }
         } catch {
             printError("warning: the search postings were not saved (the service's next start builds or catches them up): \(error)")
