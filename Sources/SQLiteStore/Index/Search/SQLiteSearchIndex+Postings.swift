@@ -70,18 +70,18 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
 
     /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment:
     /// searches of the commits they hold use them between steps. Returns whether they must be built instead: none are
-    /// held, or one commit wrote more rows than a step takes (``SearchPostings/stepOfOneCommit``). A step that takes the
-    /// process past the postings' memory bound drops them (``SearchPostings/dropIfPastMemoryBound()``).
+    /// held, or one commit wrote more rows than a step takes (``SearchPostings/stepOfOneCommit``). Rows caught up that
+    /// take the process past the postings' memory bound, this step's or others' since the last look, drop them
+    /// (``SearchPostings/pastMemoryBoundAfterCatchUps()``).
     private func stepSearchPostings(rowsAStep: Int) async throws -> Bool {
         guard postings.fields != .off, !postings.gaveUp else { return false }
         while !postings.areMissing {
             try Task.checkCancellation()
-            let rowsBefore = postings.rows
             let caughtUp = try await database.read { [postings] db in
                 try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: rowsAStep, waiting: true, stepping: true)
             }
-            if postings.rows != rowsBefore, let dropped = postings.dropIfPastMemoryBound() {
-                try await noteDropped(dropped)
+            if let dropped = postings.pastMemoryBoundAfterCatchUps() {
+                try await drop(for: dropped)
                 return false
             }
             if caughtUp != .stepped { return caughtUp == .tooManyRows || postings.areMissing }
@@ -89,10 +89,14 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         return true
     }
 
-    /// Says why postings or records were dropped for their memory, and gives what they held back to the system.
-    private func noteDropped(_ dropped: SearchPostings.Dropped) async throws {
-        try await offThePool { _ in csystem_release_free_memory() }
-        logger.warning("\(dropped)")
+    /// Drops the postings for good (``SearchPostings/retire()``), gives what they held back to the system (off the
+    /// concurrency pool: freeing a build's bitmaps takes a while), and says why.
+    private func drop(for reason: SearchPostings.Dropped) async throws {
+        try await offThePool { [postings] _ in
+            postings.retire()
+            _ = csystem_release_free_memory()
+        }
+        logger.warning("\(reason)")
     }
 
     /// Brings the postings, when held, to the last commit when at most `maxRows` rows are newer (after a keeper's step
@@ -122,8 +126,9 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             built = try await readEveryRow { [postings] db, isCancelled in try postings.build(db, isCancelled: isCancelled) }
         } catch let error as SearchPostings.Dropped {
             // A build that began with postings held (built again) drops those too: the memory is what was short.
-            postings.retire()
-            try await noteDropped(error)
+            try await drop(for: error)
+            return
+        } catch is SearchPostings.Retired {
             return
         }
         postings.install(built)
@@ -144,7 +149,9 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         do {
             records = try await readEveryRow { [postings] db, isCancelled in try postings.makeRecords(db, isCancelled: isCancelled) }
         } catch let error as SearchPostings.Dropped {
-            try await noteDropped(error)
+            try await drop(for: error)
+            return
+        } catch is SearchPostings.Retired {
             return
         }
         guard postings.install(records, madeFrom: begun) else { return }

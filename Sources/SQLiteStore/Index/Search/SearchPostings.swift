@@ -136,21 +136,29 @@ package final class SearchPostings: Sendable {
     /// it, the postings are dropped for the life of the process and searches scan FTS5 alone, as before them.
     let maxWords: Int
     private let gaveUpFlag = Atomic<Bool>(false)
-    /// Whether a making of the records again passed ``maxOwnMemory``: none are made again in this process.
-    private let recordsGaveUp = Atomic<Bool>(false)
+    /// The rows held when the process's memory was last checked against ``maxOwnMemory``
+    /// (``pastMemoryBoundAfterCatchUps()``).
+    private let rowsAtMemoryCheck = Atomic<Int>(0)
     /// Whether the postings were dropped for good, for holding more than ``maxWords`` words or because their index was
     /// replaced (``retire()``): nobody builds them again, and a build under way stops.
     var gaveUp: Bool { gaveUpFlag.load(ordering: .relaxed) }
 
-    /// Drops the postings for good: their index is no longer searched (a search copy made again in a new file), so a
-    /// build under way stops at its next check and nothing holds their memory.
+    /// Drops the postings for good: their index is no longer searched (a search copy made again in a new file), or
+    /// they took too much memory; a build under way stops at its next check (``Retired``) and nothing holds their
+    /// memory. What was held is freed after the lock, on the caller's thread.
     func retire() {
         gaveUpFlag.store(true, ordering: .relaxed)
-        held.write { held in
-            held = nil
-            publishCounts(held)
+        let dropped = held.write { held -> Held? in
+            defer { publishCounts(held) }
+            defer { held = nil }
+            return held
         }
+        withExtendedLifetime(dropped) {}
     }
+
+    /// A build or a making of records stopped because the postings were retired meanwhile (by another task: their
+    /// file replaced), not because its own task was cancelled: the keeper goes on.
+    struct Retired: Error {}
 
     /// The process's own memory (``ProcessMemory/ownResidentBytes()``) past which a build of the postings, or of their
     /// records, stops: on a node too small for them, searches scan FTS5 (or read rows) instead of the process being
@@ -166,12 +174,13 @@ package final class SearchPostings: Sendable {
             Dropped(description: "the best fields of the index hold more than \(maxWords) distinct words: the search postings are dropped and searches scan FTS5 alone")
         }
 
-        /// Making `what` took the process's own memory to `own` bytes, past `bound`; `consequence` says what searches do.
-        static func tooMuchMemory(making what: String, own: Int, bound: Int, consequence: String) -> Dropped {
+        /// Making `what` took the process's own memory to `own` bytes, past `bound`.
+        static func tooMuchMemory(making what: String, own: Int, bound: Int) -> Dropped {
             Dropped(description: """
                 making \(what) takes this process's own memory to \(own >> 20) MB, past the \(bound >> 20) MB it may hold \
-                (three quarters of the memory of the machine or of its control group): \(consequence), as right and \
-                slower; give the service more memory, or keep fewer words (search.postings: best)
+                (three quarters of the memory of the machine or of its control group): the search postings are dropped \
+                until this process starts again (a search copy: until it is made again), and searches scan FTS5 alone, \
+                as right and slower; give the service more memory, or keep fewer words (search.postings: best)
                 """)
         }
     }
@@ -184,8 +193,8 @@ package final class SearchPostings: Sendable {
     }
 
     /// The postings of every row `db` reads, at the commit it reads, with the rows' candidate records; throws
-    /// `CancellationError` when `isCancelled`, ``Dropped`` (and gives up for good) past ``maxWords`` or
-    /// ``maxOwnMemory``.
+    /// `CancellationError` when `isCancelled`, ``Retired``, or ``Dropped`` (and gives up for good) past ``maxWords``
+    /// or ``maxOwnMemory``.
     func build(_ db: Database, isCancelled: () -> Bool) throws -> Held {
         var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: keepsAllFields)
         // The record's columns start with those of the postings, the description included.
@@ -196,7 +205,8 @@ package final class SearchPostings: Sendable {
             held.add(row, isCatchUp: false)
             SearchRows.record(row, statement, in: &records)
             if held.rowsBuilt % 4096 == 0 {
-                if isCancelled() || gaveUp { throw CancellationError() }
+                if isCancelled() { throw CancellationError() }
+                if gaveUp { throw Retired() }
                 try checkWords(held)
                 try checkMemoryWhileBuilding()
             }
@@ -213,8 +223,8 @@ package final class SearchPostings: Sendable {
     var maxRecordedWords: Int { 2 * maxWords }
 
     /// The candidate records of every row `db` reads, `nil` when given up for too many words; throws
-    /// `CancellationError` when `isCancelled`, ``Dropped`` past ``maxOwnMemory`` (the records held and the postings
-    /// stay, and none are made again in this process).
+    /// `CancellationError` when `isCancelled`, ``Retired``, or ``Dropped`` (and gives the postings up for good) past
+    /// ``maxOwnMemory``.
     func makeRecords(_ db: Database, isCancelled: () -> Bool) throws -> CandidateRecords? {
         let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
         var records = CandidateRecords.Builder(maxWords: maxRecordedWords)
@@ -224,21 +234,20 @@ package final class SearchPostings: Sendable {
             SearchRows.record(row, statement, in: &records)
             read += 1
             if read % 4096 == 0 {
-                if isCancelled() || gaveUp { throw CancellationError() }
-                try checkMemoryWhileMakingRecords()
+                if isCancelled() { throw CancellationError() }
+                if gaveUp { throw Retired() }
+                try checkMemoryWhileBuilding(making: "the candidate records again")
             }
         }
-        try checkMemoryWhileMakingRecords(adding: records.byteCount)
+        try checkMemoryWhileBuilding(making: "the candidate records again", adding: records.byteCount)
         return records.finish()
     }
 
     /// Whether the rows caught up since the records were made (new and rewritten rows, which have none that holds)
     /// outnumber them, and a floor: the keeper makes them again, so that an index grown or turned over since the
-    /// postings were built is searched through records too. Records given up for too many words are not made again,
-    /// nor, in this process, after a making of them passed ``maxOwnMemory``.
+    /// postings were built is searched through records too. Records given up for too many words are not made again.
     var recordsAreDue: Bool {
-        guard !recordsGaveUp.load(ordering: .relaxed) else { return false }
-        return held.readIfAvailable { held in
+        held.readIfAvailable { held in
             guard let held, let records = held.records else { return false }
             return held.rowsCaughtUp - held.recordsCaughtUpAt > max(records.count, 1_000)
         } ?? false
@@ -270,35 +279,28 @@ package final class SearchPostings: Sendable {
 
     /// ``Dropped`` when the process's own memory, and `adding` bytes about to be allocated, are past ``maxOwnMemory``
     /// while making `what`; `nil` otherwise.
-    private func pastMemoryBound(making what: String, adding: Int = 0, consequence: String) -> Dropped? {
+    private func pastMemoryBound(making what: String, adding: Int = 0) -> Dropped? {
         guard let own = ProcessMemory.ownResidentBytes(), own + adding > maxOwnMemory else { return nil }
-        return .tooMuchMemory(making: what, own: own + adding, bound: maxOwnMemory, consequence: consequence)
+        return .tooMuchMemory(making: what, own: own + adding, bound: maxOwnMemory)
     }
 
-    /// What searches do once the postings are dropped for their memory.
-    private static let droppedForMemory = "they are dropped until the service starts again, and searches scan FTS5 alone"
-
-    /// Gives the postings up for good, and throws ``Dropped``, when a build takes the process past ``maxOwnMemory``.
-    private func checkMemoryWhileBuilding(adding: Int = 0) throws {
-        guard let dropped = pastMemoryBound(making: "the search postings", adding: adding, consequence: Self.droppedForMemory) else { return }
+    /// Gives the postings up for good, and throws ``Dropped``, when making `what` (and `adding` bytes about to be
+    /// allocated) takes the process past ``maxOwnMemory``.
+    private func checkMemoryWhileBuilding(making what: String = "the search postings", adding: Int = 0) throws {
+        guard let dropped = pastMemoryBound(making: what, adding: adding) else { return }
         gaveUpFlag.store(true, ordering: .relaxed)
         throw dropped
     }
 
-    /// Throws ``Dropped`` when making the records again takes the process past ``maxOwnMemory``: the records held stay
-    /// (the saved file keeps them), and none are made again in this process.
-    private func checkMemoryWhileMakingRecords(adding: Int = 0) throws {
-        let consequence = "the records held stay, and the rows written since are read from SQLite until the next start"
-        guard let dropped = pastMemoryBound(making: "the candidate records again", adding: adding, consequence: consequence) else { return }
-        recordsGaveUp.store(true, ordering: .relaxed)
-        throw dropped
-    }
-
-    /// Drops the postings for good, as ``retire()`` does, when the rows caught up into them have taken the process past
-    /// ``maxOwnMemory`` (a large import followed step by step); returns why, `nil` when they are within it.
-    func dropIfPastMemoryBound() -> Dropped? {
-        guard let dropped = pastMemoryBound(making: "the search postings catch up", consequence: Self.droppedForMemory) else { return nil }
-        retire()
+    /// ``Dropped``, the postings given up (``retire()`` them), when rows caught up into them since the last look (by the
+    /// keeper's steps, a search, a search copy's follower) have taken the process past ``maxOwnMemory``; `nil` when
+    /// none were, or it is within.
+    func pastMemoryBoundAfterCatchUps() -> Dropped? {
+        let rows = rows
+        guard !gaveUp, rowsAtMemoryCheck.exchange(rows, ordering: .acquiringAndReleasing) != rows,
+            let dropped = pastMemoryBound(making: "the search postings catch up")
+        else { return nil }
+        gaveUpFlag.store(true, ordering: .relaxed)
         return dropped
     }
 
@@ -310,6 +312,7 @@ package final class SearchPostings: Sendable {
             guard !gaveUp else { return nil }
             held = built
             rowsCaughtUpWhenLooked.store(0, ordering: .releasing)
+            rowsAtMemoryCheck.store(built.rowsBuilt + built.rowsCaughtUp, ordering: .releasing)
             publishCounts(held)
             return installCount.add(1, ordering: .releasing).newValue
         }
