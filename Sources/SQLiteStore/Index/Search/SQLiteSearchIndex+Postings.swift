@@ -121,16 +121,8 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Builds the postings from every row, in one read, and serves them from then on.
     package func buildSearchPostings() async throws {
         let start = ContinuousClock.now
-        let built: SearchPostings.Held
-        do {
-            built = try await readEveryRow { [postings] db, isCancelled in try postings.build(db, isCancelled: isCancelled) }
-        } catch let error as SearchPostings.Dropped {
-            // A build that began with postings held (built again) drops those too: the memory is what was short.
-            try await drop(for: error)
-            return
-        } catch is SearchPostings.Retired {
-            return
-        }
+        guard let built = try await readEveryRowUnlessDropped({ [postings] db, isCancelled in try postings.build(db, isCancelled: isCancelled) })
+        else { return }
         postings.install(built)
         if let summary = postings.summary {
             logger.info("built the search postings", metadata: [
@@ -145,20 +137,28 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     private func makeCandidateRecords() async throws {
         let start = ContinuousClock.now
         let begun = postings.recordsStart
-        let records: CandidateRecords?
-        do {
-            records = try await readEveryRow { [postings] db, isCancelled in try postings.makeRecords(db, isCancelled: isCancelled) }
-        } catch let error as SearchPostings.Dropped {
-            try await drop(for: error)
-            return
-        } catch is SearchPostings.Retired {
-            return
-        }
+        guard let records = try await readEveryRowUnlessDropped({ [postings] db, isCancelled in try postings.makeRecords(db, isCancelled: isCancelled) })
+        else { return }
         guard postings.install(records, madeFrom: begun) else { return }
         if records == nil { logger.warning("the candidate records hold more than \(postings.maxRecordedWords) distinct words: none are kept, searches read rows") }
         logger.info("made the candidate records again", metadata: [
             "rows": "\(records?.count ?? 0)", "megabytes": "\((records?.byteCount ?? 0) / 1_000_000)", "seconds": "\((ContinuousClock.now - start).seconds)",
         ])
+    }
+
+    /// What `body` makes in one read of every row (``readEveryRow(_:)``), `nil` when it stopped because the postings were
+    /// dropped (``SearchPostings/Dropped``: said, and their memory given back, ``drop(for:)``; a build that began with
+    /// postings held drops those too, since the memory is what was short) or retired meanwhile
+    /// (``SearchPostings/Retired``).
+    private func readEveryRowUnlessDropped<Made: Sendable>(_ body: @escaping @Sendable (Database, () -> Bool) throws -> Made) async throws -> Made? {
+        do {
+            return try await readEveryRow(body)
+        } catch let error as SearchPostings.Dropped {
+            try await drop(for: error)
+            return nil
+        } catch is SearchPostings.Retired {
+            return nil
+        }
     }
 
     /// What `body` makes in one read of the index, given whether to give up: once the task is cancelled.

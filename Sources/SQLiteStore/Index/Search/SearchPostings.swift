@@ -160,9 +160,9 @@ package final class SearchPostings: Sendable {
     /// file replaced), not because its own task was cancelled: the keeper goes on.
     struct Retired: Error {}
 
-    /// The process's own memory (``ProcessMemory/ownResidentBytes()``) past which a build of the postings, or of their
-    /// records, stops: on a node too small for them, searches scan FTS5 (or read rows) instead of the process being
-    /// killed for its memory at every start.
+    /// The process's own memory (``ProcessMemory/ownResidentBytes()``) past which a build of the postings or of their
+    /// records stops, and rows caught up drop them: on a node too small for them, searches scan FTS5 instead of the
+    /// process being killed for its memory at every start.
     let maxOwnMemory: Int
 
     /// Why the postings, or their records, were dropped.
