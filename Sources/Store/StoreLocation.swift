@@ -18,6 +18,30 @@ public enum StoreLocation: Sendable, Hashable {
     }
 }
 
+extension StoreLocation {
+    /// The SQLite file at `path`, named by its real path: absolute, its symbolic links resolved (the folder's alone
+    /// when the file does not exist yet). Every file beside it (the pass and service locks, the plugin ledger, the
+    /// saved search postings) is named after it, so a process reaching the same database through a link, a relative
+    /// path or `..` shares them: `scheduler run-once --database LINK` is told a pass is running where `scheduler run`
+    /// serves the real path, instead of running the same units beside it.
+    public static func sqlite(resolving path: String) -> StoreLocation {
+        .sqlite(path: realPath(path) ?? realPath(parentOf: path) ?? path)
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The real path of `path`'s folder, joined with its last component.
+    private static func realPath(parentOf path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        guard let folder = realPath(url.deletingLastPathComponent().path) else { return nil }
+        return URL(fileURLWithPath: folder).appendingPathComponent(url.lastPathComponent).path
+    }
+}
+
 /// A PostgreSQL database as `store.postgres` names it.
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// How the connection is encrypted (`tls:`): `prefer` (TLS when the server offers it, its certificate not

@@ -266,6 +266,10 @@ struct EngineCommandTests {
         let busy = try await setup.run(["run-once"])
         #expect(busy.status == 3)
         #expect(busy.stderr.contains("busy"))
+        // The same database reached through a link to its file is the same database: its pass lock is the one held.
+        try FileManager.default.createSymbolicLink(atPath: setup.workspace.path("link.sqlite"), withDestinationPath: setup.workspace.path("index.sqlite"))
+        let throughALink = try await SchedulerProcess.run(["purge", "--domain", "com.test.other", "--database", setup.workspace.path("link.sqlite")])
+        #expect(throughALink.status == 3 && throughALink.stderr.contains("busy"), "\(throughALink.stderr)")
 
         kill(process.processIdentifier, SIGKILL)
         _ = await process.exited()

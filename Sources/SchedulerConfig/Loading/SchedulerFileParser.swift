@@ -192,7 +192,7 @@ struct SchedulerFileParser {
                 reader.problem(pathNode, "store.sqlite.path: \(problem)")
                 return nil
             }
-            return .sqlite(path: resolved)
+            return .sqlite(resolving: resolved)
         }
         return postgresLocation(backend.value, reader: reader)
     }

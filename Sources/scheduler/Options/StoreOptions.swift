@@ -16,7 +16,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The store the options point at.
     func location() throws -> StoreLocation {
-        if let database { return .sqlite(path: database) }
+        if let database { return .sqlite(resolving: database) }
         do {
             return try ConfigLoader.storeLocation(directory: config.directory)
         } catch {
