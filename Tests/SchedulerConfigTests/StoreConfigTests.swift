@@ -20,6 +20,19 @@ struct StoreConfigTests {
         #expect(settings.localFilesPath(replicaID: nil) == settings.localFilesPath)
     }
 
+    /// A database named through a link to its file is named by its real path, as `--database` names it: the locks
+    /// and saved postings beside it are those of every other command reaching the same file.
+    @Test func anSQLitePathThroughALinkIsReadAsTheFilesRealPath() throws {
+        let folder = try ConfigFolder(scheduler: Self.scheduler(store: "  sqlite: { path: link.sqlite }"))
+        let real = folder.url.appendingPathComponent("real.sqlite").path
+        FileManager.default.createFile(atPath: real, contents: Data())
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("link.sqlite").path, withDestinationPath: real)
+        let settings = try folder.load().scheduler
+        let resolved = URL(fileURLWithPath: real).resolvingSymlinksInPath().path
+        #expect(settings.store == .sqlite(path: resolved))
+        #expect(settings.localFilesPath == resolved)
+    }
+
     @Test func everyPostgresSettingIsRead() throws {
         let folder = try ConfigFolder(scheduler: Self.scheduler(store: """
               postgres:
