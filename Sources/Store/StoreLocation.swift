@@ -19,13 +19,21 @@ public enum StoreLocation: Sendable, Hashable {
 }
 
 extension StoreLocation {
-    /// The SQLite file at `path`, named by its real path: absolute, its symbolic links resolved (the folder's alone
-    /// when the file does not exist yet). Every file beside it (the pass and service locks, the plugin ledger, the
-    /// saved search postings) is named after it, so a process reaching the same database through a link, a relative
-    /// path or `..` shares them: `scheduler run-once --database LINK` is told a pass is running where `scheduler run`
-    /// serves the real path, instead of running the same units beside it.
+    /// The SQLite file at `path`, named by its real path: absolute, its symbolic links resolved (a link whose target
+    /// does not exist yet followed all the same, since SQLite creates the target; the folder's alone when the file does
+    /// not exist). Every file beside it (the pass and service locks, the plugin ledger, the saved search postings) is
+    /// named after it, so a process reaching the same database through a link, a relative path or `..` shares them:
+    /// `scheduler run-once --database LINK` is told a pass is running where `scheduler run` serves the real path,
+    /// instead of running the same units beside it.
     public static func sqlite(resolving path: String) -> StoreLocation {
-        .sqlite(path: realPath(path) ?? realPath(parentOf: path) ?? path)
+        var path = path
+        // A link to a file not made yet: its target, as SQLite will create it (at most 40 links, as the kernel follows).
+        for _ in 0..<40 {
+            if let real = realPath(path) { return .sqlite(path: real) }
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
+            path = target.hasPrefix("/") ? target : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(target).path
+        }
+        return .sqlite(path: realPath(parentOf: path) ?? path)
     }
 
     private static func realPath(_ path: String) -> String? {

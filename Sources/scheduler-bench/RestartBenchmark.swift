@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// Search as clients feel it right after a restart, with the search postings saved beside the index and without:
 /// `scheduler-bench --restart DATABASE`.
@@ -10,10 +11,12 @@ import Foundation
 /// the whole HTTP measure (``HTTPBenchmark``) with its peak resident memory (`VmHWM`). With `--once`: one start on
 /// the file a service saved (`--goals` leaves one), or one after the first build; what a large index can afford.
 enum RestartBenchmark {
-    static func run(database: String, once: Bool, work: String, scheduler: String) async throws {
-        print("\n== a restart, with the search postings saved and without, \(database)")
+    static func run(database named: String, once: Bool, work: String, scheduler: String) async throws {
+        print("\n== a restart, with the search postings saved and without, \(named)")
+        // The service names its saved postings after the database's real path (through a link, beside its target).
+        guard case .sqlite(let database) = StoreLocation.sqlite(resolving: named) else { return }
         let config = "\(work)/restart-config", saved = database + ".postings"
-        try ServiceProcess.writeServingConfig(store: "{ sqlite: { path: \(URL(fileURLWithPath: database).standardizedFileURL.path) } }", to: config)
+        try ServiceProcess.writeServingConfig(store: "{ sqlite: { path: \(database) } }", to: config)
         if once, FileManager.default.fileExists(atPath: saved) {
             // A file a service saved (`--goals` leaves one): one start on it, no build.
             return try await measure(config: config, scheduler: scheduler, work: work, label: "saved: ", seed: 5000)

@@ -139,7 +139,6 @@ struct ReplicaChaosTests {
         // runs never overlap, but where a replica stopped a run because it lost that unit's lease (starved of CPU
         // past the lease's 3 s on a loaded machine, it is no longer live to the others: the run it stops writes no
         // `end`, and the next holder may start before the starved replica wakes to stop it; its writes are fenced).
-        var open: [String: Int32] = [:]
         let excluded = killed.union([stalled.process.processIdentifier])
         var stoppedForALostLease: Set<PluginRun> = []
         for service in replicas {
@@ -148,13 +147,16 @@ struct ReplicaChaosTests {
                 stoppedForALostLease.insert(PluginRun(event: "start", partition: partition, schedulerPID: pid))
             }
         }
+        var running: [String: Set<Int32>] = [:]
         for run in Self.runs(workspace) where !excluded.contains(run.schedulerPID) {
             if run.event == "start" {
-                let running = open[run.partition].map { PluginRun(event: "start", partition: run.partition, schedulerPID: $0) }
-                #expect(running.map(stoppedForALostLease.contains) ?? true, "\(run.partition) started by \(run.schedulerPID) while \(open[run.partition] ?? 0) ran it")
-                open[run.partition] = run.schedulerPID
+                let others = running[run.partition, default: []].filter {
+                    !stoppedForALostLease.contains(PluginRun(event: "start", partition: run.partition, schedulerPID: $0))
+                }
+                #expect(others.isEmpty, "\(run.partition) started by \(run.schedulerPID) while \(others) ran it")
+                running[run.partition, default: []].insert(run.schedulerPID)
             } else {
-                open[run.partition] = nil
+                running[run.partition, default: []].remove(run.schedulerPID)
             }
         }
     }

@@ -31,6 +31,10 @@ struct StoreConfigTests {
         let resolved = URL(fileURLWithPath: real).resolvingSymlinksInPath().path
         #expect(settings.store == .sqlite(path: resolved))
         #expect(settings.localFilesPath == resolved)
+
+        // A link whose target SQLite has not created yet names the target, as the next start (target made) will.
+        try FileManager.default.removeItem(atPath: real)
+        #expect(try folder.load().scheduler.store == .sqlite(path: resolved))
     }
 
     @Test func everyPostgresSettingIsRead() throws {
