@@ -23,8 +23,8 @@ extension StoreLocation {
     /// does not exist yet followed all the same, since SQLite creates the target; the folder's alone when the file does
     /// not exist). Every file beside it (the pass and service locks, the plugin ledger, the saved search postings) is
     /// named after it, so a process reaching the same database through a link, a relative path or `..` shares them:
-    /// `scheduler run-once --database LINK` is told a pass is running where `scheduler run` serves the real path,
-    /// instead of running the same units beside it.
+    /// `scheduler purge --database LINK` is told a pass is running where `scheduler run` serves the real path,
+    /// instead of purging beside it.
     public static func sqlite(resolving path: String) -> StoreLocation {
         var path = path
         // A link to a file not made yet: its target, as SQLite will create it (at most 40 links, as the kernel follows).
