@@ -251,7 +251,7 @@ let package = Package(
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
-                "PostgresStore", "Store", "StoreSupport", "HostSupport", "Indexing",
+                "PostgresStore", "Store", "StoreSupport", "HostSupport", "Indexing", "PluginAPI",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

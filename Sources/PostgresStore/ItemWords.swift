@@ -37,14 +37,14 @@ struct ItemWords {
         return words
     }
 
-    /// The `tsquery` text of the terms' ``SearchTerms/match``: a prefix as `'livr':*`, a whole word as `'delai'`:
-    /// `'livr':* & ('delia':* | 'delai')`. The terms are folded words (letters, digits and marks only); quotes and
-    /// backslashes are escaped all the same.
-    static func matchQuery(_ terms: SearchTerms) -> String {
+    /// The `tsquery` text of a match (a search's ``SearchTerms/match``, or clauses of it): a prefix as `'livr':*`, a
+    /// whole word as `'delai'`: `'livr':* & ('delia':* | 'delai')`. The terms are folded words (letters, digits and marks
+    /// only); quotes and backslashes are escaped all the same.
+    static func matchQuery(_ match: WordMatch?) -> String {
         func quoted(_ word: String) -> String {
             "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
         }
-        return terms.match?.rendered(word: { quoted($0) + ($1 ? ":*" : "") }, and: " & ", or: " | ") ?? ""
+        return match?.rendered(word: { quoted($0) + ($1 ? ":*" : "") }, and: " & ", or: " | ") ?? ""
     }
 
     /// Folds again the stored words of every item whose text holds a character past ASCII (ASCII folds as it always

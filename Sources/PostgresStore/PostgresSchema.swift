@@ -198,6 +198,10 @@ enum PostgresSchema {
         .statements("v19-run-rejections", ["ALTER TABLE run_history ADD COLUMN rejections TEXT"]),
         // Where each replica offers its search copy to new replicas, once made: NULL for every replica before.
         .statements("v20-search-copy-offers", ["ALTER TABLE replica ADD COLUMN search_copy_url TEXT"]),
+        // Ten times the default statistics of the words (10,000 most common words a column, from a sample of 300,000
+        // rows): the planner's estimates of a word found nowhere or rarely, and ``WordFrequencies``, need them. Read
+        // by the next `ANALYZE` (autovacuum's, or the operator's: docs/operating.md).
+        .statements("v21-word-statistics", ["words_all", "words_best", "words_names"].map { "ALTER TABLE item ALTER COLUMN \($0) SET STATISTICS 1000" }),
     ]
 
     /// The database's clock, in seconds since 1970: lease expiry is judged by it, the one clock every replica shares.

@@ -26,7 +26,7 @@ extension PostgresSearchIndex {
         }
         let typed = query.terms
         guard !typed.words.isEmpty else { return SearchResults(total: 0, totalIsExact: true, hits: []) }
-        return try await PostgresSearch(query, terms: typed, in: self).run()
+        return try await PostgresSearch(query, terms: typed, in: self, frequencies: await wordFrequencies.current()).run()
     }
 
     /// One search against PostgreSQL, step by step: gather the candidates of every level, walk the matches when
@@ -38,9 +38,11 @@ extension PostgresSearchIndex {
         let ranking: CandidateRanking
         /// The search's clock reading, in seconds since 1970: rows expiring by then are left out.
         let now: Double
+        /// PostgreSQL's statistics of the words, by which each scan chooses how it finds its matches.
+        let frequencies: WordFrequencies
 
-        init(_ query: SearchQuery, terms typed: SearchTerms, in index: PostgresSearchIndex) {
-            (self.query, self.typed, self.index) = (query, typed, index)
+        init(_ query: SearchQuery, terms typed: SearchTerms, in index: PostgresSearchIndex, frequencies: WordFrequencies) {
+            (self.query, self.typed, self.index, self.frequencies) = (query, typed, index, frequencies)
             ranking = CandidateRanking(query: query, terms: typed)
             now = index.clock.now().timeIntervalSince1970
         }
@@ -54,10 +56,26 @@ extension PostgresSearchIndex {
             return query.facets.isEmpty ? results : FacetCounter(facets: query.facets, counting: walked).applied(to: results)
         }
 
-        /// `SELECT <selected> FROM item WHERE <words> @@ <terms> AND <filters> ORDER BY id LIMIT limit`.
+        /// `SELECT <selected> FROM item WHERE <words match the terms> AND <filters> ORDER BY id LIMIT limit`, the words
+        /// matched as ``WordFrequencies`` estimates cheapest (``MatchLookup``).
         func scan(_ column: String, _ terms: SearchTerms, selecting selected: String = "id", limit: Int, into sql: inout SQLBuilder) {
-            let matchQuery = ItemWords.matchQuery(terms)
-            sql.append("SELECT \(selected) FROM item WHERE \(column) @@ \(sql.bind(matchQuery))::tsquery AND expiration_date > \(sql.bind(now))")
+            let match = terms.match
+            let matchQuery = ItemWords.matchQuery(match)
+            var lookup = frequencies.lookup(
+                of: match, in: column, limit: limit, withoutAccessOnly: query.audience.groups != nil, currentVersionOnly: query.version == .current
+            )
+            // A walk's cost is estimated for matches in any domain, type or version; the planner knows how many rows
+            // those filters keep.
+            if lookup == .walk, keepsFewRows { lookup = .plannerChooses }
+            sql.append("SELECT \(selected) FROM item WHERE ")
+            switch lookup {
+            case .plannerChooses: sql.append("\(column) @@ \(sql.bind(matchQuery))::tsquery")
+            case .walk: sql.append("ts_match_vq(\(column), \(sql.bind(matchQuery))::tsquery)")
+            case .lookUp(let clauses) where clauses == match: sql.append("\(column) @@ \(sql.bind(matchQuery))::tsquery")
+            case .lookUp(let clauses):
+                sql.append("\(column) @@ \(sql.bind(ItemWords.matchQuery(clauses)))::tsquery AND ts_match_vq(\(column), \(sql.bind(matchQuery))::tsquery)")
+            }
+            sql.append(" AND expiration_date > \(sql.bind(now))")
             sql.append(" AND \(PostgresPurgedDomains.liveCondition)")
             if let domains = query.searchedDomains {
                 sql.append(" AND ")
@@ -72,7 +90,16 @@ extension PostgresSearchIndex {
             case .named(let version): sql.append(" AND version = \(sql.bind(version))")
             case .any: break
             }
-            sql.append(" ORDER BY id LIMIT \(sql.bind(limit))")
+            // A lookup's rows are sorted: told to order by the key, the planner would walk it, expecting a third of the
+            // rows to pass `ts_match_vq`.
+            if case .lookUp = lookup { sql.append(" ORDER BY id + 0") } else { sql.append(" ORDER BY id") }
+            sql.append(" LIMIT \(sql.bind(limit))")
+        }
+
+        /// Whether the query searches only some domains, a content type or a named version (rows that may be few).
+        var keepsFewRows: Bool {
+            if case .named = query.version { return true }
+            return query.searchedDomains != nil || query.contentType != nil
         }
 
         /// The first matches of `terms` in priority order, up to the count limit and one more: the first

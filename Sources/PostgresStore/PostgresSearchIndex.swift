@@ -22,6 +22,8 @@ public final class PostgresSearchIndex: SearchIndex {
     /// Reads of the feed's head, shared by the searches that ask at the same moment (each sees the commits made
     /// before it asked).
     let headReads: JoinedRead<IndexFeedHead>
+    /// PostgreSQL's statistics of the words, by which a search looks its words up (``WordFrequencies``).
+    let wordFrequencies: WordFrequencyReads
     let logger: Logger
 
     init(client: PostgresClient, timeToLive: Duration, clock: any WallClock, searchCopy: (any SearchCopy)?, logger: Logger) {
@@ -30,6 +32,7 @@ public final class PostgresSearchIndex: SearchIndex {
         self.clock = clock
         self.searchCopy = searchCopy
         self.headReads = JoinedRead { try await StoreDeadline.sharedRead.run { try await Self.readFeedHead(client, logger: logger) } }
+        self.wordFrequencies = WordFrequencyReads(client: client, clock: clock, logger: logger)
         self.logger = logger
     }
 
