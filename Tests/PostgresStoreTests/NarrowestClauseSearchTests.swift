@@ -46,8 +46,11 @@ struct NarrowestClauseSearchTests {
 
     static let queries = [
         "ka zulu", "zulu ka", "ti zulu", "mo ti", "ti mo", "ka mo ti", "kab zulu", "zulo ka", "ka mob", "item ti", "item zulu mo", "entry ka",
-        "entry ka mo", "qqq", "ka qqq",
+        "entry ka mo", "qqq", "ka qqq", "zulu kab ti", "tango mo",
     ]
+
+    /// `zulu ka…` stands for `tango` (a word no item holds) and the other way round.
+    static let synonyms = Synonyms(groups: [["zulu kab", "tango"]])
 
     /// A search's hits, total and facet counts, as a user sees them.
     struct Answer: Equatable, CustomStringConvertible {
@@ -67,6 +70,10 @@ struct NarrowestClauseSearchTests {
                 ("page 3", try SearchQuery(text: text, limit: 20, offset: 40)),
                 ("facets", try SearchQuery(text: text, limit: 5, facets: [.domain])),
                 ("newest", try SearchQuery(text: text, limit: 10, sort: .newest)),
+                // A domain's rows may be few: a walk is left to the planner.
+                ("one domain", try SearchQuery(text: text, domain: "com.words.odd", limit: 20)),
+                // A synonym phrase nests its words under one clause of the match.
+                ("synonyms", try SearchQuery(text: text, limit: 20, synonyms: Self.synonyms)),
             ] {
                 let results = try await store.index.search(query)
                 answers["\(text), \(name)"] = Answer(
