@@ -32,7 +32,7 @@ public final class PostgresSearchIndex: SearchIndex {
         self.clock = clock
         self.searchCopy = searchCopy
         self.headReads = JoinedRead { try await StoreDeadline.sharedRead.run { try await Self.readFeedHead(client, logger: logger) } }
-        self.wordFrequencies = WordFrequencyReads(client: client, clock: clock, logger: logger)
+        self.wordFrequencies = WordFrequencyReads(client: client, logger: logger)
         self.logger = logger
     }
 

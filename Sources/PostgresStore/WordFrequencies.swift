@@ -4,7 +4,6 @@ import Indexing
 import Logging
 import PostgresNIO
 import Store
-import Synchronization
 
 /// How a search finds the first matches of its words in `id` order, in one column (``WordFrequencies/lookup(of:in:limit:)``).
 enum MatchLookup: Equatable {
@@ -211,52 +210,32 @@ private struct ColumnWords: Sendable {
 }
 
 /// The statistics searches read: read by the first search, then again by the first one after they are ``lifetime``
-/// old (an `ANALYZE` changes them rarely), under ``StoreDeadline/sharedRead``. Searches that arrive while it reads use
-/// the statistics read before (none at first: the planner chooses); after a failed read, searches go on with those
-/// until ``lifetime`` has passed again.
+/// old (an `ANALYZE` changes them rarely), under ``StoreDeadline/sharedRead``; searches that arrive while one reads use
+/// the statistics read before (``PeriodicReading``). After a failed read, the planner chooses every lookup until
+/// ``lifetime`` has passed again.
 final class WordFrequencyReads: Sendable {
     /// How long statistics are used before they are read again.
-    static let lifetime: TimeInterval = 300
+    static let lifetime: Duration = .seconds(300)
 
-    /// The statistics read last, when, and whether a search is reading them again.
-    private struct State {
-        var frequencies = WordFrequencies.none
-        var readAt: Date?
-        var isReading = false
-    }
-
-    private let state = Mutex(State())
+    private let reading = PeriodicReading<WordFrequencies>(maxAge: lifetime)
     private let client: PostgresClient
-    private let clock: any WallClock
     private let logger: Logger
 
-    init(client: PostgresClient, clock: any WallClock, logger: Logger) {
-        (self.client, self.clock, self.logger) = (client, clock, logger)
+    init(client: PostgresClient, logger: Logger) {
+        (self.client, self.logger) = (client, logger)
     }
 
-    /// The statistics to search by: those read last, after reading them again when they are ``lifetime`` old and no
-    /// other search is reading them.
+    /// The statistics to search by.
     func current() async -> WordFrequencies {
-        let now = clock.now()
-        let (cached, mustRead) = state.withLock { state in
-            let isFresh = state.readAt.map { $0 <= now && now.timeIntervalSince($0) < Self.lifetime } ?? false
-            let mustRead = !isFresh && !state.isReading
-            if mustRead { state.isReading = true }
-            return (state.frequencies, mustRead)
-        }
-        guard mustRead else { return cached }
-        var frequencies = WordFrequencies.none
-        do {
-            let (client, logger) = (client, logger)
-            frequencies = try await StoreDeadline.sharedRead.run { try await WordFrequencies.read(client, logger: logger) }
-        } catch where Task.isCancelled {
-            state.withLock { $0.isReading = false }  // this search's own end, not the statistics': the next one reads
-            return cached
-        } catch {
-            frequencies = cached
-            logger.warning("could not read PostgreSQL's word statistics (\(error)); searches go on with those read before for \(Int(Self.lifetime)) s")
-        }
-        state.withLock { $0 = State(frequencies: frequencies, readAt: now, isReading: false) }
-        return frequencies
+        let (client, logger) = (client, logger)
+        // Only a cancelled search's read is not kept (its end is not the statistics'): the next search reads.
+        return (try? await reading.value {
+            do {
+                return try await StoreDeadline.sharedRead.run { try await WordFrequencies.read(client, logger: logger) }
+            } catch where !Task.isCancelled {
+                logger.warning("could not read PostgreSQL's word statistics (\(error)); the planner chooses every search's lookups for \(Self.lifetime)")
+                return .none
+            }
+        }) ?? .none
     }
 }
