@@ -26,14 +26,21 @@ extension PostgresLocation {
         )
         configuration.options.maximumConnections = poolSize
         configuration.options.connectTimeout = .seconds(10)
-        configuration.options.additionalStartupParameters = [
-            ("application_name", "reindex-scheduler"),
-            // A replica paused in the middle of a transaction (SIGSTOP, a VM freeze) would hold its locks, the commit
-            // counter's among them, and stall every other replica: the server ends such a session after 15 s.
-            ("idle_in_transaction_session_timeout", "15s"),
-        ]
+        configuration.options.additionalStartupParameters = Self.sessionSettings
         return configuration
     }
+
+    /// The settings every session of the store starts with.
+    static let sessionSettings: [(String, String)] = [
+        ("application_name", "reindex-scheduler"),
+        // A replica paused in the middle of a transaction (SIGSTOP, a VM freeze) would hold its locks, the commit
+        // counter's among them, and stall every other replica: the server ends such a session after 15 s.
+        ("idle_in_transaction_session_timeout", "15s"),
+        // The server compiles a statement it estimates costly (above `jit_above_cost`) before running it: 25–50 ms of
+        // LLVM for each search that walks or looks up many rows, which then runs in 100–200 ms. Measured at 1M
+        // (BENCHMARKS.md, 2026-12-01, day): PostgreSQL's own searches a quarter to a third faster at the median without.
+        ("jit", "off"),
+    ]
 
     /// `tls: prefer`: encrypted when the server offers TLS, its certificate not checked (libpq's `sslmode=prefer`),
     /// so a server with a self-signed certificate still connects. `require` checks it against the system's roots.
@@ -61,6 +68,7 @@ extension PostgresLocation {
             host: host, port: port, username: username, password: try password(environment: environment), database: database, tls: tls
         )
         configuration.options.connectTimeout = .seconds(10)
+        configuration.options.additionalStartupParameters = Self.sessionSettings
         return configuration
     }
 
