@@ -16,6 +16,14 @@ struct MachineMemoryTests {
         #expect(available(cgroup: "0::/system.slice/scheduler.service\n", files: files) == 2 << 30)
     }
 
+    /// systemd's `MemoryHigh=` (the kernel throttles the group past it), alone or below `MemoryMax=`.
+    @Test func memoryHighBoundsTheGroupAsMemoryMaxDoes() {
+        let unit = "/sys/fs/cgroup/system.slice/scheduler.service/"
+        #expect(available(cgroup: "0::/system.slice/scheduler.service\n", files: [unit + "memory.high": "1610612736\n", unit + "memory.max": "max\n"]) == 1536 << 20)
+        #expect(available(cgroup: "0::/system.slice/scheduler.service\n", files: [unit + "memory.high": "1073741824", unit + "memory.max": "2147483648"]) == 1 << 30)
+        #expect(available(cgroup: "0::/system.slice/scheduler.service\n", files: [unit + "memory.high": "max", unit + "memory.max": "2147483648"]) == 2 << 30)
+    }
+
     @Test func aLimitAboveTheGroupBoundsItToo() {
         let files = [
             "/sys/fs/cgroup/memory.max": "max\n",
@@ -36,7 +44,7 @@ struct MachineMemoryTests {
     }
 
     @Test func noLimitOrUnreadableTextLeavesTheMachinesMemory() {
-        let unlimited = ["/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712\n", "/sys/fs/cgroup/memory.max": "max"]
+        let unlimited = ["/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712\n", "/sys/fs/cgroup/memory.max": "max", "/sys/fs/cgroup/memory.high": "max"]
         #expect(available(cgroup: "0::/\n", files: unlimited) == physical)
         let nonsense = ["/sys/fs/cgroup/memory.max": "-1", "/sys/fs/cgroup/x/memory.max": "0", "/sys/fs/cgroup/y/memory.max": "12 GB"]
         for cgroup in ["", "garbage", "0::x", "0::/x\n0::/y", "::::", "0:memory", String(repeating: "/", count: 10_000)] {
