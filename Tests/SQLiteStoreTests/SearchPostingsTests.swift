@@ -3,6 +3,7 @@ import FuzzSupport
 @testable import Indexing
 import Logging
 import PluginAPI
+import ProcessSupport
 @testable import SQLiteStore
 import Testing
 
@@ -28,14 +29,14 @@ struct SearchPostingsTests {
 
         init(
             caughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch, maxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
-            allFields: Bool = false
+            allFields: Bool = false, keepersLog: LogRecorder? = nil
         ) throws {
             directory = try TemporaryDirectory()
             clock = ManualClock()
             let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
             keeping = try SQLiteSearchIndex(
                 path: directory.path("index.sqlite"), clock: clock, searchCacheEntries: 0, postingsCaughtUpBySearch: caughtUpBySearch,
-                postingsMaxWords: maxWords, postings: allFields ? .all : .best, logger: quiet
+                postingsMaxWords: maxWords, postings: allFields ? .all : .best, logger: keepersLog?.logger() ?? quiet
             )
             plain = try SQLiteSearchIndex(path: directory.path("index.sqlite"), clock: clock, searchCacheEntries: 0, logger: quiet)
         }
@@ -319,7 +320,8 @@ struct SearchPostingsTests {
 
     /// A source writing random words (each item a new one) must not grow the service's memory without bound.
     @Test func tooManyDistinctWordsDropThePostingsAndSearchesStayRight() async throws {
-        let pair = try Pair(maxWords: 300)
+        let log = LogRecorder()
+        let pair = try Pair(maxWords: 300, keepersLog: log)
         var random = SeededGenerator(seed: 12)
         try await pair.keeping.commit(Self.randomItems(0..<200, &random))
         try await pair.keeping.refreshSearchPostings()
@@ -331,8 +333,12 @@ struct SearchPostingsTests {
         })]))
         for _ in 0..<20 { try await pair.expectSameResults(try Self.randomQuery(&random)) }
         #expect(pair.keeping.searchStructureRows == 0, "dropped")
+        #expect(!log.contains("distinct words"), "a search has no logger to say it with")
         try await pair.keeping.refreshSearchPostings()
         #expect(pair.keeping.searchStructureRows == 0, "not built again: the build would give up again")
+        #expect(log.count("hold more than 300 distinct words") == 1, "the keeper's next look says why, once: \(log.messages)")
+        try await pair.keeping.refreshSearchPostings()
+        #expect(log.count("distinct words") == 1)
         #expect(try await pair.expectSameResults(try SearchQuery(text: "c")) == 0)
 
         // A build that meets as many words gives up the same way.

@@ -71,22 +71,23 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Brings the postings, when held, to the last commit, `rowsAStep` rows a step, each under the lock for a moment:
     /// searches of the commits they hold use them between steps. Returns whether they must be built instead: none are
     /// held, or one commit wrote more rows than a step takes (``SearchPostings/stepOfOneCommit``). Rows caught up that
-    /// take the process past the postings' memory bound, this step's or others' since the last look, drop them
-    /// (``SearchPostings/pastMemoryBoundAfterCatchUps()``).
+    /// take the process past the postings' memory bound, or bring more words than they keep, this step's or others'
+    /// since the last look, drop them, said here (``SearchPostings/droppedByCatchUps()``).
     private func stepSearchPostings(rowsAStep: Int) async throws -> Bool {
-        guard postings.fields != .off, !postings.gaveUp else { return false }
-        while !postings.areMissing {
-            try Task.checkCancellation()
-            let caughtUp = try await database.read { [postings] db in
-                try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: rowsAStep, waiting: true, stepping: true)
-            }
-            if let dropped = postings.pastMemoryBoundAfterCatchUps() {
+        var caughtUp = SearchPostings.CatchUp.stepped
+        while true {
+            if let dropped = postings.droppedByCatchUps() {
                 try await drop(for: dropped)
                 return false
             }
-            if caughtUp != .stepped { return caughtUp == .tooManyRows || postings.areMissing }
+            guard postings.fields != .off, !postings.gaveUp else { return false }
+            guard caughtUp == .stepped else { return caughtUp == .tooManyRows || postings.areMissing }
+            guard !postings.areMissing else { return true }
+            try Task.checkCancellation()
+            caughtUp = try await database.read { [postings] db in
+                try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: rowsAStep, waiting: true, stepping: true)
+            }
         }
-        return true
     }
 
     /// Drops the postings for good (``SearchPostings/retire()``), gives what they held back to the system (off the

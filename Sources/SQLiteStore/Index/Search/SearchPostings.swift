@@ -136,9 +136,11 @@ package final class SearchPostings: Sendable {
     /// it, the postings are dropped for the life of the process and searches scan FTS5 alone, as before them.
     let maxWords: Int
     private let gaveUpFlag = Atomic<Bool>(false)
-    /// The rows held when the process's memory was last checked against ``maxOwnMemory``
-    /// (``pastMemoryBoundAfterCatchUps()``).
+    /// The rows held when the process's memory was last checked against ``maxOwnMemory`` (``droppedByCatchUps()``).
     private let rowsAtMemoryCheck = Atomic<Int>(0)
+    /// Why a catch-up dropped the postings (past ``maxWords``), until the keeper's next look says it
+    /// (``droppedByCatchUps()``): a search or a search copy's follower has no logger of its own to.
+    private let unsaidDrop = Mutex<Dropped?>(nil)
     /// Whether the postings were dropped for good, for holding more than ``maxWords`` words or because their index was
     /// replaced (``retire()``): nobody builds them again, and a build under way stops.
     var gaveUp: Bool { gaveUpFlag.load(ordering: .relaxed) }
@@ -292,10 +294,11 @@ package final class SearchPostings: Sendable {
         throw dropped
     }
 
-    /// ``Dropped``, the postings given up (``retire()`` them), when rows caught up into them since the last look (by the
-    /// keeper's steps, a search, a search copy's follower) have taken the process past ``maxOwnMemory``; `nil` when
-    /// none were, or it is within.
-    func pastMemoryBoundAfterCatchUps() -> Dropped? {
+    /// Why rows caught up into the postings since the last look (by the keeper's steps, a search, a search copy's
+    /// follower) dropped them, said once: they brought more than ``maxWords`` words (dropped then), or took the
+    /// process past ``maxOwnMemory`` (given up now: ``retire()`` them); `nil` when they did neither.
+    func droppedByCatchUps() -> Dropped? {
+        if let unsaid = unsaidDrop.withLock({ $0.take() }) { return unsaid }
         let rows = rows
         guard !gaveUp, rowsAtMemoryCheck.exchange(rows, ordering: .acquiringAndReleasing) != rows,
             let dropped = pastMemoryBound(making: "the search postings catch up")
@@ -412,6 +415,7 @@ package final class SearchPostings: Sendable {
                 for row in rows { held!.add(row, isCatchUp: true) }
                 if held!.wordCount > self.maxWords {
                     self.gaveUpFlag.store(true, ordering: .relaxed)
+                    self.unsaidDrop.withLock { $0 = .tooManyWords(self.maxWords) }
                     held = nil
                     self.publishCounts(held)
                     return true
