@@ -217,7 +217,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             try Task.checkCancellation()
             let failures = saving.recordFailure()
             if failures % PostingsSaving.failuresBetweenWarnings == 1 {
-                logger.warning("could not save the search postings (the file saved before stays; tried again every minute, warned again hourly): \(error)")
+                logger.warning("could not save the search postings (the file saved before stays; a service tries again every minute and warns again hourly): \(error)")
             } else {
                 logger.debug("still cannot save the search postings (\(failures) tries in a row): \(error)")
             }
