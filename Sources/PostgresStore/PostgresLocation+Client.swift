@@ -36,9 +36,9 @@ extension PostgresLocation {
         // A replica paused in the middle of a transaction (SIGSTOP, a VM freeze) would hold its locks, the commit
         // counter's among them, and stall every other replica: the server ends such a session after 15 s.
         ("idle_in_transaction_session_timeout", "15s"),
-        // The server compiles a statement it estimates costly (above `jit_above_cost`) before running it: 25–50 ms of
-        // LLVM for each search that walks or looks up many rows, which then runs in 100–200 ms. Measured at 1M
-        // (BENCHMARKS.md, 2026-12-01, day): PostgreSQL's own searches a quarter to a third faster at the median without.
+        // The server compiles a statement it estimates costly (above `jit_above_cost`) before running it: 30–40 ms of
+        // LLVM for a search that walks or looks up many rows, which then runs in 170 ms. Measured at 1M (BENCHMARKS.md,
+        // 2026-12-01, day): typed queries, typos and frequent words a quarter to a third faster at the median without.
         ("jit", "off"),
     ]
 

@@ -58,6 +58,14 @@ public struct PostgresUnavailable: StartupFailure {
             case "3D000": return "\(message); create it (createdb \(location.database)) or fix the database name in the URL"
             case "28P01": return "\(message); \(passwordAdvice)"
             case "28000": return "\(message); allow this host and user in the server's pg_hba.conf"
+            case "08P01" where message.hasPrefix("unsupported startup parameter"):
+                // PgBouncer's refusal of a parameter it does not track; it names one a time.
+                let names = PostgresLocation.sessionSettings.map(\.0).filter { $0 != "application_name" }.joined(separator: ", ")
+                return "\(message) (SQLSTATE 08P01); a connection pooler refuses the settings the store's sessions start with: "
+                    + "list them in its ignore_startup_parameters (PgBouncer: ignore_startup_parameters = \(names)) and set them "
+                    + "on the server for the role it logs in as (docs/operating.md, \"Through PgBouncer\")"
+            case "42704" where message.contains("\"jit\""):
+                return "\(message) (SQLSTATE 42704); the server is older than PostgreSQL 11, which the store needs"
             default: return message + (state.isEmpty ? "" : " (SQLSTATE \(state))")
             }
         default:

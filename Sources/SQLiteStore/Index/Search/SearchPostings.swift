@@ -173,7 +173,7 @@ package final class SearchPostings: Sendable {
 
         /// The index's words hold more than ``SearchPostings/maxWords`` distinct words.
         static func tooManyWords(_ maxWords: Int) -> Dropped {
-            Dropped(description: "the best fields of the index hold more than \(maxWords) distinct words: the search postings are dropped and searches scan FTS5 alone")
+            Dropped(description: "the fields the search postings keep (search.postings) hold more than \(maxWords) distinct words: the search postings are dropped and searches scan FTS5 alone")
         }
 
         /// Making `what` took the process's own memory to `own` bytes, past `bound`.
@@ -414,8 +414,10 @@ package final class SearchPostings: Sendable {
                 guard held?.commitNumber == position else { return false }
                 for row in rows { held!.add(row, isCatchUp: true) }
                 if held!.wordCount > self.maxWords {
-                    self.gaveUpFlag.store(true, ordering: .relaxed)
-                    self.unsaidDrop.withLock { $0 = .tooManyWords(self.maxWords) }
+                    // Said by the keeper's next look, unless they were given up already: then that was said, or retired.
+                    if !self.gaveUpFlag.exchange(true, ordering: .relaxed) {
+                        self.unsaidDrop.withLock { $0 = .tooManyWords(self.maxWords) }
+                    }
                     held = nil
                     self.publishCounts(held)
                     return true
