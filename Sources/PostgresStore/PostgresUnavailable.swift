@@ -62,9 +62,10 @@ public struct PostgresUnavailable: StartupFailure {
                 // PgBouncer's refusal of a parameter it does not track; it names one a time.
                 let names = PostgresLocation.sessionSettings.map(\.0).filter { $0 != "application_name" }.joined(separator: ", ")
                 return "\(message) (SQLSTATE 08P01); a connection pooler refuses the settings the store's sessions start with: "
-                    + "list them in its ignore_startup_parameters (PgBouncer: ignore_startup_parameters = \(names)) and set them "
-                    + "on the server for the role it logs in as (docs/operating.md, \"Through PgBouncer\")"
-            case "42704" where message.contains("\"jit\""):
+                    + "add them to its ignore_startup_parameters (PgBouncer: ignore_startup_parameters = \(names), beside any it "
+                    + "lists) and set them on the server for the role it logs in as (docs/operating.md, \"Through PgBouncer\")"
+            case "42704" where PostgresLocation.sessionSettings.contains { message.contains("\"\($0.0)\"") }:
+                // `jit` came with PostgreSQL 11, `idle_in_transaction_session_timeout` with 9.6.
                 return "\(message) (SQLSTATE 42704); the server is older than PostgreSQL 11, which the store needs"
             default: return message + (state.isEmpty ? "" : " (SQLSTATE \(state))")
             }

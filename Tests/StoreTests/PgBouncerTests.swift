@@ -19,9 +19,7 @@ import Glibc
 struct PgBouncerTests {
     @Test func aPoolerThatRefusesTheSessionSettingsIsNamedWithWhatToSet() async throws {
         let server = try StoreBackend.postgresServer()
-        let bouncer = try PgBouncer(server: server, ignoring: [])
-        defer { bouncer.stop() }
-        let message = await PostgresOpeningTests.opening(try await bouncer.location(database: server.database))
+        let message = try await PgBouncer.with(server: server, ignoring: []) { location in await PostgresOpeningTests.opening(location) }
         #expect(message.contains("unsupported startup parameter"), "\(message)")
         #expect(message.contains("ignore_startup_parameters = idle_in_transaction_session_timeout, jit"), "\(message)")
         #expect(message.contains("docs/operating.md"), "\(message)")
@@ -32,83 +30,103 @@ struct PgBouncerTests {
             Issue.record("not a PostgreSQL location")
             return
         }
-        let bouncer = try PgBouncer(server: direct, ignoring: ["idle_in_transaction_session_timeout", "jit"])
-        defer { bouncer.stop() }
-        let location = try await bouncer.location(database: direct.database)
-        let found = try await StoreOpener.withStore(.postgres(location), logger: PostgresOpeningTests.quiet) { store in
-            try await store.index.upsert([
-                SearchableItem(uniqueIdentifier: "delivery", domainIdentifier: "com.shop.help", title: "Délais de livraison"),
-                SearchableItem(uniqueIdentifier: "returns", domainIdentifier: "com.shop.help", title: "Retours"),
-            ])
-            return try await store.index.search(try SearchQuery(text: "livr")).hits.map(\.uniqueIdentifier)
+        let found = try await PgBouncer.with(server: direct, ignoring: ["idle_in_transaction_session_timeout", "jit"]) { location in
+            try await StoreOpener.withStore(.postgres(location), logger: PostgresOpeningTests.quiet) { store in
+                try await store.index.upsert([
+                    SearchableItem(uniqueIdentifier: "delivery", domainIdentifier: "com.shop.help", title: "Délais de livraison"),
+                    SearchableItem(uniqueIdentifier: "returns", domainIdentifier: "com.shop.help", title: "Retours"),
+                ])
+                return try await store.index.search(try SearchQuery(text: "livr")).hits.map(\.uniqueIdentifier)
+            }
         }
         #expect(found == ["delivery"])
     }
 }
 
-/// A PgBouncer in front of `server`, in a folder of its own, on a free port of 127.0.0.1, every client trusted, in
-/// transaction mode, ignoring the startup parameters `ignoring` names; run as the `postgres` user (Debian's
-/// `postgresql` makes it) when this process is root, which PgBouncer refuses to run as. Its files are readable by all.
-final class PgBouncer: Sendable {
-    private let process: ChildProcess
-    private let folder: URL
-    let port: UInt16
-
-    struct NotInstalled: Error, CustomStringConvertible {
-        var description: String { "pgbouncer is not installed: apt-get install -y pgbouncer (.ci/run does)" }
+/// A PgBouncer (Debian's) in front of a server, in a folder of its own, on a free port of 127.0.0.1, in transaction mode,
+/// passing every client on with the server's user and password: what ``with(server:ignoring:_:)`` runs.
+enum PgBouncer {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
     }
 
-    init(server: PostgresLocation, ignoring: [String]) throws {
-        let executable = URL(fileURLWithPath: "/usr/sbin/pgbouncer")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else { throw NotInstalled() }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgbouncer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        port = try Self.freePort()
-        try "\"\(server.username)\" \"\"\n".write(to: folder.appendingPathComponent("users.txt"), atomically: true, encoding: .utf8)
-        try """
-            [databases]
-            * = host=\(server.host) port=\(server.port)
-            [pgbouncer]
-            listen_addr = 127.0.0.1
-            listen_port = \(port)
-            unix_socket_dir =
-            auth_type = trust
-            auth_file = \(folder.path)/users.txt
-            pool_mode = transaction
-            ignore_startup_parameters = \(ignoring.joined(separator: ", "))
-
-            """.write(to: folder.appendingPathComponent("pgbouncer.ini"), atomically: true, encoding: .utf8)
-        let ini = folder.appendingPathComponent("pgbouncer.ini").path
-        if geteuid() == 0 {
-            process = try ChildProcess(URL(fileURLWithPath: "/usr/sbin/runuser"), arguments: ["-u", "postgres", "--", executable.path, ini])
-        } else {
-            process = try ChildProcess(executable, arguments: [ini])
+    /// Runs `body` with `server`'s database through a PgBouncer that ignores the startup parameters `ignoring` names,
+    /// then stops it and removes its folder. Run as the `postgres` user (Debian's `postgresql` makes it) when this
+    /// process is root, which PgBouncer refuses to run as. Started again on another port when another program took
+    /// the one it was given first.
+    static func with<Result: Sendable>(
+        server: PostgresLocation, ignoring: [String], _ body: (PostgresLocation) async throws -> Result
+    ) async throws -> Result {
+        let executable = "/usr/sbin/pgbouncer"
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw Failure(description: "pgbouncer is not installed: apt-get install -y pgbouncer (.ci/run does)")
         }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgbouncer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "\"\(server.username)\" \"\(server.password ?? "")\"\n".write(to: folder.appendingPathComponent("users.txt"), atomically: true, encoding: .utf8)
+        let asPostgres = geteuid() == 0
+        if asPostgres, let user = getpwnam("postgres") { _ = chown(folder.path, user.pointee.pw_uid, user.pointee.pw_gid) }
+        var failures: [String] = []
+        for _ in 0..<3 {
+            let port = try freePort()
+            let ini = folder.appendingPathComponent("pgbouncer-\(port).ini")
+            try configuration(server: server, port: port, ignoring: ignoring, folder: folder).write(to: ini, atomically: true, encoding: .utf8)
+            // setpriv becomes PgBouncer, which then gets the SIGTERM that stops it (runuser would wait 2 s to pass it on).
+            let process = asPostgres
+                ? try ChildProcess(URL(fileURLWithPath: "/usr/bin/setpriv"), arguments: ["--reuid=postgres", "--regid=postgres", "--init-groups", executable, ini.path])
+                : try ChildProcess(URL(fileURLWithPath: executable), arguments: [ini.path])
+            let started = try await accepting(process, port: port)
+            guard started else {
+                _ = await process.exited()
+                failures.append((try? String(contentsOf: folder.appendingPathComponent("pgbouncer-\(port).log"), encoding: .utf8)) ?? "no log")
+                continue
+            }
+            var location = server
+            (location.host, location.port) = ("127.0.0.1", Int(port))
+            do {
+                let result = try await body(location)
+                process.terminate()
+                _ = await process.exited()
+                return result
+            } catch {
+                process.terminate()
+                _ = await process.exited()
+                throw error
+            }
+        }
+        throw Failure(description: "pgbouncer did not start, three times; its logs: \(failures.joined(separator: "\n"))")
     }
 
-    /// `database` on the server through this PgBouncer, once it accepts connections.
-    func location(database: String) async throws -> PostgresLocation {
+    private static func configuration(server: PostgresLocation, port: UInt16, ignoring: [String], folder: URL) -> String {
+        """
+        [databases]
+        * = host=\(server.host) port=\(server.port)
+        [pgbouncer]
+        listen_addr = 127.0.0.1
+        listen_port = \(port)
+        unix_socket_dir =
+        auth_type = trust
+        auth_file = \(folder.path)/users.txt
+        logfile = \(folder.path)/pgbouncer-\(port).log
+        pool_mode = transaction
+        ignore_startup_parameters = \(ignoring.joined(separator: ", "))
+
+        """
+    }
+
+    /// Whether `process` accepts connections on `port` within 10 s (false when it ended: another program took the port).
+    private static func accepting(_ process: ChildProcess, port: UInt16) async throws -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while !Self.accepts(port: port) {
-            guard process.isRunning, ContinuousClock.now < deadline else {
-                throw PgBouncerDidNotStart(running: process.isRunning)
-            }
+        while process.isRunning, ContinuousClock.now < deadline {
+            if accepts(port: port) { return process.isRunning }
             try await Task.sleep(for: .milliseconds(20))
         }
-        var location = try StoreBackend.postgresServer()
-        (location.host, location.port, location.database) = ("127.0.0.1", Int(port), database)
-        return location
-    }
-
-    struct PgBouncerDidNotStart: Error, CustomStringConvertible {
-        let running: Bool
-        var description: String { "pgbouncer did not accept connections within 10 s (\(running ? "still running" : "it exited"))" }
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: folder)
+        if process.isRunning {
+            process.terminate()
+            throw Failure(description: "pgbouncer did not accept connections on port \(port) within 10 s")
+        }
+        return false
     }
 
     /// A port of 127.0.0.1 nobody listens on now: the kernel's choice for a socket bound to port 0.
