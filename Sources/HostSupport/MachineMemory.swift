@@ -4,8 +4,8 @@ import Foundation
 /// systemd's `MemoryMax=` or `MemoryHigh=`, any cgroup v2 `memory.max` or `memory.high` or v1 `memory.limit_in_bytes`
 /// on the way from this process's group to the root). Past `memory.high` the kernel does not kill the process but
 /// reclaims its memory and throttles it, so hard that a build of the search postings there would crawl: it bounds what
-/// the process may use as much as `memory.max` does. What caches size their default bound by, so that a small machine or container is not asked for
-/// what a large one can give.
+/// the process may use as much as `memory.max` does. What caches size their default bound by, so that a small machine
+/// or container is not asked for what a large one can give.
 package enum MachineMemory {
     /// Bytes, read once.
     package static let available: UInt64 = available(physical: ProcessInfo.processInfo.physicalMemory) { path in

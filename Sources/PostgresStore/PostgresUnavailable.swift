@@ -59,7 +59,7 @@ public struct PostgresUnavailable: StartupFailure {
             case "28P01": return "\(message); \(passwordAdvice)"
             case "28000": return "\(message); allow this host and user in the server's pg_hba.conf"
             case "08P01" where message.hasPrefix("unsupported startup parameter"):
-                // PgBouncer's refusal of a parameter it does not track; it names one a time.
+                // PgBouncer's refusal of a parameter it does not track; it names one at a time.
                 let names = PostgresLocation.sessionSettings.map(\.0).filter { $0 != "application_name" }.joined(separator: ", ")
                 return "\(message) (SQLSTATE 08P01); a connection pooler refuses the settings the store's sessions start with: "
                     + "add them to its ignore_startup_parameters (PgBouncer: ignore_startup_parameters = \(names), beside any it "

@@ -139,7 +139,7 @@ package final class SearchPostings: Sendable {
     /// The rows held when the process's memory was last checked against ``maxOwnMemory`` (``droppedByCatchUps()``).
     private let rowsAtMemoryCheck = Atomic<Int>(0)
     /// Why a catch-up dropped the postings (past ``maxWords``), until the keeper's next look says it
-    /// (``droppedByCatchUps()``): a search or a search copy's follower has no logger of its own to.
+    /// (``droppedByCatchUps()``): a search or a search copy's follower has no logger to say it with.
     private let unsaidDrop = Mutex<Dropped?>(nil)
     /// Whether the postings were dropped for good, for holding more than ``maxWords`` words or because their index was
     /// replaced (``retire()``): nobody builds them again, and a build under way stops.
