@@ -42,6 +42,20 @@ extension PostgresLocation {
         ("jit", "off"),
     ]
 
+    /// The session settings (``sessionSettings``) the store's sessions do not run with, as `name = value` (the value
+    /// they run with): what a connection pooler that ignores them leaves (PgBouncer's `ignore_startup_parameters`) unless
+    /// the server sets them for its role. The application's name is not checked: a pooler may name its sessions.
+    static func sessionSettingsNotApplied(on client: PostgresClient, logger: Logger) async throws -> [String] {
+        var differing: [String] = []
+        for (name, expected) in sessionSettings where name != "application_name" {
+            for try await value in try await client.checkedQuery("SELECT current_setting(\(name))", logger: logger).decode(String.self)
+            where value != expected {
+                differing.append("\(name) = \(value)")
+            }
+        }
+        return differing
+    }
+
     /// `tls: prefer`: encrypted when the server offers TLS, its certificate not checked (libpq's `sslmode=prefer`),
     /// so a server with a self-signed certificate still connects. `require` checks it against the system's roots.
     static var opportunisticTLS: TLSConfiguration {

@@ -64,10 +64,20 @@ public final class PostgresSchedulerStore: SchedulerStore {
 
     /// Makes the store ready once its pool runs: tries one connection of its own first, so a wrong password or a
     /// missing database stops the command at once with the remedy (``PostgresUnavailable``) instead of a pool
-    /// retrying in the background, then brings the schema up to date.
+    /// retrying in the background, then brings the schema up to date; warns when its sessions do not run with the
+    /// settings they start with (``PostgresLocation/sessionSettings``: a pooler dropped them).
     public func prepare() async throws {
         try await PostgresUnavailable.probe(postgresLocation, configuration: probeConfiguration, logger: logger)
         try await PostgresSchema.migrate(client, logger: logger)
+        let notApplied = try await PostgresLocation.sessionSettingsNotApplied(on: client, logger: logger)
+        if !notApplied.isEmpty {
+            let wanted = PostgresLocation.sessionSettings.filter { $0.0 != "application_name" }.map { "\($0.0) = \($0.1)" }
+            logger.warning("""
+                the store's PostgreSQL sessions run with \(notApplied.joined(separator: ", ")) instead of \(wanted.joined(separator: ", ")): \
+                a connection pooler ignores them (PgBouncer's ignore_startup_parameters); set them on the server for the role it logs \
+                in as (docs/operating.md, "Through PgBouncer")
+                """)
+        }
     }
 
     public func units() async throws -> [String: UnitState] {

@@ -25,13 +25,16 @@ struct PgBouncerTests {
         #expect(message.contains("docs/operating.md"), "\(message)")
     }
 
+    /// Through a PgBouncer that ignores the settings, as the guide says, until the server sets them for the role: the
+    /// store works, and warns that its sessions run without them.
     @Test func throughAPoolerSetUpAsTheGuideSaysTheStoreIndexesAndSearches() async throws {
         guard case .postgres(let direct) = try await StoreBackend.postgres.freshLocation(in: FileManager.default.temporaryDirectory) else {
             Issue.record("not a PostgreSQL location")
             return
         }
+        let throughThePooler = LogRecorder()
         let found = try await PgBouncer.with(server: direct, ignoring: ["idle_in_transaction_session_timeout", "jit"]) { location in
-            try await StoreOpener.withStore(.postgres(location), logger: PostgresOpeningTests.quiet) { store in
+            try await StoreOpener.withStore(.postgres(location), logger: throughThePooler.logger()) { store in
                 try await store.index.upsert([
                     SearchableItem(uniqueIdentifier: "delivery", domainIdentifier: "com.shop.help", title: "Délais de livraison"),
                     SearchableItem(uniqueIdentifier: "returns", domainIdentifier: "com.shop.help", title: "Retours"),
@@ -40,6 +43,11 @@ struct PgBouncerTests {
             }
         }
         #expect(found == ["delivery"])
+        // The tests' server runs PostgreSQL's defaults: JIT on, idle transactions never ended.
+        #expect(throughThePooler.count("sessions run with idle_in_transaction_session_timeout = 0, jit = on instead of") == 1, "\(throughThePooler.messages)")
+        let directly = LogRecorder()
+        try await StoreOpener.withStore(.postgres(direct), logger: directly.logger()) { _ in }
+        #expect(!directly.contains("sessions run with"), "\(directly.messages)")
     }
 }
 
