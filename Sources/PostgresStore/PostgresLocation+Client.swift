@@ -42,12 +42,15 @@ extension PostgresLocation {
         ("jit", "off"),
     ]
 
-    /// The session settings (``sessionSettings``) the store's sessions do not run with, as `name = value` (the value
-    /// they run with): what a connection pooler that ignores them leaves (PgBouncer's `ignore_startup_parameters`) unless
-    /// the server sets them for its role. The application's name is not checked: a pooler may name its sessions.
+    /// The session settings the store depends on: all but the application's name, which a pooler may set its own.
+    static let requiredSessionSettings = sessionSettings.filter { $0.0 != "application_name" }
+
+    /// The required session settings (``requiredSessionSettings``) the store's sessions do not run with, as `name =
+    /// value` (the value they run with): what a connection pooler that ignores them leaves (PgBouncer's
+    /// `ignore_startup_parameters`) unless the server sets them for its role.
     static func sessionSettingsNotApplied(on client: PostgresClient, logger: Logger) async throws -> [String] {
         var differing: [String] = []
-        for (name, expected) in sessionSettings where name != "application_name" {
+        for (name, expected) in requiredSessionSettings {
             for try await value in try await client.checkedQuery("SELECT current_setting(\(name))", logger: logger).decode(String.self)
             where value != expected {
                 differing.append("\(name) = \(value)")

@@ -71,7 +71,7 @@ public final class PostgresSchedulerStore: SchedulerStore {
         try await PostgresSchema.migrate(client, logger: logger)
         let notApplied = try await PostgresLocation.sessionSettingsNotApplied(on: client, logger: logger)
         if !notApplied.isEmpty {
-            let wanted = PostgresLocation.sessionSettings.filter { $0.0 != "application_name" }.map { "\($0.0) = \($0.1)" }
+            let wanted = PostgresLocation.requiredSessionSettings.map { "\($0.0) = \($0.1)" }
             logger.warning("""
                 the store's PostgreSQL sessions run with \(notApplied.joined(separator: ", ")) instead of \(wanted.joined(separator: ", ")): \
                 a connection pooler ignores them (PgBouncer's ignore_startup_parameters); set them on the server for the role it logs \

@@ -60,11 +60,11 @@ public struct PostgresUnavailable: StartupFailure {
             case "28000": return "\(message); allow this host and user in the server's pg_hba.conf"
             case "08P01" where message.hasPrefix("unsupported startup parameter"):
                 // PgBouncer's refusal of a parameter it does not track; it names one at a time.
-                let names = PostgresLocation.sessionSettings.map(\.0).filter { $0 != "application_name" }.joined(separator: ", ")
+                let names = PostgresLocation.requiredSessionSettings.map(\.0).joined(separator: ", ")
                 return "\(message) (SQLSTATE 08P01); a connection pooler refuses the settings the store's sessions start with: "
                     + "add them to its ignore_startup_parameters (PgBouncer: ignore_startup_parameters = \(names), beside any it "
                     + "lists) and set them on the server for the role it logs in as (docs/operating.md, \"Through PgBouncer\")"
-            case "42704" where PostgresLocation.sessionSettings.contains { message.contains("\"\($0.0)\"") }:
+            case "42704" where PostgresLocation.requiredSessionSettings.contains { message.contains("\"\($0.0)\"") }:
                 // `jit` came with PostgreSQL 11, `idle_in_transaction_session_timeout` with 9.6.
                 return "\(message) (SQLSTATE 42704); the server is older than PostgreSQL 11, which the store needs"
             default: return message + (state.isEmpty ? "" : " (SQLSTATE \(state))")

@@ -62,9 +62,9 @@ enum PgBouncer {
     /// then stops it and removes its folder. Run as the `postgres` user (Debian's `postgresql` makes it) when this
     /// process is root, which PgBouncer refuses to run as. Started again on another port when another program took
     /// the one it was given first.
-    static func with<Result: Sendable>(
-        server: PostgresLocation, ignoring: [String], _ body: (PostgresLocation) async throws -> Result
-    ) async throws -> Result {
+    static func with<Value: Sendable>(
+        server: PostgresLocation, ignoring: [String], _ body: (PostgresLocation) async throws -> Value
+    ) async throws -> Value {
         let executable = "/usr/sbin/pgbouncer"
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw Failure(description: "pgbouncer is not installed: apt-get install -y pgbouncer (.ci/run does)")
@@ -92,16 +92,11 @@ enum PgBouncer {
             }
             var location = server
             (location.host, location.port) = ("127.0.0.1", Int(port))
-            do {
-                let result = try await body(location)
-                process.terminate()
-                _ = await process.exited()
-                return result
-            } catch {
-                process.terminate()
-                _ = await process.exited()
-                throw error
-            }
+            let outcome: Result<Value, any Error>
+            do { outcome = .success(try await body(location)) } catch { outcome = .failure(error) }
+            process.terminate()
+            _ = await process.exited()
+            return try outcome.get()
         }
         throw Failure(description: "pgbouncer did not start, three times; its logs: \(failures.joined(separator: "\n"))")
     }
