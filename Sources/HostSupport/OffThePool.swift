@@ -17,8 +17,11 @@ public func offThePool<T: Sendable>(_ work: @escaping @Sendable (_ isCancelled: 
     }
 }
 
-private final class CancellationFlag: Sendable {
+/// Set once a task is cancelled, read by work that runs outside it (on a database's queue, a thread of its own)
+/// and stops where it can.
+package final class CancellationFlag: Sendable {
     private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .relaxed) }
-    func set() { flag.store(true, ordering: .relaxed) }
+    package init() {}
+    package var isSet: Bool { flag.load(ordering: .relaxed) }
+    package func set() { flag.store(true, ordering: .relaxed) }
 }

@@ -113,6 +113,40 @@ struct PostingBitmapTests {
     /// Bitmaps saved to a file and read back (``SavedFileReader``) keep their members where they are in the mapped
     /// file, and hold what they held: alone, in intersections and unions with bitmaps in memory, and once new members
     /// are added (each chunk they land in copied out first), while the file keeps what was saved.
+    /// A bitmap's members cut at random points into parts (a build in segments), each built on its own, then
+    /// concatenated: the bitmap built whole, chunk for chunk and container kind for kind (a chunk two parts share is an
+    /// array while its members fit one), so that a file merged from segments is the file a build in memory saves.
+    @Test func partsConcatenatedAreTheBitmapBuiltWhole() async throws {
+        let problems = try await Self.offThePool { problems in
+            var random = SeededGenerator(seed: 65_536)
+            for _ in 0..<40 {
+                let ids = Self.randomIDs(&random).sorted()
+                // Some cuts inside a chunk, some at its start, some parts empty.
+                var cuts = (0..<Int.random(in: 0...5, using: &random)).map { _ in Int.random(in: 0...ids.count, using: &random) }
+                cuts += ids.indices.dropFirst().filter { ids[$0] >> 16 != ids[$0 - 1] >> 16 }.shuffled(using: &random).prefix(2)
+                let bounds = [0] + cuts.sorted() + [ids.count]
+                let parts = zip(bounds, bounds.dropFirst()).map { start, end in Self.bitmap(inOrder: ids[start..<end]) }
+                let whole = Self.bitmap(inOrder: ids[...])
+                problems.expect(Self.layout(PostingBitmap(concatenating: parts)) == Self.layout(whole), "\(ids.count) ids cut at \(bounds)")
+            }
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    static func bitmap(inOrder ids: ArraySlice<Int64>) -> PostingBitmap {
+        var bitmap = PostingBitmap()
+        for id in ids { bitmap.insert(id) }
+        return bitmap
+    }
+
+    /// Each chunk's key, kind and members.
+    static func layout(_ bitmap: PostingBitmap) -> [String] {
+        zip(bitmap.keys, bitmap.containers).map { key, container in
+            let kind = container.withView { view in if case .array = view { "array" } else { "bits" } }
+            return "\(key) \(kind) \(container.forEachMember())"
+        }
+    }
+
     @Test func bitmapsReadInPlaceFromASavedFileHoldWhatTheModelHoldsAndTakeNewMembers() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("bitmaps.saved")
@@ -215,5 +249,14 @@ struct PostingBitmapTests {
                 problems.expect(found == Array(expected.filter { after == nil || $0 > after! }.prefix(50)), "\(match) after round \(round)")
             }
         }
+    }
+}
+
+extension PostingBitmap.Container {
+    /// Its members, in order.
+    func forEachMember() -> [UInt16] {
+        var members: [UInt16] = []
+        _ = forEach(after: nil) { members.append($0); return true }
+        return members
     }
 }

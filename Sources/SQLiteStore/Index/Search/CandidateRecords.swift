@@ -131,6 +131,37 @@ extension CandidateRecords {
             starts.append(UInt64(bytes.count))
         }
 
+        /// Writes the rows recorded since the last spill, a ``Run``, and lets them go, keeping the vocabulary: one
+        /// segment of a build in segments (``PostingsSegments``), which ``write(after:to:)`` joins.
+        mutating func spill(to file: SavedFileWriter) throws {
+            try file.write(UInt64(ids.count))
+            try file.write(UInt64(bytes.count))
+            try file.align(to: 8)
+            try ids.withUnsafeBytes { try file.write(bytes: $0) }
+            try starts.withUnsafeBytes { try file.write(bytes: $0) }
+            try bytes.withUnsafeBytes { try file.write(bytes: $0) }
+            (ids, starts, bytes) = ([], [0], [])
+        }
+
+        /// Writes the records of `segments` (``Run``s each spilled), then those recorded since, as one set of records
+        /// (``CandidateRecords/write(_:vocabulary:to:)``); nothing when given up.
+        func write(after segments: [PostingsSegments.Segment], to file: SavedFileWriter) throws {
+            let spilled = try segments.map { try $0.recordRun() }
+            guard !gaveUp else { return }
+            try ids.withUnsafeBufferPointer { ids in
+                try starts.withUnsafeBufferPointer { starts in
+                    try bytes.withUnsafeBufferPointer { bytes in
+                        try vocabulary.starts.withUnsafeBufferPointer { wordStarts in
+                            try vocabulary.bytes.withUnsafeBufferPointer { wordBytes in
+                                let runs = spilled + [Run(ids: ids, starts: starts, bytes: bytes)]
+                                try CandidateRecords.write(runs, vocabulary: WordList(starts: wordStarts, bytes: wordBytes)!, to: file)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
         private init(gaveUp: Void) {
             vocabulary = VocabularyBuilder(maxWords: 0)
             self.gaveUp = true
@@ -207,13 +238,42 @@ extension CandidateRecords {
     /// Writes the counts, then the ids, where each record starts, where each word starts, the records and the words:
     /// each array aligned, to be read in place (``init(reading:)``).
     func write(to file: SavedFileWriter) throws {
-        for count in [ids.count, bytes.count, vocabulary.count, vocabulary.bytes.count] { try file.write(UInt64(count)) }
+        try Self.write([Run(ids: ids, starts: starts, bytes: bytes)], vocabulary: vocabulary, to: file)
+    }
+
+    /// Records of consecutive rows: their ids, where each starts in their bytes (one more than the ids, the first 0),
+    /// and their bytes.
+    struct Run {
+        var ids: UnsafeBufferPointer<Int64>
+        var starts: UnsafeBufferPointer<UInt64>
+        var bytes: UnsafeBufferPointer<UInt8>
+    }
+
+    /// Writes `runs`, each after the rows of the one before, as the records of ``write(to:)``, numbering words in
+    /// `vocabulary`: how a build in segments (``PostingsSegments``) joins those of its segments.
+    static func write(_ runs: [Run], vocabulary: WordList, to file: SavedFileWriter) throws {
+        let (rows, recordBytes) = runs.reduce((0, 0)) { ($0.0 + $1.ids.count, $0.1 + $1.bytes.count) }
+        for count in [rows, recordBytes, vocabulary.count, vocabulary.bytes.count] { try file.write(UInt64(count)) }
         try file.align(to: 8)
-        try file.write(bytes: UnsafeRawBufferPointer(ids))
-        try file.write(bytes: UnsafeRawBufferPointer(starts))
+        for run in runs { try file.write(bytes: UnsafeRawBufferPointer(run.ids)) }
+        var offset: UInt64 = 0
+        for run in runs {
+            try write(run.starts.dropLast(), adding: offset, to: file)
+            offset += UInt64(run.bytes.count)
+        }
+        try file.write(offset)
         try file.write(bytes: UnsafeRawBufferPointer(vocabulary.starts))
-        try file.write(bytes: UnsafeRawBufferPointer(bytes))
+        for run in runs { try file.write(bytes: UnsafeRawBufferPointer(run.bytes)) }
         try file.write(bytes: UnsafeRawBufferPointer(vocabulary.bytes))
+    }
+
+    /// Writes each of `starts` plus `offset`, a block at a time.
+    private static func write(_ starts: Slice<UnsafeBufferPointer<UInt64>>, adding offset: UInt64, to file: SavedFileWriter) throws {
+        guard offset != 0 else { return try file.write(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: starts))) }
+        for start in stride(from: starts.startIndex, to: starts.endIndex, by: 65_536) {
+            let block = starts[start..<min(start + 65_536, starts.endIndex)].map { $0 + offset }
+            try block.withUnsafeBytes { try file.write(bytes: $0) }
+        }
     }
 
     /// Reads what ``write(to:)`` wrote, in place, and checks the records' order and bounds: ids ascending, each record

@@ -165,6 +165,16 @@ package struct PostingBitmap: Sendable {
             }
         }
 
+        /// Its members and `later`'s, all greater than its own: an array while they fit one, else bits.
+        func appending(_ later: Container) -> Container {
+            if case .array(let values) = owned, case .array(let more) = later.owned, values.count + more.count <= Self.arrayLimit {
+                return .array(values + more)
+            }
+            var words = bitWords
+            words.withUnsafeMutableBufferPointer { later.or(into: $0) }
+            return .bits(words)
+        }
+
         /// The same members in a container of its own: a mapped one copied out of its file.
         var owned: Container {
             if case .mapped(let view) = self { Self.copied(view) } else { self }
@@ -222,6 +232,27 @@ package struct PostingBitmap: Sendable {
 
     /// The bytes the members take (the arrays' capacity, not Swift's per-array headers).
     package var bytes: Int { containers.reduce(keys.capacity * 8) { $0 + $1.bytes } }
+
+    /// The members of `parts`, each of whose members are all greater than the previous part's: what one bitmap built
+    /// from their rows in order holds, container for container (``Container/arrayLimit`` decides a chunk two parts
+    /// share as ``insert(_:)`` would). What a build in segments (``PostingsSegments``) merges its segments' with.
+    package init(concatenating parts: [PostingBitmap]) {
+        if parts.count == 1 {
+            self = parts[0]
+            return
+        }
+        self.init()
+        for part in parts {
+            for (key, container) in zip(part.keys, part.containers) {
+                guard keys.last == key else {
+                    keys.append(key)
+                    containers.append(container.owned)
+                    continue
+                }
+                containers[containers.count - 1] = containers[containers.count - 1].appending(container)
+            }
+        }
+    }
 
     /// The members of every bitmap of `intersection`.
     package static func intersection(_ intersection: [PostingBitmap]) -> PostingBitmap {

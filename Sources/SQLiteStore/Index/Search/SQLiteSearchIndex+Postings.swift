@@ -128,7 +128,8 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         if let summary = postings.summary {
             logger.info("built the search postings", metadata: [
                 "commit": "\(summary.commitNumber)", "rows": "\(summary.rows)", "words": "\(summary.words)",
-                "megabytes": "\(summary.bytes / 1_000_000)", "seconds": "\((ContinuousClock.now - start).seconds)",
+                "megabytes": "\(summary.bytes / 1_000_000)", "segments": "\(postings.segmentsOfLastBuild)",
+                "seconds": "\((ContinuousClock.now - start).seconds)",
             ])
         }
     }
@@ -151,7 +152,9 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// dropped (``SearchPostings/Dropped``: said, and their memory given back, ``drop(for:)``; a build that began with
     /// postings held drops those too, since the memory is what was short) or retired meanwhile
     /// (``SearchPostings/Retired``).
-    private func readEveryRowUnlessDropped<Made: Sendable>(_ body: @escaping @Sendable (Database, () -> Bool) throws -> Made) async throws -> Made? {
+    private func readEveryRowUnlessDropped<Made: Sendable>(
+        _ body: @escaping @Sendable (Database, @escaping @Sendable () -> Bool) throws -> Made
+    ) async throws -> Made? {
         do {
             return try await readEveryRow(body)
         } catch let error as SearchPostings.Dropped {
@@ -163,12 +166,12 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     }
 
     /// What `body` makes in one read of the index, given whether to give up: once the task is cancelled.
-    private func readEveryRow<Made: Sendable>(_ body: @escaping @Sendable (Database, () -> Bool) throws -> Made) async throws -> Made {
-        let cancelled = Mutex(false)
+    private func readEveryRow<Made: Sendable>(_ body: @escaping @Sendable (Database, @escaping @Sendable () -> Bool) throws -> Made) async throws -> Made {
+        let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
-            try await database.read { db in try body(db, { cancelled.withLock { $0 } }) }
+            try await database.read { db in try body(db, { cancelled.isSet }) }
         } onCancel: {
-            cancelled.withLock { $0 = true }
+            cancelled.set()
         }
     }
 

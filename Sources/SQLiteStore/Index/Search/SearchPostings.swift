@@ -1,3 +1,4 @@
+import CSystemCalls
 import GRDB
 import HostSupport
 import Indexing
@@ -176,6 +177,15 @@ package final class SearchPostings: Sendable {
             Dropped(description: "the fields the search postings keep (search.postings) hold more than \(maxWords) distinct words: the search postings are dropped and searches scan FTS5 alone")
         }
 
+        /// A build in segments could not write them beside the database, or read them back (``PostingsSegments``).
+        static func cannotWriteSegments(_ reason: String) -> Dropped {
+            Dropped(description: """
+                building the search postings in segments failed: \(reason); the search postings are dropped until this \
+                process starts again, and searches scan FTS5 alone, as right and slower; give the database's folder room \
+                (a build in segments writes about twice the saved postings' size there)
+                """)
+        }
+
         /// Making `what` took the process's own memory to `own` bytes, past `bound`.
         static func tooMuchMemory(making what: String, own: Int, bound: Int) -> Dropped {
             Dropped(description: """
@@ -187,21 +197,32 @@ package final class SearchPostings: Sendable {
         }
     }
 
-    init(caughtUpBySearch: Int, maxWords: Int, maxOwnMemory: Int, fields: SearchPostingsFields) {
+    /// Where a build writes its segments and how much memory one may take (``PostingsSegments``); `nil`: a build holds
+    /// every row's postings in memory until it ends.
+    let segmentPlan: PostingsSegments.Plan?
+    private let segmentsBuilt = Atomic<Int>(0)
+    /// How many segments the last build wrote: 0 when it held them in memory.
+    package var segmentsOfLastBuild: Int { segmentsBuilt.load(ordering: .relaxed) }
+
+    init(caughtUpBySearch: Int, maxWords: Int, maxOwnMemory: Int, segmentPlan: PostingsSegments.Plan?, fields: SearchPostingsFields) {
         self.caughtUpBySearch = caughtUpBySearch
         self.maxWords = maxWords
         self.maxOwnMemory = maxOwnMemory
+        self.segmentPlan = segmentPlan
         self.fields = fields
     }
 
     /// The postings of every row `db` reads, at the commit it reads, with the rows' candidate records; throws
     /// `CancellationError` when `isCancelled`, ``Retired``, or ``Dropped`` (and gives up for good) past ``maxWords``
-    /// or ``maxOwnMemory``.
-    func build(_ db: Database, isCancelled: () -> Bool) throws -> Held {
+    /// or ``maxOwnMemory``, or when its segments cannot be written. Once the rows read grow the process by more than
+    /// ``segmentPlan`` allows, they are built in segments (``PostingsSegments``) and read in place from their merge.
+    func build(_ db: Database, isCancelled: @escaping @Sendable () -> Bool) throws -> Held {
         var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: keepsAllFields)
         // The record's columns start with those of the postings, the description included.
         let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
         var records = CandidateRecords.Builder(maxWords: maxRecordedWords)
+        var segments: PostingsSegments?
+        var grownFrom = ProcessMemory.ownResidentBytes() ?? 0
         let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() {
             held.add(row, isCatchUp: false)
@@ -211,14 +232,46 @@ package final class SearchPostings: Sendable {
                 if gaveUp { throw Retired() }
                 try checkWords(held)
                 try checkMemoryWhileBuilding()
+                if let plan = segmentPlan, let own = ProcessMemory.ownResidentBytes(), max(own - grownFrom, 0) >= plan.bytes {
+                    segments = segments ?? PostingsSegments(plan: plan, isCancelled: isCancelled)
+                    try givingUpWhenDropped { try segments!.spill(&held, records: &records) }
+                    _ = csystem_release_free_memory()
+                    grownFrom = ProcessMemory.ownResidentBytes() ?? own
+                }
             }
         }
         try checkWords(held)
+        segmentsBuilt.store(segments?.count ?? 0, ordering: .relaxed)
+        if let segments { return try givingUpWhenDropped { try merged(segments, held: &held, records: &records) } }
         held.sortNewWords()
         // The records are copied out of their builder: the copy must fit too.
         try checkMemoryWhileBuilding(adding: records.byteCount)
         held.records = records.finish()
         return held
+    }
+
+    /// The postings of a build whose rows since its last segment `held` and `records` hold: the segments and they
+    /// merged into one file, they let go, and that file read in place.
+    private func merged(_ segments: PostingsSegments, held: inout Held, records: inout CandidateRecords.Builder) throws -> Held {
+        let merged = try segments.merge(held, records: records, fields: fields)
+        let commitNumber = held.commitNumber
+        (held, records) = (Held(commitNumber: commitNumber, allFields: false), CandidateRecords.Builder(maxWords: 0))
+        _ = csystem_release_free_memory()
+        do {
+            return try merged.load(at: commitNumber)
+        } catch let error as SavedFileReader.Unusable {
+            throw Dropped.cannotWriteSegments("their merge in \(merged.file.path) reads back wrong: \(error)")
+        }
+    }
+
+    /// Runs `body`; a ``Dropped`` it throws gives the postings up for good.
+    private func givingUpWhenDropped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let dropped as Dropped {
+            gaveUpFlag.store(true, ordering: .relaxed)
+            throw dropped
+        }
     }
 
     /// Distinct words the candidate records number at most: past it (a source writing random words), none are kept.
@@ -227,7 +280,7 @@ package final class SearchPostings: Sendable {
     /// The candidate records of every row `db` reads, `nil` when given up for too many words; throws
     /// `CancellationError` when `isCancelled`, ``Retired``, or ``Dropped`` (and gives the postings up for good) past
     /// ``maxOwnMemory``.
-    func makeRecords(_ db: Database, isCancelled: () -> Bool) throws -> CandidateRecords? {
+    func makeRecords(_ db: Database, isCancelled: @escaping @Sendable () -> Bool) throws -> CandidateRecords? {
         let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
         var records = CandidateRecords.Builder(maxWords: maxRecordedWords)
         let rows = try Row.fetchCursor(statement)
@@ -488,12 +541,29 @@ extension SearchPostings.Held {
     /// Writes the commits and row counts, then the bitmaps of the rows read and rewritten, then the words', then the
     /// candidate records when there are.
     func write(to file: SavedFileWriter) throws {
+        try write(to: file, after: [], hasRecords: records != nil) { file in try records?.write(to: file) }
+    }
+
+    /// Writes what ``write(to:)`` writes, each word's members after those of `segments` (a build in segments,
+    /// ``PostingsSegments``), and the records `writeRecords` writes, which it says whether there are.
+    func write(
+        to file: SavedFileWriter, after segments: [PostingsSegments.Segment], hasRecords: Bool, records writeRecords: (SavedFileWriter) throws -> Void
+    ) throws {
         for number in [commitNumber, exactFrom, Int64(rowsBuilt), Int64(rowsCaughtUp), Int64(rowsReadAgain)] { try file.write(number) }
         for bitmap in [read, rewritten] { try bitmap.write(to: file) }
-        for words in [bestFields, names] + (all.map { [$0] } ?? []) { try words.write(to: file) }
-        try file.write(UInt8(records == nil ? 0 : 1))
+        for words in [bestFields, names] + (all.map { [$0] } ?? []) { try words.write(to: file, after: segments) }
+        try file.write(UInt8(hasRecords ? 1 : 0))
         try file.write(Int64(recordsCaughtUpAt))
-        try records?.write(to: file)
+        try writeRecords(file)
+    }
+
+    /// Writes the members of every word and prefix, then the records `records` holds, as one segment of a build in
+    /// segments (``PostingsSegments``), and lets them go: the words stay.
+    mutating func spillSegment(to file: SavedFileWriter, records: inout CandidateRecords.Builder) throws {
+        try bestFields.spillMembers(to: file)
+        try names.spillMembers(to: file)
+        try all?.spillMembers(to: file)
+        try records.spill(to: file)
     }
 
     /// Reads what ``write(to:)`` wrote, the words of every field when `allFields`.

@@ -168,18 +168,34 @@ package struct WordPostings: Sendable {
 
 extension WordPostings {
     /// Writes each word's bytes and bitmap in number order, then each prefix's: the rest (the numbers by hash, each
-    /// word's prefixes, the sorted vocabulary) is made again when read, in this process's hashing.
-    func write(to file: SavedFileWriter) throws {
+    /// word's prefixes, the sorted vocabulary) is made again when read, in this process's hashing. After a build in
+    /// segments, each bitmap is the segments' members of it (``PostingsSegments/Segment/members(of:counts:)``), in
+    /// their order, then those held.
+    func write(to file: SavedFileWriter, after segments: [PostingsSegments.Segment] = []) throws {
+        let wordCounts = try segments.map { try $0.count() }
         try file.write(UInt32(wordBytes.count))
-        for (bytes, bitmap) in zip(wordBytes, wordBitmaps) {
+        for (number, (bytes, bitmap)) in zip(wordBytes, wordBitmaps).enumerated() {
             try file.write(counted: bytes)
-            try bitmap.write(to: file)
+            try PostingBitmap(concatenating: segments.members(of: number, counts: wordCounts) + [bitmap]).write(to: file)
         }
+        let prefixCounts = try segments.map { try $0.count() }
         try file.write(UInt32(prefixNumbers.count))
         for (bytes, number) in prefixNumbers.sorted(by: { $0.value < $1.value }) {
             try file.write(counted: bytes)
-            try prefixBitmaps[Int(number)].write(to: file)
+            let members = try segments.members(of: Int(number), counts: prefixCounts) + [prefixBitmaps[Int(number)]]
+            try PostingBitmap(concatenating: members).write(to: file)
         }
+    }
+
+    /// Writes every word's and prefix's members, in number order, and lets them go, keeping the words: one segment
+    /// of a build in segments (``PostingsSegments``), which ``write(to:after:)`` merges.
+    mutating func spillMembers(to file: SavedFileWriter) throws {
+        for bitmaps in [wordBitmaps, prefixBitmaps] {
+            try file.write(UInt32(bitmaps.count))
+            for bitmap in bitmaps { try bitmap.write(to: file) }
+        }
+        wordBitmaps = Array(repeating: PostingBitmap(), count: wordBitmaps.count)
+        prefixBitmaps = Array(repeating: PostingBitmap(), count: prefixBitmaps.count)
     }
 
     /// Reads what ``write(to:)`` wrote: each word is added as a build adds it (its prefixes with it), then given its

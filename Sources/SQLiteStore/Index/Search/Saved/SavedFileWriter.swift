@@ -110,8 +110,7 @@ final class SavedFileWriter {
 
     /// Ends the file with its checksum, flushes it to disk and puts it in place of the file it replaces.
     func finish() throws {
-        if !buffer.isEmpty { try flush() }
-        try writeAll(withUnsafeBytes(of: checksum.value) { Array($0) })
+        try endWithChecksum()
         guard fsync(descriptor) == 0 else { throw Failure(path: temporary, reason: String(cString: strerror(errno))) }
         guard rename(temporary, path) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         finished = true
@@ -120,6 +119,21 @@ final class SavedFileWriter {
             fsync(folder)
             close(folder)
         }
+    }
+}
+
+extension SavedFileWriter {
+    /// Ends the file with its checksum, and leaves it where it is, unflushed: a scratch file (a segment of a build,
+    /// ``PostingsSegments``) read back under the temporary name this returns (``SavedFileReader``) while the writer
+    /// lives, and removed with it, or after a crash by ``removeLeftovers(of:)``. A mapping of it outlives the removal.
+    func finishScratch() throws -> String {
+        try endWithChecksum()
+        return temporary
+    }
+
+    private func endWithChecksum() throws {
+        if !buffer.isEmpty { try flush() }
+        try writeAll(withUnsafeBytes(of: checksum.value) { Array($0) })
     }
 }
 

@@ -35,6 +35,11 @@ struct SavedPostingsFile {
         path = databasePath + Self.suffix
     }
 
+    /// The file at `path`: one a build in segments merged its segments into (``PostingsSegments``).
+    init(path: String) {
+        self.path = path
+    }
+
     /// Which fields' words the file keeps, from its header alone; `nil` when there is no file, or not one of this
     /// format.
     func fields() -> SearchPostingsFields? {
@@ -55,12 +60,17 @@ struct SavedPostingsFile {
     /// give up.
     func save(_ held: SearchPostings.Held, token: String, fields: SearchPostingsFields, isCancelled: @escaping @Sendable () -> Bool) throws {
         let file = try SavedFileWriter(replacing: path, isCancelled: isCancelled)
-        try file.write(Self.magic)
-        try file.write(Self.formatVersion)
-        try file.write(UInt8(fields == .all ? 1 : 0))
-        try file.write(counted: Array(token.utf8))
+        try Self.writeHeader(to: file, fields: fields, token: token)
         try held.write(to: file)
         try file.finish()
+    }
+
+    /// Writes the header of a file keeping `fields`, whose token is `token`.
+    static func writeHeader(to file: SavedFileWriter, fields: SearchPostingsFields, token: String) throws {
+        try file.write(magic)
+        try file.write(formatVersion)
+        try file.write(UInt8(fields == .all ? 1 : 0))
+        try file.write(counted: Array(token.utf8))
     }
 
     /// The header up to the setting: which fields' words the file keeps. Throws when the file is not a saved postings
