@@ -110,9 +110,6 @@ struct PostingBitmapTests {
         }
     }
 
-    /// Bitmaps saved to a file and read back (``SavedFileReader``) keep their members where they are in the mapped
-    /// file, and hold what they held: alone, in intersections and unions with bitmaps in memory, and once new members
-    /// are added (each chunk they land in copied out first), while the file keeps what was saved.
     /// A bitmap's members cut at random points into parts (a build in segments), each built on its own, then
     /// concatenated: the bitmap built whole, chunk for chunk and container kind for kind (a chunk two parts share is an
     /// array while its members fit one), so that a file merged from segments is the file a build in memory saves.
@@ -147,6 +144,9 @@ struct PostingBitmapTests {
         }
     }
 
+    /// Bitmaps saved to a file and read back (``SavedFileReader``) keep their members where they are in the mapped
+    /// file, and hold what they held: alone, in intersections and unions with bitmaps in memory, and once new members
+    /// are added (each chunk they land in copied out first), while the file keeps what was saved.
     @Test func bitmapsReadInPlaceFromASavedFileHoldWhatTheModelHoldsAndTakeNewMembers() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("bitmaps.saved")

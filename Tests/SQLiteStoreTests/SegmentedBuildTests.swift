@@ -40,16 +40,45 @@ struct SegmentedBuildTests {
         }
     }
 
+    /// Items `i<n>` of `ids`, each with words met first in it (its description's `w<n>`) and a keyword new every
+    /// hundred items: words and prefixes numbered in every segment, not only the first.
+    static func items(_ ids: Range<Int>, _ random: inout SeededGenerator) -> IndexBatch {
+        IndexBatch(operations: [.upsert(ids.map { n in
+            var made = SearchPostingsTests.randomItem("i\(n)", &random)
+            made.contentDescription = (made.contentDescription ?? "") + " w\(n)"
+            made.keywords.append("k\(n / 100)")
+            return made
+        })])
+    }
+
+    /// 10,000 items in two commits, with a row between them whose id starts a later chunk of ids (written as another
+    /// tool would, with no searchable text), so that the items of the second commit are in other chunks than those of
+    /// the first.
+    static func corpus(_ folder: Folder) async throws -> SQLiteSearchIndex {
+        var random = SeededGenerator(seed: 10_000)
+        let writer = try folder.plain()
+        try await writer.commit(Self.items(0..<(Self.items / 2), &random))
+        try await writer.database.write { db in
+            try db.execute(sql: """
+                INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, keywords, expirationDate, indexedAt, commitNumber)
+                VALUES (140000, 'far', 'com.test.a', 'public.item', '', 4102444800, 0, 1)
+                """)
+        }
+        try await writer.commit(Self.items((Self.items / 2)..<Self.items, &random))
+        return writer
+    }
+
     @Test(arguments: [SearchPostingsFields.best, .all])
     func segmentsMergedAreTheFileABuildInMemorySaves(fields: SearchPostingsFields) async throws {
         let folder = Folder()
-        var random = SeededGenerator(seed: 10_000)
-        try await folder.plain().commit(SearchPostingsTests.randomItems(0..<Self.items, &random))
+        let writer = try await Self.corpus(folder)
 
         let inSegments = try Self.process(folder, fields: fields, segmentBytes: 0)
         try await inSegments.refreshSearchPostings()
         #expect(inSegments.postings.segmentsOfLastBuild == 2)
-        #expect(try await SavedPostingsTests.expectSameAnswers(inSegments, folder.plain(), seed: 3) > 10)
+        #expect(folder.log.contains("built the search postings"))
+        #expect(try await SavedPostingsTests.expectSameAnswers(inSegments, writer, seed: 3) > 10)
+        #expect(try await inSegments.search(SearchQuery(text: "w9999 k99")).hits.map(\.uniqueIdentifier) == ["i9999"])
         #expect(try Self.scratchLeft(folder).isEmpty, "the segments and their merge are removed")
         let merged = try Self.savedContent(folder)
 
@@ -60,41 +89,89 @@ struct SegmentedBuildTests {
         #expect(try Self.savedContent(folder) == merged, "the same words, members and records, in the same order")
     }
 
+    /// Candidate records given up in the second segment (more words than they number: 2 × 3,000 here, of every field,
+    /// where the postings count the best fields'): none are kept, as in memory.
+    @Test func recordsGivenUpInAMiddleSegmentAreGivenUpAsInMemory() async throws {
+        let folder = Folder()
+        _ = try await Self.corpus(folder)
+        var saved: [Data] = []
+        for segmentBytes in [0, Int.max] {
+            try? FileManager.default.removeItem(atPath: folder.savedPath)
+            let index = try SQLiteSearchIndex(
+                path: folder.path, clock: folder.clock, searchCacheEntries: 0, postingsMaxWords: 3_000, postingsSegmentBytes: segmentBytes,
+                postings: .best, savedPostings: SavedPostingsTests.eager, logger: folder.log.logger()
+            )
+            try await index.refreshSearchPostings()
+            #expect(index.postings.segmentsOfLastBuild == (segmentBytes == 0 ? 2 : 0))
+            #expect(index.postings.snapshot()?.held.records == nil, "records given up")
+            #expect(try await index.search(SearchQuery(text: "w9999")).hits.map(\.uniqueIdentifier) == ["i9999"])
+            saved.append(try Self.savedContent(folder))
+        }
+        #expect(saved[0] == saved[1])
+    }
+
     /// Rows written after the build are caught up into postings read in place from the merged file, as into those of
     /// a restart: the members they add are copied out of the file first.
     @Test func postingsBuiltInSegmentsCatchUpLaterCommits() async throws {
         let folder = Folder()
-        var random = SeededGenerator(seed: 4_097)
-        let writer = try folder.plain()
-        try await writer.commit(SearchPostingsTests.randomItems(0..<Self.items, &random))
+        let writer = try await Self.corpus(folder)
         let index = try Self.process(folder, fields: .all, segmentBytes: 0)
         try await index.refreshSearchPostings()
         #expect(index.postings.segmentsOfLastBuild == 2)
-        try await writer.commit(SearchPostingsTests.randomItems(5_000..<5_300, &random))
+        var random = SeededGenerator(seed: 4_097)
+        try await writer.commit(Self.items(5_000..<5_300, &random))
         try await writer.commit(IndexBatch(operations: [.deleteIdentifiers((0..<200).map { "i\($0)" })]))
         try await index.refreshSearchPostings()
         #expect(index.postings.rowsCaughtUpSinceBuild == 300)
         #expect(try await SavedPostingsTests.expectSameAnswers(index, writer, seed: 4) > 10)
     }
 
-    /// A segment's scratch file lasts as long as the build holds it, and a spill given up (a shutdown) is a
-    /// cancellation, not a drop of the postings.
-    @Test func segmentsAreRemovedWhenLetGoAndASpillGivenUpIsACancellation() throws {
+    /// Postings whose segments `plan` writes, for a build read directly from `index`'s database.
+    static func postings(_ plan: PostingsSegments.Plan) -> SearchPostings {
+        SearchPostings(caughtUpBySearch: 1_000, maxWords: 1_000_000, maxOwnMemory: .max, segmentPlan: plan, fields: .all)
+    }
+
+    /// A segment that cannot be written (a full disk, a folder gone) leaves the build in memory, which says why; a
+    /// merge that cannot be written drops the postings for good, saying why.
+    @Test func aSegmentThatCannotBeWrittenLeavesTheBuildInMemoryAndAMergeThatCannotDropsThePostings() async throws {
+        let folder = Folder()
+        let writer = try await Self.corpus(folder)
+        let nowhere = Self.postings(PostingsSegments.Plan(path: folder.directory.path("gone/index.sqlite.postings"), bytes: 0))
+        let built = try await writer.database.read { db in try nowhere.build(db, isCancelled: { false }) }
+        guard case .inMemory(let held, let failure?) = built else { Issue.record("built \(built)"); return }
+        #expect(failure.description.contains("gone/index.sqlite.postings"))
+        #expect(held.rowsBuilt == Self.items + 1 && held.records != nil)
+
+        let scratch = try TemporaryDirectory()
+        let vanishing = Self.postings(PostingsSegments.Plan(path: scratch.path("index.sqlite.postings"), bytes: 0))
+        guard case .inSegments(let segments) = try await writer.database.read({ db in try vanishing.build(db, isCancelled: { false }) }) else {
+            Issue.record("not built in segments")
+            return
+        }
+        try FileManager.default.removeItem(at: scratch.url)
+        #expect(throws: SearchPostings.Dropped.self) { try vanishing.merged(segments, isCancelled: { false }) }
+        #expect(vanishing.gaveUp)
+    }
+
+    /// A segment's scratch file lasts as long as the build holds it, and a spill told to stop (a shutdown, retired
+    /// postings) says so instead of failing, keeping what it held.
+    @Test func segmentsAreRemovedWhenLetGoAndASpillToldToStopSaysSo() throws {
         let folder = Folder()
         let plan = PostingsSegments.Plan(path: folder.savedPath, bytes: 0)
         var held = SearchPostings.Held(commitNumber: 1, allFields: true)
         var records = CandidateRecords.Builder(maxWords: 100)
         held.bestFields.add(1, wordsOf: ["gazelle ibex"])
-        var segments: PostingsSegments? = PostingsSegments(plan: plan, isCancelled: { false })
-        try segments!.spill(&held, records: &records)
+        var segments: PostingsSegments? = PostingsSegments(plan: plan)
+        #expect(try segments!.spill(&held, records: &records, stop: { false }))
         #expect(segments!.count == 1)
         #expect(try Self.scratchLeft(folder).count == 1, "the segment is on disk")
         #expect(held.bestFields.firstMembers(matching: .whole("gazelle"), limit: 10).isEmpty, "its members are let go")
         segments = nil
         #expect(try Self.scratchLeft(folder).isEmpty)
 
-        let givenUp = PostingsSegments(plan: plan, isCancelled: { true })
-        #expect(throws: CancellationError.self) { try givenUp.spill(&held, records: &records) }
+        held.bestFields.add(2, wordsOf: ["gazelle"])
+        #expect(throws: PostingsSegments.Stopped.self) { try PostingsSegments(plan: plan).spill(&held, records: &records, stop: { true }) }
+        #expect(held.bestFields.firstMembers(matching: .whole("gazelle"), limit: 10) == [2], "what it held stays")
         #expect(try Self.scratchLeft(folder).isEmpty)
     }
 }

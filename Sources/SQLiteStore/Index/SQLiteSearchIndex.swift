@@ -57,9 +57,11 @@ public final class SQLiteSearchIndex: SearchIndex {
     public static let defaultPostingsMaxOwnMemory = Int(MachineMemory.available / 4 * 3)
     /// How much the rows a build of the postings reads may grow the process by before it goes on in segments written
     /// beside the database (``PostingsSegments``) unless a caller chooses otherwise: a gigabyte, or a quarter of the
-    /// postings' memory bound when that is less, so that a build of ten million items takes its words and a segment
-    /// instead of 5.4 GB, and one of a million (0.8 GB) stays in memory (BENCHMARKS.md).
-    public static let defaultPostingsSegmentBytes = min(1 << 30, defaultPostingsMaxOwnMemory / 4)
+    /// postings' memory bound (`maxOwnMemory`) when that is less, so that a build of ten million items takes its words
+    /// and a segment instead of 5.4 GB, and one of a million (0.8 GB) stays in memory (BENCHMARKS.md).
+    public static func defaultPostingsSegmentBytes(maxOwnMemory: Int) -> Int {
+        min(1 << 30, maxOwnMemory / 4)
+    }
     /// Each reading connection's page cache (SQLite's default is 2 MB): a search reads a few hundred rows, mostly the
     /// first items in priority order, which stay here instead of being copied from the file again (`pread`) by every
     /// search. Most of them come from the candidate row cache (``CandidateRowCache``) instead: 16 MB bought no
@@ -74,7 +76,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new;
     /// past `postingsMaxWords` distinct words, or when building them takes the process's own memory past
     /// `postingsMaxOwnMemory` bytes, they are dropped; a build whose rows grow the process by `postingsSegmentBytes`
-    /// goes on in segments written beside the file; `postings` says which fields' words they keep (with
+    /// (`nil`: ``defaultPostingsSegmentBytes(maxOwnMemory:)``) goes on in segments written beside the file; `postings` says which fields' words they keep (with
     /// ``SearchPostingsFields/off`` nobody builds them); their keeper saves them beside the file as `savedPostings` says
     /// (`nil`: never), and reads them from there at start. Candidate rows recent searches read are kept up to
     /// `rowCacheBytes` (0: none; ``CandidateRowCache``).
@@ -86,7 +88,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         postingsCaughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch,
         postingsMaxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
         postingsMaxOwnMemory: Int = SQLiteSearchIndex.defaultPostingsMaxOwnMemory,
-        postingsSegmentBytes: Int = SQLiteSearchIndex.defaultPostingsSegmentBytes,
+        postingsSegmentBytes: Int? = nil,
         postings fields: SearchPostingsFields = .all,
         savedPostings: SavedPostingsPolicy? = SavedPostingsPolicy(),
         rowCacheBytes: Int = SQLiteSearchIndex.defaultRowCacheBytes,
@@ -97,7 +99,11 @@ public final class SQLiteSearchIndex: SearchIndex {
         postingsSaving = savedPostings.map { PostingsSaving(databasePath: path, policy: $0) }
         postings = SearchPostings(
             caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords, maxOwnMemory: postingsMaxOwnMemory,
-            segmentPlan: PostingsSegments.Plan(path: SavedPostingsFile(databasePath: path).path, bytes: postingsSegmentBytes), fields: fields
+            segmentPlan: PostingsSegments.Plan(
+                path: SavedPostingsFile(databasePath: path).path,
+                bytes: postingsSegmentBytes ?? Self.defaultPostingsSegmentBytes(maxOwnMemory: postingsMaxOwnMemory)
+            ),
+            fields: fields
         )
         resultCache = SearchResultCache(maxEntries: searchCacheEntries)
         self.timeToLive = timeToLive

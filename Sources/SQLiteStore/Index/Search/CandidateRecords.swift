@@ -131,15 +131,19 @@ extension CandidateRecords {
             starts.append(UInt64(bytes.count))
         }
 
-        /// Writes the rows recorded since the last spill, a ``Run``, and lets them go, keeping the vocabulary: one
-        /// segment of a build in segments (``PostingsSegments``), which ``write(after:to:)`` joins.
-        mutating func spill(to file: SavedFileWriter) throws {
+        /// Writes the rows recorded since the last ``dropRun()``, a ``Run``: one segment of a build in segments
+        /// (``PostingsSegments``), which ``write(after:to:)`` joins.
+        func writeRun(to file: SavedFileWriter) throws {
             try file.write(UInt64(ids.count))
             try file.write(UInt64(bytes.count))
             try file.align(to: 8)
             try ids.withUnsafeBytes { try file.write(bytes: $0) }
             try starts.withUnsafeBytes { try file.write(bytes: $0) }
             try bytes.withUnsafeBytes { try file.write(bytes: $0) }
+        }
+
+        /// Lets the rows recorded go, keeping the vocabulary: once their segment is written.
+        mutating func dropRun() {
             (ids, starts, bytes) = ([], [0], [])
         }
 

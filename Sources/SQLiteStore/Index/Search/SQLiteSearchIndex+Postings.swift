@@ -119,12 +119,27 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         postings.retire()
     }
 
-    /// Builds the postings from every row, in one read, and serves them from then on.
+    /// Builds the postings from every row, in one read, and serves them from then on. A build in segments is merged
+    /// after the read, off the concurrency pool (at ten million items it writes gigabytes): the read's snapshot, which
+    /// keeps SQLite from checkpointing its log, lasts only as long as the rows are read.
     package func buildSearchPostings() async throws {
         let start = ContinuousClock.now
         guard let built = try await readEveryRowUnlessDropped({ [postings] db, isCancelled in try postings.build(db, isCancelled: isCancelled) })
         else { return }
-        postings.install(built)
+        let held: SearchPostings.Held, spillFailure: PostingsSegments.Failure?
+        switch built {
+        case .inMemory(let inMemory, let failure): (held, spillFailure) = (inMemory, failure)
+        case .inSegments(let segments):
+            let merged = try await unlessDropped {
+                try await offThePool { [postings] isCancelled in try postings.merged(segments, isCancelled: isCancelled) }
+            }
+            guard let merged else { return }
+            (held, spillFailure) = (merged, segments.spillFailure)
+        }
+        if let spillFailure {
+            logger.warning("could not write a segment of the search postings beside the database, so the rest of their build held them in memory: \(spillFailure)")
+        }
+        postings.install(held)
         if let summary = postings.summary {
             logger.info("built the search postings", metadata: [
                 "commit": "\(summary.commitNumber)", "rows": "\(summary.rows)", "words": "\(summary.words)",
@@ -149,14 +164,19 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     }
 
     /// What `body` makes in one read of every row (``readEveryRow(_:)``), `nil` when it stopped because the postings were
-    /// dropped (``SearchPostings/Dropped``: said, and their memory given back, ``drop(for:)``; a build that began with
-    /// postings held drops those too, since the memory is what was short) or retired meanwhile
-    /// (``SearchPostings/Retired``).
+    /// dropped or retired (``unlessDropped(_:)``).
     private func readEveryRowUnlessDropped<Made: Sendable>(
         _ body: @escaping @Sendable (Database, @escaping @Sendable () -> Bool) throws -> Made
     ) async throws -> Made? {
+        try await unlessDropped { try await readEveryRow(body) }
+    }
+
+    /// What `body` makes, `nil` when it stopped because the postings were dropped (``SearchPostings/Dropped``: said,
+    /// and their memory given back, ``drop(for:)``; a build that began with postings held drops those too, since the
+    /// memory is what was short) or retired meanwhile (``SearchPostings/Retired``).
+    private func unlessDropped<Made>(_ body: () async throws -> Made) async throws -> Made? {
         do {
-            return try await readEveryRow(body)
+            return try await body()
         } catch let error as SearchPostings.Dropped {
             try await drop(for: error)
             return nil

@@ -182,7 +182,7 @@ package final class SearchPostings: Sendable {
             Dropped(description: """
                 building the search postings in segments failed: \(reason); the search postings are dropped until this \
                 process starts again, and searches scan FTS5 alone, as right and slower; give the database's folder room \
-                (a build in segments writes about twice the saved postings' size there)
+                (a build in segments needs up to three times the saved postings' size there)
                 """)
         }
 
@@ -212,11 +212,18 @@ package final class SearchPostings: Sendable {
         self.fields = fields
     }
 
+    /// What a build made: the postings in memory (and why a segment could not be written, when one could not), or
+    /// segments still to merge (``merged(_:isCancelled:)``), which a caller does after the read.
+    enum Built: Sendable {
+        case inMemory(Held, spillFailure: PostingsSegments.Failure?)
+        case inSegments(PostingsSegments)
+    }
+
     /// The postings of every row `db` reads, at the commit it reads, with the rows' candidate records; throws
     /// `CancellationError` when `isCancelled`, ``Retired``, or ``Dropped`` (and gives up for good) past ``maxWords``
-    /// or ``maxOwnMemory``, or when its segments cannot be written. Once the rows read grow the process by more than
-    /// ``segmentPlan`` allows, they are built in segments (``PostingsSegments``) and read in place from their merge.
-    func build(_ db: Database, isCancelled: @escaping @Sendable () -> Bool) throws -> Held {
+    /// or ``maxOwnMemory``. Once the rows read grow the process by more than ``segmentPlan`` allows, or take it near
+    /// ``maxOwnMemory``, they go on in segments (``PostingsSegments``); when a segment cannot be written, in memory.
+    func build(_ db: Database, isCancelled: @escaping @Sendable () -> Bool) throws -> Built {
         var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: keepsAllFields)
         // The record's columns start with those of the postings, the description included.
         let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
@@ -231,46 +238,61 @@ package final class SearchPostings: Sendable {
                 if isCancelled() { throw CancellationError() }
                 if gaveUp { throw Retired() }
                 try checkWords(held)
+                try spillIfDue(&held, records: &records, into: &segments, grownFrom: &grownFrom, isCancelled: isCancelled)
                 try checkMemoryWhileBuilding()
-                if let plan = segmentPlan, let own = ProcessMemory.ownResidentBytes(), max(own - grownFrom, 0) >= plan.bytes {
-                    segments = segments ?? PostingsSegments(plan: plan, isCancelled: isCancelled)
-                    try givingUpWhenDropped { try segments!.spill(&held, records: &records) }
-                    _ = csystem_release_free_memory()
-                    grownFrom = ProcessMemory.ownResidentBytes() ?? own
-                }
             }
         }
         try checkWords(held)
         segmentsBuilt.store(segments?.count ?? 0, ordering: .relaxed)
-        if let segments { return try givingUpWhenDropped { try merged(segments, held: &held, records: &records) } }
+        if let segments, segments.count > 0 {
+            segments.keep(tail: held, records: records)
+            return .inSegments(segments)
+        }
         held.sortNewWords()
         // The records are copied out of their builder: the copy must fit too.
         try checkMemoryWhileBuilding(adding: records.byteCount)
         held.records = records.finish()
-        return held
+        return .inMemory(held, spillFailure: segments?.spillFailure)
     }
 
-    /// The postings of a build whose rows since its last segment `held` and `records` hold: the segments and they
-    /// merged into one file, they let go, and that file read in place.
-    private func merged(_ segments: PostingsSegments, held: inout Held, records: inout CandidateRecords.Builder) throws -> Held {
-        let merged = try segments.merge(held, records: records, fields: fields)
-        let commitNumber = held.commitNumber
-        (held, records) = (Held(commitNumber: commitNumber, allFields: false), CandidateRecords.Builder(maxWords: 0))
+    /// Writes what `held` and `records` hold as a segment of `segments` (made at the first) when the process grew by
+    /// a segment's bytes since `grownFrom`, or is past ``maxOwnMemory``, and gives the memory back.
+    private func spillIfDue(
+        _ held: inout Held, records: inout CandidateRecords.Builder, into segments: inout PostingsSegments?, grownFrom: inout Int,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) throws {
+        guard let plan = segmentPlan, let own = ProcessMemory.ownResidentBytes(), max(own - grownFrom, 0) >= plan.bytes || own > maxOwnMemory
+        else { return }
+        let made = segments ?? PostingsSegments(plan: plan)
+        segments = made
+        guard try stopping(isCancelled, { stop in try made.spill(&held, records: &records, stop: stop) }) else { return }
         _ = csystem_release_free_memory()
+        grownFrom = ProcessMemory.ownResidentBytes() ?? own
+    }
+
+    /// The postings of a build in segments: its segments and tail merged into one file, let go, and that file read in
+    /// place; throws ``Dropped`` (and gives up for good) when the file cannot be written or read.
+    func merged(_ segments: PostingsSegments, isCancelled: @escaping @Sendable () -> Bool) throws -> Held {
         do {
-            return try merged.load(at: commitNumber)
-        } catch let error as SavedFileReader.Unusable {
-            throw Dropped.cannotWriteSegments("their merge in \(merged.file.path) reads back wrong: \(error)")
+            return try stopping(isCancelled) { stop in
+                let merged = try segments.merge(fields: fields, stop: stop)
+                _ = csystem_release_free_memory()
+                return try merged.load()
+            }
+        } catch let failure as PostingsSegments.Failure {
+            gaveUpFlag.store(true, ordering: .relaxed)
+            throw Dropped.cannotWriteSegments(failure.description)
         }
     }
 
-    /// Runs `body`; a ``Dropped`` it throws gives the postings up for good.
-    private func givingUpWhenDropped<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` with whether to stop writing: once `isCancelled`, or the postings are retired, which it throws
+    /// as `CancellationError` or ``Retired`` instead of ``PostingsSegments/Stopped``.
+    private func stopping<T>(_ isCancelled: @escaping @Sendable () -> Bool, _ body: (@escaping @Sendable () -> Bool) throws -> T) throws -> T {
         do {
-            return try body()
-        } catch let dropped as Dropped {
-            gaveUpFlag.store(true, ordering: .relaxed)
-            throw dropped
+            return try body { isCancelled() || self.gaveUp }
+        } catch is PostingsSegments.Stopped {
+            if isCancelled() { throw CancellationError() }
+            throw Retired()
         }
     }
 
@@ -558,12 +580,18 @@ extension SearchPostings.Held {
     }
 
     /// Writes the members of every word and prefix, then the records `records` holds, as one segment of a build in
-    /// segments (``PostingsSegments``), and lets them go: the words stay.
-    mutating func spillSegment(to file: SavedFileWriter, records: inout CandidateRecords.Builder) throws {
-        try bestFields.spillMembers(to: file)
-        try names.spillMembers(to: file)
-        try all?.spillMembers(to: file)
-        try records.spill(to: file)
+    /// segments (``PostingsSegments``).
+    func writeSegment(to file: SavedFileWriter, records: CandidateRecords.Builder) throws {
+        for words in [bestFields, names] + (all.map { [$0] } ?? []) { try words.writeMembers(to: file) }
+        try records.writeRun(to: file)
+    }
+
+    /// Lets the members and records of a segment written go: the words stay.
+    mutating func dropSegment(records: inout CandidateRecords.Builder) {
+        bestFields.dropMembers()
+        names.dropMembers()
+        all?.dropMembers()
+        records.dropRun()
     }
 
     /// Reads what ``write(to:)`` wrote, the words of every field when `allFields`.

@@ -187,13 +187,17 @@ extension WordPostings {
         }
     }
 
-    /// Writes every word's and prefix's members, in number order, and lets them go, keeping the words: one segment
-    /// of a build in segments (``PostingsSegments``), which ``write(to:after:)`` merges.
-    mutating func spillMembers(to file: SavedFileWriter) throws {
+    /// Writes every word's and prefix's members, in number order: one segment of a build in segments
+    /// (``PostingsSegments``), which ``write(to:after:)`` merges.
+    func writeMembers(to file: SavedFileWriter) throws {
         for bitmaps in [wordBitmaps, prefixBitmaps] {
             try file.write(UInt32(bitmaps.count))
             for bitmap in bitmaps { try bitmap.write(to: file) }
         }
+    }
+
+    /// Lets every word's and prefix's members go, keeping the words: once their segment is written.
+    mutating func dropMembers() {
         wordBitmaps = Array(repeating: PostingBitmap(), count: wordBitmaps.count)
         prefixBitmaps = Array(repeating: PostingBitmap(), count: prefixBitmaps.count)
     }

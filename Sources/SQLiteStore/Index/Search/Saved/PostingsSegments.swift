@@ -4,21 +4,34 @@ import Indexing
 /// A build of the search postings in bounded memory (``SearchPostings/build(_:isCancelled:)``): once the rows read
 /// have grown the process by more than a segment may take (``Plan/bytes``), the members of every word and prefix, and
 /// the candidate records, of the rows read so far are written to a scratch file beside the database and let go; only
-/// the words stay (their numbers, and the records' vocabulary). When every row is read, the segments are merged, as
-/// a stream, into one file of the saved postings' form, which is then read in place (``SavedPostingsFile/load``):
-/// the postings a build in memory makes, bitmap for bitmap and record for record (the rows' ids ascend from one
-/// segment to the next, so each word's members are its segments' one after the other).
+/// the words stay (their numbers, and the records' vocabulary). When every row is read, the segments and the rows
+/// read since the last are merged, as a stream, into one file of the saved postings' form (``merge(fields:stop:)``),
+/// which is then read in place (``SavedPostingsFile/load``): the postings a build in memory makes, bitmap for bitmap
+/// and record for record (the rows' ids ascend from one segment to the next, so each word's members are its
+/// segments' one after the other).
 ///
 /// The scratch files are the temporaries of the saved file's writer (``SavedFileWriter/finishScratch()``): removed
-/// when the build ends, however it ends, and after a crash by the next start's ``SavedFileWriter/removeLeftovers(of:)``.
-/// At ten million items a build in memory took 5.4 GB; this takes the words and one segment (BENCHMARKS.md).
-final class PostingsSegments {
+/// when the build lets them go, however it ends, and after a crash by the next build or start
+/// (``SavedFileWriter/removeLeftovers(of:)``). At ten million items a build in memory took 5.4 GB; this takes the words
+/// and one segment (BENCHMARKS.md).
+///
+/// `@unchecked Sendable`: owned by one thread at a time, the build's read that makes it, then the merge's.
+final class PostingsSegments: @unchecked Sendable {
     /// Where a build writes its segments, and how much a segment may grow the process by.
     struct Plan: Sendable {
         /// The saved postings' file: the segments and their merge are its temporary files.
         var path: String
+        /// 0: a segment at each look at the build's memory (every 4,096 rows).
         var bytes: Int
     }
+
+    /// A scratch file could not be written or read back: the reason.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The build was told to stop (cancelled, or its postings retired) while writing.
+    struct Stopped: Error {}
 
     /// One segment's scratch file, read by the merge in step with the others: each section holds a count, then that
     /// many entries in number order.
@@ -39,9 +52,9 @@ final class PostingsSegments {
         /// The next word's, or prefix's, members.
         func members() throws -> PostingBitmap { try PostingBitmap(reading: &reader) }
 
-        /// The segment's candidate records (``CandidateRecords/Builder/spill(to:)``), in place.
+        /// The segment's candidate records (``CandidateRecords/Builder/writeRun(to:)``), in place.
         func recordRun() throws -> CandidateRecords.Run {
-            let (rows, bytes) = (Int(try reader.read(UInt64.self)), Int(try reader.read(UInt64.self)))
+            let (rows, bytes) = (Int(clamping: try reader.read(UInt64.self)), Int(clamping: try reader.read(UInt64.self)))
             try reader.align(to: 8)
             return CandidateRecords.Run(
                 ids: try reader.inPlace(Int64.self, count: rows), starts: try reader.inPlace(UInt64.self, count: rows + 1),
@@ -54,38 +67,59 @@ final class PostingsSegments {
     }
 
     let plan: Plan
-    private let isCancelled: @Sendable () -> Bool
     private var segments: [Segment] = []
+    /// The rows read since the last segment, until merged.
+    private var tail: (held: SearchPostings.Held, records: CandidateRecords.Builder)?
+    /// Why the last spill failed: the build then goes on in memory.
+    private(set) var spillFailure: Failure?
 
-    init(plan: Plan, isCancelled: @escaping @Sendable () -> Bool) {
+    /// Segments written to `plan`, removing those a crashed build left beside its file.
+    init(plan: Plan) {
         self.plan = plan
-        self.isCancelled = isCancelled
+        SavedFileWriter.removeLeftovers(of: plan.path)
     }
 
     /// How many segments were written.
     var count: Int { segments.count }
 
-    /// Writes the members `held` holds and the records `records` holds as the next segment, and lets them go.
-    func spill(_ held: inout SearchPostings.Held, records: inout CandidateRecords.Builder) throws {
-        try writing {
-            let writer = try SavedFileWriter(replacing: plan.path, isCancelled: isCancelled)
-            try held.spillSegment(to: writer, records: &records)
-            segments.append(try Segment(writer: writer, path: try writer.finishScratch()))
+    /// Writes the members `held` holds and the records `records` holds as the next segment, then lets them go, unless
+    /// a spill failed before (``spillFailure``): returns whether it did. A write that fails leaves them held and
+    /// records why; `stop` says to give up (``Stopped``).
+    func spill(_ held: inout SearchPostings.Held, records: inout CandidateRecords.Builder, stop: @escaping @Sendable () -> Bool) throws -> Bool {
+        guard spillFailure == nil else { return false }
+        do {
+            try writing(stop: stop) {
+                let writer = try SavedFileWriter(replacing: plan.path, isCancelled: stop)
+                try held.writeSegment(to: writer, records: records)
+                segments.append(try Segment(writer: writer, path: try writer.finishScratch()))
+            }
+        } catch let failure as Failure {
+            spillFailure = failure
+            return false
         }
+        held.dropSegment(records: &records)
+        return true
     }
 
-    /// Merges the segments, then what `held` and `records` hold since the last, into a scratch file of the saved
-    /// postings' form keeping `fields`, and lets the segments go. The merged file lasts as long as what this returns.
-    func merge(_ held: SearchPostings.Held, records: CandidateRecords.Builder, fields: SearchPostingsFields) throws -> Merged {
-        try writing {
-            let writer = try SavedFileWriter(replacing: plan.path, isCancelled: isCancelled)
+    /// Keeps the rows read since the last segment, for the merge.
+    func keep(tail held: SearchPostings.Held, records: CandidateRecords.Builder) {
+        tail = (held, records)
+    }
+
+    /// Merges the segments, then the tail (``keep(tail:records:)``), into a scratch file of the saved postings' form
+    /// keeping `fields`, and lets them all go. The merged file lasts as long as what this returns.
+    func merge(fields: SearchPostingsFields, stop: @escaping @Sendable () -> Bool) throws -> Merged {
+        guard let kept = tail else { throw Failure(description: "nothing to merge") }
+        let (held, records) = kept
+        return try writing(stop: stop) {
+            let writer = try SavedFileWriter(replacing: plan.path, isCancelled: stop)
             let token = SavedPostingsFile.newToken()
             try SavedPostingsFile.writeHeader(to: writer, fields: fields, token: token)
             try held.write(to: writer, after: segments, hasRecords: !records.gaveUp) { file in try records.write(after: segments, to: file) }
             for segment in segments { try segment.verify() }
             let path = try writer.finishScratch()
-            segments = []
-            return Merged(writer: writer, file: SavedPostingsFile(path: path), token: token, fields: fields)
+            (segments, tail) = ([], nil)
+            return Merged(writer: writer, file: SavedPostingsFile(path: path), token: token, fields: fields, commitNumber: held.commitNumber)
         }
     }
 
@@ -95,26 +129,31 @@ final class PostingsSegments {
         let file: SavedPostingsFile
         let token: String
         let fields: SearchPostingsFields
+        let commitNumber: Int64
 
-        /// The postings it holds, read in place, at commit `commitNumber`.
-        func load(at commitNumber: Int64) throws -> SearchPostings.Held {
-            guard let held = try file.load(token: token, fields: fields, lastCommit: commitNumber, maxWords: .max) else {
-                throw SavedFileReader.Unusable(reason: "the merged file \(file.path) is gone")
+        /// The postings it holds, read in place.
+        func load() throws -> SearchPostings.Held {
+            do {
+                guard let held = try file.load(token: token, fields: fields, lastCommit: commitNumber, maxWords: .max) else {
+                    throw Failure(description: "the merged file \(file.path) is gone")
+                }
+                return held
+            } catch let error as SavedFileReader.Unusable {
+                throw Failure(description: "their merge in \(file.path) reads back wrong: \(error)")
             }
-            return held
         }
     }
 
-    /// Runs `body`, turning a scratch file that cannot be written or read back into a drop of the postings
-    /// (``SearchPostings/Dropped/cannotWriteSegments(_:)``), and a write given up into `CancellationError`.
-    private func writing<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body`, which writes or reads scratch files: a write given up because `stop` says so throws ``Stopped``,
+    /// any other failure of a scratch file ``Failure``.
+    private func writing<T>(stop: () -> Bool, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SavedFileWriter.Failure {
-            if isCancelled() { throw CancellationError() }
-            throw SearchPostings.Dropped.cannotWriteSegments(error.description)
+            if stop() { throw Stopped() }
+            throw Failure(description: error.description)
         } catch let error as SavedFileReader.Unusable {
-            throw SearchPostings.Dropped.cannotWriteSegments("a segment written beside \(plan.path) reads back wrong: \(error)")
+            throw Failure(description: "a segment written beside \(plan.path) reads back wrong: \(error)")
         }
     }
 }
