@@ -126,6 +126,38 @@ struct SegmentedBuildTests {
         #expect(try await SavedPostingsTests.expectSameAnswers(index, writer, seed: 4) > 10)
     }
 
+    /// Candidate records made again once the rows caught up outnumber them, in segments: the records made in memory,
+    /// byte for byte, and searched as FTS5 answers.
+    @Test func recordsMadeAgainInSegmentsAreThoseMadeInMemory() async throws {
+        let folder = Folder()
+        let writer = try await Self.corpus(folder)
+        let index = try Self.process(folder, fields: .best, segmentBytes: 0)
+        try await index.refreshSearchPostings()
+        var random = SeededGenerator(seed: 12)
+        for start in stride(from: Self.items, to: Self.items + 10_500, by: 3_500) { try await writer.commit(Self.items(start..<(start + 3_500), &random)) }
+        try await index.refreshSearchPostings()
+        #expect(folder.log.contains("made the candidate records again"))
+        #expect(index.postings.segmentsOfLastBuild == 5, "20,501 rows, a segment every 4,096")
+        let remade = try #require(index.postings.snapshot()?.held.records)
+        #expect(remade.count == Self.items + 1 + 10_500)
+
+        let inMemory = Self.postings(PostingsSegments.Plan(path: folder.savedPath, bytes: .max))
+        guard case .inMemory(let held, nil) = try await writer.database.read({ db in try inMemory.build(db, words: false, isCancelled: { false }) }) else {
+            Issue.record("not made in memory")
+            return
+        }
+        #expect(held.bestFields.wordCount == 0, "the records alone")
+        let written = try [remade, #require(held.records)].map { records in
+            let path = folder.directory.path("records-\(UUID())")
+            let file = try SavedFileWriter(replacing: path)
+            try records.write(to: file)
+            try file.finish()
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        #expect(written[0] == written[1])
+        #expect(try await SavedPostingsTests.expectSameAnswers(index, writer, seed: 5) > 10)
+    }
+
     /// Postings whose segments `plan` writes, for a build read directly from `index`'s database.
     static func postings(_ plan: PostingsSegments.Plan) -> SearchPostings {
         SearchPostings(caughtUpBySearch: 1_000, maxWords: 1_000_000, maxOwnMemory: .max, segmentPlan: plan, fields: .all)

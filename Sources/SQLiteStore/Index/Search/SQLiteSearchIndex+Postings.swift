@@ -119,26 +119,10 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         postings.retire()
     }
 
-    /// Builds the postings from every row, in one read, and serves them from then on. A build in segments is merged
-    /// after the read, off the concurrency pool (at ten million items it writes gigabytes): the read's snapshot, which
-    /// keeps SQLite from checkpointing its log, lasts only as long as the rows are read.
+    /// Builds the postings from every row, in one read, and serves them from then on.
     package func buildSearchPostings() async throws {
         let start = ContinuousClock.now
-        guard let built = try await readEveryRowUnlessDropped({ [postings] db, isCancelled in try postings.build(db, isCancelled: isCancelled) })
-        else { return }
-        let held: SearchPostings.Held, spillFailure: PostingsSegments.Failure?
-        switch built {
-        case .inMemory(let inMemory, let failure): (held, spillFailure) = (inMemory, failure)
-        case .inSegments(let segments):
-            let merged = try await unlessDropped {
-                try await offThePool { [postings] isCancelled in try postings.merged(segments, isCancelled: isCancelled) }
-            }
-            guard let merged else { return }
-            (held, spillFailure) = (merged, segments.spillFailure)
-        }
-        if let spillFailure {
-            logger.warning("could not write a segment of the search postings beside the database, so the rest of their build held them in memory: \(spillFailure)")
-        }
+        guard let held = try await buildUnlessDropped(words: true) else { return }
         postings.install(held)
         if let summary = postings.summary {
             logger.info("built the search postings", metadata: [
@@ -154,13 +138,34 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     private func makeCandidateRecords() async throws {
         let start = ContinuousClock.now
         let begun = postings.recordsStart
-        guard let records = try await readEveryRowUnlessDropped({ [postings] db, isCancelled in try postings.makeRecords(db, isCancelled: isCancelled) })
-        else { return }
-        guard postings.install(records, madeFrom: begun) else { return }
-        if records == nil { logger.warning("the candidate records hold more than \(postings.maxRecordedWords) distinct words: none are kept, searches read rows") }
+        guard let made = try await buildUnlessDropped(words: false), postings.install(made.records, madeFrom: begun) else { return }
+        if made.records == nil { logger.warning("the candidate records hold more than \(postings.maxRecordedWords) distinct words: none are kept, searches read rows") }
         logger.info("made the candidate records again", metadata: [
-            "rows": "\(records?.count ?? 0)", "megabytes": "\((records?.byteCount ?? 0) / 1_000_000)", "seconds": "\((ContinuousClock.now - start).seconds)",
+            "rows": "\(made.records?.count ?? 0)", "megabytes": "\((made.records?.byteCount ?? 0) / 1_000_000)",
+            "segments": "\(postings.segmentsOfLastBuild)", "seconds": "\((ContinuousClock.now - start).seconds)",
         ])
+    }
+
+    /// The postings (without `words`, the candidate records alone) of every row, in one read
+    /// (``SearchPostings/build(_:words:isCancelled:)``); `nil` when they were dropped or retired meanwhile. A build in
+    /// segments is merged after the read, off the concurrency pool (at ten million items it writes gigabytes): the
+    /// read's snapshot, which keeps SQLite from checkpointing its log, lasts only as long as the rows are read.
+    private func buildUnlessDropped(words: Bool) async throws -> SearchPostings.Held? {
+        let built = try await readEveryRowUnlessDropped { [postings] db, isCancelled in try postings.build(db, words: words, isCancelled: isCancelled) }
+        let held: SearchPostings.Held?, spillFailure: PostingsSegments.Failure?
+        switch built {
+        case nil: return nil
+        case .inMemory(let inMemory, let failure): (held, spillFailure) = (inMemory, failure)
+        case .inSegments(let segments):
+            held = try await unlessDropped {
+                try await offThePool { [postings] isCancelled in try postings.merged(segments, isCancelled: isCancelled) }
+            }
+            spillFailure = segments.spillFailure
+        }
+        if let spillFailure {
+            logger.warning("could not write a segment of the search postings beside the database, so the rest of their build held them in memory: \(spillFailure)")
+        }
+        return held
     }
 
     /// What `body` makes in one read of every row (``readEveryRow(_:)``), `nil` when it stopped because the postings were

@@ -219,27 +219,31 @@ package final class SearchPostings: Sendable {
         case inSegments(PostingsSegments)
     }
 
-    /// The postings of every row `db` reads, at the commit it reads, with the rows' candidate records; throws
-    /// `CancellationError` when `isCancelled`, ``Retired``, or ``Dropped`` (and gives up for good) past ``maxWords``
-    /// or ``maxOwnMemory``. Once the rows read grow the process by more than ``segmentPlan`` allows, or take it near
-    /// ``maxOwnMemory``, they go on in segments (``PostingsSegments``); when a segment cannot be written, in memory.
-    func build(_ db: Database, isCancelled: @escaping @Sendable () -> Bool) throws -> Built {
-        var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: keepsAllFields)
+    /// The postings of every row `db` reads, at the commit it reads, with the rows' candidate records (without
+    /// `words`, the records alone: made again, ``recordsAreDue``); throws `CancellationError` when `isCancelled`,
+    /// ``Retired``, or ``Dropped`` (and gives up for good) past ``maxWords`` or ``maxOwnMemory``. Once the rows read
+    /// grow the process by more than ``segmentPlan`` allows, or take it past ``maxOwnMemory``, they go on in segments
+    /// (``PostingsSegments``); when a segment cannot be written, in memory.
+    func build(_ db: Database, words: Bool = true, isCancelled: @escaping @Sendable () -> Bool) throws -> Built {
+        let what = words ? "the search postings" : "the candidate records again"
+        var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: words && keepsAllFields)
         // The record's columns start with those of the postings, the description included.
         let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
         var records = CandidateRecords.Builder(maxWords: maxRecordedWords)
         var segments: PostingsSegments?
         var grownFrom = ProcessMemory.ownResidentBytes() ?? 0
         let rows = try Row.fetchCursor(statement)
+        var read = 0
         while let row = try rows.next() {
-            held.add(row, isCatchUp: false)
+            if words { held.add(row, isCatchUp: false) }
             SearchRows.record(row, statement, in: &records)
-            if held.rowsBuilt % 4096 == 0 {
+            read += 1
+            if read % 4096 == 0 {
                 if isCancelled() { throw CancellationError() }
                 if gaveUp { throw Retired() }
                 try checkWords(held)
                 try spillIfDue(&held, records: &records, into: &segments, grownFrom: &grownFrom, isCancelled: isCancelled)
-                try checkMemoryWhileBuilding()
+                try checkMemoryWhileBuilding(making: what)
             }
         }
         try checkWords(held)
@@ -250,7 +254,7 @@ package final class SearchPostings: Sendable {
         }
         held.sortNewWords()
         // The records are copied out of their builder: the copy must fit too.
-        try checkMemoryWhileBuilding(adding: records.byteCount)
+        try checkMemoryWhileBuilding(making: what, adding: records.byteCount)
         held.records = records.finish()
         return .inMemory(held, spillFailure: segments?.spillFailure)
     }
@@ -298,27 +302,6 @@ package final class SearchPostings: Sendable {
 
     /// Distinct words the candidate records number at most: past it (a source writing random words), none are kept.
     var maxRecordedWords: Int { 2 * maxWords }
-
-    /// The candidate records of every row `db` reads, `nil` when given up for too many words; throws
-    /// `CancellationError` when `isCancelled`, ``Retired``, or ``Dropped`` (and gives the postings up for good) past
-    /// ``maxOwnMemory``.
-    func makeRecords(_ db: Database, isCancelled: @escaping @Sendable () -> Bool) throws -> CandidateRecords? {
-        let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
-        var records = CandidateRecords.Builder(maxWords: maxRecordedWords)
-        let rows = try Row.fetchCursor(statement)
-        var read = 0
-        while let row = try rows.next() {
-            SearchRows.record(row, statement, in: &records)
-            read += 1
-            if read % 4096 == 0 {
-                if isCancelled() { throw CancellationError() }
-                if gaveUp { throw Retired() }
-                try checkMemoryWhileBuilding(making: "the candidate records again")
-            }
-        }
-        try checkMemoryWhileBuilding(making: "the candidate records again", adding: records.byteCount)
-        return records.finish()
-    }
 
     /// Whether the rows caught up since the records were made (new and rewritten rows, which have none that holds)
     /// outnumber them, and a floor: the keeper makes them again, so that an index grown or turned over since the
