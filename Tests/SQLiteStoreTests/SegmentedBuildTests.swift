@@ -79,7 +79,9 @@ struct SegmentedBuildTests {
         #expect(folder.log.contains("built the search postings"))
         #expect(try await SavedPostingsTests.expectSameAnswers(inSegments, writer, seed: 3) > 10)
         #expect(try await inSegments.search(SearchQuery(text: "w9999 k99")).hits.map(\.uniqueIdentifier) == ["i9999"])
-        #expect(try Self.scratchLeft(folder).isEmpty, "the segments and their merge are removed")
+        #expect(try Self.scratchLeft(folder).isEmpty, "the segments are removed, their merge put in place")
+        #expect(folder.log.contains("saved the search postings"))
+        #expect(!folder.log.contains("serves the search postings from the file it saved"), "the merged file is the saved one, not written again")
         let merged = try Self.savedContent(folder)
 
         try FileManager.default.removeItem(atPath: folder.savedPath)

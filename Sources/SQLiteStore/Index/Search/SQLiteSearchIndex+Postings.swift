@@ -122,8 +122,8 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Builds the postings from every row, in one read, and serves them from then on.
     package func buildSearchPostings() async throws {
         let start = ContinuousClock.now
-        guard let held = try await buildUnlessDropped(words: true) else { return }
-        postings.install(held)
+        guard let (held, merged) = try await buildUnlessDropped(words: true) else { return }
+        if let install = postings.install(held), let merged { postingsSaving?.offer(merged, install: install) }
         if let summary = postings.summary {
             logger.info("built the search postings", metadata: [
                 "commit": "\(summary.commitNumber)", "rows": "\(summary.rows)", "words": "\(summary.words)",
@@ -138,7 +138,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     private func makeCandidateRecords() async throws {
         let start = ContinuousClock.now
         let begun = postings.recordsStart
-        guard let made = try await buildUnlessDropped(words: false), postings.install(made.records, madeFrom: begun) else { return }
+        guard let (made, _) = try await buildUnlessDropped(words: false), postings.install(made.records, madeFrom: begun) else { return }
         if made.records == nil { logger.warning("the candidate records hold more than \(postings.maxRecordedWords) distinct words: none are kept, searches read rows") }
         logger.info("made the candidate records again", metadata: [
             "rows": "\(made.records?.count ?? 0)", "megabytes": "\((made.records?.byteCount ?? 0) / 1_000_000)",
@@ -147,17 +147,18 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     }
 
     /// The postings (without `words`, the candidate records alone) of every row, in one read
-    /// (``SearchPostings/build(_:words:isCancelled:)``); `nil` when they were dropped or retired meanwhile. A build in
-    /// segments is merged after the read, off the concurrency pool (at ten million items it writes gigabytes): the
-    /// read's snapshot, which keeps SQLite from checkpointing its log, lasts only as long as the rows are read.
-    private func buildUnlessDropped(words: Bool) async throws -> SearchPostings.Held? {
+    /// (``SearchPostings/build(_:words:isCancelled:)``), and the file they are read from when built in segments;
+    /// `nil` when they were dropped or retired meanwhile. A build in segments is merged after the read, off the
+    /// concurrency pool (at ten million items it writes gigabytes): the read's snapshot, which keeps SQLite from
+    /// checkpointing its log, lasts only as long as the rows are read.
+    private func buildUnlessDropped(words: Bool) async throws -> (SearchPostings.Held, PostingsSegments.Merged?)? {
         let built = try await readEveryRowUnlessDropped { [postings] db, isCancelled in try postings.build(db, words: words, isCancelled: isCancelled) }
-        let held: SearchPostings.Held?, spillFailure: PostingsSegments.Failure?
+        let made: (SearchPostings.Held, PostingsSegments.Merged?)?, spillFailure: PostingsSegments.Failure?
         switch built {
         case nil: return nil
-        case .inMemory(let inMemory, let failure): (held, spillFailure) = (inMemory, failure)
+        case .inMemory(let held, let failure): (made, spillFailure) = ((held, nil), failure)
         case .inSegments(let segments):
-            held = try await unlessDropped {
+            made = try await unlessDropped {
                 try await offThePool { [postings] isCancelled in try postings.merged(segments, isCancelled: isCancelled) }
             }
             spillFailure = segments.spillFailure
@@ -165,7 +166,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         if let spillFailure {
             logger.warning("could not write a segment of the search postings beside the database, so the rest of their build held them in memory: \(spillFailure)")
         }
-        return held
+        return made
     }
 
     /// What `body` makes in one read of every row (``readEveryRow(_:)``), `nil` when it stopped because the postings were
@@ -230,16 +231,22 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Saves the postings beside the database when the policy says it is time (``PostingsSaving/isDue(_:install:now:)``),
     /// from a copy taken in a moment (searches and catch-ups go on while it is written; what they change is copied), then
     /// writes the file's token into the database. A failure (a full disk, a read-only folder) is logged and tried
-    /// again later; the file saved before stays, and serves a restart as long as its token is the database's.
-    /// Returns what it saved and the file's token, `nil` when it did not save.
+    /// again later; the file saved before stays, and serves a restart as long as its token is the database's. Postings
+    /// a build in segments read from its merged file, unchanged since, are saved by putting that file in place
+    /// (``PostingsSaving/takeMerged(matching:install:)``) instead of writing them again.
+    /// Returns what it saved and the file's token to read it back from, `nil` when it did not save, or put in place the
+    /// file the postings are read from already.
     private func saveSearchPostingsIfDue() async throws -> (PostingsSaving.Saved, token: String)? {
         let now = ContinuousClock.now
         guard let saving = postingsSaving, let (held, install) = postings.snapshot(), saving.isDue(held, install: install, now: now) else { return nil }
-        let (token, fields) = (SavedPostingsFile.newToken(), postings.fields)
+        let merged = saving.takeMerged(matching: held, install: install)
+        let (token, fields) = (merged?.token ?? SavedPostingsFile.newToken(), postings.fields)
         // Whatever fails, the next try waits the policy's interval.
         saving.record(attemptAt: now, saved: nil)
         do {
-            try await offThePool { isCancelled in try saving.file.save(held, token: token, fields: fields, isCancelled: isCancelled) }
+            try await offThePool { isCancelled in
+                if let merged { try merged.putInPlace() } else { try saving.file.save(held, token: token, fields: fields, isCancelled: isCancelled) }
+            }
             try await write { db in try db.execute(sql: "UPDATE index_commit SET savedPostings = ?", arguments: [token]) }
         } catch let error as SavedFileWriter.Failure {
             try Task.checkCancellation()
@@ -254,9 +261,10 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         let saved = PostingsSaving.Saved(of: held, install: install)
         saving.record(attemptAt: now, saved: saved)
         logger.info("saved the search postings", metadata: [
-            "commit": "\(held.commitNumber)", "path": "\(saving.file.path)", "seconds": "\((ContinuousClock.now - now).seconds)",
+            "commit": "\(held.commitNumber)", "path": "\(saving.file.path)", "rewritten": "\(merged == nil)",
+            "seconds": "\((ContinuousClock.now - now).seconds)",
         ])
-        return (saved, token)
+        return merged == nil ? (saved, token) : nil
     }
 
     /// Reads back the file just `saved` (with `token`) and serves it instead (``SearchPostings/serve(_:asInstall:)``): the members

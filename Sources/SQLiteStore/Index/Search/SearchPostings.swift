@@ -276,12 +276,12 @@ package final class SearchPostings: Sendable {
 
     /// The postings of a build in segments: its segments and tail merged into one file, let go, and that file read in
     /// place; throws ``Dropped`` (and gives up for good) when the file cannot be written or read.
-    func merged(_ segments: PostingsSegments, isCancelled: @escaping @Sendable () -> Bool) throws -> Held {
+    func merged(_ segments: PostingsSegments, isCancelled: @escaping @Sendable () -> Bool) throws -> (Held, PostingsSegments.Merged) {
         do {
             return try stopping(isCancelled) { stop in
                 let merged = try segments.merge(fields: fields, stop: stop)
                 _ = csystem_release_free_memory()
-                return try merged.load()
+                return (try merged.load(), merged)
             }
         } catch let failure as PostingsSegments.Failure {
             gaveUpFlag.store(true, ordering: .relaxed)

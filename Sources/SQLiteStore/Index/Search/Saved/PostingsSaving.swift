@@ -53,6 +53,22 @@ final class PostingsSaving: Sendable {
     static let failuresBetweenWarnings = 60
 
     private let state = Mutex(State())
+    /// The file a build in segments merged its postings into and serves them from, and the install they are: already
+    /// of the saved form, so the next save puts it in place rather than writing them again (``takeMerged(matching:install:)``).
+    private let merged = Mutex<(file: PostingsSegments.Merged, install: Int)?>(nil)
+
+    /// Offers `file`, the merged file install `install` is read from, to the next save.
+    func offer(_ file: PostingsSegments.Merged, install: Int) {
+        merged.withLock { $0 = (file, install) }
+    }
+
+    /// The file offered (``offer(_:install:)``), when `held`, install `install`, is still what was read from it:
+    /// nothing caught up since. Taken either way: a file that no longer matches is let go (and removed).
+    func takeMerged(matching held: SearchPostings.Held, install: Int) -> PostingsSegments.Merged? {
+        guard let offered = merged.withLock({ $0.take() }) else { return nil }
+        let unchanged = offered.install == install && held.commitNumber == offered.file.commitNumber && held.rowsCaughtUp == 0
+        return unchanged ? offered.file : nil
+    }
     /// While set, nothing is saved: a search copy being made, whose file is made again from the start if the making
     /// stops, so that a save of it could serve nothing.
     private let onHold = Atomic<Bool>(false)

@@ -107,7 +107,8 @@ final class PostingsSegments: @unchecked Sendable {
     }
 
     /// Merges the segments, then the tail (``keep(tail:records:)``), into a scratch file of the saved postings' form
-    /// keeping `fields`, and lets them all go. The merged file lasts as long as what this returns.
+    /// keeping `fields`, and lets them all go. The merged file lasts as long as what this returns, which a save can put
+    /// in place of the saved file (``Merged/putInPlace()``) instead of writing it again.
     func merge(fields: SearchPostingsFields, stop: @escaping @Sendable () -> Bool) throws -> Merged {
         guard let kept = tail else { throw Failure(description: "nothing to merge") }
         let (held, records) = kept
@@ -123,8 +124,10 @@ final class PostingsSegments: @unchecked Sendable {
         }
     }
 
-    /// The merged file, removed when this is let go (a mapping of it outlives the removal).
-    struct Merged {
+    /// The merged file, removed when this is let go (a mapping of it outlives the removal) unless put in place.
+    ///
+    /// `@unchecked Sendable`: owned by one thread at a time, the merge's, then the save's.
+    struct Merged: @unchecked Sendable {
         fileprivate let writer: SavedFileWriter
         let file: SavedPostingsFile
         let token: String
@@ -141,6 +144,11 @@ final class PostingsSegments: @unchecked Sendable {
             } catch let error as SavedFileReader.Unusable {
                 throw Failure(description: "their merge in \(file.path) reads back wrong: \(error)")
             }
+        }
+
+        /// Flushes the file to disk and renames it over the saved postings' file (``Plan/path``).
+        func putInPlace() throws {
+            try writer.putInPlace()
         }
     }
 

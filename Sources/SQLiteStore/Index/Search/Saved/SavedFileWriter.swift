@@ -111,6 +111,12 @@ final class SavedFileWriter {
     /// Ends the file with its checksum, flushes it to disk and puts it in place of the file it replaces.
     func finish() throws {
         try endWithChecksum()
+        try putInPlace()
+    }
+
+    /// Flushes the file ended with its checksum to disk and puts it in place of the file it replaces: after
+    /// ``finish()``'s first step, or a scratch file's (``finishScratch()``) that is to be kept.
+    func putInPlace() throws {
         guard fsync(descriptor) == 0 else { throw Failure(path: temporary, reason: String(cString: strerror(errno))) }
         guard rename(temporary, path) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         finished = true
