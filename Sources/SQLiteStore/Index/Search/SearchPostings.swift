@@ -226,7 +226,8 @@ package final class SearchPostings: Sendable {
     /// (``PostingsSegments``); when a segment cannot be written, in memory.
     func build(_ db: Database, words: Bool = true, isCancelled: @escaping @Sendable () -> Bool) throws -> Built {
         let what = words ? "the search postings" : "the candidate records again"
-        var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: words && keepsAllFields)
+        // Without words, its scopes stay empty: a merge still writes each, as the header's setting says.
+        var held = Held(commitNumber: try SQLiteSearchIndex.lastCommitNumber(db), allFields: keepsAllFields)
         // The record's columns start with those of the postings, the description included.
         let statement = try db.makeStatement(sql: "SELECT \(SearchRows.recordColumns) FROM item ORDER BY id")
         var records = CandidateRecords.Builder(maxWords: maxRecordedWords)
