@@ -83,6 +83,10 @@ struct SegmentedBuildTests {
         #expect(folder.log.contains("saved the search postings"))
         #expect(!folder.log.contains("serves the search postings from the file it saved"), "the merged file is the saved one, not written again")
         let merged = try Self.savedContent(folder)
+        let restarted = try Self.process(folder, fields: fields, segmentBytes: .max)
+        try await restarted.refreshSearchPostings()
+        #expect(folder.log.contains("read the saved search postings"), "the file put in place is the saved one, its token the database's")
+        #expect(try await SavedPostingsTests.expectSameAnswers(restarted, writer, seed: 6) > 10)
 
         try FileManager.default.removeItem(atPath: folder.savedPath)
         let inMemory = try Self.process(folder, fields: fields, segmentBytes: .max)
@@ -185,8 +189,33 @@ struct SegmentedBuildTests {
             return
         }
         try FileManager.default.removeItem(at: scratch.url)
-        #expect(throws: SearchPostings.Dropped.self) { try vanishing.merged(segments, isCancelled: { false }) }
+        #expect(throws: SearchPostings.Dropped.self) { try vanishing.merged(segments, words: true, isCancelled: { false }) }
         #expect(vanishing.gaveUp)
+
+        // The candidate records alone: only they are lost, not the postings.
+        let scratchAgain = try TemporaryDirectory()
+        let recordsOnly = Self.postings(PostingsSegments.Plan(path: scratchAgain.path("index.sqlite.postings"), bytes: 0))
+        guard case .inSegments(let recordSegments) = try await writer.database.read({ db in try recordsOnly.build(db, words: false, isCancelled: { false }) }) else {
+            Issue.record("records not made in segments")
+            return
+        }
+        try FileManager.default.removeItem(at: scratchAgain.url)
+        #expect(throws: PostingsSegments.Failure.self) { try recordsOnly.merged(recordSegments, words: false, isCancelled: { false }) }
+        #expect(!recordsOnly.gaveUp)
+    }
+
+    /// The merged file a build offers its save lasts while saves are held back (a search copy being made), and goes
+    /// with postings retired before the save.
+    @Test func theMergedFileOfferedGoesWithRetiredPostings() async throws {
+        let folder = Folder()
+        _ = try await Self.corpus(folder)
+        let index = try Self.process(folder, fields: .all, segmentBytes: 0)
+        index.holdSavingSearchPostings(true)
+        try await index.refreshSearchPostings()
+        #expect(index.postings.segmentsOfLastBuild == 2)
+        #expect(try Self.scratchLeft(folder).count == 1, "the merged file, offered, kept for the save")
+        index.retireSearchPostings()
+        #expect(try Self.scratchLeft(folder).isEmpty)
     }
 
     /// A segment's scratch file lasts as long as the build holds it, and a spill told to stop (a shutdown, retired

@@ -93,6 +93,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Drops the postings for good (``SearchPostings/retire()``), gives what they held back to the system (off the
     /// concurrency pool: freeing a build's bitmaps takes a while), and says why.
     private func drop(for reason: SearchPostings.Dropped) async throws {
+        postingsSaving?.withdrawOffer()
         try await offThePool { [postings] _ in
             postings.retire()
             _ = csystem_release_free_memory()
@@ -116,6 +117,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// Drops the postings for good, a build under way included (``SearchPostings/retire()``): what a search copy does
     /// with the index of a file it replaces.
     package func retireSearchPostings() {
+        postingsSaving?.withdrawOffer()
         postings.retire()
     }
 
@@ -138,7 +140,16 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     private func makeCandidateRecords() async throws {
         let start = ContinuousClock.now
         let begun = postings.recordsStart
-        guard let (made, _) = try await buildUnlessDropped(words: false), postings.install(made.records, madeFrom: begun) else { return }
+        let made: SearchPostings.Held
+        do {
+            guard let (held, _) = try await buildUnlessDropped(words: false) else { return }
+            made = held
+        } catch let failure as PostingsSegments.Failure {
+            guard postings.install(nil, madeFrom: begun) else { return }
+            logger.warning("could not write the candidate records made again beside the database (\(failure)): none are kept until the search postings are built again, and searches read rows")
+            return
+        }
+        guard postings.install(made.records, madeFrom: begun) else { return }
         if made.records == nil { logger.warning("the candidate records hold more than \(postings.maxRecordedWords) distinct words: none are kept, searches read rows") }
         logger.info("made the candidate records again", metadata: [
             "rows": "\(made.records?.count ?? 0)", "megabytes": "\((made.records?.byteCount ?? 0) / 1_000_000)",
@@ -150,7 +161,8 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// (``SearchPostings/build(_:words:isCancelled:)``), and the file they are read from when built in segments;
     /// `nil` when they were dropped or retired meanwhile. A build in segments is merged after the read, off the
     /// concurrency pool (at ten million items it writes gigabytes): the read's snapshot, which keeps SQLite from
-    /// checkpointing its log, lasts only as long as the rows are read.
+    /// checkpointing its log, lasts only as long as the rows are read. Records alone whose merge cannot be written
+    /// throw ``PostingsSegments/Failure``.
     private func buildUnlessDropped(words: Bool) async throws -> (SearchPostings.Held, PostingsSegments.Merged?)? {
         let built = try await readEveryRowUnlessDropped { [postings] db, isCancelled in try postings.build(db, words: words, isCancelled: isCancelled) }
         let made: (SearchPostings.Held, PostingsSegments.Merged?)?, spillFailure: PostingsSegments.Failure?
@@ -159,7 +171,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
         case .inMemory(let held, let failure): (made, spillFailure) = ((held, nil), failure)
         case .inSegments(let segments):
             made = try await unlessDropped {
-                try await offThePool { [postings] isCancelled in try postings.merged(segments, isCancelled: isCancelled) }
+                try await offThePool { [postings] isCancelled in try postings.merged(segments, words: words, isCancelled: isCancelled) }
             }
             spillFailure = segments.spillFailure
         }
@@ -232,14 +244,15 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// from a copy taken in a moment (searches and catch-ups go on while it is written; what they change is copied), then
     /// writes the file's token into the database. A failure (a full disk, a read-only folder) is logged and tried
     /// again later; the file saved before stays, and serves a restart as long as its token is the database's. Postings
-    /// a build in segments read from its merged file, unchanged since, are saved by putting that file in place
-    /// (``PostingsSaving/takeMerged(matching:install:)``) instead of writing them again.
+    /// a build in segments read from its merged file are saved by putting that file in place
+    /// (``PostingsSaving/takeMerged(install:)``) instead of writing them again: what it holds, at its commit, is what
+    /// was saved, and commits caught up since count toward the next save.
     /// Returns what it saved and the file's token to read it back from, `nil` when it did not save, or put in place the
     /// file the postings are read from already.
     private func saveSearchPostingsIfDue() async throws -> (PostingsSaving.Saved, token: String)? {
         let now = ContinuousClock.now
         guard let saving = postingsSaving, let (held, install) = postings.snapshot(), saving.isDue(held, install: install, now: now) else { return nil }
-        let merged = saving.takeMerged(matching: held, install: install)
+        let merged = saving.takeMerged(install: install)
         let (token, fields) = (merged?.token ?? SavedPostingsFile.newToken(), postings.fields)
         // Whatever fails, the next try waits the policy's interval.
         saving.record(attemptAt: now, saved: nil)
@@ -258,10 +271,10 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             }
             return nil
         }
-        let saved = PostingsSaving.Saved(of: held, install: install)
+        let saved = merged.map { PostingsSaving.Saved(ofMerged: $0, install: install) } ?? PostingsSaving.Saved(of: held, install: install)
         saving.record(attemptAt: now, saved: saved)
         logger.info("saved the search postings", metadata: [
-            "commit": "\(held.commitNumber)", "path": "\(saving.file.path)", "rewritten": "\(merged == nil)",
+            "commit": "\(saved.commitNumber)", "path": "\(saving.file.path)", "rewritten": "\(merged == nil)",
             "seconds": "\((ContinuousClock.now - now).seconds)",
         ])
         return merged == nil ? (saved, token) : nil

@@ -201,7 +201,8 @@ package final class SearchPostings: Sendable {
     /// every row's postings in memory until it ends.
     let segmentPlan: PostingsSegments.Plan?
     private let segmentsBuilt = Atomic<Int>(0)
-    /// How many segments the last build wrote: 0 when it held them in memory.
+    /// How many segments the last read of every row wrote (a build, or candidate records made again): 0 when it held
+    /// what it made in memory.
     package var segmentsOfLastBuild: Int { segmentsBuilt.load(ordering: .relaxed) }
 
     init(caughtUpBySearch: Int, maxWords: Int, maxOwnMemory: Int, segmentPlan: PostingsSegments.Plan?, fields: SearchPostingsFields) {
@@ -275,16 +276,17 @@ package final class SearchPostings: Sendable {
         grownFrom = ProcessMemory.ownResidentBytes() ?? own
     }
 
-    /// The postings of a build in segments: its segments and tail merged into one file, let go, and that file read in
-    /// place; throws ``Dropped`` (and gives up for good) when the file cannot be written or read.
-    func merged(_ segments: PostingsSegments, isCancelled: @escaping @Sendable () -> Bool) throws -> (Held, PostingsSegments.Merged) {
+    /// The postings of a build in segments (with `words`, else the candidate records alone): its segments and tail
+    /// merged into one file, let go, and that file read in place. When the file cannot be written or read, a build
+    /// with words throws ``Dropped`` (and gives up for good), one without ``PostingsSegments/Failure``.
+    func merged(_ segments: PostingsSegments, words: Bool, isCancelled: @escaping @Sendable () -> Bool) throws -> (Held, PostingsSegments.Merged) {
         do {
             return try stopping(isCancelled) { stop in
                 let merged = try segments.merge(fields: fields, stop: stop)
                 _ = csystem_release_free_memory()
                 return (try merged.load(), merged)
             }
-        } catch let failure as PostingsSegments.Failure {
+        } catch let failure as PostingsSegments.Failure where words {
             gaveUpFlag.store(true, ordering: .relaxed)
             throw Dropped.cannotWriteSegments(failure.description)
         }

@@ -39,6 +39,14 @@ final class PostingsSaving: Sendable {
             rowsCaughtUp = held.rowsCaughtUp
             recordsCaughtUpAt = held.recordsCaughtUpAt
         }
+
+        /// What a build's merged file of install `install` holds: its build's commit, nothing caught up.
+        init(ofMerged file: PostingsSegments.Merged, install: Int) {
+            self.install = install
+            commitNumber = file.commitNumber
+            rowsCaughtUp = 0
+            recordsCaughtUpAt = 0
+        }
     }
 
     private struct State {
@@ -54,7 +62,7 @@ final class PostingsSaving: Sendable {
 
     private let state = Mutex(State())
     /// The file a build in segments merged its postings into and serves them from, and the install they are: already
-    /// of the saved form, so the next save puts it in place rather than writing them again (``takeMerged(matching:install:)``).
+    /// of the saved form, so the next save puts it in place rather than writing them again (``takeMerged(install:)``).
     private let merged = Mutex<(file: PostingsSegments.Merged, install: Int)?>(nil)
 
     /// Offers `file`, the merged file install `install` is read from, to the next save.
@@ -62,12 +70,18 @@ final class PostingsSaving: Sendable {
         merged.withLock { $0 = (file, install) }
     }
 
-    /// The file offered (``offer(_:install:)``), when `held`, install `install`, is still what was read from it:
-    /// nothing caught up since. Taken either way: a file that no longer matches is let go (and removed).
-    func takeMerged(matching held: SearchPostings.Held, install: Int) -> PostingsSegments.Merged? {
+    /// The file offered (``offer(_:install:)``), when the postings held are still install `install` (commits caught
+    /// up since or not: the file holds the install at its build's commit). Taken either way: a file of another install
+    /// is let go (and removed).
+    func takeMerged(install: Int) -> PostingsSegments.Merged? {
         guard let offered = merged.withLock({ $0.take() }) else { return nil }
-        let unchanged = offered.install == install && held.commitNumber == offered.file.commitNumber && held.rowsCaughtUp == 0
-        return unchanged ? offered.file : nil
+        return offered.install == install ? offered.file : nil
+    }
+
+    /// Lets the file offered go (and removes it): the postings it holds were dropped.
+    func withdrawOffer() {
+        let offered = merged.withLock { $0.take() }
+        withExtendedLifetime(offered) {}
     }
     /// While set, nothing is saved: a search copy being made, whose file is made again from the start if the making
     /// stops, so that a save of it could serve nothing.
