@@ -294,6 +294,8 @@ public final class SQLiteSchedulerStore: SchedulerStore {
 
     public func storageBytes() async throws -> Int { sqliteIndex.storageSize() }
 
+    public func savedSearchStructureBytes() async throws -> Int? { sqliteIndex.savedPostingsSize() }
+
     public func checkHealth() async throws {
         try sqliteIndex.verifyFile()
         _ = try await sqliteIndex.lastCommitNumber()

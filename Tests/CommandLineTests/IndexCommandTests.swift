@@ -158,6 +158,27 @@ struct IndexCommandTests {
         #expect((object["databaseBytes"] as? Int ?? 0) > 0)
     }
 
+    /// The saved search postings an import leaves beside the database are counted apart from it; an import without
+    /// them leaves none to count.
+    @Test func statsCountTheSavedSearchPostingsBesideTheDatabase() async throws {
+        let workspace = try Workspace()
+        let lines = Data([itemLine("a", title: "Alpha"), itemLine("b", title: "Beta")].joined(separator: "\n").utf8)
+        _ = try await SchedulerProcess.run(["index", "import", "-"] + workspace.database, input: lines)
+        let saved = try #require(try FileManager.default.attributesOfItem(atPath: workspace.path("index.sqlite.postings"))[.size] as? Int)
+        let stats = try await SchedulerProcess.run(["index", "stats", "--json"] + workspace.database)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        #expect(object["savedSearchPostingsBytes"] as? Int == saved)
+        let text = try await SchedulerProcess.run(["index", "stats"] + workspace.database)
+        #expect(text.stdout.contains("its saved search postings beside it: \(saved) bytes"), "\(text.stdout)")
+
+        let without = ["--database", workspace.path("without.sqlite")]
+        _ = try await SchedulerProcess.run(["index", "import", "-", "--no-search-postings"] + without, input: lines)
+        let none = try await SchedulerProcess.run(["index", "stats", "--json"] + without)
+        let noneObject = try #require(try JSONSerialization.jsonObject(with: Data(none.stdout.utf8)) as? [String: Any])
+        #expect(noneObject["savedSearchPostingsBytes"] == nil)
+        #expect((noneObject["databaseBytes"] as? Int ?? 0) > 0)
+    }
+
     @Test func theDatabaseComesFromTheConfigRelativeToItsFolder() async throws {
         let workspace = try Workspace()
         try workspace.write("conf/scheduler.yaml", "store:\n  sqlite: { path: ../var/index.sqlite }\n")

@@ -334,6 +334,11 @@ public final class SQLiteSearchIndex: SearchIndex {
     }
 
     /// Bytes the database occupies on disk, write-ahead log included.
+    /// The bytes of the search postings saved beside the file (``SavedPostingsFile``), `nil` when there are none.
+    public func savedPostingsSize() -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: SavedPostingsFile(databasePath: path).path)[.size] as? NSNumber)?.intValue
+    }
+
     public func storageSize() -> Int {
         [path, path + "-wal"].reduce(0) { total, file in
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue

@@ -8,4 +8,12 @@ public protocol StoreUsage: Sendable {
 
     /// Bytes the store occupies.
     func storageBytes() async throws -> Int
+
+    /// Bytes of the search structures saved beside the store (an SQLite index's saved search postings), `nil` when
+    /// there are none: a PostgreSQL replica keeps its search copy with it, not with the store.
+    func savedSearchStructureBytes() async throws -> Int?
+}
+
+extension StoreUsage {
+    public func savedSearchStructureBytes() async throws -> Int? { nil }
 }

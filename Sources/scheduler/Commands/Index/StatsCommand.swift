@@ -1,11 +1,11 @@
 import ArgumentParser
 import Indexing
 
-/// `scheduler index stats`: how many items each domain holds, and the database's size.
+/// `scheduler index stats`: how many items each domain holds, the database's size, and its saved search postings'.
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show the number of items per domain, the total, and the database size."
+        abstract: "Show the number of items per domain, the total, the database size and its saved search postings' size."
     )
 
     /// The JSON form of the statistics.
@@ -14,6 +14,8 @@ struct StatsCommand: AsyncParsableCommand {
         var total: Int
         var databaseBytes: Int
         var databasePath: String
+        /// The search postings saved beside an SQLite database; absent when there are none.
+        var savedSearchPostingsBytes: Int?
     }
 
     @Flag(help: "Print one JSON object instead of text.")
@@ -28,7 +30,8 @@ struct StatsCommand: AsyncParsableCommand {
                 domains: counts,
                 total: counts.values.reduce(0, +),
                 databaseBytes: try await store.storageBytes(),
-                databasePath: store.location
+                databasePath: store.location,
+                savedSearchPostingsBytes: try await store.savedSearchStructureBytes()
             )
         }
         let counts = stats.domains
@@ -37,6 +40,7 @@ struct StatsCommand: AsyncParsableCommand {
         for (domain, count) in counts.sorted(by: { $0.key < $1.key }) {
             print(domain.padding(toLength: max(width, 6), withPad: " ", startingAt: 0) + "  \(count)")
         }
-        print("total \(stats.total) items in \(stats.databasePath) (\(stats.databaseBytes) bytes)")
+        let postings = stats.savedSearchPostingsBytes.map { "; its saved search postings beside it: \($0) bytes" } ?? ""
+        print("total \(stats.total) items in \(stats.databasePath) (\(stats.databaseBytes) bytes\(postings))")
     }
 }
