@@ -68,14 +68,21 @@ struct SegmentedBuildTests {
         return writer
     }
 
+    /// The corpus in `folder`, and a process on it that built its postings in two segments and the tail: the writer
+    /// (FTS5's answers) and that process. Saves are held back first when `holdingSaves`.
+    static func builtInSegments(_ folder: Folder, fields: SearchPostingsFields, holdingSaves: Bool = false) async throws -> (SQLiteSearchIndex, SQLiteSearchIndex) {
+        let writer = try await Self.corpus(folder)
+        let index = try Self.process(folder, fields: fields, segmentBytes: 0)
+        index.holdSavingSearchPostings(holdingSaves)
+        try await index.refreshSearchPostings()
+        #expect(index.postings.segmentsOfLastBuild == 2)
+        return (writer, index)
+    }
+
     @Test(arguments: [SearchPostingsFields.best, .all])
     func segmentsMergedAreTheFileABuildInMemorySaves(fields: SearchPostingsFields) async throws {
         let folder = Folder()
-        let writer = try await Self.corpus(folder)
-
-        let inSegments = try Self.process(folder, fields: fields, segmentBytes: 0)
-        try await inSegments.refreshSearchPostings()
-        #expect(inSegments.postings.segmentsOfLastBuild == 2)
+        let (writer, inSegments) = try await Self.builtInSegments(folder, fields: fields)
         #expect(folder.log.contains("built the search postings"))
         #expect(try await SavedPostingsTests.expectSameAnswers(inSegments, writer, seed: 3) > 10)
         #expect(try await inSegments.search(SearchQuery(text: "w9999 k99")).hits.map(\.uniqueIdentifier) == ["i9999"])
@@ -120,10 +127,7 @@ struct SegmentedBuildTests {
     /// a restart: the members they add are copied out of the file first.
     @Test func postingsBuiltInSegmentsCatchUpLaterCommits() async throws {
         let folder = Folder()
-        let writer = try await Self.corpus(folder)
-        let index = try Self.process(folder, fields: .all, segmentBytes: 0)
-        try await index.refreshSearchPostings()
-        #expect(index.postings.segmentsOfLastBuild == 2)
+        let (writer, index) = try await Self.builtInSegments(folder, fields: .all)
         var random = SeededGenerator(seed: 4_097)
         try await writer.commit(Self.items(5_000..<5_300, &random))
         try await writer.commit(IndexBatch(operations: [.deleteIdentifiers((0..<200).map { "i\($0)" })]))
@@ -137,9 +141,7 @@ struct SegmentedBuildTests {
     @Test(arguments: [SearchPostingsFields.best, .all])
     func recordsMadeAgainInSegmentsAreThoseMadeInMemory(fields: SearchPostingsFields) async throws {
         let folder = Folder()
-        let writer = try await Self.corpus(folder)
-        let index = try Self.process(folder, fields: fields, segmentBytes: 0)
-        try await index.refreshSearchPostings()
+        let (writer, index) = try await Self.builtInSegments(folder, fields: fields)
         var random = SeededGenerator(seed: 12)
         for start in stride(from: Self.items, to: Self.items + 10_500, by: 3_500) { try await writer.commit(Self.items(start..<(start + 3_500), &random)) }
         try await index.refreshSearchPostings()
@@ -208,11 +210,7 @@ struct SegmentedBuildTests {
     /// with postings retired before the save.
     @Test func theMergedFileOfferedGoesWithRetiredPostings() async throws {
         let folder = Folder()
-        _ = try await Self.corpus(folder)
-        let index = try Self.process(folder, fields: .all, segmentBytes: 0)
-        index.holdSavingSearchPostings(true)
-        try await index.refreshSearchPostings()
-        #expect(index.postings.segmentsOfLastBuild == 2)
+        let (_, index) = try await Self.builtInSegments(folder, fields: .all, holdingSaves: true)
         #expect(try Self.scratchLeft(folder).count == 1, "the merged file, offered, kept for the save")
         index.retireSearchPostings()
         #expect(try Self.scratchLeft(folder).isEmpty)

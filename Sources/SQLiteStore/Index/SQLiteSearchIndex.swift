@@ -334,15 +334,17 @@ public final class SQLiteSearchIndex: SearchIndex {
     }
 
     /// Bytes the database occupies on disk, write-ahead log included.
-    /// The bytes of the search postings saved beside the file (``SavedPostingsFile``), `nil` when there are none.
-    public func savedPostingsSize() -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: SavedPostingsFile(databasePath: path).path)[.size] as? NSNumber)?.intValue
+    public func storageSize() -> Int {
+        [path, path + "-wal"].reduce(0) { $0 + (Self.fileSize($1) ?? 0) }
     }
 
-    public func storageSize() -> Int {
-        [path, path + "-wal"].reduce(0) { total, file in
-            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue
-            return total + (size ?? 0)
-        }
+    /// The bytes of the search postings saved beside the file (``SavedPostingsFile``), `nil` when there are none.
+    public func savedPostingsSize() -> Int? {
+        Self.fileSize(SavedPostingsFile(databasePath: path).path)
+    }
+
+    /// The size of the file at `path`, `nil` when there is none.
+    private static func fileSize(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
     }
 }

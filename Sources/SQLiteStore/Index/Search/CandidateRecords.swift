@@ -152,16 +152,16 @@ extension CandidateRecords {
         func write(after segments: [PostingsSegments.Segment], to file: SavedFileWriter) throws {
             let spilled = try segments.map { try $0.recordRun() }
             guard !gaveUp else { return }
+            try withRun { run in
+                try vocabulary.withWordList { vocabulary in try CandidateRecords.write(spilled + [run], vocabulary: vocabulary, to: file) }
+            }
+        }
+
+        /// Calls `body` with the rows recorded since the last ``dropRun()``, as a ``Run`` valid during the call.
+        private func withRun<R>(_ body: (Run) throws -> R) rethrows -> R {
             try ids.withUnsafeBufferPointer { ids in
                 try starts.withUnsafeBufferPointer { starts in
-                    try bytes.withUnsafeBufferPointer { bytes in
-                        try vocabulary.starts.withUnsafeBufferPointer { wordStarts in
-                            try vocabulary.bytes.withUnsafeBufferPointer { wordBytes in
-                                let runs = spilled + [Run(ids: ids, starts: starts, bytes: bytes)]
-                                try CandidateRecords.write(runs, vocabulary: WordList(starts: wordStarts, bytes: wordBytes)!, to: file)
-                            }
-                        }
-                    }
+                    try bytes.withUnsafeBufferPointer { bytes in try body(Run(ids: ids, starts: starts, bytes: bytes)) }
                 }
             }
         }
@@ -213,6 +213,13 @@ extension CandidateRecords {
             starts.append(UInt32(bytes.count))
             if byHash[hash] == nil { byHash[hash] = number } else { collided[Array(word)] = number }
             return UInt64(number)
+        }
+
+        /// Calls `body` with the words numbered so far, valid during the call.
+        func withWordList<R>(_ body: (WordList) throws -> R) rethrows -> R {
+            try starts.withUnsafeBufferPointer { starts in
+                try bytes.withUnsafeBufferPointer { bytes in try body(WordList(starts: starts, bytes: bytes)!) }
+            }
         }
 
         private func word(_ number: UInt32) -> ArraySlice<UInt8> {

@@ -81,6 +81,7 @@ final class PostingsSaving: Sendable {
     /// Lets the file offered go (and removes it): the postings it holds were dropped.
     func withdrawOffer() {
         let offered = merged.withLock { $0.take() }
+        // Let go here, after the lock (`_ = merged.withLock { $0.take() }` left the file in place: a test saw it).
         withExtendedLifetime(offered) {}
     }
     /// While set, nothing is saved: a search copy being made, whose file is made again from the start if the making
