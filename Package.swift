@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "CSystemCalls"),
         // The system libyaml: the distribution's copy, which gets its security updates.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // The system Zstandard library: the SQLite store keeps items' descriptions compressed with a dictionary.
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // Strict YAML over libyaml's event parser: one document composed into nodes with positions, limits enforced
         // while composing, scalars resolved by the YAML 1.2 core schema.
         .target(name: "YAML", dependencies: ["CYAML"], swiftSettings: strictSettings),
@@ -74,7 +76,7 @@ let package = Package(
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "HostSupport", "CSystemCalls", "PluginAPI", "Indexing", "Store",
+                "HostSupport", "CSystemCalls", "CZstd", "PluginAPI", "Indexing", "Store",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C functions, to read a candidate's text from a statement without a string per field (a build
                 // with SQLCipher would import that instead).

@@ -236,6 +236,18 @@ enum SQLiteSchema {
             // history's (SavedPostingsFile).
             try db.execute(sql: "ALTER TABLE index_commit ADD COLUMN savedPostings TEXT NOT NULL DEFAULT ''")
         }
+        migrator.registerMigration("v21-text-dictionary") { db in
+            // The dictionaries items' descriptions are packed with (PackedText): rows name theirs by id, so a
+            // dictionary is never changed nor deleted.
+            try db.execute(sql: """
+                CREATE TABLE text_dictionary (
+                    id INTEGER PRIMARY KEY,
+                    bytes BLOB NOT NULL,
+                    samples INTEGER NOT NULL,
+                    trainedAt REAL NOT NULL
+                )
+                """)
+        }
     }
 
     /// Fails with a clear message when the host's SQLite lacks FTS5.

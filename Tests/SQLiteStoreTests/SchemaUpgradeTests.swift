@@ -75,7 +75,7 @@ struct ConcurrentOpenTests {
             let database = try DatabaseQueue(path: path)
             let applied = try await database.read { try SQLiteSchema.migrator.appliedMigrations($0) }
             #expect(applied == SQLiteSchema.migrator.migrations, "each migration once, in order")
-            #expect(applied.last == "v20-saved-postings")
+            #expect(applied.last == "v21-text-dictionary")
         }
     }
 }

@@ -6,6 +6,7 @@ import PluginAPI
 @testable import SQLiteStore
 import Store
 import Synchronization
+import Testing
 
 /// A clock the test moves by hand.
 final class ManualClock: WallClock {
@@ -52,12 +53,32 @@ struct IndexFixture {
     }
 }
 
-/// Fails when the index's full-text table disagrees with the items it indexes.
+/// Fails when the index's full-text table disagrees with the items it indexes: FTS5 checks its own structure, then its
+/// words are compared with those of a table built afresh from the rows as statements read them (FTS5's comparison with
+/// its content table would read packed descriptions' bytes, ``PackedText``).
 func checkFullTextTables(of index: SQLiteSearchIndex) async throws {
-    try await index.database.write { db in
-        let table = FullTextTable.items.name
-        try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 1)")
+    let difference = try await index.database.write { db in
+        let table = FullTextTable.items
+        try db.execute(sql: "INSERT INTO \(table.name)(\(table.name), rank) VALUES ('integrity-check', 0)")
+        try db.execute(sql: """
+            CREATE TEMP VIEW expected_content AS SELECT id, \(table.columns.map { "\($0.selected) AS \($0.rawValue)" }.joined(separator: ", ")) FROM item;
+            \(table.createStatement.replacingOccurrences(of: "TABLE \(table.name)", with: "TABLE temp.expected_fts")
+                .replacingOccurrences(of: "content='item'", with: "content='expected_content'"));
+            INSERT INTO expected_fts(expected_fts) VALUES ('rebuild');
+            CREATE VIRTUAL TABLE temp.actual_words USING fts5vocab(main, \(table.name), instance);
+            CREATE VIRTUAL TABLE temp.expected_words USING fts5vocab(temp, expected_fts, instance);
+            """)
+        defer {
+            try? db.execute(sql: "DROP TABLE temp.actual_words; DROP TABLE temp.expected_words; DROP TABLE temp.expected_fts; DROP VIEW temp.expected_content")
+        }
+        return try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM (
+                SELECT * FROM (SELECT term, doc, col FROM actual_words EXCEPT SELECT term, doc, col FROM expected_words)
+                UNION ALL SELECT * FROM (SELECT term, doc, col FROM expected_words EXCEPT SELECT term, doc, col FROM actual_words)
+            )
+            """) ?? 0
     }
+    #expect(difference == 0, "the full-text table's words differ from its rows' in \(difference) (word, row, field)")
 }
 
 func item(

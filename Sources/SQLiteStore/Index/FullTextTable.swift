@@ -23,8 +23,9 @@ struct FullTextTable {
     /// ``columns`` order. Rows written are added by batch (``indexAllRowsStatement`` with a `WHERE` clause).
     let removeRowStatement: String
 
-    /// ``columns`` as a statement lists them.
+    /// ``columns`` as a statement lists them, and as it reads them from `item` (``SearchColumn/selected``).
     private let columnList: String
+    private let selectedColumns: String
 
     init(name: String, columns: [SearchColumn], options: String) {
         self.name = name
@@ -32,6 +33,7 @@ struct FullTextTable {
         self.options = options
         let columnList = columns.map(\.rawValue).joined(separator: ", ")
         self.columnList = columnList
+        selectedColumns = columns.map(\.selected).joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         removeRowStatement = "INSERT INTO \(name)(\(name), rowid, \(columnList)) VALUES ('delete', ?, \(placeholders))"
     }
@@ -66,12 +68,12 @@ struct FullTextTable {
 
     /// Indexes every `item` row (when the table is created), or those the appended `WHERE` clause selects.
     var indexAllRowsStatement: String {
-        "INSERT INTO \(name)(rowid, \(columnList)) SELECT id, \(columnList) FROM item"
+        "INSERT INTO \(name)(rowid, \(columnList)) SELECT id, \(selectedColumns) FROM item"
     }
 
     /// Removes from the table the `item` rows that the appended `WHERE` clause selects, before they are deleted.
     var unindexRowsStatement: String {
-        "INSERT INTO \(name)(\(name), rowid, \(columnList)) SELECT 'delete', id, \(columnList) FROM item"
+        "INSERT INTO \(name)(\(name), rowid, \(columnList)) SELECT 'delete', id, \(selectedColumns) FROM item"
     }
 
     /// Empties the table.

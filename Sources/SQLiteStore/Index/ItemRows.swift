@@ -36,8 +36,8 @@ struct ItemRows {
     /// priority order (its id), as on every store; with `priorities` (one per item: a copy's, ``SQLiteSearchCopy``)
     /// an item written takes the id given, its place in the followed index.
     func upsert(
-        _ items: [SearchableItem], priorities: [Int64]? = nil, expiration: DefaultExpiration, now: Date, commitNumber: Int64,
-        taken: inout HeldIdentifiers
+        _ items: [SearchableItem], priorities: [Int64]? = nil, packer: TextPacker, expiration: DefaultExpiration, now: Date,
+        commitNumber: Int64, taken: inout HeldIdentifiers
     ) throws -> Upserted {
         let stored = try storedItems(items.map(\.uniqueIdentifier))
         /// What this batch wrote, for an identifier it sends again (by its bytes, as SQLite compares them: the two
@@ -75,8 +75,8 @@ struct ItemRows {
                 }
             }
             let id = try insert(
-                item, id: priorities?[position] ?? keptID, nextInBand: &nextInBand, digest: digest, expiration: expiration, now: now,
-                commitNumber: commitNumber
+                item, id: priorities?[position] ?? keptID, nextInBand: &nextInBand, digest: digest, packer: packer, expiration: expiration,
+                now: now, commitNumber: commitNumber
             )
             unindexed.insert(id)
             written[key()] = (id, StoredItem(digest: digest, expiration: expiration.expiration(of: item)))
@@ -103,8 +103,8 @@ struct ItemRows {
     /// Inserts the row of `item`, with `id` or the next one of its priority band (`nextInBand` holds those known, by
     /// band, and is kept up to date); returns its id. Its words are left to ``indexWords(ofRows:)``.
     private func insert(
-        _ item: SearchableItem, id keptID: Int64?, nextInBand: inout [Int64: Int64], digest: Int64, expiration: DefaultExpiration,
-        now: Date, commitNumber: Int64
+        _ item: SearchableItem, id keptID: Int64?, nextInBand: inout [Int64: Int64], digest: Int64, packer: TextPacker,
+        expiration: DefaultExpiration, now: Date, commitNumber: Int64
     ) throws -> Int64 {
         let keywords = KeywordList.encode(item.keywords), authorNames = KeywordList.encode(item.authorNames)
         let band = ItemPriority(rankingHint: item.rankingHint)
@@ -125,7 +125,7 @@ struct ItemRows {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [
                 id, item.uniqueIdentifier, item.domainIdentifier, item.contentType, item.title, item.displayName,
-                item.contentDescription, keywords, authorNames, item.contentCreationDate?.timeIntervalSince1970,
+                packer.pack(item.contentDescription), keywords, authorNames, item.contentCreationDate?.timeIntervalSince1970,
                 item.contentModificationDate?.timeIntervalSince1970, item.thumbnailURL, item.thumbnailData, item.contentURL,
                 item.relatedUniqueIdentifier, item.rankingHint, expiration.expiration(of: item).timeIntervalSince1970, now.timeIntervalSince1970,
                 commitNumber, digest, item.access.map(KeywordList.encode), item.version, item.isCurrentVersion,
@@ -210,7 +210,8 @@ struct ItemRows {
     private func storedRow(identifier: String) throws -> Row? {
         try Row.fetchOne(
             db.cachedStatement(sql: """
-                SELECT id, domainIdentifier, contentType, title, displayName, contentDescription, keywords, authorNames,
+                SELECT id, domainIdentifier, contentType, title, displayName, \(PackedText.selected("contentDescription")) AS contentDescription,
+                    keywords, authorNames,
                     contentCreationDate, contentModificationDate, thumbnailURL, thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint
                 FROM item WHERE uniqueIdentifier = ?
                 """),
@@ -269,8 +270,8 @@ struct ItemRows {
     /// never carries them).
     static func itemColumns(withThumbnailData: Bool) -> String {
         """
-        uniqueIdentifier, domainIdentifier, contentType, title, displayName, contentDescription, keywords, authorNames,
-            contentCreationDate, contentModificationDate, thumbnailURL, \(withThumbnailData ? "thumbnailData" : "NULL AS thumbnailData"),
+        uniqueIdentifier, domainIdentifier, contentType, title, displayName, \(PackedText.selected("contentDescription")), keywords,
+            authorNames, contentCreationDate, contentModificationDate, thumbnailURL, \(withThumbnailData ? "thumbnailData" : "NULL AS thumbnailData"),
             contentURL, relatedUniqueIdentifier, rankingHint, expirationDate, access, version, isCurrentVersion
         """
     }

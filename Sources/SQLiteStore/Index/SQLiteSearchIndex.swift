@@ -22,6 +22,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     private let openedFile: DatabaseFileIdentity?
     /// Recent results, reused while the index and the clock leave them exact.
     let resultCache: SearchResultCache
+    /// The dictionary items' descriptions are packed with, and `item_text` on every connection (``PackedText``).
+    let textPacking = TextPacking()
     /// Search results kept unless a caller chooses otherwise.
     public static let defaultSearchCacheEntries = 2048
     /// Candidate rows recent searches read, for the next searches (``CandidateRowCache``).
@@ -120,7 +122,9 @@ public final class SQLiteSearchIndex: SearchIndex {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        let dictionaries = textPacking.dictionaries
         configuration.prepareDatabase { db in
+            try TextUnpacking.register(on: db, dictionaries: dictionaries)
             try db.execute(sql: "PRAGMA synchronous = FULL")
             let kibibytes = db.configuration.readonly ? Self.readerPageCacheKibibytes : Self.writerPageCacheKibibytes
             try db.execute(sql: "PRAGMA cache_size = \(-kibibytes)")
@@ -132,6 +136,8 @@ public final class SQLiteSearchIndex: SearchIndex {
             openedFile = DatabaseFileIdentity.of(path: path)
         } catch let error as IndexError {
             throw error
+        } catch let error as SchemaFromLaterRelease {
+            throw IndexError.cannotOpen(path: path, reason: error.description)
         } catch let error as DatabaseError {
             throw IndexError.cannotOpen(path: path, reason: error.message ?? error.description)
         }
@@ -161,6 +167,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         if !validated { try batch.validate() }
         let now = clock.now()
         let expiration = batch.defaultExpiration ?? DefaultExpiration(lifetime: timeToLive.seconds, from: now)
+        let textPacking = textPacking
         return try await write { db in
             try db.execute(sql: "UPDATE index_commit SET lastNumber = lastNumber + 1")
             let number = try Self.lastCommitNumber(db)
@@ -170,7 +177,10 @@ public final class SQLiteSearchIndex: SearchIndex {
             for operation in batch.operations {
                 switch operation {
                 case .upsert(let items):
-                    let upserted = try rows.upsert(items, priorities: priorities, expiration: expiration, now: now, commitNumber: number, taken: &taken)
+                    let upserted = try rows.upsert(
+                        items, priorities: priorities, packer: textPacking.packer(db, writing: items.map(\.contentDescription)),
+                        expiration: expiration, now: now, commitNumber: number, taken: &taken
+                    )
                     try SearchTermTable.insert(upserted.words, db)
                     outcome.unchanged += upserted.unchanged
                     outcome.upserted += upserted.written

@@ -26,10 +26,15 @@ enum SharedDatabaseFile {
     /// that applies one, so two processes opening a new file can both run the first, and the loser's transaction
     /// fails ("table item already exists") and rolls back. When another process applied migrations meanwhile, the
     /// migrations are tried again; an error with no such progress is the migration's own, and is thrown.
+    ///
+    /// A file a later release migrated further is refused before anything is written: this release would read what
+    /// it does not know how to (packed descriptions, say) as something else.
     static func migrate(_ database: DatabasePool, with migrator: DatabaseMigrator) throws {
         var attempt = 1
         while true {
             let before = try database.read(migrator.appliedIdentifiers)
+            let unknown = before.subtracting(migrator.migrations)
+            guard unknown.isEmpty else { throw SchemaFromLaterRelease(migrations: unknown.sorted()) }
             do {
                 return try migrator.migrate(database)
             } catch let error as DatabaseError where attempt < attempts {
@@ -37,5 +42,14 @@ enum SharedDatabaseFile {
                 attempt += 1
             }
         }
+    }
+}
+
+/// A database file a later release of the scheduler migrated: this one refuses to open it.
+struct SchemaFromLaterRelease: Error, CustomStringConvertible {
+    var migrations: [String]
+    var description: String {
+        "a later release of the scheduler changed its schema (\(migrations.joined(separator: ", "))); run that release or a later one "
+            + "(this one would misread what it wrote), or restore a backup made before"
     }
 }

@@ -98,7 +98,7 @@ package final class SearchPostings: Sendable {
 
     /// The columns read per row: the id, then the best fields, the names first, then the description when every field
     /// is kept (as ``Held/add(_:isCatchUp:)`` reads them).
-    var rowColumns: String { "id, title, displayName, keywords, authorNames" + (keepsAllFields ? ", contentDescription" : "") }
+    var rowColumns: String { "id, title, displayName, keywords, authorNames" + (keepsAllFields ? ", \(SearchColumn.contentDescription.selected)" : "") }
     /// Which fields' words are kept; with ``SearchPostingsFields/off`` nobody builds them.
     let fields: SearchPostingsFields
     /// Whether every searchable field's words are kept, so that the all-fields scan reads them too: about two and a

@@ -12,7 +12,7 @@ enum SearchRows {
     /// The columns ``candidate(_:_:)`` reads, after one column of the caller's: the searchable fields in ``SearchColumn`` order
     /// from the third.
     static let candidateColumns =
-        "item.id, item.title, item.displayName, item.keywords, item.authorNames, item.contentDescription, item.rankingHint, \(pageColumn)"
+        "item.id, \(SearchColumn.allCases.map(\.selected).joined(separator: ", ")), item.rankingHint, \(pageColumn)"
 
     /// The candidate the current row of `statement` (`row`, of ``candidateColumns`` from its second column) holds: the
     /// fields' text is copied from SQLite into the candidate, without a string for each. The text is read as GRDB reads
@@ -29,7 +29,7 @@ enum SearchRows {
 
     /// The columns ``record(_:_:in:)`` reads: the id, the searchable fields in ``SearchColumn`` order, the ranking hint,
     /// the page and the commit that wrote the row.
-    static let recordColumns = "id, title, displayName, keywords, authorNames, contentDescription, rankingHint, \(pageColumn), commitNumber"
+    static let recordColumns = "id, \(SearchColumn.allCases.map(\.selected).joined(separator: ", ")), rankingHint, \(pageColumn), commitNumber"
 
     /// Records the current row of `statement` (`row`, of ``recordColumns``) in `records`, its fields' text read as
     /// ``candidate(_:_:)`` reads it.
@@ -44,7 +44,7 @@ enum SearchRows {
     /// Whether the text of row `id` in `columns`, read whole, satisfies `match` (``WordMatch/isSatisfied(byWordsOf:)``):
     /// what a row rewritten since the postings were built is checked with. Few are, so each is read alone.
     static func row(_ id: Int64, holds match: WordMatch, in columns: [SearchColumn], _ db: Database) throws -> Bool {
-        let statement = try db.cachedStatement(sql: "SELECT \(SearchColumn.allCases.map { "item.\($0.rawValue)" }.joined(separator: ", ")) FROM item WHERE id = ?")
+        let statement = try db.cachedStatement(sql: "SELECT \(SearchColumn.allCases.map(\.selected).joined(separator: ", ")) FROM item WHERE id = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id]) else { return false }
         return match.isSatisfied(byWordsOf: columns.map { row[$0.position] })
     }

@@ -1,0 +1,205 @@
+import Foundation
+import FuzzSupport
+import GRDB
+@testable import Indexing
+import Logging
+import PluginAPI
+@testable import SQLiteStore
+import Testing
+
+/// Items' descriptions packed with a dictionary the index trains on them (``TextPacking``, ``PackedText``), held to
+/// what was written: every read gives the text back, FTS5 and the search postings hold the same words as for text
+/// stored plain, and a damaged value fails a search with its reason instead of answering garbage or trapping.
+@Suite("Packed descriptions", .timeLimit(.minutes(3)))
+struct TextPackingTests {
+    /// Words made of syllables, so that descriptions repeat pieces as prose does (what a dictionary learns).
+    static let words: [String] = {
+        let syllables = ["ka", "lo", "ne", "mi", "ru", "sa", "vo", "ti", "che", "dra", "fen", "gor", "pla", "qui", "str", "zen"]
+        var random = SeededGenerator(seed: 7)
+        return (0..<600).map { _ in (0..<Int.random(in: 1...4, using: &random)).map { _ in syllables.randomElement(using: &random)! }.joined() }
+    }()
+
+    static func description(_ random: inout SeededGenerator) -> String {
+        (0..<Int.random(in: 12...40, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+    }
+
+    /// Items `prefix<n>` for `ids`, each with a description of its own starting with a word no other item holds
+    /// (``word(_:_:)``).
+    static func items(_ ids: Range<Int>, prefix: String = "i", domain: String = "com.test", _ random: inout SeededGenerator) -> [SearchableItem] {
+        ids.map { n in
+            item("\(prefix)\(n)", domain: domain, title: "title \(n)", description: word(prefix, n) + " " + description(&random))
+        }
+    }
+
+    /// The word only item `prefix<n>` holds, and no other's a prefix of.
+    static func word(_ prefix: String, _ n: Int) -> String { "w\(prefix)\(n)z" }
+
+    static func index(_ directory: TemporaryDirectory, postings: SearchPostingsFields = .all) throws -> SQLiteSearchIndex {
+        try SQLiteSearchIndex(
+            path: directory.path("index.sqlite"), searchCacheEntries: 0, postings: postings, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        )
+    }
+
+    /// How each item's description is stored: `typeof` by identifier.
+    static func storage(_ index: SQLiteSearchIndex) async throws -> [String: String] {
+        try await index.database.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT uniqueIdentifier, typeof(contentDescription) FROM item").map { ($0[0], $0[1]) })
+        }
+    }
+
+    static func dictionaries(_ index: SQLiteSearchIndex) async throws -> [Int64] {
+        try await index.database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM text_dictionary ORDER BY id") }
+    }
+
+    /// The first hit of a search for `word` (others are typo corrections), with the description it shows.
+    static func firstHit(_ word: String, in index: SQLiteSearchIndex) async throws -> SearchHit? {
+        try await index.search(SearchQuery(text: word)).hits.first
+    }
+
+    static func found(_ word: String, in index: SQLiteSearchIndex) async throws -> [String] {
+        try await index.search(SearchQuery(text: word)).hits.map(\.uniqueIdentifier)
+    }
+
+    @Test func descriptionsArePackedOnceEnoughAreWrittenAndEveryReadGivesThemBack() async throws {
+        let directory = try TemporaryDirectory()
+        let index = try Self.index(directory)
+        var random = SeededGenerator(seed: 1)
+        let early = Self.items(0..<(TextPacking.minSamples - 1), &random)
+        try await index.commit(IndexBatch(operations: [.upsert(early)]))
+        #expect(try await Self.dictionaries(index).isEmpty, "too few descriptions to learn from")
+        let later = Self.items(TextPacking.minSamples..<(TextPacking.minSamples + 50), &random)
+            + [item("short", description: "a few words"), item("none")]
+        try await index.commit(IndexBatch(operations: [.upsert(later)]))
+        #expect(try await Self.dictionaries(index) == [1])
+        let stored = try await Self.storage(index)
+        #expect(early.allSatisfy { stored[$0.uniqueIdentifier] == "text" }, "rows written before the dictionary stay as they are")
+        #expect(later.dropLast(2).allSatisfy { stored[$0.uniqueIdentifier] == "blob" }, "rows written with it are packed")
+        #expect(stored["short"] == "text" && stored["none"] == "null")
+
+        let size = try await index.database.read { db in
+            try (Int.fetchOne(db, sql: "SELECT sum(length(contentDescription)) FROM item WHERE typeof(contentDescription) = 'blob'") ?? 0,
+                 Int.fetchOne(db, sql: "SELECT sum(length(item_text(contentDescription))) FROM item WHERE typeof(contentDescription) = 'blob'") ?? 0)
+        }
+        #expect(size.0 * 2 < size.1, "packed \(size.0) bytes of \(size.1): less than half")
+
+        // Through FTS5 (before any postings), then through the postings built from the rows.
+        for postings in [false, true] {
+            if postings { try await index.buildSearchPostings() }
+            for written in [early[3], later[7], later[later.count - 3]] {
+                let hit = try await Self.firstHit(written.contentDescription!.split(separator: " ")[0].description, in: index)
+                #expect(hit?.uniqueIdentifier == written.uniqueIdentifier)
+                #expect(hit?.contentDescription == written.contentDescription, "the description shown is the one written")
+            }
+        }
+        #expect(try await index.item(withIdentifier: later[0].uniqueIdentifier)?.contentDescription == later[0].contentDescription)
+        try await checkFullTextTables(of: index)
+    }
+
+    @Test(arguments: [SearchPostingsFields.off, .all])
+    func rewritesAndDeletionsOfPackedRowsLeaveNoWordBehind(postings: SearchPostingsFields) async throws {
+        let directory = try TemporaryDirectory()
+        let index = try Self.index(directory, postings: postings)
+        var random = SeededGenerator(seed: 2)
+        try await index.commit(IndexBatch(operations: [.upsert(Self.items(0..<1_200, &random) + Self.items(0..<100, prefix: "o", domain: "com.other", &random))]))
+        if postings != .off { try await index.buildSearchPostings() }
+        #expect(try await Self.dictionaries(index) == [1])
+        // Rewritten with other descriptions, deleted one by one, a domain purged.
+        try await index.commit(IndexBatch(operations: [
+            .upsert(Self.items(0..<40, prefix: "i", &random).map { var rewritten = $0; rewritten.contentDescription = "rewritten \(Self.description(&random))"; return rewritten }),
+            .deleteIdentifiers((40..<60).map { "i\($0)" }),
+            .deleteDomains(["com.other"]),
+        ]))
+        for (gone, id) in [(Self.word("i", 5), "i5"), (Self.word("i", 39), "i39"), (Self.word("i", 45), "i45"), (Self.word("o", 3), "o3")] {
+            #expect(try await !Self.found(gone, in: index).contains(id), "\(gone) left with the description that held it")
+        }
+        #expect(try await index.search(SearchQuery(text: "rewritten")).total == 40)
+        #expect(try await Self.firstHit(Self.word("i", 100), in: index)?.uniqueIdentifier == "i100")
+        try await checkFullTextTables(of: index)
+    }
+
+    @Test func anotherProcessReadsRowsPackedWithADictionaryItNeverSaw() async throws {
+        let directory = try TemporaryDirectory()
+        let writer = try Self.index(directory), reader = try Self.index(directory, postings: .off)
+        #expect(try await reader.search(SearchQuery(text: Self.word("i", 7))).hits.isEmpty)
+        var random = SeededGenerator(seed: 3)
+        let written = Self.items(0..<1_100, &random)
+        try await writer.commit(IndexBatch(operations: [.upsert(written)]))
+        #expect(try await Self.firstHit(Self.word("i", 7), in: reader)?.contentDescription == written[7].contentDescription)
+        // And writes with it: the dictionary the other trained, not one of its own.
+        let more = Self.items(0..<5, prefix: "r", &random)
+        try await reader.commit(IndexBatch(operations: [.upsert(more)]))
+        #expect(try await Self.dictionaries(reader) == [1])
+        #expect(try await Self.storage(writer)["r2"] == "blob")
+        #expect(try await Self.firstHit(Self.word("r", 2), in: writer)?.contentDescription == more[2].contentDescription)
+    }
+
+    @Test func aDictionaryTrainedByATransactionThatRollsBackIsForgotten() async throws {
+        let directory = try TemporaryDirectory()
+        let index = try Self.index(directory, postings: .off), other = try Self.index(directory, postings: .off)
+        var random = SeededGenerator(seed: 4)
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            _ = try await index.commit(IndexBatch(operations: [.upsert(Self.items(0..<1_100, &random))]), alongside: { _, _ in throw Refused() })
+        }
+        #expect(try await Self.dictionaries(index).isEmpty)
+        // Another process trains on other text: the same id, other bytes; what it packs reads back here with these.
+        let written = Self.items(0..<1_100, prefix: "k", &random).map { var item = $0; item.contentDescription = item.contentDescription!.uppercased(); return item }
+        try await other.commit(IndexBatch(operations: [.upsert(written)]))
+        #expect(try await Self.dictionaries(index) == [1])
+        #expect(try await Self.firstHit(Self.word("k", 9), in: index)?.contentDescription == written[9].contentDescription)
+    }
+
+    /// Values a damaged file (or another tool) could hold, each with what the search says of it.
+    static let damage: [(name: String, bytes: [UInt8], says: String)] = [
+        ("another format", [2, 1, 60, 0, 0, 0], "is not a packed text"),
+        ("an unknown dictionary", PackedText.header(dictionary: 99, length: 60) + [0, 0, 0], "text dictionary 99"),
+        ("a frame cut short", [], "cannot be unpacked"),
+        ("a length past the bound", PackedText.header(dictionary: 1, length: PackedText.maxTextBytes + 1) + [0, 0], "is not a packed text"),
+        ("a length other than the frame's", [], "holds"),
+        ("an empty value", [], "is not a packed text"),
+    ]
+
+    @Test(arguments: 0..<6)
+    func aDamagedValueFailsTheSearchesReadingItWithItsReason(_ which: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let index = try Self.index(directory, postings: .off)
+        var random = SeededGenerator(seed: 5)
+        try await index.commit(IndexBatch(operations: [.upsert(Self.items(0..<1_100, &random))]))
+        let (name, bytes, says) = Self.damage[which]
+        try await index.database.write { db in
+            let packed = try Data.fetchOne(db, sql: "SELECT contentDescription FROM item WHERE uniqueIdentifier = 'i7'")!
+            let header = try packed.withUnsafeBytes { try #require(PackedText.readHeader($0)) }
+            let damaged: Data = switch name {
+            case "a frame cut short": packed.prefix(header.frameStart + 3)
+            case "a length other than the frame's": Data(PackedText.header(dictionary: header.dictionary, length: header.length + 5)) + packed[header.frameStart...]
+            default: Data(bytes)
+            }
+            try db.execute(sql: "UPDATE item SET contentDescription = ? WHERE uniqueIdentifier = 'i7'", arguments: [damaged])
+        }
+        let error = await #expect(throws: (any Error).self, "\(name)") { _ = try await index.search(SearchQuery(text: Self.word("i", 7))) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains(says) && "\(error.map { "\($0)" } ?? "")".contains("damaged"), "\(name): \(error.map { "\($0)" } ?? "")")
+        #expect(try await Self.firstHit(Self.word("i", 512), in: index)?.uniqueIdentifier == "i512", "the other rows read as before")
+    }
+
+    @Test func aFileALaterReleaseMigratedIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        try await Self.index(directory).database.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+        }
+        let error = #expect(throws: IndexError.self) { _ = try Self.index(directory) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("a later release of the scheduler changed its schema (v99-from-the-future)"))
+    }
+
+    @Test func headersReadBackAndHostileOnesAreRefused() {
+        for (dictionary, length) in [(1, 48), (300, 16_000), (Int64.max, PackedText.maxTextBytes)] as [(Int64, Int)] {
+            let bytes = PackedText.header(dictionary: dictionary, length: length) + [0]
+            let header = bytes.withUnsafeBytes { PackedText.readHeader($0) }
+            #expect(header == PackedText.Header(dictionary: dictionary, length: length, frameStart: bytes.count - 1))
+        }
+        let hostile: [[UInt8]] = [
+            [], [1], [1, 1], [1, 1, 1], [0, 1, 1, 0], [1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 1, 0],
+            [1, 1, 0, 0], PackedText.header(dictionary: 1, length: 10) , [1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 1, 0],
+        ]
+        for bytes in hostile { #expect(bytes.withUnsafeBytes { PackedText.readHeader($0) } == nil, "\(bytes)") }
+    }
+}
