@@ -23,7 +23,7 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// Recent results, reused while the index and the clock leave them exact.
     let resultCache: SearchResultCache
     /// The dictionary items' descriptions are packed with, and `item_text` on every connection (``PackedText``).
-    let textPacking = TextPacking()
+    let textPacking: TextPacking
     /// Search results kept unless a caller chooses otherwise.
     public static let defaultSearchCacheEntries = 2048
     /// Candidate rows recent searches read, for the next searches (``CandidateRowCache``).
@@ -108,6 +108,7 @@ public final class SQLiteSearchIndex: SearchIndex {
             fields: fields
         )
         resultCache = SearchResultCache(maxEntries: searchCacheEntries)
+        textPacking = TextPacking(logger: logger)
         self.timeToLive = timeToLive
         self.clock = clock
         self.logger = logger
@@ -177,10 +178,11 @@ public final class SQLiteSearchIndex: SearchIndex {
             for operation in batch.operations {
                 switch operation {
                 case .upsert(let items):
+                    let packer = try textPacking.packer(db, writing: items.map(\.contentDescription))
                     let upserted = try rows.upsert(
-                        items, priorities: priorities, packer: textPacking.packer(db, writing: items.map(\.contentDescription)),
-                        expiration: expiration, now: now, commitNumber: number, taken: &taken
+                        items, priorities: priorities, packer: packer, expiration: expiration, now: now, commitNumber: number, taken: &taken
                     )
+                    textPacking.noteWritten(by: packer)
                     try SearchTermTable.insert(upserted.words, db)
                     outcome.unchanged += upserted.unchanged
                     outcome.upserted += upserted.written

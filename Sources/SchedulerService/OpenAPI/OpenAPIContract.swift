@@ -296,7 +296,7 @@ paths:
       tags: [admin]
       operationId: searchCopy
       summary: This replica's search copy, for a new replica to start from
-      description: 'What a new replica of a PostgreSQL store fetches instead of reading every item from PostgreSQL: a magic line (`SCHEDULER-SEARCH-COPY/1`), the copy''s SQLite file and its saved postings, each after its length (8 bytes, big-endian), then an HMAC-SHA-256 of everything before, keyed by the admin token and the request''s nonce. Taken from one read transaction; its items include those only some may find. The bearer is not the admin token but a credential the replicas derive from it (docs/operating.md, "Several replicas").'
+      description: 'What a new replica of a PostgreSQL store fetches instead of reading every item from PostgreSQL: a magic line (`SCHEDULER-SEARCH-COPY/2`; a replica also accepts an earlier release''s `/1`), the copy''s SQLite file and its saved postings, each after its length (8 bytes, big-endian), then an HMAC-SHA-256 of everything before, keyed by the admin token and the request''s nonce. Taken from one read transaction; its items include those only some may find. The bearer is not the admin token but a credential the replicas derive from it (docs/operating.md, "Several replicas").'
       security: [{ adminToken: [] }]
       parameters:
         - name: Search-Copy-Nonce

@@ -11,7 +11,11 @@ import NIOCore
 /// (``SearchCopySnapshot/partialSuffix``), and renames them into place only once the MAC matched: a transfer cut
 /// short, damaged, of another format, or from a server without the replicas' admin token leaves nothing.
 enum SearchCopyTransfer {
-    static let magic = Array("SCHEDULER-SEARCH-COPY/1\n".utf8)
+    /// The first line sent. `/2` since descriptions are packed (``PackedText``): a release that speaks only `/1` would
+    /// misread them, and refuses it (then makes its copy from the store).
+    static let magic = Array("SCHEDULER-SEARCH-COPY/2\n".utf8)
+    /// The first lines accepted: `/1` is an earlier release's copy, whose file this one migrates when it opens it.
+    static let magicsAccepted = [magic, Array("SCHEDULER-SEARCH-COPY/1\n".utf8)]
     /// Bytes a read of a file sends at a time.
     static let chunkBytes = 1 << 20
     /// A length past this is refused (a peer speaking something else, or damage): far more than ten million items take.
@@ -165,7 +169,7 @@ struct SearchCopyReceiver: Sendable {
         mac.update(data: bytes)
         switch part {
         case .magic:
-            guard bytes == SearchCopyTransfer.magic else { throw SearchCopyTransferError("this is not a search copy of this version (its first line differs)") }
+            guard SearchCopyTransfer.magicsAccepted.contains(bytes) else { throw SearchCopyTransferError("this is not a search copy of this version (its first line differs)") }
             part = .databaseLength
         case .databaseLength:
             let length = try Self.length(bytes)

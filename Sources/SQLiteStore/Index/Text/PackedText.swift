@@ -1,5 +1,6 @@
 import CZstd
 import Indexing
+import PluginAPI
 
 /// An item's description as `item` stores it: as written (SQLite `TEXT`), or packed (a `BLOB`) with a Zstandard
 /// dictionary the index trained on its own descriptions (``TextPacking``): a byte saying how (``format``), the
@@ -16,9 +17,10 @@ enum PackedText {
     /// Text shorter than this stays as it is: a frame's header and the dictionary's reference would take most of what
     /// packing saves.
     static let minPackedBytes = 48
-    /// The most a packed value may say it holds: what one upsert may carry (``IndexBatch/maxUpsertBytes``). A larger
-    /// length is damage, refused before anything is allocated for it.
-    static let maxTextBytes = IndexBatch.maxUpsertBytes
+    /// The most a packed value may hold: the longest description items may have (``ItemLimits/maxDescriptionBytes``);
+    /// a longer one (a caller's own limits) is stored as it is. A larger length in a header is damage, refused before
+    /// anything is allocated for it.
+    static let maxTextBytes = ItemLimits.standard.maxDescriptionBytes
     /// The level packing compresses at: smaller levels lose about a tenth of the gain at these sizes.
     static let level: Int32 = 3
 

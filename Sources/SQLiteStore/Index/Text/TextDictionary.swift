@@ -1,5 +1,7 @@
 import CZstd
+import GRDB
 import GRDBSQLite
+import Logging
 import Synchronization
 
 /// A Zstandard dictionary of `text_dictionary`, ready to pack and unpack with. Its bytes never change once written
@@ -11,14 +13,14 @@ final class TextDictionary: @unchecked Sendable {
     let packing: OpaquePointer
     let unpacking: OpaquePointer
 
-    init(id: Int64, bytes: UnsafeRawBufferPointer) throws(TextDictionaryError) {
+    init(id: Int64, bytes: UnsafeRawBufferPointer) throws(DamagedPackedText) {
         self.id = id
         guard let packing = ZSTD_createCDict(bytes.baseAddress, bytes.count, PackedText.level) else {
-            throw TextDictionaryError(id: id, problem: "Zstandard cannot read it")
+            throw DamagedPackedText(problem: "names the text dictionary \(id), which Zstandard cannot read")
         }
         guard let unpacking = ZSTD_createDDict(bytes.baseAddress, bytes.count) else {
             ZSTD_freeCDict(packing)
-            throw TextDictionaryError(id: id, problem: "Zstandard cannot read it")
+            throw DamagedPackedText(problem: "names the text dictionary \(id), which Zstandard cannot read")
         }
         self.packing = packing
         self.unpacking = unpacking
@@ -30,24 +32,29 @@ final class TextDictionary: @unchecked Sendable {
     }
 }
 
-/// A dictionary that cannot be used: the database is damaged, or was changed by something else than the scheduler.
-struct TextDictionaryError: Error, CustomStringConvertible {
-    var id: Int64
+/// A packed value that cannot be read back: the file is damaged, or was changed by something else than the scheduler.
+/// A statement reads the value as NULL (``TextDictionaries/noteDamage(_:)``).
+struct DamagedPackedText: Error, CustomStringConvertible {
     var problem: String
     var description: String {
-        "the text dictionary \(id) of the index (table text_dictionary) \(problem): the file is damaged; restore it from a backup or reindex"
+        "an item's packed description \(problem): it reads as none; the file is damaged: restore it from a backup, or reindex the item"
     }
 }
 
-/// The dictionaries of one database this process has read, by id. A row names its dictionary, which was written in
-/// the same transaction as the row or before it, so a connection reading the row can read the dictionary too
-/// (``dictionary(_:connection:)``). A dictionary trained by a transaction that rolls back is forgotten with it
-/// (``forget(_:)``): its id may be given to another.
+/// The dictionaries of one database this process has read, by id (an id names one dictionary: ``TextPacking``). A
+/// row names its dictionary, which was written in the same transaction as the row or before it, so a connection
+/// reading the row can read the dictionary too (``dictionary(_:connection:)``).
 final class TextDictionaries: Sendable {
     private let loaded = Mutex<[Int64: TextDictionary]>([:])
+    private let logger: Logger
+    private let damagedValues = Atomic<Int>(0)
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
 
     /// Dictionary `id`, read on `connection` (inside the statement that needs it) the first time.
-    func dictionary(_ id: Int64, connection: OpaquePointer) throws(TextDictionaryError) -> TextDictionary {
+    func dictionary(_ id: Int64, connection: OpaquePointer) throws -> TextDictionary {
         if let dictionary = loaded.withLock({ $0[id] }) { return dictionary }
         let dictionary = try Self.read(id, connection: connection)
         return loaded.withLock { loaded in
@@ -62,20 +69,30 @@ final class TextDictionaries: Sendable {
         loaded.withLock { $0[dictionary.id] = dictionary }
     }
 
-    func forget(_ id: Int64) {
-        _ = loaded.withLock { $0.removeValue(forKey: id) }
+    /// Says the first damaged value read (at warning level), and counts them all.
+    func noteDamage(_ damage: DamagedPackedText) {
+        if damagedValues.add(1, ordering: .relaxed).newValue == 1 { logger.warning("\(damage)") }
     }
 
-    private static func read(_ id: Int64, connection: OpaquePointer) throws(TextDictionaryError) -> TextDictionary {
+    /// Damaged values read since the index was opened: what tests check.
+    var damagedValuesRead: Int { damagedValues.load(ordering: .relaxed) }
+
+    private static func read(_ id: Int64, connection: OpaquePointer) throws -> TextDictionary {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(connection, "SELECT bytes FROM text_dictionary WHERE id = ?", -1, &statement, nil) == SQLITE_OK else {
             sqlite3_finalize(statement)
-            throw TextDictionaryError(id: id, problem: "cannot be read: \(String(cString: sqlite3_errmsg(connection)))")
+            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_errcode(connection)), message: String(cString: sqlite3_errmsg(connection)))
         }
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_int64(statement, 1, id)
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw TextDictionaryError(id: id, problem: "is missing") }
-        let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 0), count: Int(sqlite3_column_bytes(statement, 0)))
-        return try TextDictionary(id: id, bytes: bytes)
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW:
+            let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 0), count: Int(sqlite3_column_bytes(statement, 0)))
+            return try TextDictionary(id: id, bytes: bytes)
+        case SQLITE_DONE:
+            throw DamagedPackedText(problem: "names the text dictionary \(id), which the file does not hold")
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+        }
     }
 }

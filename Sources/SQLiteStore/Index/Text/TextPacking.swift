@@ -1,79 +1,98 @@
 import CZstd
 import Foundation
 import GRDB
+import Indexing
+import Logging
 import Synchronization
 
 /// Packs the descriptions an index writes (``PackedText``), about two and a half to three times smaller than as
 /// written (BENCHMARKS.md): the largest part of a row, read only for a page's hits and a build of the search postings.
 ///
-/// The dictionary is trained once, by the first write that finds enough descriptions to learn from
+/// The dictionary is trained once, by the first write that finds enough distinct descriptions to learn from
 /// (``minSamples``, from what it writes and what is stored), in that write's transaction; from then on every
 /// description written is packed with it. Descriptions stored before stay as they are until written again, as do
 /// short ones (``PackedText/minPackedBytes``) and any that packing would not shrink. A database written by several
 /// processes packs with the dictionary whichever trained it, since each reads the newest at every write.
 final class TextPacking: Sendable {
-    let dictionaries = TextDictionaries()
-    /// How many descriptions this process knows to be stored plain, worth packing, since it last looked for enough to
-    /// train on: `nil` until it has looked. It looks again only once as many more were written.
-    private let plainSinceLook = Mutex<Int?>(nil)
+    let dictionaries: TextDictionaries
+    /// What this process knows of the descriptions stored plain that a dictionary would pack: how many its last look
+    /// for enough to train on found, and how many it wrote since (`nil`: it has not looked yet). It looks again once
+    /// they may be enough, and ``writtenBetweenLooks`` were written since: an index holding few long descriptions is
+    /// not read whole at every write.
+    private let plain = Mutex<(found: Int, writtenSince: Int)?>(nil)
 
-    /// Descriptions a dictionary is trained on: at least this many (fewer teach it too little to be worth a header
-    /// byte per row), at most ``maxSamples``, each cut to ``maxSampleBytes``.
+    /// Descriptions a dictionary is trained on: at least this many distinct ones (fewer teach it too little to be worth
+    /// a header per row), at most ``maxSamples``, each cut to ``maxSampleBytes``.
     static let minSamples = 1_000
     static let maxSamples = 10_000
     static let maxSampleBytes = 4_096
     /// A dictionary's size: at the bench's descriptions, 32 KB packs them 2.6 times, 8 KB 2.4 times.
     static let dictionaryBytes = 32 * 1024
+    /// Descriptions worth packing written plain between two looks for enough to train on.
+    static let writtenBetweenLooks = 100
 
-    /// The packer of a transaction writing `descriptions`, with the newest dictionary, trained first from them and the
-    /// stored plain descriptions when there is none and there are enough of both.
-    func packer(_ db: Database, writing descriptions: [String?]) throws -> TextPacker {
-        guard let connection = db.sqliteConnection else { return .plain }
-        if let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM text_dictionary")) {
-            return try TextPacker(dictionary: dictionaries.dictionary(newest, connection: connection))
-        }
-        let worthPacking = descriptions.compactMap { $0 }.filter { $0.utf8.count >= PackedText.minPackedBytes }
-        let shouldLook = plainSinceLook.withLock { known in
-            guard let plain = known, plain + worthPacking.count < Self.minSamples else { return true }
-            known = plain + worthPacking.count
-            return false
-        }
-        guard shouldLook, let dictionary = try train(db, on: worthPacking) else { return .plain }
-        return try TextPacker(dictionary: dictionary)
+    init(logger: Logger) {
+        dictionaries = TextDictionaries(logger: logger)
     }
 
-    /// Trains a dictionary on `written` and the plain descriptions stored, and stores it in the caller's transaction;
-    /// `nil` when there are too few to learn from (or Zstandard learnt nothing), remembered until as many more are
-    /// written.
-    private func train(_ db: Database, on written: [String]) throws -> TextDictionary? {
-        var samples = written.prefix(Self.maxSamples).map { Array($0.utf8.prefix(Self.maxSampleBytes)) }
-        if samples.count < Self.maxSamples {
-            let stored = try Row.fetchCursor(
-                db, sql: """
-                    SELECT substr(CAST(contentDescription AS BLOB), 1, ?) FROM item
-                    WHERE typeof(contentDescription) = 'text' AND length(CAST(contentDescription AS BLOB)) >= ? LIMIT ?
-                    """,
-                arguments: [Self.maxSampleBytes, PackedText.minPackedBytes, Self.maxSamples - samples.count]
-            )
-            while let row = try stored.next() { samples.append(Array(row[0] as Data)) }
+    /// The packer of a transaction writing `descriptions` (some may turn out unchanged), with the newest dictionary,
+    /// trained first from them and the stored plain descriptions when there is none and there are enough of both.
+    /// Call ``noteWritten(by:)`` with it once they are written.
+    func packer(_ db: Database, writing descriptions: [String?]) throws -> TextPacker {
+        guard let connection = db.sqliteConnection else { return .plain }
+        if let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM text_dictionary ORDER BY trainedAt DESC, id LIMIT 1")) {
+            return try TextPacker(dictionary: dictionaries.dictionary(newest, connection: connection))
         }
-        guard samples.count >= Self.minSamples else {
-            plainSinceLook.withLock { $0 = samples.count }
-            return nil
+        let writing = descriptions.count { $0.map { (PackedText.minPackedBytes...PackedText.maxTextBytes).contains($0.utf8.count) } ?? false }
+        let mayLook = plain.withLock { known in
+            known.map { $0.found + $0.writtenSince + writing >= Self.minSamples && $0.writtenSince >= Self.writtenBetweenLooks } ?? true
         }
-        guard let bytes = Self.dictionary(from: samples) else {
-            // Tried again once as many more are written, not at every write.
-            plainSinceLook.withLock { $0 = 0 }
-            return nil
+        guard mayLook else { return .plain }
+        let (samples, stored) = try Self.samples(db, writing: descriptions)
+        plain.withLock { $0 = (stored, 0) }
+        guard samples.count >= Self.minSamples, let bytes = Self.dictionary(from: samples) else { return .plain }
+        return try TextPacker(dictionary: store(bytes, trainedOn: samples.count, db))
+    }
+
+    /// Counts what `packer` stored plain that a dictionary would have packed.
+    func noteWritten(by packer: TextPacker) {
+        guard packer.plainWorthPacking > 0 else { return }
+        plain.withLock { known in known = (known?.found ?? 0, (known?.writtenSince ?? 0) + packer.plainWorthPacking) }
+    }
+
+    /// Distinct descriptions worth packing, of those a write sends and those stored plain, up to ``maxSamples``; and
+    /// how many of the latter were read.
+    private static func samples(_ db: Database, writing descriptions: [String?]) throws -> (samples: [[UInt8]], stored: Int) {
+        var samples = Set<[UInt8]>()
+        for case let description? in descriptions where (PackedText.minPackedBytes...PackedText.maxTextBytes).contains(description.utf8.count) {
+            guard samples.count < maxSamples else { break }
+            samples.insert(Array(description.utf8.prefix(maxSampleBytes)))
         }
-        try db.execute(sql: "INSERT INTO text_dictionary (id, bytes, samples, trainedAt) VALUES ((SELECT coalesce(max(id), 0) + 1 FROM text_dictionary), ?, ?, ?)",
-            arguments: [Data(bytes), samples.count, Date().timeIntervalSince1970])
-        let dictionary = try bytes.withUnsafeBytes { try TextDictionary(id: db.lastInsertedRowID, bytes: $0) }
+        let rows = try Row.fetchCursor(
+            db, sql: """
+                SELECT substr(CAST(contentDescription AS BLOB), 1, ?) FROM item
+                WHERE typeof(contentDescription) = 'text' AND length(CAST(contentDescription AS BLOB)) BETWEEN ? AND ? LIMIT ?
+                """,
+            arguments: [maxSampleBytes, PackedText.minPackedBytes, PackedText.maxTextBytes, maxSamples]
+        )
+        var stored = 0
+        while samples.count < maxSamples, let row = try rows.next() {
+            samples.insert(Array(row[0] as Data))
+            stored += 1
+        }
+        return (Array(samples), stored)
+    }
+
+    /// Stores dictionary `bytes` in the caller's transaction. Its id is taken from its bytes, so that an id names one
+    /// dictionary whichever process trained it, a transaction rolled back included (this process may hold it already).
+    private func store(_ bytes: [UInt8], trainedOn samples: Int, _ db: Database) throws -> TextDictionary {
+        let id = bytes.withUnsafeBytes { Int64(XXHash64.hash($0) >> 36) + 1 }
+        try db.execute(
+            sql: "INSERT INTO text_dictionary (id, bytes, samples, trainedAt) VALUES (?, ?, ?, ?)",
+            arguments: [id, Data(bytes), samples, Date().timeIntervalSince1970]
+        )
+        let dictionary = try bytes.withUnsafeBytes { try TextDictionary(id: id, bytes: $0) }
         dictionaries.keep(dictionary)
-        db.afterNextTransaction(onCommit: { _ in }, onRollback: { _ in
-            self.dictionaries.forget(dictionary.id)
-            self.plainSinceLook.withLock { $0 = nil }
-        })
         return dictionary
     }
 
@@ -117,9 +136,17 @@ final class TextPacker {
 
     deinit { ZSTD_freeCCtx(context) }
 
-    /// What to store for `text`: packed when there is a dictionary, the text is long enough and packing shrinks it.
+    /// Texts worth packing this packer stored as they are, having no dictionary.
+    private(set) var plainWorthPacking = 0
+
+    /// What to store for `text`: packed when there is a dictionary, the text is long enough (and not longer than a
+    /// packed value may hold) and packing shrinks it.
     func pack(_ text: String?) -> DatabaseValue {
-        guard let text, let dictionary, let context, text.utf8.count >= PackedText.minPackedBytes else { return text.databaseValue }
+        guard let text, (PackedText.minPackedBytes...PackedText.maxTextBytes).contains(text.utf8.count) else { return text.databaseValue }
+        guard let dictionary, let context else {
+            plainWorthPacking += 1
+            return text.databaseValue
+        }
         var utf8 = text
         return utf8.withUTF8 { utf8 in
             let header = PackedText.header(dictionary: dictionary.id, length: utf8.count)

@@ -3,8 +3,10 @@ import GRDB
 import GRDBSQLite
 
 /// The `item_text(value)` SQL function of one connection: a packed description's text (``PackedText``), any other
-/// value as it is. A value it cannot unpack fails the statement with what is wrong (a damaged file): it never reads
-/// past a value, nor allocates more than a header says, which is bounded (``PackedText/maxTextBytes``).
+/// value as it is. A value it cannot unpack (a damaged file) reads as NULL, said once (``TextDictionaries/noteDamage(_:)``):
+/// the row can still be found, rewritten, deleted and swept. It never reads past a value, nor allocates more than a
+/// header says, which is bounded (``PackedText/maxTextBytes``). An error reading a dictionary (an interrupted
+/// statement) fails the statement.
 ///
 /// Written against SQLite's C interface: GRDB's functions copy each argument into a Swift value first, which the
 /// build of the search postings would pay for every row.
@@ -48,6 +50,9 @@ final class TextUnpacking {
             text.withUnsafeBufferPointer { text in
                 sqlite3_result_text(context, text.baseAddress.map(UnsafeRawPointer.init)?.assumingMemoryBound(to: CChar.self), Int32(text.count), SQLITE_TRANSIENT)
             }
+        } catch let damage as DamagedPackedText {
+            dictionaries.noteDamage(damage)
+            sqlite3_result_null(context)
         } catch {
             sqlite3_result_error(context, "\(error)", -1)
         }
@@ -55,7 +60,7 @@ final class TextUnpacking {
 
     /// The text `packed` holds, in ``buffer``.
     private func unpack(_ packed: UnsafeRawBufferPointer, connection: OpaquePointer) throws -> ArraySlice<UInt8> {
-        guard let header = PackedText.readHeader(packed) else { throw UnpackingError("is not a packed text") }
+        guard let header = PackedText.readHeader(packed) else { throw DamagedPackedText(problem: "is not a packed text") }
         let dictionary = try dictionaries.dictionary(header.dictionary, connection: connection)
         if buffer.count < header.length { buffer = [UInt8](repeating: 0, count: header.length) }
         let frame = UnsafeRawBufferPointer(rebasing: packed[header.frameStart...])
@@ -66,16 +71,12 @@ final class TextUnpacking {
         guard ZSTD_isError(written) == 0 else {
             ZSTD_DCtx_reset(context, ZSTD_reset_session_and_parameters)
             ZSTD_DCtx_setParameter(context, ZSTD_d_experimentalParam1, Int32(ZSTD_f_zstd1_magicless.rawValue))
-            throw UnpackingError("cannot be unpacked (\(String(cString: ZSTD_getErrorName(written))))")
+            throw DamagedPackedText(problem: "cannot be unpacked (\(String(cString: ZSTD_getErrorName(written))))")
         }
-        guard written == header.length else { throw UnpackingError("holds \(written) bytes where its header says \(header.length)") }
+        guard written == header.length else { throw DamagedPackedText(problem: "holds \(written) bytes where its header says \(header.length)") }
         return buffer[..<written]
     }
 
-    private struct UnpackingError: Error, CustomStringConvertible {
-        var description: String
-        init(_ problem: String) { description = "an item's packed description \(problem): the file is damaged; restore it from a backup or reindex" }
-    }
 }
 
 /// SQLite copies a result given with it before the call returns.
