@@ -179,6 +179,33 @@ struct IndexCommandTests {
         #expect((noneObject["databaseBytes"] as? Int ?? 0) > 0)
     }
 
+    /// An import in batches too small to train a dictionary on at first leaves its first batch's descriptions as
+    /// written: `index pack` packs them, and a search shows them as they were written.
+    @Test func packPacksTheDescriptionsStoredAsWritten() async throws {
+        let workspace = try Workspace()
+        let syllables = ["ka", "lo", "ne", "mi", "ru", "sa", "vo", "ti", "che", "dra", "fen", "gor"]
+        let lines = (0..<1_200).map { n in
+            let words = (0..<20).map { k in syllables[(n * 7 + k * 5) % syllables.count] + syllables[(n + k * 3) % syllables.count] }
+            return #"{"uniqueIdentifier":"i\#(n)","domainIdentifier":"com.test","title":"Item \#(n)","contentDescription":"unique\#(n)x \#(words.joined(separator: " "))"}"#
+        }
+        let imported = try await SchedulerProcess.run(
+            ["index", "import", "-", "--batch-size", "600", "--no-search-postings"] + workspace.database, input: Data(lines.joined(separator: "\n").utf8)
+        )
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let packed = try await SchedulerProcess.run(["index", "pack"] + workspace.database)
+        #expect(packed.status == 0, "\(packed.stderr)")
+        #expect(packed.stdout.hasPrefix("packed 600 descriptions: "), "\(packed.stdout)")
+        let again = try await SchedulerProcess.run(["index", "pack"] + workspace.database)
+        #expect(again.stdout == "nothing to pack: every description worth packing is packed\n", "\(again.stdout)")
+        let search = try await SchedulerProcess.run(["search", "unique7x", "--json"] + workspace.database)
+        #expect(search.stdout.contains(#""contentDescription":"unique7x "#), "\(search.stdout)")
+
+        let few = ["--database", workspace.path("few.sqlite")]
+        _ = try await SchedulerProcess.run(["index", "import", "-"] + few, input: Data(lines.prefix(10).joined(separator: "\n").utf8))
+        let none = try await SchedulerProcess.run(["index", "pack"] + few)
+        #expect(none.status == 0 && none.stdout.hasPrefix("nothing packed: the index holds fewer than 1,000 descriptions"), "\(none.stdout)")
+    }
+
     @Test func theDatabaseComesFromTheConfigRelativeToItsFolder() async throws {
         let workspace = try Workspace()
         try workspace.write("conf/scheduler.yaml", "store:\n  sqlite: { path: ../var/index.sqlite }\n")
@@ -223,7 +250,7 @@ struct IndexCommandTests {
         #expect(!uncommitted.stdout.contains("\"uniqueIdentifier\":\"k2001\""), "and nothing of the uncommitted one")
     }
 
-    @Test(arguments: [[], ["index"], ["index", "import"], ["index", "delete"], ["index", "stats"], ["search"]])
+    @Test(arguments: [[], ["index"], ["index", "import"], ["index", "delete"], ["index", "stats"], ["index", "pack"], ["search"]])
     func everyCommandHasHelp(command: [String]) async throws {
         let outcome = try await SchedulerProcess.run(command + ["--help"])
         #expect(outcome.status == 0)

@@ -221,6 +221,51 @@ struct TextPackingTests {
         #expect(try await Self.firstHit("wagain7z", in: index) == nil)
     }
 
+    /// A database an earlier release wrote, every description as written: packed in place, a few rows a transaction,
+    /// and searched as before.
+    @Test func descriptionsStoredAsWrittenArePackedInPlaceAndFoundAsBefore() async throws {
+        let directory = try TemporaryDirectory()
+        var random = SeededGenerator(seed: 6)
+        let written = Self.items(0..<2_500, &random) + [item("short", description: "a few words")]
+        try await Self.index(directory).commit(IndexBatch(operations: [.upsert(written)]))
+        try await Self.index(directory).database.write { db in
+            try db.execute(sql: "UPDATE item SET contentDescription = item_text(contentDescription); DELETE FROM text_dictionary")
+        }
+        let index = try Self.index(directory)
+        let queries = [Self.word("i", 3), Self.word("i", 2_400), Self.words[5], Self.words[17] + " " + Self.words[40], "title 12"]
+        func answers() async throws -> [[String]] {
+            var answers: [[String]] = []
+            for query in queries {
+                answers.append(try await index.search(SearchQuery(text: query)).hits.map { "\($0.uniqueIdentifier) \($0.contentDescription ?? "")" })
+            }
+            return answers
+        }
+        let before = try await answers()
+        try await index.buildSearchPostings()
+        let packed = try #require(try await index.packStoredDescriptions(rowsATransaction: 700))
+        #expect(packed.descriptions == 2_500 && packed.bytesPacked * 2 < packed.bytesAsWritten, "\(packed)")
+        let stored = try await Self.storage(index)
+        #expect(written.dropLast().allSatisfy { stored[$0.uniqueIdentifier] == "blob" } && stored["short"] == "text")
+        #expect(try await answers() == before, "the same hits, through the postings built before the rows were packed")
+        #expect(try await index.packStoredDescriptions() == SQLiteSearchIndex.DescriptionsPacked(), "nothing left to pack")
+        try await checkFullTextTables(of: index)
+        // A new process builds its postings from the packed rows and finds the same.
+        let restarted = try Self.index(directory)
+        try await restarted.buildSearchPostings()
+        for (query, hits) in zip(queries, before) {
+            #expect(try await restarted.search(SearchQuery(text: query)).hits.map { "\($0.uniqueIdentifier) \($0.contentDescription ?? "")" } == hits)
+        }
+    }
+
+    @Test func tooFewDescriptionsToLearnFromAreLeftAsWritten() async throws {
+        let directory = try TemporaryDirectory()
+        let index = try Self.index(directory)
+        var random = SeededGenerator(seed: 8)
+        try await index.commit(IndexBatch(operations: [.upsert(Self.items(0..<300, &random))]))
+        #expect(try await index.packStoredDescriptions() == nil)
+        #expect(try await Self.storage(index).values.allSatisfy { $0 == "text" })
+    }
+
     @Test func aFileALaterReleaseMigratedIsRefused() async throws {
         let directory = try TemporaryDirectory()
         try await Self.index(directory).database.write { db in

@@ -136,6 +136,9 @@ final class TextPacker {
 
     deinit { ZSTD_freeCCtx(context) }
 
+    /// Whether it has a dictionary to pack with.
+    var packs: Bool { dictionary != nil }
+
     /// Texts worth packing this packer stored as they are, having no dictionary.
     private(set) var plainWorthPacking = 0
 

@@ -4,7 +4,7 @@ import ArgumentParser
 struct IndexCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
-        abstract: "Import, delete and count items in the search index.",
-        subcommands: [ImportCommand.self, DeleteCommand.self, StatsCommand.self]
+        abstract: "Import, delete, count and pack items in the search index.",
+        subcommands: [ImportCommand.self, DeleteCommand.self, StatsCommand.self, PackCommand.self]
     )
 }
