@@ -20,8 +20,9 @@ import SQLiteStore
 ///        scheduler-bench --http DATABASE [--row-cache MB,…] (search over HTTP against `scheduler run` on an existing index;
 ///                                        wrk if installed, for 20 s or BENCH_LOAD_SECONDS; with several row cache sizes,
 ///                                        a service with each, alternated)
-///        scheduler-bench --paired DATABASE [--row-cache A,B] [--against PATH] [--writer] (two services at once on
-///                                        copies of an index, CPU a never-repeated search, A over B, with items
+///        scheduler-bench --paired DATABASE [--row-cache A,B] [--against PATH] [--against-database PATH] [--writer]
+///                                        (two services at once on copies of an index, or B on another index of the
+///                                        same items, CPU a never-repeated search, A over B, with items
 ///                                        rewritten in both meanwhile with --writer: ``PairedBenchmark``)
 ///        scheduler-bench --restart DATABASE [--once] (search right after a restart, postings saved and not: ``RestartBenchmark``)
 ///        scheduler-bench --relevance FOLDER … (titles of real sites' posts: see ``RelevanceBenchmark``)

@@ -18,6 +18,8 @@ struct BenchmarkOptions {
     var afterImport: Int?
     /// The `scheduler` of `--paired`'s second service (B), when it is another program.
     var against: String?
+    /// The index B serves a copy of, when it is another one (`--against-database`): the same items stored otherwise.
+    var againstDatabase: String?
     /// Whether `--paired` rewrites items in both copies while it loads them (`--writer`).
     var writer = false
     /// A measure that runs alone (one a run; the options around it, such as `--scheduler`, apply to it).
@@ -57,12 +59,14 @@ struct BenchmarkOptions {
             case .http(let database, let rowCaches):
                 try await HTTPBenchmark.run(database: database, rowCaches: rowCaches, work: options.work, scheduler: options.scheduler)
             case .paired(let database, let rowCaches):
-                guard rowCaches.count <= 2 else { fail("usage: scheduler-bench --paired DATABASE [--row-cache A,B] [--against PATH]") }
+                guard rowCaches.count <= 2 else { fail("usage: scheduler-bench --paired DATABASE [--row-cache A,B] [--against PATH] [--against-database PATH]") }
                 let sides = [
-                    PairedBenchmark.Side(name: "A", scheduler: options.scheduler, rowCache: rowCaches[0]),
-                    PairedBenchmark.Side(name: "B", scheduler: options.against ?? options.scheduler, rowCache: rowCaches.last!),
+                    PairedBenchmark.Side(name: "A", scheduler: options.scheduler, database: database, rowCache: rowCaches[0]),
+                    PairedBenchmark.Side(
+                        name: "B", scheduler: options.against ?? options.scheduler, database: options.againstDatabase ?? database, rowCache: rowCaches.last!
+                    ),
                 ]
-                try await PairedBenchmark.run(database: database, sides: sides, writer: options.writer, work: options.work)
+                try await PairedBenchmark.run(sides: sides, writer: options.writer, work: options.work)
             case .restart(let database, let once): try await RestartBenchmark.run(database: database, once: once, work: options.work, scheduler: options.scheduler)
             case .postings(let database, let allFields): try await PostingsBenchmark.run(database: database, allFields: allFields)
             case .purge(let database): try await PurgeBenchmark.measure(try SQLiteSearchIndex(path: database, logger: Logger(label: "bench")))
@@ -80,7 +84,7 @@ struct BenchmarkOptions {
     }
 
     static let usage = "usage: scheduler-bench [N …] [--work DIR] [--scheduler PATH] [--postgres URL] | --goals N | --after-import N --postgres URL "
-        + "| --pass N | --decode N | --generate N | --ticks [N] … | --http DATABASE [--row-cache MB,…] | --paired DATABASE [--row-cache A,B] [--against PATH] [--writer] | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
+        + "| --pass N | --decode N | --generate N | --ticks [N] … | --http DATABASE [--row-cache MB,…] | --paired DATABASE [--row-cache A,B] [--against PATH] [--against-database PATH] [--writer] | --restart DATABASE [--once] | --postings DATABASE [--all-fields] | --purge DATABASE "
         + "| --relevance FOLDER … | --relevance-docs NAME=DIR[,site=FILE][,flavor=F] … | --search DATABASE|URL | --popularity DATABASE|URL | --audience DATABASE|N | --fleet URL"
 
     mutating func parse(_ arguments: ArraySlice<String>) {
@@ -93,7 +97,9 @@ struct BenchmarkOptions {
                 sizes.append(n)
             }
         }
-        if against != nil, single?.isPaired != true { Self.fail("--against names the second service of --paired\n" + Self.usage) }
+        if against != nil || againstDatabase != nil, single?.isPaired != true {
+            Self.fail("--against and --against-database name the second service of --paired and its index\n" + Self.usage)
+        }
         if writer, single?.isPaired != true { Self.fail("--writer rewrites items beside --paired's load\n" + Self.usage) }
     }
 
@@ -116,6 +122,9 @@ struct BenchmarkOptions {
         case "--against":
             guard let path = arguments.popFirst(), !path.hasPrefix("--") else { Self.fail("usage: scheduler-bench --paired DATABASE --against PATH") }
             against = path
+        case "--against-database":
+            guard let path = arguments.popFirst(), !path.hasPrefix("--") else { Self.fail("usage: scheduler-bench --paired DATABASE --against-database PATH") }
+            againstDatabase = path
         case "--writer": writer = true
         case "--restart": single = .restart(arguments.popFirst() ?? "", once: Self.flag("--once", &arguments))
         case "--postings": single = .postings(arguments.popFirst() ?? "", allFields: Self.flag("--all-fields", &arguments))

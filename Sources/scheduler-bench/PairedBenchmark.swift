@@ -5,11 +5,13 @@ import PluginAPI
 import Glibc
 #endif
 
-/// Two services compared at once: `scheduler-bench --paired DATABASE [--row-cache A,B] [--against PATH]`.
+/// Two services compared at once: `scheduler-bench --paired DATABASE [--row-cache A,B] [--against PATH]
+/// [--against-database PATH]`.
 ///
 /// This VM's speed drifts 20–40 % within minutes, so two builds or settings measured one after the other differ by
 /// more than most changes do (BENCHMARKS.md, 2026-11-30, morning). Here both run at the same time, each a `scheduler
-/// run` on its own copy of the index (`DATABASE` and its saved postings, copied under `--work`), each loaded by its own
+/// run` on its own copy of the index (`DATABASE`, or B's `--against-database`, and its saved postings, copied under
+/// `--work`), each loaded by its own
 /// `wrk -t1 -c8` walking the same list of never-repeated queries at its own pace: the drift falls on both alike. After a
 /// warm-up of ``warmUp`` (the row caches fill), ``rounds`` rounds of ``round`` each give the CPU time each service
 /// spent a request (`utime + stime` from `/proc/PID/stat`), and their ratio, A over B; the median of the rounds is
@@ -21,9 +23,12 @@ enum PairedBenchmark {
     struct Side {
         var name: String
         var scheduler: String
+        var database: String
         var rowCache: Int?
 
-        var description: String { "\(name): \(scheduler), " + (rowCache.map { "rowCacheMegabytes: \($0)" } ?? "the default row cache") }
+        var description: String {
+            "\(name): \(scheduler) on \(database), " + (rowCache.map { "rowCacheMegabytes: \($0)" } ?? "the default row cache")
+        }
     }
 
     static let warmUp = 90
@@ -32,11 +37,11 @@ enum PairedBenchmark {
     /// Connections each `wrk` keeps open (4 per core: both services stay busy).
     static let connections = 8
 
-    static func run(database: String, sides: [Side], writer: Bool, work: String) async throws {
-        print("\n== paired: \(database), both services at once, CPU per never-repeated search")
+    static func run(sides: [Side], writer: Bool, work: String) async throws {
+        print("\n== paired: both services at once, CPU per never-repeated search")
         guard let wrk = HTTPBenchmark.wrk else { throw BenchmarkError("--paired loads both services with wrk: apt-get install -y wrk") }
         sides.forEach { print($0.description) }
-        let services = try await start(sides, database: database, work: work)
+        let services = try await start(sides, work: work)
         defer { services.forEach { $0.stop() } }
         let writing = writer ? try Writer(scheduler: sides[0].scheduler, folders: sides.map { folder(of: $0, work: work) }, work: work) : nil
         defer { writing?.stop() }
@@ -64,7 +69,7 @@ enum PairedBenchmark {
     }
 
     /// Each side's service on its own copy of the index, its postings held.
-    private static func start(_ sides: [Side], database: String, work: String) async throws -> [ServiceProcess] {
+    private static func start(_ sides: [Side], work: String) async throws -> [ServiceProcess] {
         var services: [ServiceProcess] = []
         for side in sides {
             let folder = folder(of: side, work: work)
@@ -72,8 +77,8 @@ enum PairedBenchmark {
             try ServiceProcess.writeServingConfig(
                 store: "{ sqlite: { path: \(copy) } }", to: folder, adding: side.rowCache.map { "search: { rowCacheMegabytes: \($0) }" }
             )
-            for suffix in ["", "-wal", ".postings"] where FileManager.default.fileExists(atPath: database + suffix) {
-                try FileManager.default.copyItem(atPath: database + suffix, toPath: copy + suffix)
+            for suffix in ["", "-wal", ".postings"] where FileManager.default.fileExists(atPath: side.database + suffix) {
+                try FileManager.default.copyItem(atPath: side.database + suffix, toPath: copy + suffix)
             }
             let service = try ServiceProcess(scheduler: side.scheduler, config: folder)
             services.append(service)
