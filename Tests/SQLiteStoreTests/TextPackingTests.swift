@@ -167,7 +167,7 @@ struct TextPackingTests {
             _ = try await index.commit(IndexBatch(operations: [.upsert(Self.items(0..<1_100, &random))]), alongside: { _, _ in throw Refused() })
         }
         #expect(try await Self.dictionaries(index) == 0)
-        // Another process trains on other text: the same id, other bytes; what it packs reads back here with these.
+        // Another process trains on other text: other bytes, so another id; what it packs reads back here.
         let written = Self.items(0..<1_100, prefix: "k", &random).map { var item = $0; item.contentDescription = item.contentDescription!.uppercased(); return item }
         try await other.commit(IndexBatch(operations: [.upsert(written)]))
         #expect(try await Self.dictionaries(index) == 1)
@@ -177,7 +177,7 @@ struct TextPackingTests {
     /// Values a damaged file (or another tool) could hold, each with what the warning says of it.
     static let damage: [(name: String, bytes: [UInt8], says: String)] = [
         ("another format", [2, 1, 60, 0, 0, 0], "is not a packed text"),
-        ("an unknown dictionary", PackedText.header(dictionary: 99, length: 60) + [0, 0, 0], "names the text dictionary 99, which the file does not hold"),
+        ("an unknown dictionary", PackedText.header(dictionary: 99, length: 60) + [0, 0, 0], "the text dictionary 99 of the index is missing"),
         ("a frame cut short", [], "cannot be unpacked"),
         ("a length past the bound", PackedText.header(dictionary: 1, length: PackedText.maxTextBytes + 1) + [0, 0], "is not a packed text"),
         ("a length other than the frame's", [], "bytes where its header says"),
@@ -209,8 +209,8 @@ struct TextPackingTests {
             #expect(hit != nil && hit?.contentDescription == nil, "\(name): found by FTS5, shown without its description")
         }
         #expect(index.textPacking.dictionaries.damagedValuesRead >= 2)
-        let warnings = log.messages.filter { $0.contains("packed description") }
-        #expect(warnings.count == 1 && warnings.allSatisfy { $0.contains(says) && $0.contains("the file is damaged") }, "\(name): \(warnings)")
+        let warnings = log.messages.filter { $0.contains("the file is damaged") }
+        #expect(warnings.count == 1 && warnings.allSatisfy { $0.contains(says) }, "\(name): \(warnings)")
         #expect(try await Self.firstHit(Self.word("i", 512), in: index)?.contentDescription == written[512].contentDescription, "the other rows read as before")
         // Written again by its source, then deleted: neither is stopped by what it held.
         var again = written[7]
@@ -219,6 +219,49 @@ struct TextPackingTests {
         #expect(try await Self.firstHit("wagain7z", in: index)?.contentDescription == again.contentDescription)
         try await index.commit(IndexBatch(operations: [.deleteIdentifiers(["i7"])]))
         #expect(try await Self.firstHit("wagain7z", in: index) == nil)
+    }
+
+    /// A write too small to train on, then one large enough: the large one trains the dictionary and is packed, as is
+    /// the same large write tried again after its transaction rolled back.
+    @Test(arguments: [false, true])
+    func aLargeWriteAfterSmallOnesOrARollbackTrainsTheDictionary(rolledBack: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let index = try Self.index(directory, postings: .off)
+        var random = SeededGenerator(seed: 9)
+        let large = Self.items(0..<1_100, &random)
+        struct Refused: Error {}
+        if rolledBack {
+            await #expect(throws: Refused.self) {
+                _ = try await index.commit(IndexBatch(operations: [.upsert(large)]), alongside: { _, _ in throw Refused() })
+            }
+        } else {
+            try await index.commit(IndexBatch(operations: [.upsert(Self.items(0..<50, prefix: "s", &random))]))
+        }
+        try await index.commit(IndexBatch(operations: [.upsert(large)]))
+        #expect(try await Self.dictionaries(index) == 1)
+        let stored = try await Self.storage(index)
+        #expect(large.allSatisfy { stored[$0.uniqueIdentifier] == "blob" })
+    }
+
+    /// A dictionary whose bytes are damaged: what it packed reads as none, said once, and writes go on, as written.
+    @Test func aDamagedDictionaryLeavesWritesGoingOnAsWritten() async throws {
+        let directory = try TemporaryDirectory()
+        var random = SeededGenerator(seed: 10)
+        let written = Self.items(0..<1_100, &random)
+        try await Self.index(directory).commit(IndexBatch(operations: [.upsert(written)]))
+        // Zstandard's magic number, then what no dictionary holds (without the number, any bytes are a dictionary).
+        let damaged = Data([0x37, 0xA4, 0x30, 0xEC, 1, 2, 3, 4] + [UInt8](repeating: 0, count: 56))
+        try await Self.index(directory).database.write { db in try db.execute(sql: "UPDATE text_dictionary SET bytes = ?", arguments: [damaged]) }
+        let log = LogRecorder()
+        let index = try SQLiteSearchIndex(path: directory.path("index.sqlite"), searchCacheEntries: 0, postings: .off, logger: log.logger())
+        let more = Self.items(0..<3, prefix: "m", &random)
+        try await index.commit(IndexBatch(operations: [.upsert(more)]))
+        #expect(try await Self.storage(index)["m1"] == "text")
+        #expect(try await Self.firstHit(Self.word("m", 1), in: index)?.contentDescription == more[1].contentDescription)
+        let hit = try await index.search(SearchQuery(text: Self.word("i", 4))).hits.first { $0.uniqueIdentifier == "i4" }
+        #expect(hit != nil && hit?.contentDescription == nil)
+        let warnings = log.messages.filter { $0.contains("the file is damaged") }
+        #expect(warnings.count == 1 && warnings[0].contains("cannot be read by Zstandard"), "\(warnings)")
     }
 
     /// A database an earlier release wrote, every description as written: packed in place, a few rows a transaction,

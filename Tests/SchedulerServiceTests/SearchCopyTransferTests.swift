@@ -106,6 +106,30 @@ struct SearchCopyTransferTests {
         }
     }
 
+    /// A replica sends `/2`; it takes an earlier release's `/1` (whose file it migrates when it opens it) and refuses
+    /// any other first line, before anything is written.
+    @Test func anEarlierReleasesCopyIsTakenAndAnotherFormatRefused() async throws {
+        try await Self.inFolder { folder in
+            var generator = SeededGenerator(seed: 7)
+            let database = Self.randomBytes(10_000, using: &generator)
+            let bytes = try await Self.sent(database: database, postings: nil, in: folder)
+            let sentLine = Array("SCHEDULER-SEARCH-COPY/2\n".utf8)
+            #expect(Array(bytes.prefix(sentLine.count)) == sentLine)
+            func signed(firstLine: String) -> [UInt8] {
+                let body = Array(firstLine.utf8) + bytes.dropFirst(sentLine.count).dropLast(SHA256.byteCount)
+                return body + Array(HMAC<SHA256>.authenticationCode(for: body, using: Self.keys.transferKey(nonce: Self.nonce)))
+            }
+            try await Self.receive(signed(firstLine: "SCHEDULER-SEARCH-COPY/1\n"), in: folder, using: &generator)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/copy.sqlite")) == Data(database))
+            try FileManager.default.removeItem(atPath: folder + "/copy.sqlite")
+            let refused = await #expect(throws: SearchCopyTransferError.self) {
+                try await Self.receive(signed(firstLine: "SCHEDULER-SEARCH-COPY/3\n"), in: folder, using: &generator)
+            }
+            #expect(refused?.description == "this is not a search copy of this version (its first line differs)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/copy.sqlite"))
+        }
+    }
+
     /// A transfer whole and intact but made for another nonce, or by a server with another token, is refused: only a
     /// peer holding the token can send a copy that is taken.
     @Test func aTransferForAnotherNonceOrFromAnotherTokenIsRefused() async throws {

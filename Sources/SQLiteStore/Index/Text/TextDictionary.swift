@@ -16,11 +16,11 @@ final class TextDictionary: @unchecked Sendable {
     init(id: Int64, bytes: UnsafeRawBufferPointer) throws(DamagedPackedText) {
         self.id = id
         guard let packing = ZSTD_createCDict(bytes.baseAddress, bytes.count, PackedText.level) else {
-            throw DamagedPackedText(problem: "names the text dictionary \(id), which Zstandard cannot read")
+            throw .dictionary(id, "cannot be read by Zstandard")
         }
         guard let unpacking = ZSTD_createDDict(bytes.baseAddress, bytes.count) else {
             ZSTD_freeCDict(packing)
-            throw DamagedPackedText(problem: "names the text dictionary \(id), which Zstandard cannot read")
+            throw .dictionary(id, "cannot be read by Zstandard")
         }
         self.packing = packing
         self.unpacking = unpacking
@@ -32,12 +32,23 @@ final class TextDictionary: @unchecked Sendable {
     }
 }
 
-/// A packed value that cannot be read back: the file is damaged, or was changed by something else than the scheduler.
-/// A statement reads the value as NULL (``TextDictionaries/noteDamage(_:)``).
+/// A packed value, or the dictionary it names, that cannot be read back: the file is damaged, or was changed by
+/// something else than the scheduler. A statement reads the value as NULL, and a write stores descriptions as they are
+/// (``TextDictionaries/noteDamage(_:)``).
 struct DamagedPackedText: Error, CustomStringConvertible {
-    var problem: String
-    var description: String {
-        "an item's packed description \(problem): it reads as none; the file is damaged: restore it from a backup, or reindex the item"
+    var description: String
+
+    /// A value that is not what ``PackedText`` writes.
+    static func value(_ problem: String) -> DamagedPackedText {
+        DamagedPackedText(description: "an item's packed description \(problem): it reads as none; the file is damaged: restore it from a backup, or reindex the item")
+    }
+
+    /// A dictionary that cannot be used.
+    static func dictionary(_ id: Int64, _ problem: String) -> DamagedPackedText {
+        DamagedPackedText(description: """
+            the text dictionary \(id) of the index \(problem): the descriptions packed with it read as none, and descriptions are written \
+            as they are; the file is damaged: restore it from a backup
+            """)
     }
 }
 
@@ -90,7 +101,7 @@ final class TextDictionaries: Sendable {
             let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 0), count: Int(sqlite3_column_bytes(statement, 0)))
             return try TextDictionary(id: id, bytes: bytes)
         case SQLITE_DONE:
-            throw DamagedPackedText(problem: "names the text dictionary \(id), which the file does not hold")
+            throw DamagedPackedText.dictionary(id, "is missing")
         case let code:
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
         }

@@ -41,11 +41,17 @@ final class TextPacking: Sendable {
     func packer(_ db: Database, writing descriptions: [String?]) throws -> TextPacker {
         guard let connection = db.sqliteConnection else { return .plain }
         if let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM text_dictionary ORDER BY trainedAt DESC, id LIMIT 1")) {
-            return try TextPacker(dictionary: dictionaries.dictionary(newest, connection: connection))
+            do {
+                return try TextPacker(dictionary: dictionaries.dictionary(newest, connection: connection))
+            } catch let damage as DamagedPackedText {
+                // Written as they are rather than not at all.
+                dictionaries.noteDamage(damage)
+                return .plain
+            }
         }
         let writing = descriptions.count { $0.map { (PackedText.minPackedBytes...PackedText.maxTextBytes).contains($0.utf8.count) } ?? false }
         let mayLook = plain.withLock { known in
-            known.map { $0.found + $0.writtenSince + writing >= Self.minSamples && $0.writtenSince >= Self.writtenBetweenLooks } ?? true
+            known.map { $0.found + $0.writtenSince + writing >= Self.minSamples && $0.writtenSince + writing >= Self.writtenBetweenLooks } ?? true
         }
         guard mayLook else { return .plain }
         let (samples, stored) = try Self.samples(db, writing: descriptions)
@@ -61,7 +67,7 @@ final class TextPacking: Sendable {
     }
 
     /// Distinct descriptions worth packing, of those a write sends and those stored plain, up to ``maxSamples``; and
-    /// how many of the latter were read.
+    /// how many of the latter the former did not hold.
     private static func samples(_ db: Database, writing descriptions: [String?]) throws -> (samples: [[UInt8]], stored: Int) {
         var samples = Set<[UInt8]>()
         for case let description? in descriptions where (PackedText.minPackedBytes...PackedText.maxTextBytes).contains(description.utf8.count) {
@@ -77,10 +83,10 @@ final class TextPacking: Sendable {
         )
         var stored = 0
         while samples.count < maxSamples, let row = try rows.next() {
-            samples.insert(Array(row[0] as Data))
-            stored += 1
+            if samples.insert(Array(row[0] as Data)).inserted { stored += 1 }
         }
-        return (Array(samples), stored)
+        // In one order whatever the set's: the same rows train the same dictionary.
+        return (samples.sorted { $0.lexicographicallyPrecedes($1) }, stored)
     }
 
     /// Stores dictionary `bytes` in the caller's transaction. Its id is taken from its bytes, so that an id names one

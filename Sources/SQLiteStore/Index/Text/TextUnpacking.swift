@@ -55,12 +55,14 @@ final class TextUnpacking {
             sqlite3_result_null(context)
         } catch {
             sqlite3_result_error(context, "\(error)", -1)
+            // An interrupted read stays one, which GRDB turns into the task's cancellation.
+            if let error = error as? DatabaseError { sqlite3_result_error_code(context, error.extendedResultCode.rawValue) }
         }
     }
 
     /// The text `packed` holds, in ``buffer``.
     private func unpack(_ packed: UnsafeRawBufferPointer, connection: OpaquePointer) throws -> ArraySlice<UInt8> {
-        guard let header = PackedText.readHeader(packed) else { throw DamagedPackedText(problem: "is not a packed text") }
+        guard let header = PackedText.readHeader(packed) else { throw DamagedPackedText.value("is not a packed text") }
         let dictionary = try dictionaries.dictionary(header.dictionary, connection: connection)
         if buffer.count < header.length { buffer = [UInt8](repeating: 0, count: header.length) }
         let frame = UnsafeRawBufferPointer(rebasing: packed[header.frameStart...])
@@ -71,9 +73,9 @@ final class TextUnpacking {
         guard ZSTD_isError(written) == 0 else {
             ZSTD_DCtx_reset(context, ZSTD_reset_session_and_parameters)
             ZSTD_DCtx_setParameter(context, ZSTD_d_experimentalParam1, Int32(ZSTD_f_zstd1_magicless.rawValue))
-            throw DamagedPackedText(problem: "cannot be unpacked (\(String(cString: ZSTD_getErrorName(written))))")
+            throw DamagedPackedText.value("cannot be unpacked (\(String(cString: ZSTD_getErrorName(written))))")
         }
-        guard written == header.length else { throw DamagedPackedText(problem: "holds \(written) bytes where its header says \(header.length)") }
+        guard written == header.length else { throw DamagedPackedText.value("holds \(written) bytes where its header says \(header.length)") }
         return buffer[..<written]
     }
 
