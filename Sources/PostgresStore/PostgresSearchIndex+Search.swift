@@ -230,7 +230,8 @@ extension PostgresSearchIndex {
             "SELECT \(unescaped: Self.itemColumns(withThumbnailData: false)) FROM item WHERE id = ANY(\(page.map(\.id)))", logger: logger
         )
         var hitsByID: [Int64: SearchHit] = [:]
-        let scores = Dictionary(uniqueKeysWithValues: page.map { ($0.id, $0.score) })
+        // The first score of an id the page would hold twice, rather than a trap.
+        let scores = Dictionary(page.map { ($0.id, $0.score) }, uniquingKeysWith: { first, _ in first })
         for try await row in rows {
             let (id, item) = try Self.item(from: row)
             hitsByID[id] = SearchHit(item, score: scores[id] ?? 0)
