@@ -108,7 +108,7 @@ public final class SQLiteSearchIndex: SearchIndex {
             fields: fields
         )
         resultCache = SearchResultCache(maxEntries: searchCacheEntries)
-        textPacking = TextPacking(logger: logger)
+        textPacking = TextPacking(clock: clock, logger: logger)
         self.timeToLive = timeToLive
         self.clock = clock
         self.logger = logger

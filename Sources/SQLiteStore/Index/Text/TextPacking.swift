@@ -1,6 +1,7 @@
 import CZstd
 import Foundation
 import GRDB
+import HostSupport
 import Indexing
 import Logging
 import Synchronization
@@ -15,6 +16,8 @@ import Synchronization
 /// processes packs with the dictionary whichever trained it, since each reads the newest at every write.
 final class TextPacking: Sendable {
     let dictionaries: TextDictionaries
+    /// What dates a dictionary's training (`trainedAt`: the newest serves).
+    private let clock: any WallClock
     /// What this process knows of the descriptions stored plain that a dictionary would pack: how many its last look
     /// for enough to train on found, and how many it wrote since (`nil`: it has not looked yet). It looks again once
     /// they may be enough, and ``writtenBetweenLooks`` were written since: an index holding few long descriptions is
@@ -31,7 +34,8 @@ final class TextPacking: Sendable {
     /// Descriptions worth packing written plain between two looks for enough to train on.
     static let writtenBetweenLooks = 100
 
-    init(logger: Logger) {
+    init(clock: any WallClock, logger: Logger) {
+        self.clock = clock
         dictionaries = TextDictionaries(logger: logger)
     }
 
@@ -95,7 +99,7 @@ final class TextPacking: Sendable {
         let id = bytes.withUnsafeBytes { Int64(XXHash64.hash($0) >> 36) + 1 }
         try db.execute(
             sql: "INSERT INTO text_dictionary (id, bytes, samples, trainedAt) VALUES (?, ?, ?, ?)",
-            arguments: [id, Data(bytes), samples, Date().timeIntervalSince1970]
+            arguments: [id, Data(bytes), samples, clock.now().timeIntervalSince1970]
         )
         let dictionary = try bytes.withUnsafeBytes { try TextDictionary(id: id, bytes: $0) }
         dictionaries.keep(dictionary)

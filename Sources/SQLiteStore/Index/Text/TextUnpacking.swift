@@ -78,7 +78,6 @@ final class TextUnpacking {
         guard written == header.length else { throw DamagedPackedText.value("holds \(written) bytes where its header says \(header.length)") }
         return buffer[..<written]
     }
-
 }
 
 /// SQLite copies a result given with it before the call returns.
