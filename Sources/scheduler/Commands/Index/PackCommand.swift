@@ -25,7 +25,7 @@ struct PackCommand: AsyncParsableCommand {
             try await (store.index as? SQLiteSearchIndex)?.packStoredDescriptions()
         }
         guard let packed else {
-            return print("nothing packed: the index has no dictionary to pack with: it holds fewer than 1,000 distinct descriptions of 48 bytes or more to train one on, or its dictionary is damaged (said above)")
+            return print("nothing packed: no dictionary to pack with (fewer than 1,000 distinct descriptions of 48 bytes or more to train one on, or a damaged one, which a warning above names)")
         }
         guard packed.descriptions > 0 else { return print("nothing to pack: every description worth packing is packed") }
         print(String(
