@@ -309,6 +309,29 @@ struct TextPackingTests {
         #expect(try await Self.storage(index).values.allSatisfy { $0 == "text" })
     }
 
+    /// The postings against FTS5 (``SearchPostingsTests``) on packed rows: the same hits, scores and totals, before and
+    /// after rewrites.
+    @Test func searchesOfPackedRowsAnswerAsFullText() async throws {
+        let pair = try SearchPostingsTests.Pair(allFields: true)
+        var random = SeededGenerator(seed: 11)
+        func items(_ ids: Range<Int>) -> [SearchableItem] {
+            ids.map { n in
+                var made = SearchPostingsTests.randomItem("i\(n)", &random)
+                made.contentDescription = (made.contentDescription ?? "") + " " + Self.description(&random)
+                return made
+            }
+        }
+        try await pair.keeping.commit(IndexBatch(operations: [.upsert(items(0..<1_200))]))
+        #expect(try await Self.dictionaries(pair.keeping) == 1)
+        try await pair.keeping.buildSearchPostings()
+        var answered = 0
+        for round in 0..<2 {
+            for _ in 0..<40 { answered += try await pair.expectSameResults(try SearchPostingsTests.randomQuery(&random)) }
+            if round == 0 { try await pair.plain.commit(IndexBatch(operations: [.upsert(items(0..<150)), .deleteIdentifiers(["i400", "i401"])])) }
+        }
+        #expect(answered > 20, "the postings answered \(answered) batches")
+    }
+
     @Test func aFileALaterReleaseMigratedIsRefused() async throws {
         let directory = try TemporaryDirectory()
         try await Self.index(directory).database.write { db in
