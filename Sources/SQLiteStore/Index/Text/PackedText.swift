@@ -21,6 +21,12 @@ enum PackedText {
     /// a longer one (a caller's own limits) is stored as it is. A larger length in a header is damage, refused before
     /// anything is allocated for it.
     static let maxTextBytes = ItemLimits.standard.maxDescriptionBytes
+    /// The lengths in bytes of the texts worth packing, from ``minPackedBytes`` to ``maxTextBytes``.
+    static let packedLengths = minPackedBytes...maxTextBytes
+    /// The SQL condition of an `item` row whose description is stored as written and of a length worth packing.
+    static let storedPlainWorthPacking = """
+        typeof(contentDescription) = 'text' AND length(CAST(contentDescription AS BLOB)) BETWEEN \(packedLengths.lowerBound) AND \(packedLengths.upperBound)
+        """
     /// The level packing compresses at: with the bench's dictionary, zstd 1.5.4's command line packs its descriptions
     /// 2.65 times at 3, 2.22 at 1 and 2.31 at 6.
     static let level: Int32 = 3

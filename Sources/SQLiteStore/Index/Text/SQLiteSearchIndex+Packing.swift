@@ -11,6 +11,12 @@ extension SQLiteSearchIndex {
         public var descriptions = 0
         public var bytesAsWritten = 0
         public var bytesPacked = 0
+
+        mutating func add(_ other: DescriptionsPacked) {
+            descriptions += other.descriptions
+            bytesAsWritten += other.bytesAsWritten
+            bytesPacked += other.bytesPacked
+        }
     }
 
     /// Packs the descriptions stored as written that the index's dictionary packs (``PackedText``): those of a
@@ -33,11 +39,9 @@ extension SQLiteSearchIndex {
                 guard packer.packs else { return nil }
                 let rows = try Row.fetchCursor(
                     db.cachedStatement(sql: """
-                        SELECT id, contentDescription FROM item
-                        WHERE id > ? AND typeof(contentDescription) = 'text' AND length(CAST(contentDescription AS BLOB)) BETWEEN ? AND ?
-                        ORDER BY id LIMIT ?
+                        SELECT id, contentDescription FROM item WHERE id > ? AND \(PackedText.storedPlainWorthPacking) ORDER BY id LIMIT ?
                         """),
-                    arguments: [after, PackedText.minPackedBytes, PackedText.maxTextBytes, rowsATransaction]
+                    arguments: [after, rowsATransaction]
                 )
                 var (step, last, read) = (DescriptionsPacked(), Int64?.none, 0)
                 var packed: [(id: Int64, value: DatabaseValue)] = []
@@ -48,9 +52,7 @@ extension SQLiteSearchIndex {
                     let value = packer.pack(text)
                     guard case .blob(let bytes) = value.storage else { continue }
                     packed.append((row[0], value))
-                    step.descriptions += 1
-                    step.bytesAsWritten += text.utf8.count
-                    step.bytesPacked += bytes.count
+                    step.add(DescriptionsPacked(descriptions: 1, bytesAsWritten: text.utf8.count, bytesPacked: bytes.count))
                 }
                 // Written once the read is over: a statement does not write the table another walks.
                 for (id, value) in packed {
@@ -59,9 +61,7 @@ extension SQLiteSearchIndex {
                 return (last, step)
             }
             guard let step else { return packed.descriptions > 0 ? packed : nil }
-            packed.descriptions += step.packed.descriptions
-            packed.bytesAsWritten += step.packed.bytesAsWritten
-            packed.bytesPacked += step.packed.bytesPacked
+            packed.add(step.packed)
             guard let last = step.last else { return packed }
             after = last
         }

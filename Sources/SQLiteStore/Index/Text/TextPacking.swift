@@ -53,7 +53,7 @@ final class TextPacking: Sendable {
                 return .plain
             }
         }
-        let writing = descriptions.count { $0.map { (PackedText.minPackedBytes...PackedText.maxTextBytes).contains($0.utf8.count) } ?? false }
+        let writing = descriptions.count { $0.map { PackedText.packedLengths.contains($0.utf8.count) } ?? false }
         let mayLook = plain.withLock { known in
             known.map { $0.found + $0.writtenSince + writing >= Self.minSamples && $0.writtenSince + writing >= Self.writtenBetweenLooks } ?? true
         }
@@ -74,16 +74,15 @@ final class TextPacking: Sendable {
     /// how many of the latter the former did not hold.
     private static func samples(_ db: Database, writing descriptions: [String?]) throws -> (samples: [[UInt8]], stored: Int) {
         var samples = Set<[UInt8]>()
-        for case let description? in descriptions where (PackedText.minPackedBytes...PackedText.maxTextBytes).contains(description.utf8.count) {
+        for case let description? in descriptions where PackedText.packedLengths.contains(description.utf8.count) {
             guard samples.count < maxSamples else { break }
             samples.insert(Array(description.utf8.prefix(maxSampleBytes)))
         }
         let rows = try Row.fetchCursor(
             db, sql: """
-                SELECT substr(CAST(contentDescription AS BLOB), 1, ?) FROM item
-                WHERE typeof(contentDescription) = 'text' AND length(CAST(contentDescription AS BLOB)) BETWEEN ? AND ? LIMIT ?
+                SELECT substr(CAST(contentDescription AS BLOB), 1, ?) FROM item WHERE \(PackedText.storedPlainWorthPacking) LIMIT ?
                 """,
-            arguments: [maxSampleBytes, PackedText.minPackedBytes, PackedText.maxTextBytes, maxSamples]
+            arguments: [maxSampleBytes, maxSamples]
         )
         var stored = 0
         while samples.count < maxSamples, let row = try rows.next() {
@@ -155,7 +154,7 @@ final class TextPacker {
     /// What to store for `text`: packed when there is a dictionary, the text is long enough (and not longer than a
     /// packed value may hold) and packing shrinks it.
     func pack(_ text: String?) -> DatabaseValue {
-        guard let text, (PackedText.minPackedBytes...PackedText.maxTextBytes).contains(text.utf8.count) else { return text.databaseValue }
+        guard let text, PackedText.packedLengths.contains(text.utf8.count) else { return text.databaseValue }
         guard let dictionary, let context else {
             plainWorthPacking += 1
             return text.databaseValue
