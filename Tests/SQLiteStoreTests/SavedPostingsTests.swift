@@ -29,11 +29,12 @@ struct SavedPostingsTests {
         /// A new index on the file, as a process started now opens it: postings kept and saved (``eager``), their builds
         /// bounded by `maxOwnMemory`.
         func process(
-            fields: SearchPostingsFields = .best, path: String? = nil, maxOwnMemory: Int = SQLiteSearchIndex.defaultPostingsMaxOwnMemory
+            fields: SearchPostingsFields = .best, path: String? = nil, maxOwnMemory: Int = SQLiteSearchIndex.defaultPostingsMaxOwnMemory,
+            maxMappedBytes: Int? = nil
         ) throws -> SQLiteSearchIndex {
             try SQLiteSearchIndex(
-                path: path ?? self.path, clock: clock, searchCacheEntries: 0, postingsMaxOwnMemory: maxOwnMemory, postings: fields,
-                savedPostings: Self.eager, logger: log.logger()
+                path: path ?? self.path, clock: clock, searchCacheEntries: 0, postingsMaxOwnMemory: maxOwnMemory,
+                postingsMaxMappedBytes: maxMappedBytes, postings: fields, savedPostings: Self.eager, logger: log.logger()
             )
         }
 
@@ -97,6 +98,49 @@ struct SavedPostingsTests {
         try await third.refreshSearchPostings()
         #expect(third.postings.rowsCaughtUpSinceBuild == written)
         #expect(third.postings.summary?.commitNumber == restarted.postings.summary?.commitNumber)
+    }
+
+    /// Searches map the saved file's pages as they read them; once the files the process maps hold more than the
+    /// bound, the keeper takes that file's pages out of the process (they stay in the page cache), and searches read
+    /// them again with the same answers. Under the bound, nothing is given back.
+    @Test func pastItsMappedBytesTheKeeperGivesTheSavedFilesPagesBackAndSearchesAnswerTheSame() async throws {
+        let folder = Folder()
+        _ = try await Self.savedByAFirstProcess(folder, fields: .all)
+        let plain = try folder.plain()
+
+        let unbounded = try folder.process(fields: .all, maxMappedBytes: .max)
+        try await unbounded.refreshSearchPostings()
+        _ = try await Self.expectSameAnswers(unbounded, plain, seed: 66)
+        try await unbounded.refreshSearchPostings()
+        #expect(unbounded.postings.mappedPagesGivenBack == 0)
+        #expect(try Self.residentBytes(mapping: folder.savedPath) > 0, "searches mapped the file's pages")
+
+        let bounded = try folder.process(fields: .all, maxMappedBytes: 0)
+        try await bounded.refreshSearchPostings()
+        withExtendedLifetime(unbounded) {}
+        #expect(bounded.postings.mappedPagesGivenBack == 1, "the file read at start")
+        #expect(try await Self.expectSameAnswers(bounded, plain, seed: 67) > 10, "searches read the pages again")
+        let mappedBySearches = try Self.residentBytes(mapping: folder.savedPath)
+        try await bounded.refreshSearchPostings()
+        #expect(bounded.postings.mappedPagesGivenBack == 2)
+        #expect(try Self.residentBytes(mapping: folder.savedPath) < mappedBySearches, "the bounded process's pages were given back")
+        #expect(try await Self.expectSameAnswers(bounded, plain, seed: 67) > 10)
+    }
+
+    /// The bytes this process holds resident of the mappings of the file at `path` (`/proc/self/smaps`).
+    static func residentBytes(mapping path: String) throws -> Int {
+        var inMapping = false, kibibytes = 0
+        // Read to its end: `String(contentsOfFile:)` reads only part of a long file that says its size is 0.
+        let smaps = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps")).readToEnd() ?? Data()
+        for line in String(decoding: smaps, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                inMapping = fields.count >= 6 && fields[5] == path
+            } else if inMapping, fields.first == "Rss:", fields.count >= 2, let value = Int(fields[1]) {
+                kibibytes += value
+            }
+        }
+        return kibibytes * 1024
     }
 
     /// A command's save (`scheduler index import`) asks whether it may build only when there is something to build: with

@@ -64,6 +64,13 @@ public final class SQLiteSearchIndex: SearchIndex {
     public static func defaultPostingsSegmentBytes(maxOwnMemory: Int) -> Int {
         min(1 << 30, maxOwnMemory / 4)
     }
+    /// The bytes of mapped files the process may hold resident before it gives back the pages of the saved postings
+    /// file (``SearchPostings/giveBackMappedPagesIfDue()``) unless a caller chooses otherwise: a gigabyte, or a quarter
+    /// of the postings' memory bound (`maxOwnMemory`) when that is less. A million items' file (0.4 GB) stays mapped
+    /// whole; ten million items' (3.9 GB) is mapped again as searches read it (BENCHMARKS.md, 2026-12-01, night).
+    public static func defaultPostingsMaxMappedBytes(maxOwnMemory: Int) -> Int {
+        defaultPostingsSegmentBytes(maxOwnMemory: maxOwnMemory)
+    }
     /// Each reading connection's page cache (SQLite's default is 2 MB): a search reads a few hundred rows, mostly the
     /// first items in priority order, which stay here instead of being copied from the file again (`pread`) by every
     /// search. Most of them come from the candidate row cache (``CandidateRowCache``) instead: 16 MB bought no
@@ -78,7 +85,9 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new;
     /// past `postingsMaxWords` distinct words, or when building them takes the process's own memory past
     /// `postingsMaxOwnMemory` bytes, they are dropped; a build whose rows grow the process by `postingsSegmentBytes`
-    /// (`nil`: ``defaultPostingsSegmentBytes(maxOwnMemory:)``) goes on in segments written beside the file; `postings` says which fields' words they keep (with
+    /// (`nil`: ``defaultPostingsSegmentBytes(maxOwnMemory:)``) goes on in segments written beside the file; once the files
+    /// the process maps hold more than `postingsMaxMappedBytes` resident (`nil`:
+    /// ``defaultPostingsMaxMappedBytes(maxOwnMemory:)``), the keeper gives back the saved postings file's pages; `postings` says which fields' words they keep (with
     /// ``SearchPostingsFields/off`` nobody builds them); their keeper saves them beside the file as `savedPostings` says
     /// (`nil`: never), and reads them from there at start. Candidate rows recent searches read are kept up to
     /// `rowCacheBytes` (0: none; ``CandidateRowCache``).
@@ -91,6 +100,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         postingsMaxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
         postingsMaxOwnMemory: Int = SQLiteSearchIndex.defaultPostingsMaxOwnMemory,
         postingsSegmentBytes: Int? = nil,
+        postingsMaxMappedBytes: Int? = nil,
         postings fields: SearchPostingsFields = .all,
         savedPostings: SavedPostingsPolicy? = SavedPostingsPolicy(),
         rowCacheBytes: Int = SQLiteSearchIndex.defaultRowCacheBytes,
@@ -101,6 +111,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         postingsSaving = savedPostings.map { PostingsSaving(databasePath: path, policy: $0) }
         postings = SearchPostings(
             caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords, maxOwnMemory: postingsMaxOwnMemory,
+            maxMappedBytes: postingsMaxMappedBytes ?? Self.defaultPostingsMaxMappedBytes(maxOwnMemory: postingsMaxOwnMemory),
             segmentPlan: PostingsSegments.Plan(
                 path: SavedPostingsFile(databasePath: path).path,
                 bytes: postingsSegmentBytes ?? Self.defaultPostingsSegmentBytes(maxOwnMemory: postingsMaxOwnMemory)

@@ -65,6 +65,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             try await makeCandidateRecords()
         }
         if let (saved, token) = try await saveSearchPostingsIfDue() { try await serveSavedSearchPostings(saved, token: token) }
+        postings.giveBackMappedPagesIfDue()
         return false
     }
 

@@ -40,6 +40,8 @@ package final class SearchPostings: Sendable {
         var rowsBuilt = 0
         var rowsCaughtUp = 0
         var rowsReadAgain = 0
+        /// The saved file they were read from, whose pages their members are read in place from; `nil` when built.
+        var mappedFile: MappedFile?
 
         init(commitNumber: Int64, allFields: Bool) {
             self.commitNumber = commitNumber
@@ -205,10 +207,21 @@ package final class SearchPostings: Sendable {
     /// what it made in memory.
     package var segmentsOfLastBuild: Int { segmentsBuilt.load(ordering: .relaxed) }
 
-    init(caughtUpBySearch: Int, maxWords: Int, maxOwnMemory: Int, segmentPlan: PostingsSegments.Plan?, fields: SearchPostingsFields) {
+    /// The bytes of mapped files this process may hold resident before the pages of the saved file the postings are
+    /// read from are taken out of it (``giveBackMappedPagesIfDue()``).
+    let maxMappedBytes: Int
+    private let givenBack = Atomic<Int>(0)
+    /// How many times the saved file's pages were taken out of the process: what tests check.
+    package var mappedPagesGivenBack: Int { givenBack.load(ordering: .relaxed) }
+
+    init(
+        caughtUpBySearch: Int, maxWords: Int, maxOwnMemory: Int, maxMappedBytes: Int, segmentPlan: PostingsSegments.Plan?,
+        fields: SearchPostingsFields
+    ) {
         self.caughtUpBySearch = caughtUpBySearch
         self.maxWords = maxWords
         self.maxOwnMemory = maxOwnMemory
+        self.maxMappedBytes = maxMappedBytes
         self.segmentPlan = segmentPlan
         self.fields = fields
     }
@@ -399,6 +412,21 @@ package final class SearchPostings: Sendable {
         return replaced != nil
     }
 
+    /// Takes the pages of the saved file the postings are read from out of this process when the files it maps hold
+    /// more than ``maxMappedBytes`` resident (``MappedFile/giveBackPages()``): searches touch members and records all
+    /// over the file, and the kernel maps whole cached blocks at each touch, so that the process would come to map the
+    /// whole file (3.9 GB at ten million items). The pages stay in the page cache; searches map those they read again.
+    /// Returns whether it did.
+    @discardableResult
+    func giveBackMappedPagesIfDue() -> Bool {
+        guard let mapped = ProcessMemory.mappedFileBytes(), mapped > maxMappedBytes,
+            let file = held.readIfAvailable({ $0?.mappedFile }) ?? nil
+        else { return false }
+        file.giveBackPages()
+        givenBack.add(1, ordering: .relaxed)
+        return true
+    }
+
     /// How many times postings were installed (built or loaded): a save of an earlier install is not one of these.
     private let installCount = Atomic<Int>(0)
 
@@ -583,6 +611,7 @@ extension SearchPostings.Held {
     /// Reads what ``write(to:)`` wrote, the words of every field when `allFields`.
     init(reading file: inout SavedFileReader, allFields: Bool) throws(SavedFileReader.Unusable) {
         self.init(commitNumber: try file.read(Int64.self), allFields: allFields)
+        mappedFile = file.mappedFile
         exactFrom = try file.read(Int64.self)
         let counts = try [file.read(Int64.self), file.read(Int64.self), file.read(Int64.self)]
         guard counts.allSatisfy({ $0 >= 0 && $0 <= Int64(Int32.max) * 1024 }) else {

@@ -18,6 +18,13 @@ final class MappedFile: @unchecked Sendable {
     deinit {
         munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
     }
+
+    /// Takes every page of the mapping out of this process (`MADV_DONTNEED`): they stay in the kernel's page cache, and
+    /// the next read of one maps it again (a minor fault, no read from the disk while the kernel keeps it). Readers on
+    /// other threads go on meanwhile: the file is never written, so what they read again is what they read before.
+    func giveBackPages() {
+        madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count, MADV_DONTNEED)
+    }
 }
 
 /// Reads a file ``SavedFileWriter`` wrote, mapped into memory (``MappedFile``): every read is bounds-checked and
