@@ -36,11 +36,25 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     }
 
     /// Refreshes the postings of the index `current` gives (``refreshSearchPostings(rowsAStep:)``) every
-    /// ``postingsFollowInterval``, until cancelled: the keeper of an index, and of a search copy's current file.
-    static func keepPostings(of current: @Sendable () async -> SQLiteSearchIndex?) async throws {
-        while true {
-            try await current()?.refreshSearchPostings()
-            try await Task.sleep(for: postingsFollowInterval)
+    /// ``postingsFollowInterval``, until cancelled: the keeper of an index, and of a search copy's current file. Beside
+    /// it, as often, gives back the pages of their saved file when due (``SearchPostings/giveBackMappedPagesIfDue()``):
+    /// a refresh waits for a reading connection, which searches under load keep busy for seconds, while they map
+    /// hundreds of megabytes of the file a second.
+    static func keepPostings(of current: @escaping @Sendable () async -> SQLiteSearchIndex?) async throws {
+        try await withThrowingTaskGroup { group in
+            group.addTask {
+                while true {
+                    try await current()?.refreshSearchPostings()
+                    try await Task.sleep(for: postingsFollowInterval)
+                }
+            }
+            group.addTask {
+                while true {
+                    await current()?.postings.giveBackMappedPagesIfDue()
+                    try await Task.sleep(for: postingsFollowInterval)
+                }
+            }
+            try await group.next()
         }
     }
 
@@ -65,7 +79,6 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             try await makeCandidateRecords()
         }
         if let (saved, token) = try await saveSearchPostingsIfDue() { try await serveSavedSearchPostings(saved, token: token) }
-        postings.giveBackMappedPagesIfDue()
         return false
     }
 
