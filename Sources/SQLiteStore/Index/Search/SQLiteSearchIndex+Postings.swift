@@ -37,9 +37,9 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
 
     /// Refreshes the postings of the index `current` gives (``refreshSearchPostings(rowsAStep:)``) every
     /// ``postingsFollowInterval``, until cancelled: the keeper of an index, and of a search copy's current file. Beside
-    /// it, as often, gives back the pages of their saved file when due (``SearchPostings/giveBackMappedPagesIfDue()``):
-    /// a refresh waits for a reading connection, which searches under load keep busy for seconds, while they map
-    /// hundreds of megabytes of the file a second.
+    /// it, as often, gives back the pages of their saved file when due (``SearchPostings/giveBackMappedPagesIfDue()``,
+    /// which searches do too, ``SearchPostings/noteSearch()``): a refresh waits for a reading connection, which
+    /// searches under load keep busy.
     static func keepPostings(of current: @escaping @Sendable () async -> SQLiteSearchIndex?) async throws {
         try await withThrowingTaskGroup { group in
             group.addTask {

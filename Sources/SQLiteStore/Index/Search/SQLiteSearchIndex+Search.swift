@@ -39,6 +39,7 @@ extension SQLiteSearchIndex {
         let cacheKey = SearchResultCache.Key(query: query, terms: typed, now: now)
         let (cache, postings, sharedRows) = (resultCache, postings, candidateRows)
         let generation = cache.generation
+        defer { postings.noteSearch() }
         return try await database.read { db in
             let commitNumber = try Self.lastCommitNumber(db)
             if let cached = cache.results(for: cacheKey, commitNumber: commitNumber, now: now) { return cached }

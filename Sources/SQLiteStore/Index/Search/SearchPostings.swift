@@ -427,6 +427,17 @@ package final class SearchPostings: Sendable {
         return true
     }
 
+    /// Searches between two looks at the process's mapped pages from the search path (``noteSearch()``).
+    static let searchesAMappedPagesLook = 16
+    private let searchesNoted = Atomic<Int>(0)
+
+    /// Counts a search, and every ``searchesAMappedPagesLook`` searches gives back the saved file's pages when due
+    /// (``giveBackMappedPagesIfDue()``, a millisecond when it does): under load the searches map hundreds of megabytes
+    /// a second, more than a look by the keeper every tenth of a second, which waits its turn behind them, can bound.
+    func noteSearch() {
+        if searchesNoted.add(1, ordering: .relaxed).newValue % Self.searchesAMappedPagesLook == 0 { giveBackMappedPagesIfDue() }
+    }
+
     /// How many times postings were installed (built or loaded): a save of an earlier install is not one of these.
     private let installCount = Atomic<Int>(0)
 
