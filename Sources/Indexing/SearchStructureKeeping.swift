@@ -15,6 +15,11 @@ public protocol SearchStructureKeeping: Sendable {
     /// How many item rows the structures hold (rows rewritten counting again until they are built anew); 0 while none
     /// are built, when searches do without them.
     var searchStructureRows: Int { get async }
+
+    /// How many searches since the process started went without the structures, because they did not hold the
+    /// search's commit (while they are read or built, behind a large write, dropped past their bounds, or not kept for
+    /// a field): on SQLite, searches that scanned FTS5. A count that only grows.
+    var searchesWithoutThem: Int { get async }
 }
 
 /// What ``SearchStructureKeeping/saveSearchStructures(mayBuild:)`` did.

@@ -34,6 +34,33 @@ struct ImportPostingsTests {
         #expect(await service.terminate() == 0, "\(service.log)")
     }
 
+    /// `scheduler_searches_without_postings_total` counts the searches the postings did not answer: none once they
+    /// are held, every one with `search.postings: off` (each scans FTS5).
+    @Test func theMetricsCountTheSearchesThatWentWithoutThePostings() async throws {
+        let setup = try SourceWorkspace(gate: false)
+        let imported = try await SchedulerProcess.run(["index", "import", "-"] + setup.config, input: Self.items(1...60))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        func without(_ service: RunningService) async throws -> Int? {
+            let lines = try await service.request("/metrics").body.split(separator: "\n")
+            return lines.first { $0.hasPrefix("scheduler_searches_without_postings_total ") }.flatMap { Int($0.split(separator: " ")[1]) }
+        }
+
+        let kept = try await RunningService(setup.config)
+        #expect(try await eventually { kept.logSoFar.contains("read the saved search postings") }, "\(kept.logSoFar)")
+        #expect(try await without(kept) == 0)
+        for query in ["gazelle", "gaz", "gazelle 7", "gazele"] { _ = try await kept.searchTotal(query: query) }
+        #expect(try await without(kept) == 0, "the postings answered")
+        #expect(await kept.terminate() == 0, "\(kept.log)")
+
+        let config = try String(contentsOfFile: setup.workspace.path("scheduler.yaml"), encoding: .utf8)
+        try setup.workspace.write("scheduler.yaml", config + "search: { postings: off }\n")
+        let off = try await RunningService(setup.config)
+        for query in ["gazelle", "gaz", "gazelle 7", "gazele"] { #expect(try await off.searchTotal(query: query) > 0) }
+        let metrics = try await off.request("/metrics").body
+        #expect(try await without(off) == 4, "each search scanned FTS5: \(metrics)")
+        #expect(await off.terminate() == 0, "\(off.log)")
+    }
+
     /// A small import builds no postings of its own (the service's next start would anyway), and catches up a saved
     /// file without saving it again when that is not due.
     @Test func aSmallImportBuildsNoneAndCatchesUpASavedFile() async throws {

@@ -142,6 +142,7 @@ struct SearchCopyTests {
         try await Self.withStoreAndCopyPath { store, feed, path in
             let copy = Self.copy(at: path)
             #expect(try await copy.search(SearchQuery(text: "cheese"), following: feed) == nil, "not made yet")
+            #expect(await copy.searchesWithoutThem == 1, "the store answered: what the metrics count")
             try await copy.follow(feed)
             for number in 0..<SQLiteSearchCopy.defaultCommitsCaughtUpBySearch {
                 try await store.index.upsert([Self.item("i\(number)", "com.s.x", "Cheese \(number)")])
@@ -151,7 +152,9 @@ struct SearchCopyTests {
             for number in 0...SQLiteSearchCopy.defaultCommitsCaughtUpBySearch {
                 try await store.index.upsert([Self.item("j\(number)", "com.s.x", "Cheese \(number)")])
             }
+            let before = await copy.searchesWithoutThem
             #expect(try await copy.search(SearchQuery(text: "cheese"), following: feed) == nil, "too far behind")
+            #expect(await copy.searchesWithoutThem == before + 1)
             try await copy.follow(feed)
             #expect(try await copy.search(SearchQuery(text: "cheese"), following: feed)?.total == 2 * Int(SQLiteSearchCopy.defaultCommitsCaughtUpBySearch) + 1)
         }

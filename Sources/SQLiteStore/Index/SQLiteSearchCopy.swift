@@ -64,6 +64,9 @@ public actor SQLiteSearchCopy: SearchCopy {
     /// when it has none.
     private var source: (any SearchCopySource)?
     private var index: SQLiteSearchIndex?
+    /// Searches ``search(_:following:)`` left to the store, and those the files dropped before scanned FTS5 for: what
+    /// ``searchesWithoutThem`` counts besides the open file's.
+    private var searchesTheStoreAnswered = 0, searchesOfEarlierCopies = 0
     /// `nil` while no complete copy is open.
     private var position: Position?
     private var lastSweep = Date.distantPast
@@ -127,6 +130,13 @@ public actor SQLiteSearchCopy: SearchCopy {
     private var mayFetch = true
 
     public func search(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults? {
+        let results = try await searchWhenHeld(query, following: feed)
+        if results == nil { searchesTheStoreAnswered += 1 }
+        return results
+    }
+
+    /// ``search(_:following:)``, `nil` when the copy does not hold the feed's head (and cannot catch up to it at once).
+    private func searchWhenHeld(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults? {
         guard let before = position else { return nil }
         let head = try await feed.feedHead()
         // Far behind (a replica started after a long stop, a large import): the store answers while the follower
@@ -214,6 +224,7 @@ public actor SQLiteSearchCopy: SearchCopy {
     private func dropCopy() async {
         while takingSnapshot { await withCheckedContinuation { waitingForSnapshot.append($0) } }
         index?.retireSearchPostings()
+        searchesOfEarlierCopies += index?.searchesWithoutThem ?? 0
         index = nil
         position = nil
         sentSnapshot = nil
@@ -442,6 +453,9 @@ extension SQLiteSearchCopy: SearchCopySnapshotting {
 /// whichever file it holds: a copy made again starts new ones.
 extension SQLiteSearchCopy: SearchStructureKeeping {
     public var searchStructureRows: Int { index?.searchStructureRows ?? 0 }
+    /// Searches the store answered itself (the copy being made, or far behind), and those the copy's files scanned FTS5
+    /// for, the files it dropped included.
+    public var searchesWithoutThem: Int { searchesTheStoreAnswered + searchesOfEarlierCopies + (index?.searchesWithoutThem ?? 0) }
 
     public func keepSearchStructures() async throws {
         try await SQLiteSearchIndex.keepPostings { await self.index }

@@ -79,7 +79,7 @@ public struct SchedulerServer: Sendable {
                 trigger: trigger, health: health, metrics: metrics, clock: clock, replica: replica.id, logger: logger
             )
             let watcher = ConfigWatcher(loader: loader, loadedFrom: loadedFrom, active: active, trigger: trigger, metrics: metrics, logger: logger)
-            let searchStructures = Self.searchStructures(store: store, searchCopy: searchCopy, postings: settings.search.postings)
+            let searchStructures = Self.searchStructures(store: store, searchCopy: searchCopy)
             let api = SchedulerAPI(
                 active: active, store: store, passLock: passLock, trigger: trigger, health: health, metrics: metrics, metricsRegistry: metricsRegistry,
                 authorization: AdminAuthorization(token: adminToken), opens: opens, searches: searches,
@@ -97,7 +97,8 @@ public struct SchedulerServer: Sendable {
                     ))]
                     + servers.map { .init(service: $0) }
                     + Self.searchCopyFollowers(searchCopy, store: store, peers: peers, logger: logger).map { .init(service: $0) }
-                    + searchStructures.map { .init(service: SearchStructureKeeper(index: $0, logger: logger)) },
+                    // With `search.postings: off` nobody keeps any: the metrics still count the searches without them.
+                    + (settings.search.postings == .off ? [] : searchStructures).map { .init(service: SearchStructureKeeper(index: $0, logger: logger)) },
                 logger: logger
             )
             group.maximumGracefulShutdownDuration = StoreOpener.maximumGracefulShutdown
@@ -105,11 +106,10 @@ public struct SchedulerServer: Sendable {
         }
     }
 
-    /// The search structures the service keeps up to date (each by a ``SearchStructureKeeper``), unless
-    /// `search.postings` is `off`: those of the index of `store`, when it keeps any (SQLite's), and those of a
-    /// replica's search copy.
-    static func searchStructures(store: any SchedulerStore, searchCopy: (any SearchCopy)?, postings: SearchPostingsFields) -> [any SearchStructureKeeping] {
-        guard postings != .off else { return [] }
+    /// The search structures the service keeps up to date (each by a ``SearchStructureKeeper``, unless
+    /// `search.postings` is `off`) and counts in its metrics: those of the index of `store`, when it keeps any
+    /// (SQLite's), and those of a replica's search copy.
+    static func searchStructures(store: any SchedulerStore, searchCopy: (any SearchCopy)?) -> [any SearchStructureKeeping] {
         return [store.index as? any SearchStructureKeeping, searchCopy as? any SearchStructureKeeping].compactMap { $0 }
     }
 

@@ -200,9 +200,12 @@ public struct SchedulerAPI: Sendable {
     func exposition() async -> Response {
         metrics.recordDatabaseHealth((try? await databaseHealth()) != nil)
         metrics.refreshOverdue(now: Date())
-        var rows = 0
-        for structures in searchStructures { rows += await structures.searchStructureRows }
-        metrics.recordSearchPostings(rows: rows)
+        var (rows, without) = (0, 0)
+        for structures in searchStructures {
+            rows += await structures.searchStructureRows
+            without += await structures.searchesWithoutThem
+        }
+        metrics.recordSearchPostings(rows: rows, searchesWithoutThem: without)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metricsRegistry.emitToBuffer()))

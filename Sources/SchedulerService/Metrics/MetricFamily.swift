@@ -23,6 +23,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case opens = "scheduler_opens_total"
     case stateCommitted = "scheduler_unit_state_timestamp_seconds"
     case searchPostingsRows = "scheduler_search_postings_rows"
+    case searchesWithoutPostings = "scheduler_searches_without_postings_total"
     case purgesRestorable = "scheduler_purges_restorable"
 
     /// The Prometheus metric type.
@@ -34,7 +35,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
 
     public var kind: Kind {
         switch self {
-        case .runs, .itemsIndexed, .itemsUnchanged, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures, .searches, .opens: .counter
+        case .runs, .itemsIndexed, .itemsUnchanged, .itemsDeleted, .itemsRejected, .passFailures, .configReloadFailures, .searches, .opens, .searchesWithoutPostings: .counter
         case .runDuration: .histogram
         case .lastPass, .configLastReloadSuccessful, .databaseHealthy, .domainItems, .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held,
              .paused, .stateCommitted, .searchPostingsRows, .purgesRestorable: .gauge
@@ -49,7 +50,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .domainItems: ["domain"]
         case .lastSuccess, .nextDue, .consecutiveFailures, .overdue, .held, .paused, .stateCommitted: ["unit"]
         case .searches: ["result"]
-        case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy, .opens, .searchPostingsRows, .purgesRestorable: []
+        case .passFailures, .lastPass, .configReloadFailures, .configLastReloadSuccessful, .databaseHealthy, .opens, .searchPostingsRows, .searchesWithoutPostings, .purgesRestorable: []
         }
     }
 
@@ -77,6 +78,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .stateCommitted: "When the state handed to the unit's next incremental run was committed, in Unix seconds; 0 while it has none."
         case .paused: "1 while the unit's source is paused (scheduler pause): no run starts, nothing is purged unless its gate turns off; else 0."
         case .searchPostingsRows: "Item rows the search postings in memory hold (SQLite store); 0 while they are built, when searches scan FTS5 alone, and on PostgreSQL."
+        case .searchesWithoutPostings: "Searches that went without the search postings (SQLite store, or a PostgreSQL replica's search copy) because they did not hold the search's commit: scanned FTS5 (while the postings are read or built, behind a large write, dropped past their bounds, or not kept), or answered by PostgreSQL itself on a replica whose search copy is being made or far behind."
         case .purgesRestorable: "Purges that turning a gate off caused and that turning it on again still undoes (within purgeGrace), as of the last pass."
         case .held: "1 while a flagd flag that decides the unit's gate or variant does not resolve: the unit neither runs nor is purged; else 0."
         }

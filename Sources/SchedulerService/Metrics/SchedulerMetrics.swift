@@ -22,6 +22,8 @@ public final class SchedulerMetrics: Sendable {
     }
 
     private let published = Mutex(Published())
+    /// The searches without the search structures counted so far (``recordSearchPostings(rows:searchesWithoutThem:)``).
+    private let searchesWithoutThemCounted = Mutex(0)
 
     /// The decisions `scheduler_runs_total` counts: runs that did something.
     static let countedDecisions: [RunDecision] = [.reindexed, .failed, .purged, .restored, .cancelled, .missed]
@@ -39,6 +41,7 @@ public final class SchedulerMetrics: Sendable {
         _ = Counter(label: MetricFamily.configReloadFailures.name)
         _ = Counter(label: MetricFamily.passFailures.name)
         _ = Counter(label: MetricFamily.opens.name)
+        _ = Counter(label: MetricFamily.searchesWithoutPostings.name)
         for result in ["hits", "none"] {
             _ = Counter(label: MetricFamily.searches.name, dimensions: [("result", result)])
         }
@@ -169,9 +172,17 @@ public final class SchedulerMetrics: Sendable {
         Gauge(label: MetricFamily.databaseHealthy.name).record(healthy ? 1 : 0)
     }
 
-    /// Records how many rows the index's search structures hold, just before a scrape.
-    func recordSearchPostings(rows: Int) {
+    /// Records how many rows the index's search structures hold, and the searches that went without them so far,
+    /// just before a scrape.
+    func recordSearchPostings(rows: Int, searchesWithoutThem: Int) {
         Gauge(label: MetricFamily.searchPostingsRows.name).record(rows)
+        let counted = searchesWithoutThemCounted.withLock { counted in
+            defer { counted = max(counted, searchesWithoutThem) }
+            return counted
+        }
+        if searchesWithoutThem > counted {
+            Counter(label: MetricFamily.searchesWithoutPostings.name).increment(by: searchesWithoutThem - counted)
+        }
     }
 
     /// Counts a search answered, by whether it found anything.

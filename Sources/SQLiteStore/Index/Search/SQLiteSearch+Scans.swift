@@ -13,6 +13,7 @@ extension SQLiteSearch {
         {
             return found
         }
+        scannedFullText = true
         let table = FullTextTable.items.name
         let statement = try db.cachedStatement(sql: """
             SELECT item.expirationDate, \(SearchRows.candidateColumns)
@@ -33,6 +34,7 @@ extension SQLiteSearch {
     /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``, for facets and the newest-first order.
     func walk(_ terms: SearchTerms) throws -> [WalkedMatch] {
         if postings.keepsAllFields, try postingsHoldThisCommit(), let walked = try walkPostings(terms.match!) { return walked }
+        scannedFullText = true
         let table = FullTextTable.items.name
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: """

@@ -25,6 +25,8 @@ final class SQLiteSearch {
     let nowSeconds: Double
     /// The earliest expiration among the rows read: the results hold until then (or the next commit).
     private(set) var validUntil = Date.distantFuture
+    /// Whether a scan or walk read FTS5 (the postings did not answer it).
+    var scannedFullText = false
     /// Whether the postings hold this read's commit, once asked (``postingsHoldThisCommit()``).
     private var postingsChecked: Bool?
     /// The rows read from the postings' members, by id: `nil` for one the filter left out. A later scan (another

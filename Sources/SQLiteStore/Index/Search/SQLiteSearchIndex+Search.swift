@@ -47,6 +47,7 @@ extension SQLiteSearchIndex {
                 query, terms: typed, filter: filter, in: db, commitNumber: commitNumber, now: now, postings: postings, sharedRows: sharedRows
             )
             let results = try search.run()
+            if search.scannedFullText { postings.noteFullTextSearch() }
             cache.store(results, for: cacheKey, commitNumber: commitNumber, validUntil: search.validUntil, generation: generation)
             return results
         }

@@ -116,6 +116,14 @@ package final class SearchPostings: Sendable {
     private let answered = Atomic<Int>(0)
     /// How many times the postings answered a scan's batch (instead of FTS5): what tests and the benchmark check.
     package var batchesAnswered: Int { answered.load(ordering: .relaxed) }
+    private let fullTextSearches = Atomic<Int>(0)
+    /// How many searches scanned FTS5, the postings not holding their commit, not kept, or busy: what the service's
+    /// metrics count (`scheduler_searches_full_text_total`).
+    package var searchesScanningFullText: Int { fullTextSearches.load(ordering: .relaxed) }
+    /// Counts a search that scanned FTS5.
+    func noteFullTextSearch() {
+        fullTextSearches.add(1, ordering: .relaxed)
+    }
     private let recordsRead = Atomic<Int>(0)
     /// How many candidates scans took from the candidate records (instead of their rows): what tests check.
     package var candidatesFromRecords: Int { recordsRead.load(ordering: .relaxed) }
