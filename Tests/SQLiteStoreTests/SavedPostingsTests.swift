@@ -114,9 +114,12 @@ struct SavedPostingsTests {
         #expect(!unbounded.postings.giveBackMappedPagesIfDue())
         #expect(try Self.residentBytes(mapping: folder.savedPath) > 0, "searches mapped the file's pages")
 
+        // Let go, so that what is mapped of the file from now on is the bounded process's alone.
+        unbounded.retireSearchPostings()
+        #expect(try Self.residentBytes(mapping: folder.savedPath) == 0)
+
         let bounded = try folder.process(fields: .all, maxMappedBytes: 0)
         try await bounded.refreshSearchPostings()
-        withExtendedLifetime(unbounded) {}
         // Searches look every so many searches: the last of them gives the pages back.
         let query = try SearchQuery(text: "a")
         for _ in 1..<SearchPostings.searchesAMappedPagesLook { _ = try await bounded.search(query) }

@@ -130,9 +130,15 @@ public actor SQLiteSearchCopy: SearchCopy {
     private var mayFetch = true
 
     public func search(_ query: SearchQuery, following feed: any IndexChangeFeed) async throws -> SearchResults? {
-        let results = try await searchWhenHeld(query, following: feed)
-        if results == nil { searchesTheStoreAnswered += 1 }
-        return results
+        do {
+            let results = try await searchWhenHeld(query, following: feed)
+            if results == nil { searchesTheStoreAnswered += 1 }
+            return results
+        } catch let failure as SearchCopyFailure {
+            // The store answers (``PostgresSearchIndex``), as when the copy does not hold its head.
+            searchesTheStoreAnswered += 1
+            throw failure
+        }
     }
 
     /// ``search(_:following:)``, `nil` when the copy does not hold the feed's head (and cannot catch up to it at once).

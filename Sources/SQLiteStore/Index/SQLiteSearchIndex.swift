@@ -64,10 +64,11 @@ public final class SQLiteSearchIndex: SearchIndex {
     public static func defaultPostingsSegmentBytes(maxOwnMemory: Int) -> Int {
         min(1 << 30, maxOwnMemory / 4)
     }
-    /// The bytes of mapped files the process may hold resident before it gives back the pages of the saved postings
-    /// file (``SearchPostings/giveBackMappedPagesIfDue()``) unless a caller chooses otherwise: a gigabyte, or a quarter
-    /// of the postings' memory bound (`maxOwnMemory`) when that is less. A million items' file (0.4 GB) stays mapped
-    /// whole; ten million items' (3.9 GB) is mapped again as searches read it (BENCHMARKS.md, 2026-12-01, night).
+    /// The bytes of mapped files the process may hold resident beyond its code and libraries before it gives back the
+    /// pages of the saved postings file (``SearchPostings/giveBackMappedPagesIfDue()``) unless a caller chooses
+    /// otherwise: a gigabyte, or a quarter of the postings' memory bound (`maxOwnMemory`) when that is less. A million
+    /// items' file (0.4 GB) stays mapped whole on a machine of 2.2 GB or more; ten million items' (3.9 GB) is mapped
+    /// again as searches read it (BENCHMARKS.md, 2026-12-01, night).
     public static func defaultPostingsMaxMappedBytes(maxOwnMemory: Int) -> Int {
         defaultPostingsSegmentBytes(maxOwnMemory: maxOwnMemory)
     }

@@ -23,6 +23,8 @@ final class CandidateRecords: @unchecked Sendable {
     private let vocabulary: WordList
     /// What the pointers point into: a mapped file, or the buffers of a build.
     private let owner: any AnyObject & Sendable
+    /// The saved file the records are read in place from, when they are (``MappedFile``).
+    var mappedFile: MappedFile? { owner as? MappedFile }
     /// What searches learned of the recorded rows at the latest commit.
     let facts: RecordFacts
 

@@ -40,7 +40,8 @@ package final class SearchPostings: Sendable {
         var rowsBuilt = 0
         var rowsCaughtUp = 0
         var rowsReadAgain = 0
-        /// The saved file they were read from, whose pages their members are read in place from; `nil` when built.
+        /// The saved file they were read from, whose pages their members are read in place from; `nil` when built. Their
+        /// records may be read from another (``CandidateRecords/mappedFile``: made again in segments).
         var mappedFile: MappedFile?
 
         init(commitNumber: Int64, allFields: Bool) {
@@ -118,7 +119,7 @@ package final class SearchPostings: Sendable {
     package var batchesAnswered: Int { answered.load(ordering: .relaxed) }
     private let fullTextSearches = Atomic<Int>(0)
     /// How many searches scanned FTS5, the postings not holding their commit, not kept, or busy: what the service's
-    /// metrics count (`scheduler_searches_full_text_total`).
+    /// metrics count (`scheduler_searches_without_postings_total`).
     package var searchesScanningFullText: Int { fullTextSearches.load(ordering: .relaxed) }
     /// Counts a search that scanned FTS5.
     func noteFullTextSearch() {
@@ -420,20 +421,27 @@ package final class SearchPostings: Sendable {
         return replaced != nil
     }
 
-    /// Takes the pages of the saved file the postings are read from out of this process when the files it maps hold
-    /// more than ``maxMappedBytes`` resident (``MappedFile/giveBackPages()``): searches touch members and records all
-    /// over the file, and the kernel maps whole cached blocks at each touch, so that the process would come to map the
-    /// whole file (3.9 GB at ten million items). The pages stay in the page cache; searches map those they read again.
-    /// Returns whether it did.
+    /// Takes the pages of the saved files the postings and their records are read from out of this process when the
+    /// files it maps hold more than ``maxMappedBytes`` resident beyond what the last give-back left (its code, its
+    /// libraries: on a small node they may take more than the bound alone) (``MappedFile/giveBackPages()``): searches
+    /// touch members and records all over the file, and the kernel maps whole cached blocks at each touch, so that the
+    /// process would come to map the whole file (3.9 GB at ten million items). The pages stay in the page cache;
+    /// searches map those they read again. Returns whether it did.
     @discardableResult
     func giveBackMappedPagesIfDue() -> Bool {
-        guard let mapped = ProcessMemory.mappedFileBytes(), mapped > maxMappedBytes,
-            let file = held.readIfAvailable({ $0?.mappedFile }) ?? nil
+        guard let mapped = ProcessMemory.mappedFileBytes(),
+            mapped - mappedAfterGiveBack.load(ordering: .relaxed) > maxMappedBytes,
+            let files = held.readIfAvailable({ held in held.map { [$0.mappedFile, $0.records?.mappedFile] } }) ?? nil
         else { return false }
-        file.giveBackPages()
+        let distinct = files.compactMap { $0 }.reduce(into: [MappedFile]()) { kept, file in if !kept.contains(where: { $0 === file }) { kept.append(file) } }
+        guard !distinct.isEmpty else { return false }
+        for file in distinct { file.giveBackPages() }
+        mappedAfterGiveBack.store(ProcessMemory.mappedFileBytes() ?? 0, ordering: .relaxed)
         givenBack.add(1, ordering: .relaxed)
         return true
     }
+    /// The process's mapped file bytes right after the last give-back: what other mappings hold.
+    private let mappedAfterGiveBack = Atomic<Int>(0)
 
     /// Searches between two looks at the process's mapped pages from the search path (``noteSearch()``).
     static let searchesAMappedPagesLook = 16
