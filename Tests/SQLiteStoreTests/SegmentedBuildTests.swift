@@ -141,11 +141,14 @@ struct SegmentedBuildTests {
     @Test(arguments: [SearchPostingsFields.best, .all])
     func recordsMadeAgainInSegmentsAreThoseMadeInMemory(fields: SearchPostingsFields) async throws {
         let folder = Folder()
-        let (writer, index) = try await Self.builtInSegments(folder, fields: fields)
+        // Saves held: the records made again are read from their own merged file.
+        let (writer, index) = try await Self.builtInSegments(folder, fields: fields, holdingSaves: true)
+        #expect(index.postings.filesReadInPlace == 1, "the postings and records from the build's merged file")
         var random = SeededGenerator(seed: 12)
         for start in stride(from: Self.items, to: Self.items + 10_500, by: 3_500) { try await writer.commit(Self.items(start..<(start + 3_500), &random)) }
         try await index.refreshSearchPostings()
         #expect(folder.log.contains("made the candidate records again"))
+        #expect(index.postings.filesReadInPlace == 2, "the records from another file, whose pages are given back too")
         #expect(index.postings.segmentsOfLastBuild == 5, "20,501 rows, a segment every 4,096")
         let remade = try #require(index.postings.snapshot()?.held.records)
         #expect(remade.count == Self.items + 1 + 10_500)

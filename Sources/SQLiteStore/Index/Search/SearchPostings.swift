@@ -90,6 +90,13 @@ package final class SearchPostings: Sendable {
             all?.sortNewWords()
         }
 
+        /// The saved files the postings and their records are read in place from, each once.
+        var filesReadInPlace: [MappedFile] {
+            [mappedFile, records?.mappedFile].compactMap { $0 }.reduce(into: []) { files, file in
+                if !files.contains(where: { $0 === file }) { files.append(file) }
+            }
+        }
+
         func postings(_ scope: CandidateRanking.Scope) -> WordPostings? {
             switch scope {
             case .all: all
@@ -431,17 +438,17 @@ package final class SearchPostings: Sendable {
     func giveBackMappedPagesIfDue() -> Bool {
         guard let mapped = ProcessMemory.mappedFileBytes(),
             mapped - mappedAfterGiveBack.load(ordering: .relaxed) > maxMappedBytes,
-            let files = held.readIfAvailable({ held in held.map { [$0.mappedFile, $0.records?.mappedFile] } }) ?? nil
+            let files = held.readIfAvailable({ $0?.filesReadInPlace ?? [] }), !files.isEmpty
         else { return false }
-        let distinct = files.compactMap { $0 }.reduce(into: [MappedFile]()) { kept, file in if !kept.contains(where: { $0 === file }) { kept.append(file) } }
-        guard !distinct.isEmpty else { return false }
-        for file in distinct { file.giveBackPages() }
+        for file in files { file.giveBackPages() }
         mappedAfterGiveBack.store(ProcessMemory.mappedFileBytes() ?? 0, ordering: .relaxed)
         givenBack.add(1, ordering: .relaxed)
         return true
     }
     /// The process's mapped file bytes right after the last give-back: what other mappings hold.
     private let mappedAfterGiveBack = Atomic<Int>(0)
+    /// How many saved files the postings held and their records are read in place from: what tests check.
+    package var filesReadInPlace: Int { held.read { $0?.filesReadInPlace.count ?? 0 } }
 
     /// Searches between two looks at the process's mapped pages from the search path (``noteSearch()``).
     static let searchesAMappedPagesLook = 16
