@@ -87,8 +87,8 @@ public final class SQLiteSearchIndex: SearchIndex {
     /// past `postingsMaxWords` distinct words, or when building them takes the process's own memory past
     /// `postingsMaxOwnMemory` bytes, they are dropped; a build whose rows grow the process by `postingsSegmentBytes`
     /// (`nil`: ``defaultPostingsSegmentBytes(maxOwnMemory:)``) goes on in segments written beside the file; once the files
-    /// the process maps hold more than `postingsMaxMappedBytes` resident (`nil`:
-    /// ``defaultPostingsMaxMappedBytes(maxOwnMemory:)``), the keeper gives back the saved postings file's pages; `postings` says which fields' words they keep (with
+    /// the process maps hold more than `postingsMaxMappedBytes` resident beyond its code and libraries (`nil`:
+    /// ``defaultPostingsMaxMappedBytes(maxOwnMemory:)``), searches and the keeper give back the saved postings file's pages; `postings` says which fields' words they keep (with
     /// ``SearchPostingsFields/off`` nobody builds them); their keeper saves them beside the file as `savedPostings` says
     /// (`nil`: never), and reads them from there at start. Candidate rows recent searches read are kept up to
     /// `rowCacheBytes` (0: none; ``CandidateRowCache``).

@@ -223,8 +223,9 @@ package final class SearchPostings: Sendable {
     /// what it made in memory.
     package var segmentsOfLastBuild: Int { segmentsBuilt.load(ordering: .relaxed) }
 
-    /// The bytes of mapped files this process may hold resident before the pages of the saved file the postings are
-    /// read from are taken out of it (``giveBackMappedPagesIfDue()``).
+    /// The bytes of mapped files this process may hold resident, beyond what the last give-back left, before the pages
+    /// of the saved files the postings and their records are read from are taken out of it
+    /// (``giveBackMappedPagesIfDue()``).
     let maxMappedBytes: Int
     private let givenBack = Atomic<Int>(0)
     /// How many times the saved file's pages were taken out of the process: what tests check.
