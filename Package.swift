@@ -312,6 +312,7 @@ let package = Package(
             name: "EngineTests",
             dependencies: [
                 "HostSupport", "Engine", "SchedulerConfig", "SchedulerService", "Indexing", "Store", "StoreSupport", "PluginAPI", "MemoryStore",
+                "ProcessSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

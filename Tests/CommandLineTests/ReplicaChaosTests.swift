@@ -153,7 +153,7 @@ struct ReplicaChaosTests {
                 let others = running[run.partition, default: []].filter {
                     !stoppedForALostLease.contains(PluginRun(event: "start", partition: run.partition, schedulerPID: $0))
                 }
-                #expect(others.isEmpty, "\(run.partition) started by \(run.schedulerPID) while \(others) ran it")
+                #expect(others.isEmpty, "\(run.partition) started by \(run.schedulerPID) while \(others) ran it; its runs: \(Self.runs(workspace).filter { $0.partition == run.partition })")
                 running[run.partition, default: []].insert(run.schedulerPID)
             } else {
                 running[run.partition, default: []].remove(run.schedulerPID)

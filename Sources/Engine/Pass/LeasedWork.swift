@@ -16,7 +16,8 @@ struct LeasedWork {
     /// Runs `work` under the lease `name`; `nil` without running it when another replica holds the lease. When the
     /// lease is lost while `work` runs (another replica took it after it expired, or it could not be renewed before
     /// its expiry: the database was out of reach), `work` is cancelled (a plugin's program is stopped) and
-    /// ``Store/LeaseLost`` is thrown: a unit runs on one live replica at a time.
+    /// ``Store/LeaseLost`` is thrown: a unit runs on one live replica at a time. Either way, found by a renewal or by a
+    /// write of `work`, the loss is said at warning level.
     func run<Result: Sendable>(_ name: String, _ work: @escaping @Sendable (any SchedulerStore) async throws -> Result) async throws -> Result? {
         let asked = ContinuousClock.now
         guard let lease = try await leases.take(name, holder: holder, for: duration) else { return nil }
@@ -27,7 +28,16 @@ struct LeasedWork {
                     try await keepRenewing(lease, takenAt: asked)
                     return .renewals
                 }
-                group.addTask { .work(try await work(fenced)) }
+                group.addTask {
+                    do {
+                        return .work(try await work(fenced))
+                    } catch let lost as LeaseLost {
+                        // A write found it lost before a renewal did (this replica starved past the lease while another
+                        // took it over): said as a renewal's finding is.
+                        logger.warning("\(lost) (a write under it found so); the work under it stops")
+                        throw lost
+                    }
+                }
                 defer { group.cancelAll() }
                 while let finished = try await group.next() {
                     if case .work(let result) = finished { return result }
