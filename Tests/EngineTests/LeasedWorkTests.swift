@@ -8,15 +8,16 @@ import Store
 import StoreSupport
 import Testing
 
-/// Work under a lease (``LeasedWork``) on the store replicas share (PostgreSQL).
+/// Work under a lease (``LeasedWork``) on the stores that have leases (PostgreSQL, and the memory twin's).
 @Suite("Work under a lease")
 struct LeasedWorkTests {
     static let clock = FixedWallClock(ISO8601.date(from: "2026-03-01T12:00:00Z")!)
 
     /// A write under the lease that finds it lost (another replica took the unit over while this one was starved,
     /// before a renewal noticed) stops the work, throws, and says so at warning level, as a renewal's finding is said.
-    @Test func aWriteThatFindsTheLeaseLostStopsTheWorkAndSaysSo() async throws {
-        try await StoreBackend.postgres.withFreshStore(clock: Self.clock) { store in
+    @Test(arguments: StoreBackend.allCases.filter { $0 != .sqlite })
+    func aWriteThatFindsTheLeaseLostStopsTheWorkAndSaysSo(backend: StoreBackend) async throws {
+        try await backend.withFreshStore(clock: Self.clock) { store in
             let leases = try #require(store.leases)
             let log = LogRecorder()
             let work = LeasedWork(leases: leases, holder: "starved", duration: .seconds(60), logger: log.logger())

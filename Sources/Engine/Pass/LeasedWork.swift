@@ -33,8 +33,9 @@ struct LeasedWork {
                         return .work(try await work(fenced))
                     } catch let lost as LeaseLost {
                         // A write found it lost before a renewal did (this replica starved past the lease while another
-                        // took it over): said as a renewal's finding is.
-                        logger.warning("\(lost) (a write under it found so); the work under it stops")
+                        // took it over): said as a renewal's finding is. Cancelled, the renewals said it already (or
+                        // the service is stopping).
+                        if !Task.isCancelled { logger.warning("a write under it found \(lost); the work under it stops") }
                         throw lost
                     }
                 }
