@@ -173,7 +173,7 @@ struct SegmentedBuildTests {
 
     /// Postings whose segments `plan` writes, for a build read directly from `index`'s database.
     static func postings(_ plan: PostingsSegments.Plan, fields: SearchPostingsFields = .all) -> SearchPostings {
-        SearchPostings(caughtUpBySearch: 1_000, maxWords: 1_000_000, maxOwnMemory: .max, maxMappedBytes: .max, segmentPlan: plan, fields: fields)
+        SearchPostings(maxWords: 1_000_000, maxOwnMemory: .max, maxMappedBytes: .max, segmentPlan: plan, fields: fields)
     }
 
     /// A segment that cannot be written (a full disk, a folder gone) leaves the build in memory, which says why; a

@@ -6,7 +6,7 @@ public import Logging
 public import PluginAPI
 public import Store
 
-/// The embedded index: one SQLite database file in WAL mode, searched through FTS5.
+/// The embedded index: one SQLite database file in WAL mode, searched through the search postings (``SearchPostings``).
 ///
 /// Every write is one transaction; a process killed mid-write leaves the file as it was before that write.
 public final class SQLiteSearchIndex: SearchIndex {
@@ -41,14 +41,11 @@ public final class SQLiteSearchIndex: SearchIndex {
         megabytes.map { $0 * 1024 * 1024 } ?? defaultRowCacheBytes
     }
     /// The best fields' and names' words in memory, when whoever runs the index keeps them
-    /// (``keepSearchStructures()``, the service): the scans of those two scopes read them instead of FTS5.
+    /// (``keepSearchStructures()``, the service), or built by a first search (``SearchPostings``).
     package let postings: SearchPostings
     /// The file the keeper saves the postings to and reads them from at start (``SavedPostingsFile``); `nil` when they
     /// are not saved.
     let postingsSaving: PostingsSaving?
-    /// New rows a search reads itself to bring the postings to its commit unless a caller chooses otherwise: a commit
-    /// of a few hundred items, read in milliseconds; with more, it scans FTS5 until the keeper catches them up.
-    public static let defaultPostingsCaughtUpBySearch = 1_000
     /// Distinct words of the best fields the postings hold unless a caller chooses otherwise (see
     /// ``SearchPostings/maxWords``): about a gigabyte of memory at most.
     public static let defaultPostingsMaxWords = 2_000_000
@@ -83,8 +80,7 @@ public final class SQLiteSearchIndex: SearchIndex {
 
     /// Opens the database at `path`, creating it and its folder if needed, and brings its schema up to date.
     /// `searchCacheEntries` recent search results are kept (0: none; see ``SearchResultCache``); a search brings the
-    /// postings (``keepSearchStructures()``) up to its commit itself when at most `postingsCaughtUpBySearch` rows are new;
-    /// past `postingsMaxWords` distinct words, or when building them takes the process's own memory past
+    /// postings (``keepSearchStructures()``) up to its commit itself; past `postingsMaxWords` distinct words, or when building them takes the process's own memory past
     /// `postingsMaxOwnMemory` bytes, they are dropped; a build whose rows grow the process by `postingsSegmentBytes`
     /// (`nil`: ``defaultPostingsSegmentBytes(maxOwnMemory:)``) goes on in segments written beside the file; once the files
     /// the process maps hold more than `postingsMaxMappedBytes` resident beyond its code and libraries (`nil`:
@@ -97,7 +93,6 @@ public final class SQLiteSearchIndex: SearchIndex {
         timeToLive: Duration = StoreDefaults.timeToLive,
         clock: any WallClock = SystemWallClock(),
         searchCacheEntries: Int = SQLiteSearchIndex.defaultSearchCacheEntries,
-        postingsCaughtUpBySearch: Int = SQLiteSearchIndex.defaultPostingsCaughtUpBySearch,
         postingsMaxWords: Int = SQLiteSearchIndex.defaultPostingsMaxWords,
         postingsMaxOwnMemory: Int = SQLiteSearchIndex.defaultPostingsMaxOwnMemory,
         postingsSegmentBytes: Int? = nil,
@@ -111,7 +106,7 @@ public final class SQLiteSearchIndex: SearchIndex {
         candidateRows = CandidateRowCache(maxBytes: rowCacheBytes)
         postingsSaving = savedPostings.map { PostingsSaving(databasePath: path, policy: $0) }
         postings = SearchPostings(
-            caughtUpBySearch: postingsCaughtUpBySearch, maxWords: postingsMaxWords, maxOwnMemory: postingsMaxOwnMemory,
+            maxWords: postingsMaxWords, maxOwnMemory: postingsMaxOwnMemory,
             maxMappedBytes: postingsMaxMappedBytes ?? Self.defaultPostingsMaxMappedBytes(maxOwnMemory: postingsMaxOwnMemory),
             segmentPlan: PostingsSegments.Plan(
                 path: SavedPostingsFile(databasePath: path).path,

@@ -3,8 +3,9 @@ import Indexing
 import PluginAPI
 
 /// Where a search's matches come from: the postings' members in priority order when they hold the read's commit
-/// (each row then read by id, with the filter), else FTS5's matches joined to the rows, filtered in SQL. Both give the
-/// same rows in the same order; the differential tests hold them to it.
+/// (each row then read by id, with the filter), else every row the filter lets through, in id order, each checked on
+/// its text (``scanRows(_:_:limit:)``, when there are no postings). Both give the same rows in the same order; the
+/// differential tests hold them to it.
 extension SQLiteSearch {
     /// The first `limit` matches of `terms` in `scope`, in priority order, with the fields they are scored on.
     func scan(_ terms: SearchTerms, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate] {
@@ -13,38 +14,49 @@ extension SQLiteSearch {
         {
             return found
         }
-        scannedFullText = true
-        let table = FullTextTable.items.name
-        let statement = try db.cachedStatement(sql: """
-            SELECT item.expirationDate, \(SearchRows.candidateColumns)
-            FROM \(table) JOIN item ON item.id = \(table).rowid
-            WHERE \(table) MATCH ? AND \(filter.sql) ORDER BY \(table).rowid LIMIT ?
-            """)
-        let rows = try Row.fetchCursor(
-            statement, arguments: [FullTextTable.matchExpression(terms, in: scope)!] + filter.arguments + [limit]
+        return try scanRows(terms.match!, scope, limit: limit)
+    }
+
+    /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``, for facets and the newest-first order.
+    func walk(_ terms: SearchTerms) throws -> [WalkedMatch] {
+        if postings.keepsAllFields, try postingsHoldThisCommit(), let walked = try walkPostings(terms.match!) { return walked }
+        return try walkRows(terms.match!)
+    }
+
+    /// ``scan(_:_:limit:)`` without postings: the rows the filter lets through, in id order, each one's text in the
+    /// scope's fields read and checked (``WordMatch/isSatisfied(byWordsOf:)``, as a row rewritten since the postings
+    /// were built is), until `limit` hold the match. Right whatever the postings hold, and slow: a word few items hold
+    /// reads every row (BENCHMARKS.md).
+    private func scanRows(_ match: WordMatch, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate] {
+        scannedRows = true
+        let statement = try db.cachedStatement(
+            sql: "SELECT item.expirationDate, \(SearchRows.candidateColumns) FROM item WHERE \(filter.sql) ORDER BY item.id"
         )
+        let rows = try Row.fetchCursor(statement, arguments: filter.arguments)
         var found: [CandidateRanking.Candidate] = []
-        while let row = try rows.next() {
+        while found.count < limit, let row = try rows.next() {
+            guard match.isSatisfied(byWordsOf: scope.columns.map { row[2 + $0.position] }) else { continue }
             noteExpiration(row[0])
             found.append(SearchRows.candidate(row, statement))
         }
         return found
     }
 
-    /// The matches of `terms` in priority order, up to ``WalkedMatch/rowsRead``, for facets and the newest-first order.
-    func walk(_ terms: SearchTerms) throws -> [WalkedMatch] {
-        if postings.keepsAllFields, try postingsHoldThisCommit(), let walked = try walkPostings(terms.match!) { return walked }
-        scannedFullText = true
-        let table = FullTextTable.items.name
+    /// ``walk(_:)`` without postings: as ``scanRows(_:_:limit:)`` reads them, every field checked.
+    private func walkRows(_ match: WordMatch) throws -> [WalkedMatch] {
+        scannedRows = true
+        let fields = SearchColumn.allCases
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: """
-                SELECT item.expirationDate, \(SearchRows.walkedColumns) FROM \(table) JOIN item ON item.id = \(table).rowid
-                WHERE \(table) MATCH ? AND \(filter.sql) ORDER BY \(table).rowid LIMIT ?
+                SELECT item.expirationDate, \(SearchRows.walkedColumns), \(fields.map(\.selected).joined(separator: ", "))
+                FROM item WHERE \(filter.sql) ORDER BY item.id
                 """),
-            arguments: [terms.matchExpression!] + filter.arguments + [WalkedMatch.rowsRead]
+            arguments: filter.arguments
         )
+        let firstField = 1 + SearchRows.walkedColumnCount
         var walked: [WalkedMatch] = []
-        while let row = try rows.next() {
+        while walked.count < WalkedMatch.rowsRead, let row = try rows.next() {
+            guard match.isSatisfied(byWordsOf: fields.map { row[firstField + $0.position] }) else { continue }
             noteExpiration(row[0])
             walked.append(SearchRows.walked(row))
         }
@@ -52,7 +64,7 @@ extension SQLiteSearch {
     }
 
     /// ``scan(_:_:limit:)`` from the postings: each member's row read with the filter (``CandidateBatch``), and checked
-    /// on its text when it was rewritten since the postings were built; `nil` when the postings moved on.
+    /// on its text when it was rewritten since the postings were built; `nil` when the postings were dropped.
     private func scanPostings(_ match: WordMatch, _ scope: CandidateRanking.Scope, limit: Int) throws -> [CandidateRanking.Candidate]? {
         var found: [CandidateRanking.Candidate] = []
         let held = try eachPostingsBatch(scope, match, first: limit, most: 8_192) { members in
@@ -74,7 +86,7 @@ extension SQLiteSearch {
     }
 
     /// ``walk(_:)`` from every field's postings: each batch's rows read with the filter, and checked on their text
-    /// when they were rewritten; `nil` when the postings moved on.
+    /// when they were rewritten; `nil` when the postings were dropped.
     private func walkPostings(_ match: WordMatch) throws -> [WalkedMatch]? {
         var walked: [WalkedMatch] = []
         let held = try eachPostingsBatch(.all, match, first: WalkedMatch.rowsRead, most: 65_536) { members in
@@ -100,7 +112,7 @@ extension SQLiteSearch {
     /// Hands `body` the members of `match` in `scope` in priority order, batch after batch, with those to check on
     /// their text and the records, while it asks for more and members are left: the first batch `first` long, each
     /// next twice as long up to `most` (a filter that passes few rows, a small domain, reads bigger batches). False
-    /// when the postings moved on.
+    /// when the postings were dropped, or moved past this read's commit on its last try (else ``PostingsMovedOn``).
     private func eachPostingsBatch(
         _ scope: CandidateRanking.Scope, _ match: WordMatch, first: Int, most: Int, _ body: (SearchPostings.Members) throws -> Bool
     ) throws -> Bool {
@@ -108,6 +120,7 @@ extension SQLiteSearch {
         var batch = first
         while true {
             guard let members = postings.firstMembers(scope, matching: match, at: commitNumber, after: after, limit: batch) else {
+                if mayReadAgain, postings.areAhead(of: commitNumber) { throw PostingsMovedOn() }
                 return false
             }
             guard try body(members), members.ids.count == batch, let last = members.ids.last else { return true }

@@ -25,8 +25,11 @@ final class SQLiteSearch {
     let nowSeconds: Double
     /// The earliest expiration among the rows read: the results hold until then (or the next commit).
     private(set) var validUntil = Date.distantFuture
-    /// Whether a scan or walk read FTS5 (the postings did not answer it).
-    var scannedFullText = false
+    /// Whether a scan or walk read every row the filter lets through (the postings did not answer it).
+    var scannedRows = false
+    /// Whether the search may be run again in a newer read when the postings moved past this one's commit (another
+    /// search or the keeper brought them to a later one): it throws ``PostingsMovedOn`` then; else it scans rows.
+    let mayReadAgain: Bool
     /// Whether the postings hold this read's commit, once asked (``postingsHoldThisCommit()``).
     private var postingsChecked: Bool?
     /// The rows read from the postings' members, by id: `nil` for one the filter left out. A later scan (another
@@ -42,7 +45,7 @@ final class SQLiteSearch {
 
     init(
         _ query: SearchQuery, terms typed: SearchTerms, filter: SearchRowFilter, in db: Database, commitNumber: Int64, now: Date,
-        postings: SearchPostings, sharedRows: CandidateRowCache
+        postings: SearchPostings, sharedRows: CandidateRowCache, mayReadAgain: Bool
     ) {
         self.db = db
         self.query = query
@@ -51,6 +54,7 @@ final class SQLiteSearch {
         self.commitNumber = commitNumber
         self.postings = postings
         self.sharedRows = filter.sharesRows ? sharedRows : nil
+        self.mayReadAgain = mayReadAgain
         nowSeconds = now.timeIntervalSince1970
     }
 
@@ -98,12 +102,22 @@ final class SQLiteSearch {
         }
     }
 
-    /// Whether the postings hold this read's commit, once caught up to it when few rows are new.
+    /// The postings hold a later commit than this read's: the search is run again in a newer read.
+    struct PostingsMovedOn: Error {}
+
+    /// Whether the postings hold this read's commit, once caught up to it: the search reads the rows written since
+    /// theirs itself, step after step as the keeper does (waiting while another thread changes them), unless one
+    /// commit wrote more than a keeper takes whole (``SearchPostings/CatchUp/tooManyRows``: the keeper builds them
+    /// again, and searches scan rows meanwhile).
     func postingsHoldThisCommit() throws -> Bool {
         if let postingsChecked { return postingsChecked }
-        let held = try postings.catchUp(db, to: commitNumber, maxRows: postings.caughtUpBySearch, waiting: false) == .holding
-        postingsChecked = held
-        return held
+        var caughtUp = SearchPostings.CatchUp.stepped
+        while caughtUp == .stepped {
+            caughtUp = try postings.catchUp(db, to: commitNumber, maxRows: SearchPostings.caughtUpByKeeper, waiting: true, stepping: true)
+        }
+        if caughtUp == .ahead, mayReadAgain { throw PostingsMovedOn() }
+        postingsChecked = caughtUp == .holding
+        return caughtUp == .holding
     }
 
     /// Notes that a row read expires at `expiration` (seconds since 1970).

@@ -13,7 +13,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     static let postingsFollowInterval = Duration.milliseconds(100)
 
     public var searchStructureRows: Int { postings.rows }
-    public var searchesWithoutThem: Int { postings.searchesScanningFullText }
+    public var searchesWithoutThem: Int { postings.searchesScanningRows }
 
     public func keepSearchStructures() async throws {
         try await Self.keepPostings { self }

@@ -5,17 +5,18 @@ import Indexing
 import Synchronization
 
 /// The words of every item's best fields and names, and with `search.postings: all` of every field (``WordPostings``),
-/// kept in this process's memory beside the FTS5 table: a search's scans (``CandidateRanking/Scope``) take their first
-/// matches from bitmaps, in time that does not grow with how many items hold a typed prefix (BENCHMARKS.md), while
-/// every write stays in SQLite.
+/// kept in this process's memory (or read in place from their saved file): a search's scans (``CandidateRanking/Scope``)
+/// take their first matches from bitmaps, in time that does not grow with how many items hold a typed prefix
+/// (BENCHMARKS.md), while every write stays in SQLite, which holds no other index of the words.
 ///
 /// They are built from every row in one read (``build(_:isCancelled:)``), then brought to each later commit by reading
 /// the rows it wrote (by `commitNumber`, which `item_commit` indexes), whichever process wrote them. Words are only
 /// added, so at commit `n` the postings hold every item that matches at `n`, and maybe more: a deleted row no longer
 /// joins `item`, and a row read more than once (rewritten) is checked on its text. A keeper's step stops at a commit
 /// before the one its read sees, and misses the rows rewritten after the step: the postings then serve no search
-/// before that read's commit (``Held/exactFrom``). A search uses them only when they are exactly at the commit its own
-/// read sees, and never waits for them: otherwise it scans FTS5, which is always right.
+/// before that read's commit (``Held/exactFrom``). A search uses them only at the commit its own read sees: it brings
+/// them there itself, or runs again in a newer read when they moved past it. Without them (being built, dropped), it
+/// reads every row and checks each one's text: right, and slow.
 package final class SearchPostings: Sendable {
     /// What is held at one commit.
     struct Held: Sendable {
@@ -122,15 +123,15 @@ package final class SearchPostings: Sendable {
     /// `rowsCaughtUp` when the keeper last looked at how stale the postings are (``isStale(_:)``).
     private let rowsCaughtUpWhenLooked = Atomic<Int>(0)
     private let answered = Atomic<Int>(0)
-    /// How many times the postings answered a scan's batch (instead of FTS5): what tests and the benchmark check.
+    /// How many times the postings answered a scan's batch (instead of a scan of the rows): what tests and the benchmark check.
     package var batchesAnswered: Int { answered.load(ordering: .relaxed) }
-    private let fullTextSearches = Atomic<Int>(0)
-    /// How many searches scanned FTS5, the postings not holding their commit, not kept, or busy: what the service's
-    /// metrics count (`scheduler_searches_without_postings_total`).
-    package var searchesScanningFullText: Int { fullTextSearches.load(ordering: .relaxed) }
-    /// Counts a search that scanned FTS5.
-    func noteFullTextSearch() {
-        fullTextSearches.add(1, ordering: .relaxed)
+    private let rowScans = Atomic<Int>(0)
+    /// How many searches scanned rows, the postings not held (being built or dropped), not kept for a scope, or a
+    /// commit too large to catch up: what the service's metrics count (`scheduler_searches_without_postings_total`).
+    package var searchesScanningRows: Int { rowScans.load(ordering: .relaxed) }
+    /// Counts a search that scanned rows.
+    func noteRowScan() {
+        rowScans.add(1, ordering: .relaxed)
     }
     private let recordsRead = Atomic<Int>(0)
     /// How many candidates scans took from the candidate records (instead of their rows): what tests check.
@@ -140,11 +141,8 @@ package final class SearchPostings: Sendable {
     func noteCandidatesFromRecords(_ count: Int) {
         if count > 0 { recordsRead.add(count, ordering: .relaxed) }
     }
-    /// New rows a search reads itself to bring the postings to its commit: with more, it scans FTS5, and whoever keeps
-    /// the postings (``SQLiteSearchIndex/keepSearchStructures()``) catches them up.
-    let caughtUpBySearch: Int
-    /// New rows the keeper reads in one step of a catch-up, under the write lock: a large import is caught up step
-    /// after step as it lands (new rows cost what a build's do), never built again for its size.
+    /// New rows the keeper, or a search, reads in one step of a catch-up, under the write lock: a large import is
+    /// caught up step after step as it lands (new rows cost what a build's do), never built again for its size.
     static let caughtUpByKeeper = 10_000
     /// How many steps' worth of rows one commit may hold and still be caught up whole (a batch of many small items);
     /// with more, the keeper builds the postings again.
@@ -152,7 +150,7 @@ package final class SearchPostings: Sendable {
 
     /// Distinct words of the best fields the postings hold at most: what sources write is not trusted, and a feed of
     /// random words must not take the service's memory (each word costs a few hundred bytes with its prefixes). Past
-    /// it, the postings are dropped for the life of the process and searches scan FTS5 alone, as before them.
+    /// it, the postings are dropped for the life of the process and searches scan rows, right and slow.
     let maxWords: Int
     private let gaveUpFlag = Atomic<Bool>(false)
     /// The rows held when the process's memory was last checked against ``maxOwnMemory`` (``droppedByCatchUps()``).
@@ -182,7 +180,7 @@ package final class SearchPostings: Sendable {
     struct Retired: Error {}
 
     /// The process's own memory (``ProcessMemory/ownResidentBytes()``) past which a build of the postings or of their
-    /// records stops, and rows caught up drop them: on a node too small for them, searches scan FTS5 instead of the
+    /// records stops, and rows caught up drop them: on a node too small for them, searches scan rows instead of the
     /// process being killed for its memory at every start.
     let maxOwnMemory: Int
 
@@ -192,14 +190,14 @@ package final class SearchPostings: Sendable {
 
         /// The index's words hold more than ``SearchPostings/maxWords`` distinct words.
         static func tooManyWords(_ maxWords: Int) -> Dropped {
-            Dropped(description: "the fields the search postings keep (search.postings) hold more than \(maxWords) distinct words: the search postings are dropped and searches scan FTS5 alone")
+            Dropped(description: "the fields the search postings keep (search.postings) hold more than \(maxWords) distinct words: the search postings are dropped and searches scan every row, right and slow")
         }
 
         /// A build in segments could not write them beside the database, or read them back (``PostingsSegments``).
         static func cannotWriteSegments(_ reason: String) -> Dropped {
             Dropped(description: """
                 building the search postings in segments failed: \(reason); the search postings are dropped until this \
-                process starts again, and searches scan FTS5 alone, as right and slower; give the database's folder room \
+                process starts again, and searches scan every row, right and slow; give the database's folder room \
                 (a build in segments needs up to three times the saved postings' size there)
                 """)
         }
@@ -209,8 +207,8 @@ package final class SearchPostings: Sendable {
             Dropped(description: """
                 making \(what) takes this process's own memory to \(own >> 20) MB, past the \(bound >> 20) MB it may hold \
                 (three quarters of the memory of the machine or of its control group): the search postings are dropped \
-                until this process starts again (a search copy: until it is made again), and searches scan FTS5 alone, \
-                as right and slower; give the service more memory, or keep fewer words (search.postings: best)
+                until this process starts again (a search copy: until it is made again), and searches scan every row, \
+                right and slow; give the service more memory
                 """)
         }
     }
@@ -232,10 +230,8 @@ package final class SearchPostings: Sendable {
     package var mappedPagesGivenBack: Int { givenBack.load(ordering: .relaxed) }
 
     init(
-        caughtUpBySearch: Int, maxWords: Int, maxOwnMemory: Int, maxMappedBytes: Int, segmentPlan: PostingsSegments.Plan?,
-        fields: SearchPostingsFields
+        maxWords: Int, maxOwnMemory: Int, maxMappedBytes: Int, segmentPlan: PostingsSegments.Plan?, fields: SearchPostingsFields
     ) {
-        self.caughtUpBySearch = caughtUpBySearch
         self.maxWords = maxWords
         self.maxOwnMemory = maxOwnMemory
         self.maxMappedBytes = maxMappedBytes
@@ -415,7 +411,7 @@ package final class SearchPostings: Sendable {
     /// Serves `saved`, what install `install` was saved as and read back from its file, in its place when what is held
     /// is still that install: the same postings, their members now read in place from the mapped file instead of the
     /// process's memory. Commits caught up since the save are caught up again from the saved commit, by the keeper's
-    /// next step or a search, as after a restart (searches scan FTS5 meanwhile, a tenth of a second at most). Returns
+    /// next step or a search, as after a restart. Returns
     /// whether it did. What was held is let go after the lock, on the caller's thread: freeing every bitmap of a build
     /// takes a while.
     func serve(_ saved: Held, asInstall install: Int) -> Bool {
@@ -467,7 +463,7 @@ package final class SearchPostings: Sendable {
 
     /// A copy of what is held, and the install it belongs to. It costs a reference per array, but the first change
     /// while it lives copies the arrays of every word's and prefix's bitmaps (a reference each), and a new word the
-    /// dictionaries: milliseconds under the lock at a million items, searches scanning FTS5 meanwhile.
+    /// dictionaries: milliseconds under the lock at a million items, searches waiting meanwhile.
     func snapshot() -> (held: Held, install: Int)? {
         held.read { held in held.map { ($0, installCount.load(ordering: .acquiring)) } }
     }
@@ -498,14 +494,17 @@ package final class SearchPostings: Sendable {
 
     /// What ``catchUp(_:to:maxRows:waiting:stepping:)`` found.
     enum CatchUp {
-        /// The postings hold the commit asked for, or a later one.
+        /// The postings hold the commit asked for.
         case holding
         /// They hold an earlier commit than asked for, but a later one than before: a step of the keeper's.
         case stepped
-        /// More rows are new than the caller reads (a search), or one commit wrote more (the keeper): the keeper
-        /// builds them again.
+        /// More rows are new than the caller reads in one go, or (stepping) one commit wrote more than a step takes
+        /// whole: the keeper builds them again.
         case tooManyRows
-        /// There are none, or another thread holds them (a search does not wait): nothing was done.
+        /// They hold a later commit than asked for, or a step's read saw this one's rows at later commits
+        /// (``Held/exactFrom``): a newer read finds them.
+        case ahead
+        /// There are none, or (not waiting) another thread holds them: nothing was done.
         case unavailable
     }
 
@@ -517,9 +516,9 @@ package final class SearchPostings: Sendable {
         while true {
             let read = { (held: Held?) in held.map { ($0.commitNumber, $0.exactFrom) } }
             guard let (position, exactFrom) = waiting ? held.read(read) : held.readIfAvailable(read) ?? nil else { return .unavailable }
-            guard position < commitNumber else { return .holding }
+            guard position < commitNumber else { return position == commitNumber && commitNumber >= exactFrom ? .holding : .ahead }
             // A read older than the last step's: rows it sees at their earlier commits may be missing.
-            guard commitNumber >= exactFrom else { return .unavailable }
+            guard commitNumber >= exactFrom else { return .ahead }
             let newRows = "SELECT \(rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"
             var target = commitNumber
             var rows = try Row.fetchAll(db.cachedStatement(sql: newRows), arguments: [position, commitNumber, min(maxRows, Int.max - 1) + 1])
@@ -563,16 +562,22 @@ package final class SearchPostings: Sendable {
 
     /// The first `limit` row ids greater than `after`, in order, whose words in `scope` satisfy `match` (or did), and
     /// those among them to check on their text; `nil` when the postings do not hold exactly `commitNumber` (or not
-    /// yet for a read at it, ``Held/exactFrom``), do not keep `scope`, or are being changed.
+    /// yet for a read at it, ``Held/exactFrom``), or do not keep `scope`. Waits while another thread changes them.
     func firstMembers(
         _ scope: CandidateRanking.Scope, matching match: WordMatch, at commitNumber: Int64, after: Int64?, limit: Int
     ) -> Members? {
-        held.readIfAvailable { held -> Members? in
+        held.read { held -> Members? in
             guard let held, held.commitNumber == commitNumber, commitNumber >= held.exactFrom, let postings = held.postings(scope) else { return nil }
             let ids = postings.firstMembers(matching: match, after: after, limit: limit)
             answered.add(1, ordering: .relaxed)
             return Members(ids: ids, toCheck: held.rewritten.isEmpty ? [] : Set(ids.filter(held.rewritten.contains)), records: held.records)
-        } ?? nil
+        }
+    }
+
+    /// Whether the postings hold a later commit than `commitNumber`, or may not serve a read at it (``Held/exactFrom``):
+    /// a newer read finds them.
+    func areAhead(of commitNumber: Int64) -> Bool {
+        held.read { held in held.map { $0.commitNumber > commitNumber || commitNumber < $0.exactFrom } ?? false }
     }
 
     /// What ``firstMembers(_:matching:at:after:limit:)`` gives: the ids, those rewritten since the build (to check on

@@ -60,6 +60,8 @@ enum SearchRows {
 
     /// The columns ``walked(_:)`` reads, after one column of the caller's.
     static let walkedColumns = "item.id, item.contentCreationDate, item.domainIdentifier, item.contentType, item.version, \(pageColumn)"
+    /// How many columns ``walkedColumns`` names.
+    static let walkedColumnCount = 6
 
     /// The match a row of ``walkedColumns`` holds (from its second column).
     static func walked(_ row: Row) -> WalkedMatch {
