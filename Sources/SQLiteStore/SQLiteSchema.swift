@@ -7,15 +7,14 @@ import Indexing
 ///
 /// `item` holds the items, each stamped with the number of the commit that last wrote it (`index_commit`
 /// counts commits), so "the items of a domain not written since commit N" is exact whatever the clocks do.
-/// `item_fts` is an external-content FTS5 table over it (see ``FullTextTable``); the index code keeps it in step
-/// inside each transaction. `batch_client_state` holds
+/// Its words are indexed by the search postings, beside the file (``SearchPostings``). `batch_client_state` holds
 /// each batch name's last client state; `purged_domain` the purges whose rows are not all reclaimed
 /// (``PurgedDomains``); `search_term` the words typos are corrected to (``SearchTermTable``); `item_open` the opens of
 /// results (``ItemOpenTable``), `search_query` the queries searched (``SearchQueryTable``); `search_key` the search keys (``SearchKey``).
 /// `unit_state` holds one row per unit, `run_history` the last runs.
 ///
-/// An item's `id` (the FTS5 rowid) is its ``ItemPriority``: FTS5 walks matches in rowid order, so a search can
-/// take the highest-priority matches first and stop early instead of scoring every match.
+/// An item's `id` is its ``ItemPriority``: the postings hold each word's matches in id order, so a search can take
+/// the highest-priority matches first and stop early instead of scoring every match.
 enum SQLiteSchema {
     /// Every migration, in the order files met them: the index's first tables, the scheduler's, then the rest.
     static var migrator: DatabaseMigrator {
@@ -191,15 +190,12 @@ enum SQLiteSchema {
             try db.execute(sql: "CREATE INDEX item_commit ON item(commitNumber)")
         }
         migrator.registerMigration("v14-one-full-text-table") { db in
-            // One table with its columns (``FullTextTable``) instead of three without: a one-time rebuild at the
-            // first open after the upgrade (docs/search.md gives its time), in this migration's transaction, so a
-            // crash leaves the three tables and the next open rebuilds again.
+            // Releases from this one to `v22-no-full-text-table` replaced the three tables with one FTS5 table
+            // `item_fts` (every field, `prefix='1 2 3', detail=column`), which the later migration drops: a file that
+            // reaches this one now drops the three and makes none.
             for table in FullTextTable.beforeOneTable(columns: FullTextTable.columnsWithAuthorNames) {
                 try db.execute(sql: "DROP TABLE \(table.name)")
             }
-            let table = FullTextTable.oneTable(columns: FullTextTable.columnsWithAuthorNames)
-            try db.execute(sql: table.createStatement)
-            try db.execute(sql: table.indexAllRowsStatement)
         }
     }
 
@@ -247,6 +243,13 @@ enum SQLiteSchema {
                     trainedAt REAL NOT NULL
                 )
                 """)
+        }
+        migrator.registerMigration("v22-no-full-text-table") { db in
+            // The search postings answer every search (``SearchPostings``): the FTS5 table, about half the file at a
+            // million items, is dropped in this migration's transaction (a second or two a million items; a crash
+            // leaves it, and the next open drops it). Its pages are free for later writes; `sqlite3 FILE VACUUM`, with
+            // the service stopped, gives them back to the disk (docs/operating.md).
+            try db.execute(sql: "DROP TABLE IF EXISTS item_fts")
         }
     }
 

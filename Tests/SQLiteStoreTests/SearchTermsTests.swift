@@ -5,6 +5,13 @@ import PluginAPI
 @testable import SQLiteStore
 import Testing
 
+extension SearchTerms {
+    /// ``match`` written as a query language would (FTS5's): what these tests compare, in short.
+    var matchExpression: String? {
+        match?.rendered(word: { word, isPrefix in "\"\(word)\"" + (isPrefix ? "*" : "") }, and: " AND ", or: " OR ")
+    }
+}
+
 @Suite("Turning user text into search terms")
 struct SearchTermsTests {
     @Test func wordsAreQuotedPrefixes() {
@@ -54,40 +61,12 @@ struct SearchTermsTests {
     }
 }
 
-/// The index's table records no positions (`detail=column`), so FTS5 refuses a quoted term that its tokenizer splits
-/// in two: each search term must be one token to SQLite's own tokenizer, the oracle here, for every character.
-@Suite("Search terms against SQLite's tokenizer")
-struct SearchTermsTokenizerTests {
-    @Test func everyWordCharacterKeepsATermOneToken() async throws {
-        let fixture = try IndexFixture()
-        try await fixture.index.commit(IndexBatch(operations: [.upsert([item("a", title: "ab")])]))
-        let refused = try await fixture.index.database.read { db in
-            var refused: [String] = []
-            let statement = try db.makeStatement(
-                sql: "SELECT count(*) FROM item_fts WHERE item_fts MATCH ?"
-            )
-            for value in UInt32(0x80)...0x10FFFF {
-                guard let scalar = Unicode.Scalar(value) else { continue }
-                // A character the folding takes for a separator gives two terms: nothing to ask.
-                let terms = SearchTerms("a\(Character(scalar))b")
-                guard terms.words.count == 1, let match = terms.matchExpression else { continue }
-                do {
-                    _ = try Int.fetchOne(statement, arguments: [match])
-                } catch {
-                    refused.append(String(format: "U+%04X ", value) + "\(error)")
-                }
-            }
-            return refused
-        }
-        #expect(refused.isEmpty, "\(refused.count) characters: \(refused.prefix(10))")
-    }
-}
-
 /// Highlights, the ranking, the query's words and the PostgreSQL and memory stores split and fold words in Swift
-/// (``TextFolding``, ``TokenizerFolding``); the SQLite index splits and folds the stored text in SQLite's
-/// tokenizer. The oracle is the index itself: every character past ASCII, written between a marker and a letter
-/// into the index's own table, is read back from its vocabulary, as two words where it separates words, as one
-/// where it is part of a word, folded, and compared with what Swift makes of the same text.
+/// (``TextFolding``, ``TokenizerFolding``), as SQLite's FTS5 tokenizer `unicode61` did when the SQLite index kept
+/// its words in FTS5 (and as files from before `v22-no-full-text-table` were searched). The oracle is that tokenizer:
+/// every character past ASCII, written between a marker and a letter into an FTS5 table with the separators the
+/// index gave it, is read back from its vocabulary, as two words where it separates words, as one where it is part of
+/// a word, folded, and compared with what Swift makes of the same text.
 @Suite("Folding against SQLite's tokenizer")
 struct TextFoldingTokenizerTests {
     @Test func everyCharacterSplitsAndFoldsAsTheIndexDoes() async throws {
@@ -103,13 +82,14 @@ struct TextFoldingTokenizerTests {
                 ours.append((value, words))
                 texts.append(text)
             }
-            for (row, start) in stride(from: 0, to: texts.count, by: 2_000).enumerated() {
-                try db.execute(
-                    sql: "INSERT INTO item_fts(rowid, title) VALUES (?, ?)",
-                    arguments: [row + 1_000_000, texts[start..<min(start + 2_000, texts.count)].joined(separator: " ")]
-                )
+            let separators = String(String.UnicodeScalarView(TextFolding.tokenizerSeparators))
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE temp.oracle USING fts5(title, tokenize="unicode61 remove_diacritics 2 separators '\(separators)'")
+                """)
+            for start in stride(from: 0, to: texts.count, by: 2_000) {
+                try db.execute(sql: "INSERT INTO temp.oracle(title) VALUES (?)", arguments: [texts[start..<min(start + 2_000, texts.count)].joined(separator: " ")])
             }
-            try db.execute(sql: "CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, item_fts, row)")
+            try db.execute(sql: "CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(temp, oracle, row)")
             // A marker ends at its first `q` (hexadecimal digits hold none), read by character: a `q` followed by a
             // mark is not a `Character` of its own.
             var termsByMarker: [String: [String]] = [:]

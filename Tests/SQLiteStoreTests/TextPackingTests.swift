@@ -97,7 +97,6 @@ struct TextPackingTests {
             }
         }
         #expect(try await index.item(withIdentifier: later[0].uniqueIdentifier)?.contentDescription == later[0].contentDescription)
-        try await checkFullTextTables(of: index)
         // A row stored plain, rewritten: packed, its old words gone.
         var rewritten = early[3]
         rewritten.contentDescription = "wnew3z " + Self.description(&random)
@@ -105,7 +104,6 @@ struct TextPackingTests {
         #expect(try await Self.storage(index)[rewritten.uniqueIdentifier] == "blob")
         #expect(try await Self.firstHit("wnew3z", in: index)?.contentDescription == rewritten.contentDescription)
         #expect(try await !Self.found(early[3].contentDescription!.split(separator: " ")[0].description, in: index).contains(rewritten.uniqueIdentifier))
-        try await checkFullTextTables(of: index)
     }
 
     @Test(arguments: [SearchPostingsFields.off, .all])
@@ -137,7 +135,6 @@ struct TextPackingTests {
         }
         #expect(try await index.search(SearchQuery(text: "rewritten")).total == 40, "sent again after the sweep's commit")
         #expect(try await Self.firstHit(Self.word("i", 100), in: index)?.uniqueIdentifier == "i100")
-        try await checkFullTextTables(of: index)
     }
 
     @Test func anotherProcessReadsRowsPackedWithADictionaryItNeverSaw() async throws {
@@ -292,7 +289,6 @@ struct TextPackingTests {
         #expect(written.dropLast().allSatisfy { stored[$0.uniqueIdentifier] == "blob" } && stored["short"] == "text")
         #expect(try await answers() == before, "the same hits, through the postings built before the rows were packed")
         #expect(try await index.packStoredDescriptions() == SQLiteSearchIndex.DescriptionsPacked(), "nothing left to pack")
-        try await checkFullTextTables(of: index)
         // A new process builds its postings from the packed rows and finds the same.
         let restarted = try Self.index(directory)
         try await restarted.buildSearchPostings()

@@ -73,6 +73,6 @@ struct TypoCorrectorTests {
         #expect(corrected.corrections[0] == [
             TypoCorrection(word: "chocolate", typos: 1), TypoCorrection(word: "chocolat", typos: 2), TypoCorrection(word: "chocolats", typos: 2),
         ])
-        #expect(corrected.matchExpression == #"("chocolatte"* OR "chocolate" OR "chocolat" OR "chocolats")"#)
+        #expect(corrected.match == .any([.prefix("chocolatte"), .whole("chocolate"), .whole("chocolat"), .whole("chocolats")]))
     }
 }

@@ -22,7 +22,6 @@ struct WriteTests {
         #expect(try await fixture.identifiers("chee").isEmpty, "the replaced text is no longer searchable")
         #expect(try await fixture.identifiers("lio") == ["a"])
         #expect(try await fixture.index.itemCountsByDomain() == ["com.other": 1])
-        try await checkFullTextTables(of: fixture.index)
     }
 
     /// A batch's rows get their words at the end of the batch, in one statement: an identifier the batch writes
@@ -51,7 +50,6 @@ struct WriteTests {
         #expect(try await fixture.identifiers("iguana") == ["d"])
         #expect(try await fixture.identifiers("pup").isEmpty, "a stored item replaced twice in one batch")
         #expect(try await fixture.identifiers("sea otter") == ["twice"])
-        try await checkFullTextTables(of: fixture.index)
     }
 
     /// What a periodic reindex mostly writes: the same items again, with a later expiration.
@@ -72,7 +70,6 @@ struct WriteTests {
         try await fixture.index.upsert([item("a", title: "Leopard", keywords: ["spots"], expires: later)])
         #expect(try await fixture.identifiers("chee") == ["b"])
         #expect(try await fixture.identifiers("leop") == ["a"])
-        try await checkFullTextTables(of: fixture.index)
     }
 
     @Test func deletingADomainDeletesEveryDomainUnderItButNotItsNamesakes() async throws {
@@ -85,7 +82,6 @@ struct WriteTests {
         #expect(outcome.deleted == 3)
         #expect(Set(try await fixture.index.itemCountsByDomain().keys) == ["com.shopping", "com.sho", "com.shop-x", "com"])
         #expect(Set(try await fixture.identifiers("thing")) == ["com.shopping", "com.sho", "com.shop-x", "com"])
-        try await checkFullTextTables(of: fixture.index)
     }
 
     @Test func deleteByIdentifiersAndEverything() async throws {
@@ -97,7 +93,6 @@ struct WriteTests {
         #expect(try await fixture.index.deleteAll().deleted == 3)
         #expect(try await fixture.identifiers("word").isEmpty)
         #expect(try await fixture.index.itemCountsByDomain().isEmpty)
-        try await checkFullTextTables(of: fixture.index)
     }
 
     @Test func countsItemsPerDomainAndUnderADomain() async throws {

@@ -100,10 +100,4 @@ public struct SearchTerms: Sendable, Hashable {
         }
         return .all(of: clauses)
     }
-
-    /// The FTS5 MATCH expression of ``match``, or `nil` when the text holds no word at all: a prefix as `"word"*`, a
-    /// whole word as `"word"`, groups joined by `AND` and `OR` (FTS5 takes no implicit `AND` beside parentheses).
-    public var matchExpression: String? {
-        match?.rendered(word: { word, isPrefix in "\"\(word.replacingOccurrences(of: "\"", with: "\"\""))\"" + (isPrefix ? "*" : "") }, and: " AND ", or: " OR ")
-    }
 }

@@ -4,7 +4,8 @@ import Indexing
 import PluginAPI
 import Store
 
-/// Writes and deletes item rows and keeps the FTS5 table in step, inside the caller's transaction.
+/// Writes and deletes item rows, inside the caller's transaction. The words are indexed by the search postings, which
+/// read the rows each commit wrote (``SearchPostings``): nothing else in the file holds them.
 ///
 /// Every write of a row sets its `commitNumber`, so that a row's id and commit number name one version of what it holds:
 /// the search postings' candidate records (``CandidateRecords``) rely on it, and read a row again from SQLite when its
@@ -30,9 +31,9 @@ struct ItemRows {
     /// how many were stored with the same content already, and the words of those written.
     ///
     /// An item whose content digest equals the stored one (what a periodic reindex mostly writes) is only marked as
-    /// sent by the commit (``ItemMarkTable``), its row untouched, unless its expiration date is due for renewal: the
-    /// full-text index, costly to rewrite, already holds its words. What is stored is read for the whole batch in
-    /// one statement, and the marks written in one. An item rewritten with the same ranking hint keeps its place in
+    /// sent by the commit (``ItemMarkTable``), its row untouched, unless its expiration date is due for renewal: no
+    /// search postings need to read it again. What is stored is read for the whole batch in one statement, and the
+    /// marks written in one. An item rewritten with the same ranking hint keeps its place in
     /// priority order (its id), as on every store; with `priorities` (one per item: a copy's, ``SQLiteSearchCopy``)
     /// an item written takes the id given, its place in the followed index.
     func upsert(
@@ -47,8 +48,6 @@ struct ItemRows {
         var outcome = Upserted()
         /// The id after the last one of each priority band written, once read: one lookup a band, not one an item.
         var nextInBand: [Int64: Int64] = [:]
-        /// The rows written whose words the full-text table does not hold yet: added in one statement at the end.
-        var unindexed = Set<Int64>()
         for (position, item) in items.enumerated() {
             if let held = stored[position]?.heldBy, taken.refuse(item.uniqueIdentifier, heldBy: held, outside: owner) { continue }
             outcome.written += 1
@@ -71,27 +70,25 @@ struct ItemRows {
                     continue
                 case .content:
                     marks.remove(id)
-                    keptID = try replace(by: item, unindexed: &unindexed)
+                    keptID = try replace(by: item)
                 }
             }
             let id = try insert(
                 item, id: priorities?[position] ?? keptID, nextInBand: &nextInBand, digest: digest, packer: packer, expiration: expiration,
                 now: now, commitNumber: commitNumber
             )
-            unindexed.insert(id)
             written[key()] = (id, StoredItem(digest: digest, expiration: expiration.expiration(of: item)))
             SearchVocabulary.insertWords(of: item, into: &outcome.words)
         }
-        try indexWords(ofRows: unindexed)
         try ItemMarkTable.mark(marks, commitNumber: commitNumber, db)
         return outcome
     }
 
-    /// Deletes the row that `item` replaces (its words too, unless they are among the batch's `unindexed`); returns the
-    /// id `item` keeps (the row's when its ranking hint, and so its place in priority order, did not change).
-    private func replace(by item: SearchableItem, unindexed: inout Set<Int64>) throws -> Int64? {
+    /// Deletes the row that `item` replaces; returns the id `item` keeps (the row's when its ranking hint, and so its
+    /// place in priority order, did not change).
+    private func replace(by item: SearchableItem) throws -> Int64? {
         guard let existing = try storedRow(identifier: item.uniqueIdentifier) else { return nil }
-        try delete(existing, wordsIndexed: unindexed.remove(existing["id"]) == nil)
+        try delete(existing)
         if existing["domainIdentifier"] != item.domainIdentifier {
             // Its opens follow it, so that a purge of its new domain deletes them.
             try db.cachedStatement(sql: "UPDATE item_open SET domainIdentifier = ? WHERE uniqueIdentifier = ?")
@@ -101,7 +98,7 @@ struct ItemRows {
     }
 
     /// Inserts the row of `item`, with `id` or the next one of its priority band (`nextInBand` holds those known, by
-    /// band, and is kept up to date); returns its id. Its words are left to ``indexWords(ofRows:)``.
+    /// band, and is kept up to date); returns its id.
     private func insert(
         _ item: SearchableItem, id keptID: Int64?, nextInBand: inout [Int64: Int64], digest: Int64, packer: TextPacker,
         expiration: DefaultExpiration, now: Date, commitNumber: Int64
@@ -131,14 +128,6 @@ struct ItemRows {
                 commitNumber, digest, item.access.map(KeywordList.encode), item.version, item.isCurrentVersion,
             ])
         return id
-    }
-
-    /// Adds the words of the rows `ids` to the full-text table, read from their stored text in one statement: as one
-    /// statement a row, writing them was a tenth of an import's time (BENCHMARKS.md, 2026-11-28).
-    private func indexWords(ofRows ids: Set<Int64>) throws {
-        guard !ids.isEmpty else { return }
-        try db.cachedStatement(sql: FullTextTable.items.indexAllRowsStatement + " WHERE id IN (SELECT value FROM json_each(?))")
-            .execute(arguments: [RowIDList.json(ids.sorted())])
     }
 
     /// What is stored for an identifier a batch writes: the item, and the domain holding it when that is a live
@@ -206,31 +195,18 @@ struct ItemRows {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT \(PurgedDomains.liveCondition()) FROM item WHERE id = ?"), arguments: [id]) ?? false
     }
 
-    /// The stored row of the item with `identifier`: its id and content.
+    /// The stored row of the item with `identifier`: its id, domain and ranking hint.
     private func storedRow(identifier: String) throws -> Row? {
         try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT id, domainIdentifier, contentType, title, displayName, \(PackedText.selected("contentDescription")) AS contentDescription,
-                    keywords, authorNames,
-                    contentCreationDate, contentModificationDate, thumbnailURL, thumbnailData, contentURL, relatedUniqueIdentifier, rankingHint
-                FROM item WHERE uniqueIdentifier = ?
-                """),
-            arguments: [identifier]
+            db.cachedStatement(sql: "SELECT id, domainIdentifier, rankingHint FROM item WHERE uniqueIdentifier = ?"), arguments: [identifier]
         )
     }
 
-    /// Deletes a row read by ``storedRow(identifier:)``, and its words when the full-text table holds them.
-    private func delete(_ row: Row, wordsIndexed: Bool = true) throws {
+    /// Deletes a row read by ``storedRow(identifier:)``, and its marks.
+    private func delete(_ row: Row) throws {
         let id: Int64 = row["id"]
-        if wordsIndexed { try unindexWords(ofRow: id) { row[$0.rawValue] } }
         try db.cachedStatement(sql: "DELETE FROM item_mark WHERE id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id])
-    }
-
-    /// Removes the words of the row `id`, whose searchable fields hold `text`, from the full-text table.
-    private func unindexWords(ofRow id: Int64, text: (SearchColumn) -> String?) throws {
-        let table = FullTextTable.items
-        try run(table.removeRowStatement, StatementArguments([id] + table.columns.map(text)))
     }
 
     /// Runs the cached statement `sql` with `arguments`, one value for each of its `?` (the statements of this file
@@ -260,7 +236,6 @@ struct ItemRows {
         let doomed = "id IN (SELECT id FROM temp.doomed_item)"
         try ItemOpenTable.deleteOpens(ofItemsWhere: doomed, arguments: [], db)
         try ItemMarkTable.deleteMarks(ofItemsWhere: doomed, arguments: [], db)
-        try db.cachedStatement(sql: FullTextTable.items.unindexRowsStatement + " WHERE " + doomed).execute()
         try db.cachedStatement(sql: "DELETE FROM item WHERE " + doomed).execute()
         try db.execute(sql: "DELETE FROM temp.doomed_item")
         return count
@@ -312,7 +287,6 @@ struct ItemRows {
         try db.execute(sql: "DELETE FROM search_term")
         try db.execute(sql: "DELETE FROM item_open")
         try db.execute(sql: "DELETE FROM item_mark")
-        try db.execute(sql: FullTextTable.items.unindexEverythingStatement)
         return count
     }
 }
