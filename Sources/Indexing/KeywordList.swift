@@ -1,6 +1,6 @@
 import Foundation
 
-/// Keywords as stored: a JSON array of strings, which the FTS5 tokenizer reads as plain words.
+/// Keywords as stored: a JSON array of strings, whose words the search postings read as plain words.
 package enum KeywordList {
     package static func encode(_ keywords: [String]) -> String {
         var json = "["

@@ -18,7 +18,7 @@ public protocol SearchStructureKeeping: Sendable {
 
     /// How many searches since the process started went without the structures, because they did not hold the
     /// search's commit (while they are read or built, behind a large write, dropped past their bounds, or not kept for
-    /// a field): on SQLite, searches that scanned FTS5. A count that only grows.
+    /// a field): on SQLite, searches that scanned every row. A count that only grows.
     var searchesWithoutThem: Int { get async }
 }
 

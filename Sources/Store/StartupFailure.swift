@@ -11,7 +11,7 @@ public protocol StartupFailure: Error, CustomStringConvertible {
 }
 
 extension IndexError: StartupFailure {
-    /// A missing FTS5 or an unreadable file stays so; only a write refused mid-run is not about starting at all.
+    /// A missing FTS5 (its migrations need it) or an unreadable file stays so; only a write refused mid-run is not about starting at all.
     public var mayPassOnRetry: Bool {
         switch self {
         case .fullTextSearchUnavailable, .cannotOpen: false

@@ -119,7 +119,7 @@ enum PostgresBenchmark {
     /// What a replica's users see right after a large import: `scheduler run` serving a new database `scheduler_goals_N`
     /// on the server `url` names (its search copy on, as by default) while `scheduler index import` writes N items into
     /// it from another process. From the moment the import ends, one client searches new queries (answered by the store
-    /// until the copy holds the import, through FTS5 until its postings do); once they hold every item, its search is
+    /// until the copy holds the import, scanning rows until its postings do); once they hold every item, its search is
     /// measured over HTTP.
     static func serviceAfterImport(n: Int, ndjson: String, work: String, scheduler: String, server url: String) async throws -> AfterImport {
         let (location, store) = try await freshDatabase("scheduler_goals_\(n)", server: url)
@@ -153,7 +153,7 @@ enum PostgresBenchmark {
         print(String(format: "PostgreSQL, a replica serving: its search copy held the import %.1f s after the import ended, its postings %.1f s after",
             catchUp.seconds, postings.seconds))
         print("PostgreSQL replica (search copy): one client over HTTP from the import's end, 400 new queries, top 20: \(Benchmark.percentiles(rightAfter))")
-        print("  sent before the copy held the import (the store answers): \(sent(.zero..<catchUp)); before its postings did (FTS5): "
+        print("  sent before the copy held the import (the store answers): \(sent(.zero..<catchUp)); before its postings did (rows scanned): "
             + "\(sent(catchUp..<max(catchUp, postings))); after: \(sent(max(catchUp, postings)..<Duration.seconds(3600)))")
         let http = try await HTTPBenchmark.measure(base: service.base, work: work, label: "PostgreSQL replica (search copy): ")
         let joining = try await newReplicaJoins(folder: folder, scheduler: scheduler, fetching: true)

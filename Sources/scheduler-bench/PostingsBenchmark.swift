@@ -3,7 +3,7 @@ import Indexing
 import Logging
 import SQLiteStore
 
-/// The search postings against the FTS5 scans they replace, on an existing SQLite index: `scheduler-bench --postings
+/// The search postings against the scans of every row they replace (what a search does without them), on an existing SQLite index: `scheduler-bench --postings
 /// DATABASE [--all-fields]` opens it twice without result caches, builds one's postings (time and memory), then searches new queries
 /// on both, alternated query by query (which goes first too), so the machine's drift favours neither: 400 typed
 /// queries, every keystroke of 50 more, 1,000 of the never-repeated set, and 300 typed queries each with facets and
@@ -53,10 +53,10 @@ enum PostingsBenchmark {
                 }
             }
             print("\(name), \(texts.count) queries, top 20, no result cache:")
-            print("  FTS5 alone:    \(Benchmark.percentiles(fullText))")
+            print("  rows alone:    \(Benchmark.percentiles(fullText))")
             print("  with postings: \(Benchmark.percentiles(withPostings)) (\(keeping.postings.batchesAnswered - answeredBefore) scan batches from the postings)")
             print("  the same hits and total for \(texts.count - differing.count) of \(texts.count) queries" + (differing.isEmpty ? "" : "; differing: \(differing.prefix(5))"))
-            for (side, times) in [("FTS5 alone", fullText), ("with postings", withPostings)] {
+            for (side, times) in [("rows alone", fullText), ("with postings", withPostings)] {
                 let slowest = zip(texts, times).sorted { $0.1 > $1.1 }.prefix(5).map { "'\($0.0)' \(String(format: "%.1f ms", $0.1.seconds * 1000))" }
                 print("  slowest, \(side): \(slowest.joined(separator: ", "))")
             }

@@ -37,8 +37,8 @@ public struct ReconcilePass: Sendable {
         /// unit is decided; either way, a pass that may settle units does.
         public var skipsSettledUnits = false
 
-        /// Items per batch unless chosen otherwise: 2,000 wrote a first pass 15–20 % faster than 500; since a batch's
-        /// words go into FTS5 in one statement, 5,000 writes it another 8 % faster than 2,000 (BENCHMARKS.md,
+        /// Items per batch unless chosen otherwise: 2,000 wrote a first pass 15–20 % faster than 500; when a batch's
+        /// words went into FTS5 in one statement, 5,000 wrote it another 8 % faster than 2,000 (BENCHMARKS.md,
         /// 2026-11-28). A run stops at a batch boundary on shutdown and resumes from the last one.
         public static let defaultBatchSize = 5000
 

@@ -1,4 +1,4 @@
-/// The searchable text fields, in the order of the FTS5 table's columns, with their ranking weight.
+/// The searchable text fields, in the order the SQLite index reads them, with their ranking weight.
 package enum SearchColumn: String, CaseIterable {
     case title, displayName, keywords, authorNames, contentDescription
 

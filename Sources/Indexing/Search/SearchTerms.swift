@@ -1,6 +1,6 @@
 import PluginAPI
 
-/// Turns any user text into a safe FTS5 query that matches every word as a prefix.
+/// Turns any user text into a safe query (``WordMatch``) that matches every word as a prefix.
 ///
 /// The text is split into words as the index's tokenizer splits them (``TextFolding``): letters, digits and the
 /// accents folded away; everything else (quotes, `*`, `-`, parentheses, emoji, punctuation, most other marks)

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Splits text into words and folds them as the SQLite index's tokenizer (FTS5 unicode61, diacritics removed)
-/// does, character by character (``TokenizerFolding``), so that what a user types, the ranking, the highlights and
-/// the PostgreSQL and memory stores agree with what SQLite matched.
+/// Splits text into words and folds them as SQLite's FTS5 tokenizer (unicode61, diacritics removed), which the SQLite
+/// index used until `v22-no-full-text-table`, does, character by character (``TokenizerFolding``): the SQLite index's
+/// postings and scans, what a user types, the ranking, the highlights and the PostgreSQL and memory stores all read
+/// words this way.
 package enum TextFolding {
     /// ``forEachWord(in:_:)`` for text given as UTF-8 (invalid sequences read as U+FFFD, as `String` decodes them).
     package static func forEachWord(inUTF8 text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {

@@ -1,9 +1,9 @@
-/// What the SQLite index's tokenizer (FTS5 unicode61, `remove_diacritics 2`, the separators of
+/// What SQLite's FTS5 tokenizer (unicode61, `remove_diacritics 2`, the separators of
 /// ``TextFolding/tokenizerSeparators``) makes of each character: a separator between words, or a word character
 /// folded to one character or to none. It folds character by character, without context: `É` is `e`, `й` stays
 /// `й`, a final `ς` is `σ`, a combining accent is dropped, and most other marks (Devanagari vowel signs, a virama)
 /// separate words. Read from the tokenizer itself by `scripts/generate-folding-table`, so that every store folds
-/// what it stores, and what a user types, as the SQLite index does; `TextFoldingTokenizerTests` keeps them equal.
+/// what it stores, and what a user types, as that tokenizer does; `TextFoldingTokenizerTests` keeps them equal.
 enum TokenizerFolding {
     /// What one character is to the tokenizer.
     enum Folded: Equatable, Sendable {

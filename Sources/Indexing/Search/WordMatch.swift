@@ -1,5 +1,5 @@
-/// What an item's words must hold to match a search, as a tree every store renders in its own query language (an
-/// FTS5 `MATCH` expression, a PostgreSQL `tsquery`) or evaluates (the memory store): a typed word as a prefix, a
+/// What an item's words must hold to match a search, as a tree every store renders in its own query language (a
+/// PostgreSQL `tsquery`) or evaluates (the SQLite index's postings and scans, the memory store): a typed word as a prefix, a
 /// typo correction or a synonym as a whole word, all of some, any of others.
 package indirect enum WordMatch: Hashable, Sendable {
     /// An indexed word starting with this folded word.

@@ -64,7 +64,7 @@ public actor SQLiteSearchCopy: SearchCopy {
     /// when it has none.
     private var source: (any SearchCopySource)?
     private var index: SQLiteSearchIndex?
-    /// Searches ``search(_:following:)`` left to the store, and those the files dropped before scanned FTS5 for: what
+    /// Searches ``search(_:following:)`` left to the store, and those the files dropped before scanned rows for: what
     /// ``searchesWithoutThem`` counts besides the open file's.
     private var searchesTheStoreAnswered = 0, searchesOfEarlierCopies = 0
     /// `nil` while no complete copy is open.
@@ -363,7 +363,7 @@ public actor SQLiteSearchCopy: SearchCopy {
             try await locally {
                 _ = try await index.commit(batch, validated: true, priorities: priorities, alongside: { _, _ in })
                 // Following, the copy's postings hold each page as it lands, so that they hold the store's last commit
-                // when the copy does: its first searches read them, not FTS5. Farther behind (a copy just made), the
+                // when the copy does: its first searches read them, not every row. Farther behind (a copy just made), the
                 // keeper catches them up, outside the gate searches wait at.
                 if removing { try await index.catchUpSearchPostings(ifAtMost: 2 * Self.pageSize) }
             }
@@ -459,7 +459,7 @@ extension SQLiteSearchCopy: SearchCopySnapshotting {
 /// whichever file it holds: a copy made again starts new ones.
 extension SQLiteSearchCopy: SearchStructureKeeping {
     public var searchStructureRows: Int { index?.searchStructureRows ?? 0 }
-    /// Searches the store answered itself (the copy being made, or far behind), and those the copy's files scanned FTS5
+    /// Searches the store answered itself (the copy being made, or far behind), and those the copy's files scanned rows
     /// for, the files it dropped included.
     public var searchesWithoutThem: Int { searchesTheStoreAnswered + searchesOfEarlierCopies + (index?.searchesWithoutThem ?? 0) }
 

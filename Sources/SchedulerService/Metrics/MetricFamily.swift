@@ -77,8 +77,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .opens: "Opens of results counted by /open: one per client, item and hour, within service.openRateLimit."
         case .stateCommitted: "When the state handed to the unit's next incremental run was committed, in Unix seconds; 0 while it has none."
         case .paused: "1 while the unit's source is paused (scheduler pause): no run starts, nothing is purged unless its gate turns off; else 0."
-        case .searchPostingsRows: "Item rows the search postings in memory hold (SQLite store); 0 while they are built, when searches scan FTS5 alone, and on PostgreSQL."
-        case .searchesWithoutPostings: "Searches that went without the search postings (SQLite store, or a PostgreSQL replica's search copy) because they did not hold the search's commit: scanned FTS5 (while the postings are read or built, behind a large write, dropped past their bounds; every search with search.postings off, nearly every one with best, whose all-fields scan always does), or answered by PostgreSQL itself on a replica whose search copy is being made, far behind or failing."
+        case .searchPostingsRows: "Item rows the search postings in memory hold (SQLite store); 0 while they are built (searches scan every row meanwhile), and on PostgreSQL."
+        case .searchesWithoutPostings: "Searches that went without the search postings (SQLite store, or a PostgreSQL replica's search copy) : scanned every row instead (while the postings are read or built, behind a single write of more than 50,000 items, dropped past their bounds; every search with search.postings off, nearly every one with best, whose all-fields scan always does), or answered by PostgreSQL itself on a replica whose search copy is being made, far behind or failing."
         case .purgesRestorable: "Purges that turning a gate off caused and that turning it on again still undoes (within purgeGrace), as of the last pass."
         case .held: "1 while a flagd flag that decides the unit's gate or variant does not resolve: the unit neither runs nor is purged; else 0."
         }

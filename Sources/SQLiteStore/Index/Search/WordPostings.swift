@@ -8,7 +8,7 @@ package import Indexing
 /// compares them. Members are only added: an item rewritten without a word keeps it here, so what this answers is
 /// a superset of the items that match now, which the caller narrows (``WordMatch/isSatisfied(byWordsOf:)``).
 package struct WordPostings: Sendable {
-    /// Prefixes of up to this many letters (Unicode scalars, as FTS5 counts them) have a bitmap of their own; a longer
+    /// Prefixes of up to this many letters (Unicode scalars, as FTS5 counted them) have a bitmap of their own; a longer
     /// one is the union of the words that start with it, merged only where a search reads it.
     package static let prefixLetters = 4
 

@@ -8,9 +8,7 @@ import PluginAPI
 /// dictionary id, content size or checksum its header would otherwise repeat for every row.
 ///
 /// Every statement reads the column through the `item_text` function (``selected(_:)``, ``TextUnpacking``), which gives
-/// the text back whichever way it is stored. FTS5's `item_fts` reads `item` only through the statements that feed it,
-/// which select the text that way: FTS5's own `'rebuild'` or `'integrity-check'`, which read `item` directly, would
-/// read the packed bytes and must never be run on it.
+/// the text back whichever way it is stored.
 enum PackedText {
     /// The first byte of a packed value: Zstandard with a dictionary.
     static let format: UInt8 = 1

@@ -26,8 +26,8 @@ extension SQLiteSearchIndex {
     /// text, are packed a transaction, so that other writers wait for a moment at most; a run cut short leaves every
     /// row either packed or as it was, and the next packs what is left.
     ///
-    /// A row's text does not change, so neither does its commit number: the search postings, their candidate records
-    /// and FTS5 hold the same words.
+    /// A row's text does not change, so neither does its commit number: the search postings and their candidate records
+    /// hold the same words.
     public func packStoredDescriptions(rowsATransaction: Int = 10_000) async throws -> DescriptionsPacked? {
         let bytesATransaction = Self.packedBytesATransaction
         var packed = DescriptionsPacked()
