@@ -12,6 +12,16 @@ public protocol SearchStructureKeeping: Sendable {
     /// them in seconds instead of building them while its searches go slowly.
     func saveSearchStructures(mayBuild: @Sendable () async throws -> Bool) async throws -> SearchStructuresSave
 
+    /// Reads the structures a keeper saved beside the index, when a usable file is there (of this format, saved for
+    /// this index's history), without building any or saving: what a one-shot command that searches does first
+    /// (`scheduler search`), so that its search reads them, caught up to the last commit by the search itself, instead
+    /// of reading every row. A file that cannot be used is said in the log and left.
+    func readSavedSearchStructures() async throws
+
+    /// Whether the structures are kept but none are held yet: being read from their saved file or built at start, while
+    /// searches read every row, slowly. `/readyz` holds readiness back meanwhile.
+    var areWarming: Bool { get async }
+
     /// How many item rows the structures hold (rows rewritten counting again until they are built anew); 0 while none
     /// are built, when searches do without them.
     var searchStructureRows: Int { get async }

@@ -35,7 +35,7 @@ struct ImportPostingsTests {
     }
 
     /// `scheduler_searches_without_postings_total` counts the searches the postings did not answer: none once they
-    /// are held, every one with `search.postings: off` (each scans FTS5).
+    /// are held, every one with `search.postings: off` (each scans rows).
     @Test func theMetricsCountTheSearchesThatWentWithoutThePostings() async throws {
         let setup = try SourceWorkspace(gate: false)
         let imported = try await SchedulerProcess.run(["index", "import", "-"] + setup.config, input: Self.items(1...60))
@@ -57,7 +57,7 @@ struct ImportPostingsTests {
         let off = try await RunningService(setup.config)
         for query in ["gazelle", "gaz", "gazelle 7", "gazele"] { #expect(try await off.searchTotal(query: query) > 0) }
         let metrics = try await off.request("/metrics").body
-        #expect(try await without(off) == 4, "each search scanned FTS5: \(metrics)")
+        #expect(try await without(off) == 4, "each search scanned rows: \(metrics)")
         #expect(await off.terminate() == 0, "\(off.log)")
     }
 

@@ -7,12 +7,12 @@ import Testing
 
 /// A node too small for the search postings of its index: building them stops once the process's own memory passes
 /// its bound (``SearchPostings/maxOwnMemory``), instead of the process being killed for its memory at every start,
-/// and searches answer as FTS5 does. The bound here is one byte: every check finds the process past it.
+/// and searches answer as a scan of the rows does. The bound here is one byte: every check finds the process past it.
 @Suite("Search postings past their memory bound", .timeLimit(.minutes(5)))
 struct PostingsMemoryBoundTests {
     typealias Folder = SavedPostingsTests.Folder
 
-    /// Fails unless `index` answers 30 random queries as `plain` (FTS5) does; returns how many batches its postings
+    /// Fails unless `index` answers 30 random queries as `plain` (a scan of the rows) does; returns how many batches its postings
     /// answered and how many candidates came from its records.
     static func expectSameAnswers(_ index: SQLiteSearchIndex, _ plain: SQLiteSearchIndex, seed: UInt64) async throws -> (batches: Int, fromRecords: Int) {
         var random = SeededGenerator(seed: seed)
@@ -40,7 +40,7 @@ struct PostingsMemoryBoundTests {
         #expect(!FileManager.default.fileExists(atPath: folder.savedPath), "nothing saved")
         try await small.refreshSearchPostings()
         #expect(small.searchStructureRows == 0, "not built again: the build would stop again")
-        #expect(try await Self.expectSameAnswers(small, plain, seed: 82).batches == 0, "FTS5 answers every search")
+        #expect(try await Self.expectSameAnswers(small, plain, seed: 82).batches == 0, "a scan of the rows answers every search")
 
         // A process with room for them builds them, on the same file.
         let roomy = try folder.process()

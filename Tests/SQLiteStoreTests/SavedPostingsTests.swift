@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 
 /// The search postings saved beside their database (``SavedPostingsFile``): a new process reads them instead of
-/// building them and catches up what was written since, answering as FTS5 does; a file it cannot trust (cut short,
+/// building them and catches up what was written since, answering as a scan of the rows does; a file it cannot trust (cut short,
 /// damaged, of another database or setting, ahead of a restored database) is refused with its reason and the postings
 /// are built again; a save given up leaves the file saved before.
 @Suite("Saved search postings", .timeLimit(.minutes(15)))
@@ -40,13 +40,13 @@ struct SavedPostingsTests {
 
         static let eager = SavedPostingsTests.eager
 
-        /// An index on the file that keeps no postings: the writer of the other process, and FTS5's answers.
+        /// An index on the file that keeps no postings: the writer of the other process, and a scan of the rows' answers.
         func plain() throws -> SQLiteSearchIndex {
             try SQLiteSearchIndex(path: path, clock: clock, searchCacheEntries: 0, postings: .off, savedPostings: nil, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         }
     }
 
-    /// Fails unless `index` answers every query as `plain` (FTS5) does, taking candidates from its records; returns how
+    /// Fails unless `index` answers every query as `plain` (a scan of the rows) does, taking candidates from its records; returns how
     /// many batches its postings answered.
     static func expectSameAnswers(_ index: SQLiteSearchIndex, _ plain: SQLiteSearchIndex, seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int {
         var random = SeededGenerator(seed: seed)
@@ -98,6 +98,32 @@ struct SavedPostingsTests {
         try await third.refreshSearchPostings()
         #expect(third.postings.rowsCaughtUpSinceBuild == written)
         #expect(third.postings.summary?.commitNumber == restarted.postings.summary?.commitNumber)
+    }
+
+    /// A one-shot command that searches (`scheduler search`) reads the saved postings without building or saving any;
+    /// its searches catch up the commits written since themselves, answer as a scan of the rows does, and scan none.
+    @Test func aCommandReadsTheSavedPostingsAndItsSearchesCatchUpWithoutScanningRows() async throws {
+        let folder = Folder()
+        _ = try await Self.savedByAFirstProcess(folder, fields: .all)
+        var random = SeededGenerator(seed: 65)
+        let plain = try folder.plain()
+        try await plain.commit(IndexBatch(operations: [.upsert((600..<700).map { SearchPostingsTests.randomItem("i\($0)", &random) })]))
+        let savedBefore = try FileManager.default.attributesOfItem(atPath: folder.savedPath)[.modificationDate] as? Date
+
+        let command = try folder.process(fields: .all)
+        try await command.readSavedSearchStructures()
+        #expect(command.searchStructureRows == 600, "the saved file's rows, nothing built")
+        #expect(try await Self.expectSameAnswers(command, plain, seed: 66) > 10)
+        #expect(command.postings.rowsCaughtUpSinceBuild == 100, "the rows written since, caught up by its searches")
+        #expect(command.searchesWithoutThem == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: folder.savedPath)[.modificationDate] as? Date == savedBefore, "nothing saved")
+        // Without a saved file: nothing is read, and its searches scan rows, with the same answers.
+        try FileManager.default.removeItem(atPath: folder.savedPath)
+        let without = try folder.process(fields: .all)
+        try await without.readSavedSearchStructures()
+        #expect(without.searchStructureRows == 0)
+        #expect(try await without.search(SearchQuery(text: "ca")).total == plain.search(SearchQuery(text: "ca")).total)
+        #expect(without.searchesWithoutThem == 1)
     }
 
     /// Searches map the saved file's pages as they read them; once the files the process maps hold more than the

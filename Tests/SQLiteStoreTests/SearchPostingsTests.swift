@@ -7,13 +7,13 @@ import ProcessSupport
 @testable import SQLiteStore
 import Testing
 
-/// The search postings (``SearchPostings``) held to FTS5 as their oracle: two indexes open the same file, one keeps
-/// postings, the other never does, and every search must give both the same hits in the same order with the same
+/// The search postings (``SearchPostings``) held to a scan of the rows as their oracle: two indexes open the same
+/// file, one keeps postings, the other never does (its searches read every row and check its text), and every search must give both the same hits in the same order with the same
 /// total, through rewrites that drop words, deletions, items written by the other "process", and commits too big for
 /// a search to catch up.
-@Suite("Search postings against FTS5", .timeLimit(.minutes(5)))
+@Suite("Search postings against a scan of the rows", .timeLimit(.minutes(5)))
 struct SearchPostingsTests {
-    /// The words items are made of: shared prefixes (`ca`, `cam`, `zé`), accents folded away, and scripts FTS5
+    /// The words items are made of: shared prefixes (`ca`, `cam`, `zé`), accents folded away, and scripts the tokenizer
     /// splits by character class.
     static let vocabulary = [
         "cat", "camel", "camembert", "cambridge", "car", "carton", "zébu", "zèbre", "zenith", "zeta", "éclair", "eclat",
@@ -270,7 +270,7 @@ struct SearchPostingsTests {
     }
 
     /// A keeper's step stops before the commit its read sees and misses the rows rewritten after the step: a search
-    /// that reads an earlier commit than that must not use them (it scans FTS5), one at that commit or later may.
+    /// that reads an earlier commit than that must not use them (it scans rows), one at that commit or later may.
     @Test func aStepServesNoSearchOlderThanTheReadItWasTakenIn() async throws {
         let pair = try Pair()
         var random = SeededGenerator(seed: 44)

@@ -7,7 +7,7 @@ import ProcessSupport
 import Testing
 
 /// A build of the search postings in segments (``PostingsSegments``), what a node too small to hold them whole does:
-/// the file it merges its segments into is the file a build in memory saves, byte for byte, it answers as FTS5 does,
+/// the file it merges its segments into is the file a build in memory saves, byte for byte, it answers as a scan of the rows does,
 /// and it leaves no scratch file behind, however it ends.
 @Suite("Search postings built in segments", .timeLimit(.minutes(15)))
 struct SegmentedBuildTests {
@@ -69,7 +69,7 @@ struct SegmentedBuildTests {
     }
 
     /// The corpus in `folder`, and a process on it that built its postings in two segments and the tail: the writer
-    /// (FTS5's answers) and that process. Saves are held back first when `holdingSaves`.
+    /// (a scan of the rows' answers) and that process. Saves are held back first when `holdingSaves`.
     static func builtInSegments(_ folder: Folder, fields: SearchPostingsFields, holdingSaves: Bool = false) async throws -> (SQLiteSearchIndex, SQLiteSearchIndex) {
         let writer = try await Self.corpus(folder)
         let index = try Self.process(folder, fields: fields, segmentBytes: 0)
@@ -137,7 +137,7 @@ struct SegmentedBuildTests {
     }
 
     /// Candidate records made again once the rows caught up outnumber them, in segments: the records made in memory,
-    /// byte for byte, and searched as FTS5 answers.
+    /// byte for byte, and searched as a scan of the rows answers.
     @Test(arguments: [SearchPostingsFields.best, .all])
     func recordsMadeAgainInSegmentsAreThoseMadeInMemory(fields: SearchPostingsFields) async throws {
         let folder = Folder()

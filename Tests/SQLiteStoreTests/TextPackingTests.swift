@@ -9,7 +9,7 @@ import ProcessSupport
 import Testing
 
 /// Items' descriptions packed with a dictionary the index trains on them (``TextPacking``, ``PackedText``), held to
-/// what was written: every read gives the text back, FTS5 and the search postings hold the same words as for text
+/// what was written: every read gives the text back, the search postings hold the same words as for text
 /// stored plain, and a damaged value fails a search with its reason instead of answering garbage or trapping.
 @Suite("Packed descriptions", .timeLimit(.minutes(3)))
 struct TextPackingTests {
@@ -87,7 +87,7 @@ struct TextPackingTests {
         }
         #expect(size.0 * 2 < size.1, "packed \(size.0) bytes of \(size.1): less than half")
 
-        // Through FTS5 (before any postings), then through the postings built from the rows.
+        // Through a scan of the rows (before any postings), then through the postings built from the rows.
         for postings in [false, true] {
             if postings { try await index.buildSearchPostings() }
             for written in [early[3], later[7], later[later.count - 3]] {
@@ -306,7 +306,7 @@ struct TextPackingTests {
         #expect(try await Self.storage(index).values.allSatisfy { $0 == "text" })
     }
 
-    /// The postings against FTS5 (``SearchPostingsTests``) on packed rows: the same hits, scores and totals, before and
+    /// The postings against a scan of the rows (``SearchPostingsTests``) on packed rows: the same hits, scores and totals, before and
     /// after rewrites.
     @Test func searchesOfPackedRowsAnswerAsFullText() async throws {
         let pair = try SearchPostingsTests.Pair(allFields: true)

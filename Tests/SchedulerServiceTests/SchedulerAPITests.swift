@@ -51,6 +51,7 @@ struct SchedulerAPITests {
         _ backend: StoreBackend, adminToken: String? = token, search: String = "", service: String = "", sourceSettings: String = "",
         prepare: @escaping @Sendable (any SchedulerStore) async throws -> Void = { _ in },
         searchCopy: (any SearchCopy & SearchCopySnapshotting)? = nil,
+        searchStructures: @escaping @Sendable (any SchedulerStore) throws -> [any SearchStructureKeeping] = { _ in [] },
         _ body: @escaping @Sendable (Harness) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-tests-\(UUID().uuidString)")
@@ -79,7 +80,9 @@ struct SchedulerAPITests {
                 health: ServiceHealth(), metrics: SchedulerMetrics(), metricsRegistry: PrometheusCollectorRegistry(), authorization: AdminAuthorization(token: adminToken),
                 opens: opens, searches: searches,
                 // In process, the suite's other tests can starve the handlers' threads for seconds: no 503 for that.
-                storeDeadline: StoreDeadline(limit: .seconds(120)), searchCopy: searchCopy
+                storeDeadline: StoreDeadline(limit: .seconds(120)),
+                searchStructures: try searchStructures(store),
+                searchCopy: searchCopy
             )
             try await Application(router: api.router()).test(.router) { client in
                 try await body(Harness(client: client, passLock: passLock, store: store, opens: opens, searches: searches, api: api))

@@ -467,6 +467,12 @@ extension SQLiteSearchCopy: SearchStructureKeeping {
         try await SQLiteSearchIndex.keepPostings { await self.index }
     }
 
+    public var areWarming: Bool { index?.areWarming ?? false }
+
+    public func readSavedSearchStructures() async throws {
+        try await index?.readSavedSearchStructures()
+    }
+
     public func saveSearchStructures(mayBuild: @Sendable () async throws -> Bool) async throws -> SearchStructuresSave {
         try await index?.saveSearchStructures(mayBuild: mayBuild) ?? .notBuilt
     }

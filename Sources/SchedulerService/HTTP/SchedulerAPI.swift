@@ -172,7 +172,8 @@ public struct SchedulerAPI: Sendable {
     }
 
     /// The service's health, and its problem: for `/healthz` the loop, the database and the last pass; for `/readyz`
-    /// (`forSearch`) only what serving searches needs, the database and a search copy that is not warming.
+    /// (`forSearch`) only what serving searches needs, the database, a search copy that is not warming, and search
+    /// postings held.
     func healthReport(forSearch: Bool) async -> Health {
         let loop = await health.loopIsAlive
         var databaseProblem: String?
@@ -184,8 +185,10 @@ public struct SchedulerAPI: Sendable {
         let lastPassError = await health.lastPassError
         let problem: String?
         if forSearch {
-            let warming = await searchCopy?.isWarming == true
-            problem = databaseProblem.map { "the database: \($0)" } ?? (warming ? "the search copy is being fetched from another replica" : nil)
+            let (copyWarming, postingsWarming) = (await searchCopy?.isWarming == true, await searchStructuresAreWarming())
+            problem = databaseProblem.map { "the database: \($0)" }
+                ?? (copyWarming ? "the search copy is being fetched from another replica" : nil)
+                ?? (postingsWarming ? "the search postings are being read or built: searches read every row meanwhile" : nil)
         } else {
             problem = !loop ? "the reconcile loop is not running"
                 : databaseProblem.map { "the database: \($0)" } ?? lastPassError.map { "the last pass failed: \($0)" }
@@ -194,6 +197,12 @@ public struct SchedulerAPI: Sendable {
             loop: loop, database: databaseProblem == nil, lastPass: await health.lastPassFinishedAt, lastPassError: lastPassError,
             problem: problem
         )
+    }
+
+    /// Whether any search structures are kept but none held yet (``SearchStructureKeeping/areWarming``).
+    private func searchStructuresAreWarming() async -> Bool {
+        for structures in searchStructures where await structures.areWarming { return true }
+        return false
     }
 
     /// The Prometheus text, with the store's health checked for this scrape.

@@ -230,7 +230,7 @@ paths:
       tags: [operations]
       operationId: readiness
       summary: Whether the service should be sent searches
-      description: 'Whether the database answers and, on a replica of a PostgreSQL store, its search copy is not about to be, or being, fetched from another replica at start (seconds; 30 minutes at most): searches would go to PostgreSQL meanwhile, slower. A copy made from the store itself, no replica having one, does not hold readiness back; nor do the passes (`/healthz` says how they go).'
+      description: 'Whether the database answers; on a replica of a PostgreSQL store, whether its search copy is not about to be, or being, fetched from another replica at start (seconds; 30 minutes at most): searches would go to PostgreSQL meanwhile, slower; and whether the search postings (the SQLite index''s, a search copy''s) are held: while they are read from their saved file or built at start (under a second to a minute a million items), searches read every row, far slower. A copy made from the store itself, no replica having one, does not hold readiness back; nor do the passes (`/healthz` says how they go).'
       responses:
         "200":
           description: Ready to be sent searches.

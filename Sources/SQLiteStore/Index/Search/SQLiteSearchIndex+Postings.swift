@@ -13,6 +13,11 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     static let postingsFollowInterval = Duration.milliseconds(100)
 
     public var searchStructureRows: Int { postings.rows }
+    public var areWarming: Bool { postings.areMissing }
+
+    public func readSavedSearchStructures() async throws {
+        try await loadSavedSearchPostings()
+    }
     public var searchesWithoutThem: Int { postings.searchesScanningRows }
 
     public func keepSearchStructures() async throws {
