@@ -270,8 +270,9 @@ struct SavedPostingsTests {
         }
     }
 
-    /// The file read back after a save is served even when commits landed since (a steady trickle of writes): the
-    /// postings go back to the saved commit, and a search or the keeper catches the rows since up again.
+    /// The file read back after a save is served even when commits landed since (a steady trickle of writes): served as
+    /// read, the postings go back to the saved commit and a search or the keeper catches the rows since up again; the
+    /// keeper serves it caught up to the commit held first (``SearchPostings/caughtUp(_:_:)``), unless too much landed.
     @Test func theSavedFileIsServedEvenWhenCommitsLandedSinceAndTheRowsSinceAreCaughtUpAgain() async throws {
         let folder = Folder()
         let first = try await Self.savedByAFirstProcess(folder)
@@ -294,6 +295,20 @@ struct SavedPostingsTests {
         #expect(try await Self.expectSameAnswers(first, plain, seed: 66) > 10, "searches catch the three commits up again")
         #expect(first.postings.summary?.commitNumber == savedCommit + 3)
         #expect(!first.postings.serve(saved, asInstall: install + 1), "never in place of another install (a build since)")
+
+        // What the keeper serves: the saved file caught up to the commit held first, so no search reads those rows again.
+        let caughtUp = try #require(try await first.database.read { db in try first.postings.caughtUp(saved, db) })
+        #expect(caughtUp.commitNumber == savedCommit + 3 && caughtUp.rowsCaughtUp == saved.rowsCaughtUp + 60)
+        #expect(first.postings.serve(caughtUp, asInstall: install))
+        let rowsCaughtUp = first.postings.rowsCaughtUpSinceBuild
+        #expect(try await Self.expectSameAnswers(first, plain, seed: 67) > 10)
+        #expect(first.postings.rowsCaughtUpSinceBuild == rowsCaughtUp, "no search caught anything up")
+        // More rows since than a keeper takes in its steps: the postings in memory stay served.
+        try await plain.commit(IndexBatch(operations: [.upsert((0..<(SearchPostings.caughtUpByKeeper * SearchPostings.stepOfOneCommit + 1)).map {
+            item("bulk\($0)", title: "bulk \($0)")
+        })]))
+        try await first.catchUpSearchPostings(ifAtMost: .max - 1)
+        #expect(try await first.database.read { db in try first.postings.caughtUp(saved, db) } == nil)
     }
 
     @Test func aSaveGivenUpLeavesTheFileSavedBeforeAndNoTemporaryFile() async throws {

@@ -302,17 +302,20 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
 
     /// Reads back the file just `saved` (with `token`) and serves it instead (``SearchPostings/serve(_:asInstall:)``): the members
     /// built in memory go back to the system (``csystem_release_free_memory()``, once the save's copy of them is gone
-    /// too), and the kernel pages them in from the file as searches touch them, as after a restart. All of it off the
-    /// concurrency pool: the read, the freeing of what was held, the trim. A file that cannot be read back is logged,
+    /// too), and the kernel pages them in from the file as searches touch them, as after a restart; the commits caught
+    /// up since the save are read into them first (``SearchPostings/caughtUp(_:_:)``). Off the concurrency pool: the
+    /// read, the freeing of what was held, the trim. A file that cannot be read back is logged,
     /// and what is held stays.
     private func serveSavedSearchPostings(_ saved: PostingsSaving.Saved, token: String) async throws {
         guard let saving = postingsSaving else { return }
         let (postings, fields, maxWords) = (postings, postings.fields, postings.maxWords)
         do {
+            let read = try await offThePool { _ in
+                try saving.file.load(token: token, fields: fields, lastCommit: saved.commitNumber, maxWords: maxWords)
+            }
+            guard let read, let caughtUp = try await database.read({ db in try postings.caughtUp(read, db) }) else { return }
             let served = try await offThePool { _ in
-                guard let read = try saving.file.load(token: token, fields: fields, lastCommit: saved.commitNumber, maxWords: maxWords),
-                    postings.serve(read, asInstall: saved.install)
-                else { return false }
+                guard postings.serve(caughtUp, asInstall: saved.install) else { return false }
                 csystem_release_free_memory()
                 return true
             }

@@ -85,6 +85,16 @@ package final class SearchPostings: Sendable {
             read.insert(id)
         }
 
+        /// Adds the `rows` written after their commit up to `target` (of ``SearchPostings/rowColumns``), read at
+        /// `readAt`: they then hold `target`, and serve no read before `readAt` when that is later (a row rewritten
+        /// after `target` was read at its later commit, and missed).
+        mutating func catchUp(_ rows: [Row], to target: Int64, readAt: Int64) {
+            for row in rows { add(row, isCatchUp: true) }
+            commitNumber = target
+            if target < readAt { exactFrom = max(exactFrom, readAt) }
+            sortNewWords()
+        }
+
         mutating func sortNewWords() {
             bestFields.sortNewWords()
             names.sortNewWords()
@@ -410,8 +420,8 @@ package final class SearchPostings: Sendable {
 
     /// Serves `saved`, what install `install` was saved as and read back from its file, in its place when what is held
     /// is still that install: the same postings, their members now read in place from the mapped file instead of the
-    /// process's memory. Commits caught up since the save are caught up again from the saved commit, by the keeper's
-    /// next step or a search, as after a restart. Returns
+    /// process's memory. The commits caught up since the save are caught up into `saved` first (``caughtUp(_:_:)``):
+    /// else the first search after the swap would read them all again while every other waits. Returns
     /// whether it did. What was held is let go after the lock, on the caller's thread: freeing every bitmap of a build
     /// takes a while.
     func serve(_ saved: Held, asInstall install: Int) -> Bool {
@@ -423,6 +433,24 @@ package final class SearchPostings: Sendable {
             return current
         }
         return replaced != nil
+    }
+
+    /// `saved` (read back from its file) brought to the commit the postings held now hold, from the rows `db` reads; `nil`
+    /// when more than a keeper takes in a few steps were written since (``stepOfOneCommit`` steps: a large import
+    /// landing as the save ran), or when they would hold too many words: the postings in memory are served then.
+    func caughtUp(_ saved: Held, _ db: Database) throws -> Held? {
+        let readAt = try SQLiteSearchIndex.lastCommitNumber(db)
+        guard let current = held.read({ $0?.commitNumber }) else { return nil }
+        let target = min(current, readAt), limit = Self.caughtUpByKeeper * Self.stepOfOneCommit
+        guard target > saved.commitNumber else { return saved }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT \(rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"),
+            arguments: [saved.commitNumber, target, limit + 1]
+        )
+        guard rows.count <= limit else { return nil }
+        var caughtUp = saved
+        caughtUp.catchUp(rows, to: target, readAt: readAt)
+        return caughtUp.wordCount > maxWords ? nil : caughtUp
     }
 
     /// Takes the pages of the saved files the postings and their records are read from out of this process when the
@@ -535,7 +563,7 @@ package final class SearchPostings: Sendable {
             let apply = { (held: inout Held?) -> Bool in
                 // Another thread may have moved them meanwhile: then the rows read are not the ones they lack.
                 guard held?.commitNumber == position else { return false }
-                for row in rows { held!.add(row, isCatchUp: true) }
+                held!.catchUp(rows, to: target, readAt: commitNumber)
                 if held!.wordCount > self.maxWords {
                     // Said by the keeper's next look, unless they were given up already: then that was said, or retired.
                     if !self.gaveUpFlag.exchange(true, ordering: .relaxed) {
@@ -545,9 +573,6 @@ package final class SearchPostings: Sendable {
                     self.publishCounts(held)
                     return true
                 }
-                held!.commitNumber = target
-                if target < commitNumber { held!.exactFrom = max(held!.exactFrom, commitNumber) }
-                held!.sortNewWords()
                 self.publishCounts(held)
                 return true
             }
