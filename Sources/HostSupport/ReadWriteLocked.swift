@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A value many threads read at once and one at a time changes, behind a POSIX read-write lock; a caller that must not
-/// wait (a search, which has another way to answer) tries the lock and goes its other way when it is taken.
+/// wait (the look at the mapped pages, which the next one makes up for) tries the lock and goes its way when it is taken.
 package final class ReadWriteLocked<Value>: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
     private var value: Value
@@ -47,13 +47,6 @@ package final class ReadWriteLocked<Value>: @unchecked Sendable {
     /// Changes the value, waiting for the readers and writers before.
     package func write<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         precondition(pthread_rwlock_wrlock(lock) == 0, "pthread_rwlock_wrlock failed")
-        defer { pthread_rwlock_unlock(lock) }
-        return try body(&value)
-    }
-
-    /// Changes the value, or returns `nil` at once when a reader or a writer holds it.
-    package func writeIfAvailable<T>(_ body: (inout Value) throws -> T) rethrows -> T? {
-        guard pthread_rwlock_trywrlock(lock) == 0 else { return nil }
         defer { pthread_rwlock_unlock(lock) }
         return try body(&value)
     }

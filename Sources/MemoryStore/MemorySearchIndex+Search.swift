@@ -3,7 +3,7 @@ import PluginAPI
 
 /// Search as the SQLite index does it (see ``CandidateRanking``): the matches in priority order are counted up to
 /// the limit and the first are candidates; when there are more, the first matches in the best fields and in the
-/// names join them; the shared scorer ranks them. A word matches as the full-text tables match it: every term is
+/// names join them; the shared scorer ranks them. A word matches as the SQLite index's postings match it: every term is
 /// the prefix of a folded word of the scope's fields.
 extension MemorySearchIndex {
     public func search(_ query: SearchQuery) async throws -> SearchResults {

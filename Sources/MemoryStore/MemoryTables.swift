@@ -287,7 +287,7 @@ struct MemoryTables: Sendable {
         return tombstone.items
     }
 
-    /// The folded words of each searchable field, as the full-text tables hold them.
+    /// The folded words of each searchable field, as the SQLite index's postings hold them.
     static func words(of item: SearchableItem) -> [SearchColumn: [String]] {
         var words: [SearchColumn: [String]] = [:]
         for column in SearchColumn.allCases {

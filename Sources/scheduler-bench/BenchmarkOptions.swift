@@ -78,7 +78,7 @@ struct BenchmarkOptions {
                 if target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") {
                     return try await PostgresBenchmark.measureSearch(url: target)
                 }
-                try await Benchmark.measureSearch(SQLiteSearchIndex(path: target, searchCacheEntries: 0, logger: Logger(label: "bench")))
+                try await Benchmark.measureSearch(Benchmark.searchedIndex(target))
             }
         }
     }

@@ -13,7 +13,7 @@ enum PopularityBenchmark {
         if target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") {
             return try await PostgresBenchmark.withStore(url: target) { index in try await measure(index, label: "PostgreSQL: ") }
         }
-        try await measure(try SQLiteSearchIndex(path: target, searchCacheEntries: 0, logger: Logger(label: "bench")), label: "SQLite: ")
+        try await measure(try await Benchmark.searchedIndex(target), label: "SQLite: ")
     }
 
     static func measure(_ index: any SearchIndex, label: String) async throws {

@@ -216,7 +216,7 @@ struct SavedPostingsTests {
         let plain = try folder.plain()
         let restarted = try folder.process()
         try await restarted.refreshSearchPostings()
-        #expect(folder.log.contains("are not used, they are built again"), "\(folder.log.messages)")
+        #expect(folder.log.contains("are not used (a service builds them again"), "\(folder.log.messages)")
         #expect(folder.log.contains(reason), "\(folder.log.messages)")
         #expect(restarted.postings.summary != nil && restarted.postings.rowsCaughtUpSinceBuild == 0, "built from every row")
         #expect(try await Self.expectSameAnswers(restarted, plain, seed: 65) > 10)

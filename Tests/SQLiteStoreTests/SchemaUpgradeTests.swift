@@ -45,6 +45,45 @@ struct SchemaUpgradeTests {
     }
 }
 
+extension SchemaUpgradeTests {
+    /// A file as the releases from `v14-one-full-text-table` to `v21-text-dictionary` left it, its words in one FTS5
+    /// table: the first open drops the table, and the items are found as before.
+    @Test func theFullTextTableOfTheReleasesBeforeIsDropped() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("index.sqlite")
+        do {
+            // The migrations before read descriptions through `item_text`, which the index registers; none is packed here.
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in db.add(function: DatabaseFunction("item_text", argumentCount: 1, pure: true) { $0[0] }) }
+            let database = try DatabasePool(path: path, configuration: configuration)
+            try SQLiteSchema.migrator.migrate(database, upTo: "v21-text-dictionary")
+            try await database.write { db in
+                try db.execute(sql: """
+                    CREATE VIRTUAL TABLE item_fts USING fts5(title, displayName, keywords, authorNames, contentDescription,
+                        content='item', content_rowid='id', tokenize="unicode61 remove_diacritics 2", prefix='1 2 3', detail=column)
+                    """)
+                for number in 0..<50 {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO item (id, uniqueIdentifier, domainIdentifier, contentType, title, contentDescription, keywords,
+                                expirationDate, indexedAt, commitNumber)
+                            VALUES (?, ?, 'com.test', 'public.item', ?, 'a zebra in the text', '[]', 4102444800, 0, 1)
+                            """,
+                        arguments: [number + 1, "item-\(number)", "Item \(number)"]
+                    )
+                }
+                try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('rebuild')")
+                try db.execute(sql: "UPDATE index_commit SET lastNumber = 1")
+            }
+            try database.close()
+        }
+        let index = try SQLiteSearchIndex(path: path, clock: ManualClock(), logger: .init(label: "test"))
+        #expect(try await index.database.read { try $0.tableExists("item_fts") || $0.tableExists("item_fts_data") } == false)
+        #expect(try await index.search(SearchQuery(text: "zebr", limit: 100)).total == 50)
+        #expect(try await index.search(SearchQuery(text: "item 7", limit: 100)).hits.first?.uniqueIdentifier == "item-7")
+    }
+}
+
 @Suite("Opening a new index file from several processes")
 struct ConcurrentOpenTests {
     /// Replicas and operator commands (`scheduler search` while `run-once` creates the file) open a new file

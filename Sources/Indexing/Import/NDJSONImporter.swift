@@ -12,8 +12,9 @@ public struct NDJSONImporter: Sendable {
     public let batchSize: Int
     public let maxLineBytes: Int
 
-    /// Items per batch unless a caller chooses otherwise: larger transactions write the full-text index in fewer,
-    /// larger segments (BENCHMARKS.md).
+    /// Items per batch unless a caller chooses otherwise: larger transactions wrote the FTS5 index the SQLite index kept
+    /// until `v22-no-full-text-table` in fewer, larger segments (BENCHMARKS.md); a batch is one commit the search
+    /// postings catch up whole.
     public static let defaultBatchSize = 5000
 
     /// A batch is committed once its items hold this many bytes, however few they are.

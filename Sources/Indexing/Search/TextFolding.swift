@@ -171,8 +171,8 @@ package enum TextFolding {
 
     /// Letters to today's Unicode that unicode61 separates words with: its tables predate their change from
     /// spacing marks to letters (New Tai Lue vowel signs, two Vedic signs). Found by asking SQLite's tokenizer
-    /// about every character (`SearchTermsTokenizerTests`); the index's tables name them as separators
-    /// (``FullTextTable``), so a newer SQLite's tables keep them so, and ``TokenizerFolding`` was read with them.
+    /// about every character; the index's FTS5 tables named them as separators (``FullTextTable``), so that a newer
+    /// SQLite's tables kept them so, and ``TokenizerFolding`` was read with them.
     package static let tokenizerSeparators: [Unicode.Scalar] = (0x19B0...0x19C0).map { Unicode.Scalar($0)! }
         + [0x19C8, 0x19C9, 0x1CF2, 0x1CF3].map { Unicode.Scalar($0)! }
 }

@@ -1,5 +1,5 @@
 extension WordMatch {
-    /// Whether the folded words of `texts` (as the full-text tables fold them) satisfy this match, compared by their
+    /// Whether the folded words of `texts` (as every store folds them, ``TextFolding``) satisfy this match, compared by their
     /// UTF-8 bytes: what a candidate from ``WordPostings`` is checked with when its words may have changed.
     package func isSatisfied(byWordsOf texts: [String?]) -> Bool {
         var words: [[UInt8]] = []

@@ -41,7 +41,8 @@ public final class SQLiteSearchIndex: SearchIndex {
         megabytes.map { $0 * 1024 * 1024 } ?? defaultRowCacheBytes
     }
     /// The best fields' and names' words in memory, when whoever runs the index keeps them
-    /// (``keepSearchStructures()``, the service), or built by a first search (``SearchPostings``).
+    /// (``keepSearchStructures()``, the service), or read from their saved file (``readSavedSearchStructures()``, a
+    /// command); searches catch them up to their commit themselves.
     package let postings: SearchPostings
     /// The file the keeper saves the postings to and reads them from at start (``SavedPostingsFile``); `nil` when they
     /// are not saved.

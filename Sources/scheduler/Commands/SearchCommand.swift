@@ -71,7 +71,7 @@ struct SearchCommand: AsyncParsableCommand {
         }
         // An operator at the store's own machine: every item, whatever its `access`.
         query.audience = .operators
-        let results = try await store.withStore(logger: CommandLogger.make()) { [query] store in
+        let results = try await store.withStore(logger: CommandLogger.make(), searchPostings: try store.servicePostings()) { [query] store in
             // The postings the service saved, when there are: else the search reads every row (seconds at a million).
             try await (store.index as? any SearchStructureKeeping)?.readSavedSearchStructures()
             return try await store.index.search(query)

@@ -5,6 +5,7 @@ import Logging
 import PluginAPI
 import SchedulerConfig
 import SchedulerService
+import SQLiteStore
 import Store
 
 /// Where the index lives: `--config DIR` (its `scheduler.yaml` names the store) or `--database PATH` (an SQLite file).
@@ -41,6 +42,14 @@ struct StoreOptions: ParsableArguments {
             try location(), shutdownSignals: gracefulShutdown ? CommandSignals.graceful : [], reclaimingPurges: reclaimingPurges,
             searchPostings: searchPostings, logger: logger, body
         )
+    }
+
+    /// The `search.postings` of the service of this index: its config's; with `--database` alone, which reads no config
+    /// (a command does not fail on a folder it was not pointed at), the setting of the postings saved beside the file,
+    /// so that a command reads them or saves them as that service does, else the default.
+    func servicePostings() throws -> SearchPostingsFields {
+        guard database != nil, config.config == nil, case .sqlite(let path) = try location() else { return try searchSettings().postings }
+        return SQLiteSearchIndex.savedPostingsFields(databasePath: path) ?? SearchSettings().postings
     }
 
     /// The `search:` section of the config's `scheduler.yaml`, its defaults when there is none (`--database` alone).

@@ -112,7 +112,7 @@ extension SQLiteSearch {
     /// Hands `body` the members of `match` in `scope` in priority order, batch after batch, with those to check on
     /// their text and the records, while it asks for more and members are left: the first batch `first` long, each
     /// next twice as long up to `most` (a filter that passes few rows, a small domain, reads bigger batches). False
-    /// when the postings were dropped, or moved past this read's commit on its last try (else ``PostingsMovedOn``).
+    /// when the postings were dropped, or moved off this read's commit on its last try (else ``PostingsMovedOn``).
     private func eachPostingsBatch(
         _ scope: CandidateRanking.Scope, _ match: WordMatch, first: Int, most: Int, _ body: (SearchPostings.Members) throws -> Bool
     ) throws -> Bool {
@@ -120,7 +120,7 @@ extension SQLiteSearch {
         var batch = first
         while true {
             guard let members = postings.firstMembers(scope, matching: match, at: commitNumber, after: after, limit: batch) else {
-                if mayReadAgain, postings.areAhead(of: commitNumber) { throw PostingsMovedOn() }
+                if mayReadAgain, postings.holdAnotherCommit(than: commitNumber) { throw PostingsMovedOn() }
                 return false
             }
             guard try body(members), members.ids.count == batch, let last = members.ids.last else { return true }

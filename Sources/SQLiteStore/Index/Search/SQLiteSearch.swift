@@ -102,7 +102,7 @@ final class SQLiteSearch {
         }
     }
 
-    /// The postings hold a later commit than this read's: the search is run again in a newer read.
+    /// The postings moved off this read's commit as the search ran: it is run again in a newer read.
     struct PostingsMovedOn: Error {}
 
     /// Whether the postings hold this read's commit, once caught up to it: the search reads the rows written since
@@ -113,7 +113,7 @@ final class SQLiteSearch {
         if let postingsChecked { return postingsChecked }
         var caughtUp = SearchPostings.CatchUp.stepped
         while caughtUp == .stepped {
-            caughtUp = try postings.catchUp(db, to: commitNumber, maxRows: SearchPostings.caughtUpByKeeper, waiting: true, stepping: true)
+            caughtUp = try postings.catchUp(db, to: commitNumber, maxRows: SearchPostings.caughtUpByKeeper, stepping: true)
         }
         if caughtUp == .ahead, mayReadAgain { throw PostingsMovedOn() }
         postingsChecked = caughtUp == .holding

@@ -6,7 +6,7 @@ public import Indexing
 import Synchronization
 
 /// Keeping the search postings (``SearchPostings``): built once, then caught up with the commits a tenth of a second
-/// after they are made (a search catches them up itself when few rows are new), step by step through a large import,
+/// after they are made (a search catches them up to its own commit first), step by step through a large import,
 /// built again when stale entries pile up.
 extension SQLiteSearchIndex: SearchStructureKeeping {
     /// How long the keeper waits between two looks at the last commit.
@@ -105,7 +105,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             guard !postings.areMissing else { return true }
             try Task.checkCancellation()
             caughtUp = try await database.read { [postings] db in
-                try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: rowsAStep, waiting: true, stepping: true)
+                try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: rowsAStep, stepping: true)
             }
         }
     }
@@ -126,7 +126,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
     /// applies, so that its searches find them at the copy's commit.
     package func catchUpSearchPostings(ifAtMost maxRows: Int) async throws {
         guard postings.fields != .off, !postings.gaveUp, !postings.areMissing else { return }
-        _ = try await database.read { [postings] db in try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: maxRows, waiting: true) }
+        _ = try await database.read { [postings] db in try postings.catchUp(db, to: Self.lastCommitNumber(db), maxRows: maxRows) }
     }
 
     /// Holds the saves of the postings back (`true`) or lets them go on: what a search copy does while it is made.
@@ -249,7 +249,7 @@ extension SQLiteSearchIndex: SearchStructureKeeping {
             }
         } catch let error as SavedFileReader.Unusable {
             saving.markLoaded()
-            logger.warning("the saved search postings in \(saving.file.path) are not used, they are built again: \(error)")
+            logger.warning("the saved search postings in \(saving.file.path) are not used (a service builds them again; a command reads every row): \(error)")
             return
         }
         saving.markLoaded()

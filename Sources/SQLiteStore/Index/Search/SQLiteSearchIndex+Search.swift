@@ -68,5 +68,5 @@ extension SQLiteSearchIndex {
 
     /// How many reads a search may take when the postings move past each one's commit as it runs (writes landing
     /// faster than searches end); the last one scans rows instead.
-    static let searchReads = 4
+    static let searchReads = 8
 }

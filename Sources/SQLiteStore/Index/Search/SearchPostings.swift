@@ -419,14 +419,15 @@ package final class SearchPostings: Sendable {
     }
 
     /// Serves `saved`, what install `install` was saved as and read back from its file, in its place when what is held
-    /// is still that install: the same postings, their members now read in place from the mapped file instead of the
+    /// is still that install, at the same commit (``caughtUp(_:_:)``; never an earlier one, which searches under way
+    /// would have to catch up again): the same postings, their members now read in place from the mapped file instead of the
     /// process's memory. The commits caught up since the save are caught up into `saved` first (``caughtUp(_:_:)``):
     /// else the first search after the swap would read them all again while every other waits. Returns
     /// whether it did. What was held is let go after the lock, on the caller's thread: freeing every bitmap of a build
     /// takes a while.
     func serve(_ saved: Held, asInstall install: Int) -> Bool {
         let replaced = held.write { held -> Held? in
-            guard !gaveUp, installCount.load(ordering: .acquiring) == install, let current = held, current.commitNumber >= saved.commitNumber
+            guard !gaveUp, installCount.load(ordering: .acquiring) == install, let current = held, current.commitNumber == saved.commitNumber
             else { return nil }
             held = saved
             publishCounts(held)
@@ -532,18 +533,17 @@ package final class SearchPostings: Sendable {
         /// They hold a later commit than asked for, or a step's read saw this one's rows at later commits
         /// (``Held/exactFrom``): a newer read finds them.
         case ahead
-        /// There are none, or (not waiting) another thread holds them: nothing was done.
+        /// There are none: nothing was done.
         case unavailable
     }
 
     /// Brings the postings to `commitNumber`, the commit `db` reads, when at most `maxRows` rows are newer than theirs;
     /// `stepping` (the keeper), when more are, to the last commit before the one holding the row `maxRows + 1`, or
-    /// through that one commit when it holds at most ``stepOfOneCommit`` times `maxRows`. With `waiting` false (a
-    /// search), it gives up at once when another thread holds them.
-    func catchUp(_ db: Database, to commitNumber: Int64, maxRows: Int, waiting: Bool, stepping: Bool = false) throws -> CatchUp {
+    /// through that one commit when it holds at most ``stepOfOneCommit`` times `maxRows`. Waits while another thread
+    /// changes them.
+    func catchUp(_ db: Database, to commitNumber: Int64, maxRows: Int, stepping: Bool = false) throws -> CatchUp {
         while true {
-            let read = { (held: Held?) in held.map { ($0.commitNumber, $0.exactFrom) } }
-            guard let (position, exactFrom) = waiting ? held.read(read) : held.readIfAvailable(read) ?? nil else { return .unavailable }
+            guard let (position, exactFrom) = held.read({ held in held.map { ($0.commitNumber, $0.exactFrom) } }) else { return .unavailable }
             guard position < commitNumber else { return position == commitNumber && commitNumber >= exactFrom ? .holding : .ahead }
             // A read older than the last step's: rows it sees at their earlier commits may be missing.
             guard commitNumber >= exactFrom else { return .ahead }
@@ -576,12 +576,8 @@ package final class SearchPostings: Sendable {
                 self.publishCounts(held)
                 return true
             }
-            if waiting {
-                // Moved by a search meanwhile: read what they lack from where they are now.
-                if held.write(apply) { return gaveUp ? .unavailable : target == commitNumber ? .holding : .stepped }
-            } else {
-                return held.writeIfAvailable(apply) == true && !gaveUp ? .holding : .unavailable
-            }
+            // Moved by another search meanwhile: read what they lack from where they are now.
+            if held.write(apply) { return gaveUp ? .unavailable : target == commitNumber ? .holding : .stepped }
         }
     }
 
@@ -599,10 +595,11 @@ package final class SearchPostings: Sendable {
         }
     }
 
-    /// Whether the postings hold a later commit than `commitNumber`, or may not serve a read at it (``Held/exactFrom``):
-    /// a newer read finds them.
-    func areAhead(of commitNumber: Int64) -> Bool {
-        held.read { held in held.map { $0.commitNumber > commitNumber || commitNumber < $0.exactFrom } ?? false }
+    /// Whether postings are held, but not at `commitNumber` or not for a read at it (``Held/exactFrom``): moved past it
+    /// by another search, or put back to an earlier commit (a build, or a saved file, installed): a newer read brings
+    /// them to its own commit.
+    func holdAnotherCommit(than commitNumber: Int64) -> Bool {
+        held.read { held in held.map { $0.commitNumber != commitNumber || commitNumber < $0.exactFrom } ?? false }
     }
 
     /// What ``firstMembers(_:matching:at:after:limit:)`` gives: the ids, those rewritten since the build (to check on

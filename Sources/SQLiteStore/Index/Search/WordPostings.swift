@@ -1,10 +1,10 @@
 package import Indexing
 
 /// Which items hold each word of some of their fields, and each prefix of those words up to ``prefixLetters``
-/// letters, as ``PostingBitmap``s: what a search scan asks of a full-text table ("the first `k` items, in priority
+/// letters, as ``PostingBitmap``s: what a search scan asks of a word index ("the first `k` items, in priority
 /// order, whose words match"), answered without walking every item that holds a common prefix.
 ///
-/// Words are folded as the full-text tables fold them (``TextFolding``) and compared by their UTF-8 bytes, as SQLite
+/// Words are folded as every store folds them (``TextFolding``) and compared by their UTF-8 bytes, as SQLite
 /// compares them. Members are only added: an item rewritten without a word keeps it here, so what this answers is
 /// a superset of the items that match now, which the caller narrows (``WordMatch/isSatisfied(byWordsOf:)``).
 package struct WordPostings: Sendable {

@@ -77,9 +77,8 @@ struct ImportCommand: AsyncParsableCommand {
     /// (an import does not fail on a folder it was not pointed at), the saved file's, else the default. `off` when none
     /// are to be saved (told not to, or a PostgreSQL store, whose replicas keep their own): no config is read then.
     private func postingsSetting() throws -> SearchPostingsFields {
-        guard searchPostings, case .sqlite(let path) = try store.location() else { return .off }
-        guard store.database != nil, store.config.config == nil else { return try store.searchSettings().postings }
-        return SQLiteSearchIndex.savedPostingsFields(databasePath: path) ?? SearchSettings().postings
+        guard searchPostings, case .sqlite = try store.location() else { return .off }
+        return try store.servicePostings()
     }
 
     /// Brings the search postings of `index` up to date and saves them
