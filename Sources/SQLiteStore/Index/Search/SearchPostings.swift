@@ -444,10 +444,7 @@ package final class SearchPostings: Sendable {
         guard let current = held.read({ $0?.commitNumber }) else { return nil }
         let target = min(current, readAt), limit = Self.caughtUpByKeeper * Self.stepOfOneCommit
         guard target > saved.commitNumber else { return saved }
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT \(rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"),
-            arguments: [saved.commitNumber, target, limit + 1]
-        )
+        let rows = try rowsWritten(db, after: saved.commitNumber, through: target, limit: limit + 1)
         guard rows.count <= limit else { return nil }
         var caughtUp = saved
         caughtUp.catchUp(rows, to: target, readAt: readAt)
@@ -547,9 +544,8 @@ package final class SearchPostings: Sendable {
             guard position < commitNumber else { return position == commitNumber && commitNumber >= exactFrom ? .holding : .ahead }
             // A read older than the last step's: rows it sees at their earlier commits may be missing.
             guard commitNumber >= exactFrom else { return .ahead }
-            let newRows = "SELECT \(rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"
             var target = commitNumber
-            var rows = try Row.fetchAll(db.cachedStatement(sql: newRows), arguments: [position, commitNumber, min(maxRows, Int.max - 1) + 1])
+            var rows = try rowsWritten(db, after: position, through: commitNumber, limit: min(maxRows, Int.max - 1) + 1)
             if rows.count > maxRows {
                 let firstBeyond = "SELECT commitNumber FROM item WHERE commitNumber > ? AND commitNumber <= ? ORDER BY commitNumber LIMIT 1 OFFSET ?"
                 guard stepping, let beyond = try Int64.fetchOne(db.cachedStatement(sql: firstBeyond), arguments: [position, commitNumber, maxRows])
@@ -557,7 +553,7 @@ package final class SearchPostings: Sendable {
                 // The next commit alone holds more than a step: taken whole up to a bound, else built again.
                 let limit = beyond - 1 > position ? maxRows : maxRows * Self.stepOfOneCommit
                 target = beyond - 1 > position ? beyond - 1 : beyond
-                rows = try Row.fetchAll(db.cachedStatement(sql: newRows), arguments: [position, target, limit + 1])
+                rows = try rowsWritten(db, after: position, through: target, limit: limit + 1)
                 guard rows.count <= limit else { return .tooManyRows }
             }
             let apply = { (held: inout Held?) -> Bool in
@@ -579,6 +575,14 @@ package final class SearchPostings: Sendable {
             // Moved by another search meanwhile: read what they lack from where they are now.
             if held.write(apply) { return gaveUp ? .unavailable : target == commitNumber ? .holding : .stepped }
         }
+    }
+
+    /// At most `limit` rows (of ``rowColumns``) that the commits after `after` through `through` wrote.
+    private func rowsWritten(_ db: Database, after: Int64, through: Int64, limit: Int) throws -> [Row] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT \(rowColumns) FROM item WHERE commitNumber > ? AND commitNumber <= ? LIMIT ?"),
+            arguments: [after, through, limit]
+        )
     }
 
     /// The first `limit` row ids greater than `after`, in order, whose words in `scope` satisfy `match` (or did), and
